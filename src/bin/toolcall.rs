@@ -1,0 +1,242 @@
+//! `toolcall`: parse model output into tool calls, whole or as a stream.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Read, Write};
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+
+use clap::{Args, Parser as ClapParser, Subcommand};
+use toolcall_stream::{Event, Format, Ids, Parser, Tools, ValueTermination};
+
+/// Turn raw LLM output into OpenAI-compatible tool calls.
+#[derive(ClapParser)]
+#[command(name = "toolcall", version, about)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Parse a whole output; print one JSON message
+    /// `{"content", "tool_calls", "diagnostics"}`.
+    Parse {
+        #[command(flatten)]
+        common: Common,
+    },
+    /// Feed the output in chunks; print one JSON event per line as the
+    /// bytes arrive (a pipe works live).
+    Stream {
+        #[command(flatten)]
+        common: Common,
+        /// Bytes per chunk fed to the parser.
+        #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
+        chunk_size: u64,
+        /// Print no events, only one JSON line of counts and throughput.
+        #[arg(long)]
+        summary: bool,
+    },
+}
+
+#[derive(Args)]
+struct Common {
+    /// The model's tool-call format (vLLM's `--tool-call-parser` names).
+    #[arg(long, short, default_value = "qwen3_coder")]
+    format: Format,
+    /// The request's OpenAI `tools` array, as a JSON file.
+    #[arg(long)]
+    tools: Option<PathBuf>,
+    /// How a value ends around closer-like text: `lookahead` or `vllm`.
+    #[arg(long, default_value = "lookahead")]
+    value_termination: ValueTermination,
+    /// Number call ids `call_0`, `call_1`, … instead of random ids.
+    #[arg(long)]
+    sequential_ids: bool,
+    /// The model output: a path, or `-` (or nothing) for stdin.
+    input: Option<PathBuf>,
+}
+
+/// A failure worth exit code 2: bad input or options.
+struct Fatal(String);
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Parse { common } => parse(&common),
+        Command::Stream { common, chunk_size, summary } => {
+            stream(&common, usize::try_from(chunk_size).unwrap_or(usize::MAX), summary)
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Fatal(message)) => {
+            eprintln!("toolcall: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+impl Common {
+    fn parser(&self) -> Result<Parser, Fatal> {
+        let mut builder = Parser::builder()
+            .format(self.format)
+            .value_termination(self.value_termination);
+        if self.sequential_ids {
+            builder = builder.ids(Ids::sequential("call_"));
+        }
+        if let Some(path) = &self.tools {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Fatal(format!("cannot read tools {}: {e}", path.display())))?;
+            let tools = Tools::from_json(&text)
+                .map_err(|e| Fatal(format!("bad tools {}: {e}", path.display())))?;
+            builder = builder.tools(Arc::new(tools));
+        }
+        Ok(builder.build())
+    }
+
+    /// The input path, unless it is stdin.
+    fn path(&self) -> Option<&PathBuf> {
+        self.input.as_ref().filter(|p| p.as_os_str() != "-")
+    }
+
+    fn open(&self) -> Result<Box<dyn Read>, Fatal> {
+        match self.path() {
+            Some(path) => File::open(path)
+                .map(|f| Box::new(f) as Box<dyn Read>)
+                .map_err(|e| Fatal(format!("cannot read {}: {e}", path.display()))),
+            None => Ok(Box::new(io::stdin().lock())),
+        }
+    }
+
+    fn read_all(&self) -> Result<Vec<u8>, Fatal> {
+        let mut input = Vec::new();
+        self.open()?
+            .read_to_end(&mut input)
+            .map_err(|e| Fatal(format!("cannot read {}: {e}", self.input_name())))?;
+        Ok(input)
+    }
+
+    fn input_name(&self) -> String {
+        self.path().map_or_else(|| "stdin".to_owned(), |p| p.display().to_string())
+    }
+}
+
+fn parse(common: &Common) -> Result<(), Fatal> {
+    let mut parser = common.parser()?;
+    let input = common.read_all()?;
+    let message = parser.parse(&input);
+    let mut out = io::stdout().lock();
+    let written = serde_json::to_writer(&mut out, &message)
+        .map_err(io::Error::from)
+        .and_then(|()| writeln!(out))
+        .and_then(|()| out.flush());
+    output_result(written)
+}
+
+fn stream(common: &Common, chunk_size: usize, summary: bool) -> Result<(), Fatal> {
+    let mut parser = common.parser()?;
+    if summary && common.path().is_some() {
+        // Time only the parser: the file is read first.
+        let input = common.read_all()?;
+        let mut counts = Counts::default();
+        let start = Instant::now();
+        for chunk in input.chunks(chunk_size) {
+            counts.chunk(parser.feed(chunk));
+        }
+        counts.events(parser.finish());
+        let seconds = start.elapsed().as_secs_f64();
+        counts.bytes = input.len();
+        return print_summary(&counts, seconds);
+    }
+    let start = Instant::now();
+    let mut reader = common.open()?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut counts = Counts::default();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Fatal(format!("cannot read {}: {e}", common.input_name()))),
+        };
+        counts.bytes += n;
+        for chunk in buf[..n].chunks(chunk_size) {
+            let events = parser.feed(chunk);
+            if summary {
+                counts.chunk(events);
+            } else {
+                counts.chunks += 1;
+                output_result(write_events(&mut out, events))?;
+            }
+        }
+        if !summary {
+            // Live output: what these bytes completed is shown now.
+            output_result(out.flush())?;
+        }
+    }
+    if summary {
+        counts.events(parser.finish());
+        return print_summary(&counts, start.elapsed().as_secs_f64());
+    }
+    output_result(write_events(&mut out, parser.finish()).and_then(|()| out.flush()))
+}
+
+fn write_events<'a>(
+    out: &mut impl Write,
+    events: impl Iterator<Item = Event<'a>>,
+) -> io::Result<()> {
+    for event in events {
+        serde_json::to_writer(&mut *out, &event)?;
+        out.write_all(b"\n")?;
+    }
+    Ok(())
+}
+
+#[derive(Default)]
+struct Counts {
+    bytes: usize,
+    chunks: usize,
+    events: usize,
+    tool_calls: usize,
+}
+
+impl Counts {
+    fn chunk<'a>(&mut self, events: impl Iterator<Item = Event<'a>>) {
+        self.chunks += 1;
+        self.events(events);
+    }
+
+    fn events<'a>(&mut self, events: impl Iterator<Item = Event<'a>>) {
+        for event in events {
+            self.events += 1;
+            if matches!(event, Event::ToolCallStart { .. }) {
+                self.tool_calls += 1;
+            }
+        }
+    }
+}
+
+fn print_summary(counts: &Counts, seconds: f64) -> Result<(), Fatal> {
+    let mb_per_s = if seconds > 0.0 { counts.bytes as f64 / 1e6 / seconds } else { 0.0 };
+    let line = serde_json::json!({
+        "bytes": counts.bytes,
+        "chunks": counts.chunks,
+        "events": counts.events,
+        "tool_calls": counts.tool_calls,
+        "seconds": seconds,
+        "mb_per_s": mb_per_s,
+    });
+    output_result(writeln!(io::stdout().lock(), "{line}"))
+}
+
+/// A closed stdout (`toolcall stream | head`) ends the run quietly.
+fn output_result(result: io::Result<()>) -> Result<(), Fatal> {
+    match result {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),
+        Err(e) => Err(Fatal(format!("cannot write output: {e}"))),
+    }
+}

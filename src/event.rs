@@ -1,0 +1,466 @@
+//! Events: what the parser reports as bytes arrive.
+//!
+//! [`Event`] borrows its text from the parser's output buffer, which is
+//! reused from one `feed` to the next, so the hot path allocates nothing per
+//! event; [`OwnedEvent`] is its owned twin for queues and async code. Both
+//! serialize to the JSON form the `toolcall` CLI prints.
+
+use std::fmt;
+use std::ops::Range;
+
+use serde::{Serialize, Serializer};
+
+/// What a [`Diagnostic`](Event::Diagnostic) event reports. Every lenient
+/// recovery has its own kind, so a consumer can count, log or refuse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum DiagnosticKind {
+    /// A parameter value ended without its closer (`</parameter>`): the next
+    /// `<parameter=`, `</function>` or `</tool_call>` ended it.
+    UnclosedParameter,
+    /// A call ended without `</function>`: a `</tool_call>`, `<function=` or
+    /// `<tool_call>` ended it.
+    UnclosedFunction,
+    /// A `<tool_call>` wrapper was never closed; the calls inside it are kept.
+    UnclosedToolCall,
+    /// A call began with a bare `<function=NAME>`, without `<tool_call>`.
+    MissingToolCallOpen,
+    /// The stream ended inside a call: the call was closed with what arrived
+    /// and its `tool_call_end` says `"complete": false`.
+    Truncated,
+    /// The malformed shape `<parameter=KEY=VALUE</parameter>` was read as
+    /// key and value.
+    MalformedParameter,
+    /// The malformed shape `<parameter=KEY></parameter>VALUE` was read with
+    /// the text after the empty tag as the value.
+    EmptyParameterTag,
+    /// Text where none belongs (inside a call between parameters, or inside
+    /// `<tool_call>` before the function): reported, not executed.
+    StrayText,
+    /// `lookahead` value termination kept a closer (such as `</parameter>`)
+    /// as value text, because what followed it was not structural.
+    CloserInValue,
+    /// A call named the same parameter twice; both are in its arguments.
+    DuplicateParameter,
+    /// A call named a tool that is not in the request's `tools`.
+    UnknownTool,
+    /// The input held bytes that are not UTF-8; they were replaced with
+    /// U+FFFD.
+    InvalidUtf8,
+}
+
+impl DiagnosticKind {
+    /// The kind's name as it appears in JSON (`"unclosed_parameter"`, …).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DiagnosticKind::UnclosedParameter => "unclosed_parameter",
+            DiagnosticKind::UnclosedFunction => "unclosed_function",
+            DiagnosticKind::UnclosedToolCall => "unclosed_tool_call",
+            DiagnosticKind::MissingToolCallOpen => "missing_tool_call_open",
+            DiagnosticKind::Truncated => "truncated",
+            DiagnosticKind::MalformedParameter => "malformed_parameter",
+            DiagnosticKind::EmptyParameterTag => "empty_parameter_tag",
+            DiagnosticKind::StrayText => "stray_text",
+            DiagnosticKind::CloserInValue => "closer_in_value",
+            DiagnosticKind::DuplicateParameter => "duplicate_parameter",
+            DiagnosticKind::UnknownTool => "unknown_tool",
+            DiagnosticKind::InvalidUtf8 => "invalid_utf8",
+        }
+    }
+}
+
+impl fmt::Display for DiagnosticKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One event, borrowing its text from the parser.
+///
+/// For each call the order is `ToolCallStart`, then per parameter
+/// `ParameterStart`, `ParameterDelta`s, `ParameterEnd`, with
+/// `ArgumentsDelta`s alongside, then `ToolCallEnd`. Nothing else (no
+/// content) comes between a call's start and end, except diagnostics about
+/// that call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+pub enum Event<'a> {
+    /// Text outside any call, released as soon as it cannot be the start
+    /// of a marker.
+    Content {
+        /// The text.
+        text: &'a str,
+    },
+    /// A call began; its name is complete (never a partial name).
+    ToolCallStart {
+        /// The call's position among the calls of this stream, from 0.
+        index: usize,
+        /// The call's id.
+        id: &'a str,
+        /// The function name.
+        name: &'a str,
+    },
+    /// A parameter began.
+    ParameterStart {
+        /// The call's index.
+        index: usize,
+        /// The parameter's name.
+        name: &'a str,
+    },
+    /// Raw value text as it streams (layout newlines removed), for UIs
+    /// that show a file being written.
+    ParameterDelta {
+        /// The call's index.
+        index: usize,
+        /// The raw text.
+        text: &'a str,
+    },
+    /// A parameter ended.
+    ParameterEnd {
+        /// The call's index.
+        index: usize,
+        /// The parameter's name.
+        name: &'a str,
+        /// The value as JSON text (a JSON string without a schema).
+        #[serde(serialize_with = "raw_json")]
+        value: &'a str,
+    },
+    /// A fragment of the call's arguments JSON. The fragments of a call,
+    /// joined, are exactly its final `arguments`, byte for byte.
+    ArgumentsDelta {
+        /// The call's index.
+        index: usize,
+        /// The fragment.
+        delta: &'a str,
+    },
+    /// A call ended.
+    ToolCallEnd {
+        /// The call's index.
+        index: usize,
+        /// The whole arguments JSON text.
+        arguments: &'a str,
+        /// `false` when the stream ended inside the call (truncation): a
+        /// consumer should not run such a call.
+        complete: bool,
+    },
+    /// Something was recovered or is worth knowing.
+    Diagnostic {
+        /// The call it concerns, if any.
+        index: Option<usize>,
+        /// What happened.
+        kind: DiagnosticKind,
+        /// A sentence saying what happened and what was done.
+        message: &'a str,
+    },
+}
+
+fn raw_json<S: Serializer>(value: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::Error;
+    let raw: &serde_json::value::RawValue =
+        serde_json::from_str(value).map_err(S::Error::custom)?;
+    raw.serialize(serializer)
+}
+
+fn raw_json_owned<S: Serializer>(value: &str, serializer: S) -> Result<S::Ok, S::Error> {
+    raw_json(value, serializer)
+}
+
+/// An [`Event`] that owns its text.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+#[non_exhaustive]
+#[allow(missing_docs)] // the fields are those of `Event`
+pub enum OwnedEvent {
+    /// See [`Event::Content`].
+    Content { text: String },
+    /// See [`Event::ToolCallStart`].
+    ToolCallStart { index: usize, id: String, name: String },
+    /// See [`Event::ParameterStart`].
+    ParameterStart { index: usize, name: String },
+    /// See [`Event::ParameterDelta`].
+    ParameterDelta { index: usize, text: String },
+    /// See [`Event::ParameterEnd`].
+    ParameterEnd {
+        index: usize,
+        name: String,
+        #[serde(serialize_with = "raw_json_owned")]
+        value: String,
+    },
+    /// See [`Event::ArgumentsDelta`].
+    ArgumentsDelta { index: usize, delta: String },
+    /// See [`Event::ToolCallEnd`].
+    ToolCallEnd { index: usize, arguments: String, complete: bool },
+    /// See [`Event::Diagnostic`].
+    Diagnostic { index: Option<usize>, kind: DiagnosticKind, message: String },
+}
+
+impl Event<'_> {
+    /// Copies the event's text into an [`OwnedEvent`].
+    pub fn into_owned(self) -> OwnedEvent {
+        match self {
+            Event::Content { text } => OwnedEvent::Content { text: text.into() },
+            Event::ToolCallStart { index, id, name } => {
+                OwnedEvent::ToolCallStart { index, id: id.into(), name: name.into() }
+            }
+            Event::ParameterStart { index, name } => {
+                OwnedEvent::ParameterStart { index, name: name.into() }
+            }
+            Event::ParameterDelta { index, text } => {
+                OwnedEvent::ParameterDelta { index, text: text.into() }
+            }
+            Event::ParameterEnd { index, name, value } => OwnedEvent::ParameterEnd {
+                index,
+                name: name.into(),
+                value: value.into(),
+            },
+            Event::ArgumentsDelta { index, delta } => {
+                OwnedEvent::ArgumentsDelta { index, delta: delta.into() }
+            }
+            Event::ToolCallEnd { index, arguments, complete } => {
+                OwnedEvent::ToolCallEnd { index, arguments: arguments.into(), complete }
+            }
+            Event::Diagnostic { index, kind, message } => {
+                OwnedEvent::Diagnostic { index, kind, message: message.into() }
+            }
+        }
+    }
+}
+
+impl OwnedEvent {
+    /// Borrows the event as an [`Event`].
+    pub fn as_event(&self) -> Event<'_> {
+        match self {
+            OwnedEvent::Content { text } => Event::Content { text },
+            OwnedEvent::ToolCallStart { index, id, name } => {
+                Event::ToolCallStart { index: *index, id, name }
+            }
+            OwnedEvent::ParameterStart { index, name } => {
+                Event::ParameterStart { index: *index, name }
+            }
+            OwnedEvent::ParameterDelta { index, text } => {
+                Event::ParameterDelta { index: *index, text }
+            }
+            OwnedEvent::ParameterEnd { index, name, value } => {
+                Event::ParameterEnd { index: *index, name, value }
+            }
+            OwnedEvent::ArgumentsDelta { index, delta } => {
+                Event::ArgumentsDelta { index: *index, delta }
+            }
+            OwnedEvent::ToolCallEnd { index, arguments, complete } => {
+                Event::ToolCallEnd { index: *index, arguments, complete: *complete }
+            }
+            OwnedEvent::Diagnostic { index, kind, message } => {
+                Event::Diagnostic { index: *index, kind: *kind, message }
+            }
+        }
+    }
+
+    fn delta_mut(&mut self) -> Option<(u8, Option<usize>, &mut String)> {
+        match self {
+            OwnedEvent::Content { text } => Some((0, None, text)),
+            OwnedEvent::ParameterDelta { index, text } => Some((1, Some(*index), text)),
+            OwnedEvent::ArgumentsDelta { index, delta } => Some((2, Some(*index), delta)),
+            _ => None,
+        }
+    }
+}
+
+/// Merges delta events into the canonical form under which the parser's
+/// output does not depend on how its input was split into chunks.
+///
+/// Within each run of delta events (`content`, `parameter_delta`,
+/// `arguments_delta`) between two other events, all deltas of one kind and
+/// index are joined into the first of them. Empty deltas are dropped.
+///
+/// # Example
+/// ```
+/// use toolcall_stream::{coalesce, Format, Parser};
+/// let text = "Hi <tool_call><function=f></function></tool_call>";
+/// let mut whole = Parser::new(Format::Qwen3Coder);
+/// let mut one_shot: Vec<_> = whole.feed(text).map(|e| e.into_owned()).collect();
+/// one_shot.extend(whole.finish().map(|e| e.into_owned()));
+///
+/// let mut bytewise = Parser::new(Format::Qwen3Coder);
+/// let mut split = Vec::new();
+/// for byte in text.as_bytes() {
+///     split.extend(bytewise.feed(std::slice::from_ref(byte)).map(|e| e.into_owned()));
+/// }
+/// split.extend(bytewise.finish().map(|e| e.into_owned()));
+/// # let strip_ids = |v: Vec<toolcall_stream::OwnedEvent>| v.into_iter().map(|e| match e {
+/// #     toolcall_stream::OwnedEvent::ToolCallStart { index, name, .. } =>
+/// #         toolcall_stream::OwnedEvent::ToolCallStart { index, id: String::new(), name },
+/// #     e => e }).collect::<Vec<_>>();
+/// assert_eq!(strip_ids(coalesce(one_shot)), strip_ids(coalesce(split)));
+/// ```
+pub fn coalesce(events: impl IntoIterator<Item = OwnedEvent>) -> Vec<OwnedEvent> {
+    let mut merged: Vec<OwnedEvent> = Vec::new();
+    let mut run_start = 0;
+    for mut event in events {
+        let Some((kind, index, text)) = event.delta_mut() else {
+            merged.push(event);
+            run_start = merged.len();
+            continue;
+        };
+        if text.is_empty() {
+            continue;
+        }
+        let text = std::mem::take(text);
+        let target = merged[run_start..].iter_mut().find_map(|e| match e.delta_mut() {
+            Some((k, i, t)) if k == kind && i == index => Some(t),
+            _ => None,
+        });
+        match target {
+            Some(existing) => existing.push_str(&text),
+            None => {
+                if let Some((_, _, slot)) = event.delta_mut() {
+                    *slot = text;
+                }
+                merged.push(event);
+            }
+        }
+    }
+    merged
+}
+
+/// A span of the output buffer.
+pub(crate) type Span = Range<usize>;
+
+/// An event as recorded by the engine: spans into the output buffer.
+#[derive(Clone, Debug)]
+pub(crate) enum RawEvent {
+    Content(Span),
+    ToolCallStart { index: usize, id: Span, name: Span },
+    ParameterStart { index: usize, name: Span },
+    ParameterDelta { index: usize, text: Span },
+    ParameterEnd { index: usize, name: Span, value: Span },
+    ArgumentsDelta { index: usize, delta: Span },
+    ToolCallEnd { index: usize, arguments: Span, complete: bool },
+    Diagnostic { index: Option<usize>, kind: DiagnosticKind, message: Span },
+}
+
+/// The engine's output for one `feed` or `finish`: text and event spans,
+/// both reused across calls so that steady-state parsing allocates nothing.
+#[derive(Default)]
+pub(crate) struct Output {
+    pub text: String,
+    pub events: Vec<RawEvent>,
+}
+
+impl Output {
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.events.clear();
+    }
+
+    pub(crate) fn push_text(&mut self, text: &str) -> Span {
+        let start = self.text.len();
+        self.text.push_str(text);
+        start..self.text.len()
+    }
+
+    /// Appends content, growing the previous content event when it is the
+    /// last thing written.
+    pub(crate) fn content(&mut self, text: &str) {
+        if text.is_empty() {
+            return;
+        }
+        let end = self.text.len();
+        let span = self.push_text(text);
+        if let Some(RawEvent::Content(last)) = self.events.last_mut() {
+            if last.end == end {
+                last.end = span.end;
+                return;
+            }
+        }
+        self.events.push(RawEvent::Content(span));
+    }
+
+    pub(crate) fn diag(
+        &mut self,
+        kind: DiagnosticKind,
+        index: Option<usize>,
+        message: fmt::Arguments<'_>,
+    ) {
+        use std::fmt::Write;
+        let start = self.text.len();
+        let _ = self.text.write_fmt(message);
+        let message = start..self.text.len();
+        self.events.push(RawEvent::Diagnostic { index, kind, message });
+    }
+
+    /// Appends an arguments fragment, growing the previous fragment of the
+    /// same call when it is the last thing written.
+    pub(crate) fn arguments(&mut self, index: usize, delta: &str) {
+        let end = self.text.len();
+        let span = self.push_text(delta);
+        if let Some(RawEvent::ArgumentsDelta { index: last_index, delta }) =
+            self.events.last_mut()
+        {
+            if *last_index == index && delta.end == end {
+                delta.end = span.end;
+                return;
+            }
+        }
+        self.events.push(RawEvent::ArgumentsDelta { index, delta: span });
+    }
+}
+
+/// The events produced by one [`Parser::feed`](crate::Parser::feed) or
+/// [`Parser::finish`](crate::Parser::finish), borrowing from the parser.
+///
+/// The parser has already processed the whole chunk when this is returned;
+/// dropping it early loses the events, not the parser's state.
+#[derive(Clone, Debug)]
+pub struct Events<'a> {
+    text: &'a str,
+    events: std::slice::Iter<'a, RawEvent>,
+}
+
+impl<'a> Events<'a> {
+    pub(crate) fn new(output: &'a Output) -> Events<'a> {
+        Events { text: &output.text, events: output.events.iter() }
+    }
+}
+
+impl<'a> Iterator for Events<'a> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        let text = self.text;
+        let s = |span: &Span| &text[span.clone()];
+        Some(match self.events.next()? {
+            RawEvent::Content(span) => Event::Content { text: s(span) },
+            RawEvent::ToolCallStart { index, id, name } => {
+                Event::ToolCallStart { index: *index, id: s(id), name: s(name) }
+            }
+            RawEvent::ParameterStart { index, name } => {
+                Event::ParameterStart { index: *index, name: s(name) }
+            }
+            RawEvent::ParameterDelta { index, text } => {
+                Event::ParameterDelta { index: *index, text: s(text) }
+            }
+            RawEvent::ParameterEnd { index, name, value } => {
+                Event::ParameterEnd { index: *index, name: s(name), value: s(value) }
+            }
+            RawEvent::ArgumentsDelta { index, delta } => {
+                Event::ArgumentsDelta { index: *index, delta: s(delta) }
+            }
+            RawEvent::ToolCallEnd { index, arguments, complete } => Event::ToolCallEnd {
+                index: *index,
+                arguments: s(arguments),
+                complete: *complete,
+            },
+            RawEvent::Diagnostic { index, kind, message } => {
+                Event::Diagnostic { index: *index, kind: *kind, message: s(message) }
+            }
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.events.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Events<'_> {}

@@ -1,0 +1,86 @@
+//! Streaming, split-invariant parsing of LLM tool calls.
+//!
+//! Models write tool calls as text: Qwen3-Coder, for one, writes
+//! `<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function>`
+//! `</tool_call>`. This crate turns that text into OpenAI-style tool calls
+//! while it streams: feed the chunks as they arrive, get content, call
+//! starts, argument fragments and call ends back at once.
+//!
+//! * **One engine.** A byte-level state machine with markers found by
+//!   `memchr` and aho-corasick; no regex, no re-scan of consumed bytes, time
+//!   linear in the input whatever the chunk sizes. [`parse`] is the same
+//!   engine fed once.
+//! * **Split invariance.** Any split of the input into chunks, down to
+//!   single bytes and through UTF-8 characters, gives the same events once
+//!   [coalesced](coalesce).
+//! * **Never fails.** Malformed output is recovered where it can be and
+//!   reported with a [diagnostic](DiagnosticKind); text that is not a call
+//!   comes back as content; a call cut off by the end of the stream is
+//!   marked incomplete.
+//!
+//! # Example: streaming
+//! ```
+//! use toolcall_stream::{Event, Format, Parser};
+//!
+//! let mut parser = Parser::new(Format::Qwen3Coder);
+//! let chunks = ["Let me look.\n<tool_", "call>\n<function=read_file>\n",
+//!               "<parameter=path>\nsrc/main.rs\n</parameter>\n</function>\n</tool_call>"];
+//! let mut seen = Vec::new();
+//! for chunk in chunks {
+//!     seen.extend(parser.feed(chunk).map(Event::into_owned));
+//! }
+//! seen.extend(parser.finish().map(Event::into_owned));
+//! let json: Vec<String> =
+//!     seen.iter().map(|e| serde_json::to_string(e).unwrap()).collect();
+//! assert_eq!(json[0], r#"{"type":"content","text":"Let me look.\n"}"#);
+//! assert!(json.last().unwrap().contains(r#""arguments":"{\"path\": \"src/main.rs\"}""#));
+//! ```
+//!
+//! # Example: a whole output
+//! ```
+//! use toolcall_stream::{parse, DiagnosticKind, Format};
+//!
+//! // No `</parameter>`: recovered, and reported.
+//! let message = parse(Format::Qwen3Coder,
+//!     "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</function>\n</tool_call>");
+//! assert_eq!(message.tool_calls[0].name, "get_weather");
+//! assert_eq!(message.tool_calls[0].arguments, r#"{"city": "Paris"}"#);
+//! assert_eq!(message.diagnostics[0].kind, DiagnosticKind::UnclosedParameter);
+//! ```
+
+#![forbid(unsafe_code)]
+#![deny(missing_docs)]
+#![deny(rustdoc::broken_intra_doc_links)]
+
+mod event;
+mod format;
+mod ids;
+mod json;
+mod machine;
+mod message;
+mod options;
+mod parser;
+mod scan;
+mod tools;
+
+pub use event::{coalesce, DiagnosticKind, Event, Events, OwnedEvent};
+pub use format::{Format, UnknownFormat};
+pub use ids::Ids;
+pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
+pub use options::{Limits, ValueTermination};
+pub use parser::{Parser, ParserBuilder};
+pub use tools::{Tools, ToolsError};
+
+/// Parses a whole model output with default options: the same engine as
+/// streaming, fed once.
+///
+/// # Example
+/// ```
+/// use toolcall_stream::{parse, Format};
+/// let message = parse(Format::Qwen3Coder, "No tools needed.");
+/// assert_eq!(message.content.as_deref(), Some("No tools needed."));
+/// assert!(message.tool_calls.is_empty());
+/// ```
+pub fn parse(format: Format, input: impl AsRef<[u8]>) -> Message {
+    Parser::new(format).parse(input)
+}

@@ -1,0 +1,101 @@
+//! Parser configuration.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::Arc;
+
+use crate::{Format, Ids, Tools};
+
+/// How a Qwen3-Coder parameter value ends when it contains text that looks
+/// like a closer, such as a file that holds `</parameter>`.
+///
+/// Both modes end a value at its closer when the output is well formed; they
+/// differ only on closers inside values.
+///
+/// # Example
+/// ```
+/// use toolcall_stream::{Parser, ValueTermination};
+/// let text = "<tool_call>\n<function=write>\n<parameter=text>\n\
+///             a </parameter> b\n</parameter>\n</function>\n</tool_call>";
+/// let arguments = |mode| {
+///     let mut parser = Parser::builder().value_termination(mode).build();
+///     parser.parse(text).tool_calls[0].arguments.clone()
+/// };
+/// assert_eq!(arguments(ValueTermination::Lookahead), r#"{"text": "a </parameter> b"}"#);
+/// assert_eq!(arguments(ValueTermination::Vllm), r#"{"text": "a "}"#);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum ValueTermination {
+    /// A closer ends the value only when what follows it, after whitespace,
+    /// is a marker that may follow that closer (`<parameter=`, `</function>`,
+    /// `</tool_call>` after `</parameter>`) or the end of the stream;
+    /// otherwise it is value text, with a `closer_in_value` diagnostic. A
+    /// `<parameter=` inside a value ends it (as a missing `</parameter>`)
+    /// only at the start of a line, where the template puts it.
+    #[default]
+    Lookahead,
+    /// As vLLM: the first `</parameter>`, `<parameter=`, `</function>` or
+    /// `</tool_call>` ends the value.
+    Vllm,
+}
+
+impl ValueTermination {
+    /// The mode's name: `lookahead` or `vllm`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ValueTermination::Lookahead => "lookahead",
+            ValueTermination::Vllm => "vllm",
+        }
+    }
+}
+
+impl fmt::Display for ValueTermination {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for ValueTermination {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<ValueTermination, String> {
+        match name {
+            "lookahead" => Ok(ValueTermination::Lookahead),
+            "vllm" => Ok(ValueTermination::Vllm),
+            _ => Err(format!(
+                "unknown value termination {name:?}; expected `lookahead` or `vllm`"
+            )),
+        }
+    }
+}
+
+/// Bounds on what the parser holds while it decides.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub struct Limits {
+    /// The longest function or parameter name, in bytes. A longer "name" is
+    /// not a name: the opening goes back to content (or, inside a call, is
+    /// reported as stray text). Default 256.
+    pub max_name_len: usize,
+    /// How far past a tentative marker the parser looks before deciding, in
+    /// bytes: text after `<tool_call>` before `<function=`, whitespace after
+    /// a bare `<function=NAME>` or after a closer inside a value. Past it,
+    /// the marker is taken as text. Default 256.
+    pub lookahead: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits { max_name_len: 256, lookahead: 256 }
+    }
+}
+
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Options {
+    pub format: Format,
+    pub value_end: ValueTermination,
+    pub ids: Ids,
+    pub tools: Option<Arc<Tools>>,
+    pub limits: Limits,
+}

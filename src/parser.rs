@@ -1,0 +1,260 @@
+//! The public parser: UTF-8 handling around the engine, and its builder.
+
+use std::sync::Arc;
+
+use crate::event::{DiagnosticKind, Events};
+use crate::machine::Machine;
+use crate::message::{Message, MessageBuilder};
+use crate::options::{Limits, Options, ValueTermination};
+use crate::{Format, Ids, Tools};
+
+/// A streaming tool-call parser for one model output.
+///
+/// Feed it the output's bytes as they arrive with [`feed`](Parser::feed),
+/// then call [`finish`](Parser::finish) once. Each call returns the events
+/// that its bytes completed. The parser is sans-IO: it never reads, waits or
+/// allocates per byte, and it never fails: malformed output becomes events
+/// and [diagnostics](crate::DiagnosticKind).
+///
+/// # Example
+/// ```
+/// use toolcall_stream::{Event, Format, Parser};
+///
+/// let mut parser = Parser::new(Format::Qwen3Coder);
+/// let mut arguments = String::new();
+/// for chunk in ["Checking.<tool_", "call>\n<function=get_weather>\n<param",
+///               "eter=city>\nParis\n</parameter>\n</function>\n</tool_call>"] {
+///     for event in parser.feed(chunk) {
+///         match event {
+///             Event::Content { text } => print!("{text}"),
+///             Event::ToolCallStart { name, .. } => assert_eq!(name, "get_weather"),
+///             Event::ArgumentsDelta { delta, .. } => arguments.push_str(delta),
+///             _ => {}
+///         }
+///     }
+/// }
+/// for _ in parser.finish() {}
+/// assert_eq!(arguments, r#"{"city": "Paris"}"#);
+/// ```
+pub struct Parser {
+    machine: Machine,
+    /// An incomplete UTF-8 character at the end of the last chunk.
+    utf8: [u8; 4],
+    utf8_len: usize,
+    utf8_reported: bool,
+    finished: bool,
+}
+
+impl Parser {
+    /// A parser for `format` with default options.
+    pub fn new(format: Format) -> Parser {
+        Parser::builder().format(format).build()
+    }
+
+    /// A builder for a parser with options.
+    pub fn builder() -> ParserBuilder {
+        ParserBuilder::default()
+    }
+
+    /// The parser's format.
+    pub fn format(&self) -> Format {
+        self.machine.options().format
+    }
+
+    /// Feeds the next chunk of the output and returns the events it
+    /// completed. A chunk may end anywhere, also inside a marker or a UTF-8
+    /// character: what cannot be decided yet waits for the next chunk.
+    ///
+    /// After [`finish`](Parser::finish), feeding does nothing until
+    /// [`reset`](Parser::reset).
+    pub fn feed(&mut self, chunk: impl AsRef<[u8]>) -> Events<'_> {
+        self.machine.out.clear();
+        if !self.finished {
+            self.decode(chunk.as_ref());
+        }
+        Events::new(&self.machine.out)
+    }
+
+    /// Ends the stream: releases held text, closes what is open (a call cut
+    /// off by the end is marked incomplete) and returns the last events.
+    pub fn finish(&mut self) -> Events<'_> {
+        self.machine.out.clear();
+        if !self.finished {
+            if self.utf8_len > 0 {
+                self.utf8_len = 0;
+                self.invalid_utf8();
+            }
+            self.machine.finish();
+            self.finished = true;
+        }
+        Events::new(&self.machine.out)
+    }
+
+    /// Makes the parser ready for a new stream, keeping its options and
+    /// its buffers' capacity.
+    pub fn reset(&mut self) {
+        self.machine.reset();
+        self.utf8_len = 0;
+        self.utf8_reported = false;
+        self.finished = false;
+    }
+
+    /// Parses a whole output at once: `reset`, one `feed`, `finish`, and the
+    /// events collected into a [`Message`]. The same engine as streaming.
+    pub fn parse(&mut self, input: impl AsRef<[u8]>) -> Message {
+        self.reset();
+        let mut message = MessageBuilder::new();
+        message.extend(self.feed(input));
+        message.extend(self.finish());
+        message.finish()
+    }
+
+    /// Splits off complete UTF-8 for the engine; holds an incomplete
+    /// character; replaces invalid bytes with U+FFFD, as
+    /// `String::from_utf8_lossy` does, whatever the chunking.
+    fn decode(&mut self, mut input: &[u8]) {
+        if self.utf8_len > 0 {
+            let held = self.utf8_len;
+            let width = utf8_width(self.utf8[0]);
+            let take = (width - held).min(input.len());
+            let mut buf = self.utf8;
+            buf[held..held + take].copy_from_slice(&input[..take]);
+            match std::str::from_utf8(&buf[..held + take]) {
+                Ok(s) => {
+                    self.utf8_len = 0;
+                    self.machine.run(s);
+                    input = &input[take..];
+                }
+                Err(e) => match e.error_len() {
+                    None => {
+                        self.utf8 = buf;
+                        self.utf8_len = held + take;
+                        return;
+                    }
+                    Some(bad) => {
+                        self.utf8_len = 0;
+                        self.invalid_utf8();
+                        input = &input[bad.saturating_sub(held)..];
+                    }
+                },
+            }
+        }
+        loop {
+            match std::str::from_utf8(input) {
+                Ok(s) => return self.machine.run(s),
+                Err(e) => {
+                    let (valid, rest) = input.split_at(e.valid_up_to());
+                    if let Ok(s) = std::str::from_utf8(valid) {
+                        self.machine.run(s);
+                    }
+                    match e.error_len() {
+                        None => {
+                            self.utf8[..rest.len()].copy_from_slice(rest);
+                            self.utf8_len = rest.len();
+                            return;
+                        }
+                        Some(bad) => {
+                            self.invalid_utf8();
+                            input = &rest[bad..];
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    fn invalid_utf8(&mut self) {
+        self.machine.run("\u{FFFD}");
+        if !self.utf8_reported {
+            self.utf8_reported = true;
+            let index = self.machine.current_call();
+            self.machine.out.diag(
+                DiagnosticKind::InvalidUtf8,
+                index,
+                format_args!(
+                    "the input is not valid UTF-8; invalid bytes were replaced \
+                     with U+FFFD (reported once per stream)"
+                ),
+            );
+        }
+    }
+}
+
+impl std::fmt::Debug for Parser {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Parser")
+            .field("options", self.machine.options())
+            .field("finished", &self.finished)
+            .finish_non_exhaustive()
+    }
+}
+
+fn utf8_width(lead: u8) -> usize {
+    match lead {
+        0xf0..=0xf4 => 4,
+        0xe0..=0xef => 3,
+        _ => 2,
+    }
+}
+
+/// Builds a [`Parser`] with options.
+///
+/// # Example
+/// ```
+/// use toolcall_stream::{Format, Ids, Parser, ValueTermination};
+/// let parser = Parser::builder()
+///     .format(Format::Qwen3Coder)
+///     .value_termination(ValueTermination::Vllm)
+///     .ids(Ids::sequential("call_"))
+///     .build();
+/// assert_eq!(parser.format(), Format::Qwen3Coder);
+/// ```
+#[derive(Clone, Debug, Default)]
+pub struct ParserBuilder {
+    options: Options,
+}
+
+impl ParserBuilder {
+    /// The model's format (default: Qwen3-Coder).
+    pub fn format(mut self, format: Format) -> ParserBuilder {
+        self.options.format = format;
+        self
+    }
+
+    /// How values end around closer-like text (default:
+    /// [`ValueTermination::Lookahead`]).
+    pub fn value_termination(mut self, mode: ValueTermination) -> ParserBuilder {
+        self.options.value_end = mode;
+        self
+    }
+
+    /// How call ids are made (default: random, as vLLM).
+    pub fn ids(mut self, ids: Ids) -> ParserBuilder {
+        self.options.ids = ids;
+        self
+    }
+
+    /// The request's tools: calls to undeclared tools are reported.
+    pub fn tools(mut self, tools: impl Into<Arc<Tools>>) -> ParserBuilder {
+        self.options.tools = Some(tools.into());
+        self
+    }
+
+    /// Bounds on held text (see [`Limits`]).
+    pub fn limits(mut self, limits: Limits) -> ParserBuilder {
+        self.options.limits = limits;
+        self
+    }
+
+    /// Builds the parser. Cheap: a format's automaton is built once per
+    /// process and shared.
+    pub fn build(self) -> Parser {
+        Parser {
+            machine: Machine::new(self.options),
+            utf8: [0; 4],
+            utf8_len: 0,
+            utf8_reported: false,
+            finished: false,
+        }
+    }
+}
