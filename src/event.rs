@@ -35,6 +35,8 @@ pub enum DiagnosticKind {
     /// The malformed shape `<parameter=KEY></parameter>VALUE` was read with
     /// the text after the empty tag as the value.
     EmptyParameterTag,
+    /// A `<tool_call>` wrapper held nothing but whitespace; it was dropped.
+    EmptyToolCall,
     /// Text where none belongs (inside a call between parameters, or inside
     /// `<tool_call>` before the function): reported, not executed.
     StrayText,
@@ -61,6 +63,7 @@ impl DiagnosticKind {
             DiagnosticKind::Truncated => "truncated",
             DiagnosticKind::MalformedParameter => "malformed_parameter",
             DiagnosticKind::EmptyParameterTag => "empty_parameter_tag",
+            DiagnosticKind::EmptyToolCall => "empty_tool_call",
             DiagnosticKind::StrayText => "stray_text",
             DiagnosticKind::CloserInValue => "closer_in_value",
             DiagnosticKind::DuplicateParameter => "duplicate_parameter",

@@ -677,8 +677,19 @@ impl Machine {
                     self.on_marker(marker);
                 }
                 Marker::CallClose => {
-                    self.held.push_str(text);
-                    self.reject_opening();
+                    let open = self.format.spec.text(Marker::CallOpen).len();
+                    if self.held[open..].trim_matches(WS).is_empty() {
+                        self.out.diag(
+                            Kind::EmptyToolCall,
+                            None,
+                            format_args!("dropped a `<tool_call>` that held no call"),
+                        );
+                        self.held.clear();
+                        self.state = State::Content;
+                    } else {
+                        self.held.push_str(text);
+                        self.reject_opening();
+                    }
                 }
                 _ => self.text_all(text),
             },

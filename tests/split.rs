@@ -1,0 +1,62 @@
+//! Split invariance over every fixture: chunk sizes 1 to 16, every single
+//! cut point, and seeded random splits all give the one-shot events, and
+//! `parse()` agrees with the stream.
+
+mod common;
+
+use common::{
+    check_contract, chunked, feed_cut, fixtures, message_of, one_shot, parser, Rng,
+};
+use toolcall_stream::coalesce;
+
+#[test]
+fn chunk_sizes_1_to_16_match_one_shot() {
+    for fixture in fixtures() {
+        let mut parser = parser(fixture.format, fixture.mode);
+        let expected = coalesce(one_shot(&mut parser, &fixture.input));
+        for size in 1..=16 {
+            let events = chunked(&mut parser, &fixture.input, size);
+            let context = format!("{} at chunk size {size}", fixture.name);
+            check_contract(&events, &context);
+            assert_eq!(coalesce(events), expected, "{context}");
+        }
+    }
+}
+
+#[test]
+fn every_single_cut_matches_one_shot() {
+    for fixture in fixtures() {
+        let mut parser = parser(fixture.format, fixture.mode);
+        let expected = coalesce(one_shot(&mut parser, &fixture.input));
+        for cut in 1..fixture.input.len() {
+            let events = feed_cut(&mut parser, &fixture.input, &[cut]);
+            assert_eq!(coalesce(events), expected, "{} cut at {cut}", fixture.name);
+        }
+    }
+}
+
+#[test]
+fn seeded_random_splits_match_one_shot() {
+    let mut rng = Rng(0x5eed_1234_abcd_0001);
+    for fixture in fixtures() {
+        let mut parser = parser(fixture.format, fixture.mode);
+        let expected = coalesce(one_shot(&mut parser, &fixture.input));
+        for round in 0..64 {
+            let cuts = rng.cuts(fixture.input.len());
+            let events = feed_cut(&mut parser, &fixture.input, &cuts);
+            let context = format!("{} round {round} cuts {cuts:?}", fixture.name);
+            check_contract(&events, &context);
+            assert_eq!(coalesce(events), expected, "{context}");
+        }
+    }
+}
+
+#[test]
+fn parse_equals_the_collected_stream() {
+    for fixture in fixtures() {
+        let mut parser = parser(fixture.format, fixture.mode);
+        let streamed = message_of(&chunked(&mut parser, &fixture.input, 3));
+        let parsed = parser.parse(&fixture.input);
+        assert_eq!(parsed, streamed, "{}", fixture.name);
+    }
+}
