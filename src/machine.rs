@@ -851,6 +851,10 @@ impl Machine {
     }
 
     fn unclosed_parameter(&mut self, before: &str) {
+        if self.value.inline {
+            // Already reported as malformed; such a value ends at a marker.
+            return;
+        }
         self.out.diag(
             Kind::UnclosedParameter,
             call_index(self.in_call, self.calls),
@@ -1022,7 +1026,8 @@ impl Machine {
 fn follows(closer: Marker, next: Marker) -> bool {
     use Marker::*;
     match closer {
-        ParamClose => matches!(next, ParamOpen | FuncClose | CallClose),
+        // `<function=` and `<tool_call>` also imply a missing `</function>`.
+        ParamClose => matches!(next, ParamOpen | FuncClose | CallClose | FuncOpen | CallOpen),
         FuncClose => matches!(next, CallClose | CallOpen | FuncOpen),
         _ => matches!(next, CallOpen | FuncOpen),
     }

@@ -28,8 +28,10 @@ use crate::{Format, Ids, Tools};
 #[non_exhaustive]
 pub enum ValueTermination {
     /// A closer ends the value only when what follows it, after whitespace,
-    /// is a marker that may follow that closer (`<parameter=`, `</function>`,
-    /// `</tool_call>` after `</parameter>`) or the end of the stream;
+    /// is a marker that may follow that closer (after `</parameter>`:
+    /// `<parameter=`, `</function>`, `</tool_call>`, or `<function=` and
+    /// `<tool_call>` which imply a missing `</function>`) or the end of the
+    /// stream;
     /// otherwise it is value text, with a `closer_in_value` diagnostic. A
     /// `<parameter=` inside a value ends it (as a missing `</parameter>`)
     /// only at the start of a line, where the template puts it.
