@@ -191,7 +191,9 @@ impl Machine {
     /// Bytes held back (undecided), for tests of the memory bound.
     #[cfg(test)]
     pub(crate) fn held_len(&self) -> usize {
-        self.pending.len() + self.held.len() + self.value.tail.len() + self.name.len()
+        let reading_name = matches!(self.state, State::FuncName | State::ParamName);
+        let name = if reading_name { self.name.len() } else { 0 };
+        self.pending.len() + self.held.len() + self.value.tail.len() + name
     }
 
     fn scans_markers(&self) -> bool {
@@ -1039,4 +1041,113 @@ fn call_index(in_call: bool, calls: usize) -> Option<usize> {
 
 fn leading_ws(s: &str) -> usize {
     s.len() - s.trim_start_matches(WS).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::event::Events;
+    use crate::{Event, Limits};
+
+    fn machine() -> Machine {
+        Machine::new(Options::default())
+    }
+
+    fn content_of(m: &Machine) -> String {
+        Events::new(&m.out)
+            .filter_map(|e| match e {
+                Event::Content { text } => Some(text.to_owned()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// Feeds `input` byte by byte (ASCII) and returns the most held.
+    fn max_held(m: &mut Machine, input: &str) -> usize {
+        let mut most = 0;
+        for i in 0..input.len() {
+            m.out.clear();
+            m.run(&input[i..i + 1]);
+            most = most.max(m.held_len());
+        }
+        most
+    }
+
+    #[test]
+    fn content_is_released_as_soon_as_it_cannot_start_a_marker() {
+        let mut m = machine();
+        m.run("abc<t");
+        assert_eq!(content_of(&m), "abc");
+        m.out.clear();
+        m.run("x");
+        assert_eq!(content_of(&m), "<tx");
+        m.out.clear();
+        m.run("a<");
+        assert_eq!(content_of(&m), "a");
+    }
+
+    #[test]
+    fn held_text_is_bounded_by_the_lookahead_window() {
+        let limits = Limits::default();
+        let bound = limits.lookahead + 64 + limits.max_name_len;
+        let long = "word ".repeat(2000);
+        for input in [
+            format!("<tool_call>{long}"),
+            format!("<function={}", "n".repeat(10_000)),
+            format!("<tool_call><function=f></function>{}", " ".repeat(10_000)),
+            format!("<function=f>{}", "\n".repeat(10_000)),
+            format!("<tool_call><function=f><parameter=p>x\n</parameter>{}", " ".repeat(10_000)),
+            format!("<tool_call><function=f><parameter=p={}", " ".repeat(10_000)),
+            "<".repeat(10_000),
+        ] {
+            let mut m = machine();
+            let most = max_held(&mut m, &input);
+            assert!(most <= bound, "held {most} bytes for {:?}…", &input[..24]);
+        }
+    }
+
+    #[test]
+    fn a_value_streams_without_being_held() {
+        let mut m = machine();
+        m.run("<tool_call><function=f><parameter=p>");
+        let most = max_held(&mut m, &"line of a big file\n".repeat(5_000));
+        assert!(most <= 1, "held {most} bytes of a streaming value");
+    }
+
+    #[test]
+    fn a_name_longer_than_the_limit_is_not_a_name() {
+        let opts = Options {
+            limits: Limits { max_name_len: 8, ..Limits::default() },
+            ..Options::default()
+        };
+        let mut m = Machine::new(opts);
+        m.run("<tool_call><function=much_too_long></function></tool_call>");
+        m.finish();
+        let events: Vec<_> = Events::new(&m.out).collect();
+        assert!(events.iter().all(|e| !matches!(e, Event::ToolCallStart { .. })));
+        assert!(content_of(&m).starts_with("<tool_call><function=much_too_long>"));
+    }
+
+    #[test]
+    fn reset_forgets_the_previous_stream() {
+        let mut m = machine();
+        m.run("<tool_call><function=f><parameter=p>abc");
+        m.reset();
+        m.run("plain");
+        m.finish();
+        assert_eq!(content_of(&m), "plain");
+        assert!(Events::new(&m.out).all(|e| matches!(e, Event::Content { .. })));
+    }
+
+    #[test]
+    fn a_closer_at_the_very_end_is_accepted() {
+        let mut m = machine();
+        m.run("<tool_call><function=f><parameter=p>\nv\n</parameter>");
+        m.finish();
+        let end = Events::new(&m.out).find_map(|e| match e {
+            Event::ToolCallEnd { arguments, complete, .. } => Some((arguments.to_owned(), complete)),
+            _ => None,
+        });
+        assert_eq!(end, Some((r#"{"p": "v"}"#.to_owned(), false)));
+    }
 }

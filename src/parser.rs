@@ -258,3 +258,66 @@ impl ParserBuilder {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Event;
+
+    fn content(parser: &mut Parser, chunk: &[u8]) -> String {
+        parser
+            .feed(chunk)
+            .filter_map(|e| match e {
+                Event::Content { text } => Some(text.to_owned()),
+                _ => None,
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_character_split_across_chunks_waits_for_its_bytes() {
+        let mut parser = Parser::new(Format::Qwen3Coder);
+        let snow = "🌧".as_bytes();
+        assert_eq!(content(&mut parser, &snow[..1]), "");
+        assert_eq!(content(&mut parser, &snow[1..3]), "");
+        assert_eq!(content(&mut parser, &snow[3..]), "🌧");
+    }
+
+    #[test]
+    fn invalid_bytes_become_replacement_characters_once_reported() {
+        let mut parser = Parser::new(Format::Qwen3Coder);
+        let events: Vec<_> = parser.feed(b"a\xffb\xe2\x82c").map(Event::into_owned).collect();
+        let text: String = events
+            .iter()
+            .filter_map(|e| match e.as_event() {
+                Event::Content { text } => Some(text.to_owned()),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(text, "a\u{FFFD}b\u{FFFD}c");
+        let reports = events
+            .iter()
+            .filter(|e| matches!(e.as_event(), Event::Diagnostic { kind: DiagnosticKind::InvalidUtf8, .. }))
+            .count();
+        assert_eq!(reports, 1);
+    }
+
+    #[test]
+    fn an_incomplete_character_at_the_end_is_replaced() {
+        let mut parser = Parser::new(Format::Qwen3Coder);
+        assert_eq!(content(&mut parser, b"ok \xf0\x9f"), "ok ");
+        let tail: Vec<_> = parser.finish().map(Event::into_owned).collect();
+        assert!(tail.iter().any(|e| *e == crate::OwnedEvent::Content { text: "\u{FFFD}".into() }));
+    }
+
+    #[test]
+    fn feeding_after_finish_does_nothing_until_reset() {
+        let mut parser = Parser::new(Format::Qwen3Coder);
+        parser.feed("a");
+        assert_eq!(parser.finish().count(), 0);
+        assert_eq!(parser.feed("more").count(), 0);
+        assert_eq!(parser.finish().count(), 0);
+        parser.reset();
+        assert_eq!(content(&mut parser, b"again"), "again");
+    }
+}
