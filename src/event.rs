@@ -179,7 +179,11 @@ pub enum OwnedEvent {
     /// See [`Event::Content`].
     Content { text: String },
     /// See [`Event::ToolCallStart`].
-    ToolCallStart { index: usize, id: String, name: String },
+    ToolCallStart {
+        index: usize,
+        id: String,
+        name: String,
+    },
     /// See [`Event::ParameterStart`].
     ParameterStart { index: usize, name: String },
     /// See [`Event::ParameterDelta`].
@@ -194,9 +198,17 @@ pub enum OwnedEvent {
     /// See [`Event::ArgumentsDelta`].
     ArgumentsDelta { index: usize, delta: String },
     /// See [`Event::ToolCallEnd`].
-    ToolCallEnd { index: usize, arguments: String, complete: bool },
+    ToolCallEnd {
+        index: usize,
+        arguments: String,
+        complete: bool,
+    },
     /// See [`Event::Diagnostic`].
-    Diagnostic { index: Option<usize>, kind: DiagnosticKind, message: String },
+    Diagnostic {
+        index: Option<usize>,
+        kind: DiagnosticKind,
+        message: String,
+    },
 }
 
 impl Event<'_> {
@@ -204,29 +216,46 @@ impl Event<'_> {
     pub fn into_owned(self) -> OwnedEvent {
         match self {
             Event::Content { text } => OwnedEvent::Content { text: text.into() },
-            Event::ToolCallStart { index, id, name } => {
-                OwnedEvent::ToolCallStart { index, id: id.into(), name: name.into() }
-            }
-            Event::ParameterStart { index, name } => {
-                OwnedEvent::ParameterStart { index, name: name.into() }
-            }
-            Event::ParameterDelta { index, text } => {
-                OwnedEvent::ParameterDelta { index, text: text.into() }
-            }
+            Event::ToolCallStart { index, id, name } => OwnedEvent::ToolCallStart {
+                index,
+                id: id.into(),
+                name: name.into(),
+            },
+            Event::ParameterStart { index, name } => OwnedEvent::ParameterStart {
+                index,
+                name: name.into(),
+            },
+            Event::ParameterDelta { index, text } => OwnedEvent::ParameterDelta {
+                index,
+                text: text.into(),
+            },
             Event::ParameterEnd { index, name, value } => OwnedEvent::ParameterEnd {
                 index,
                 name: name.into(),
                 value: value.into(),
             },
-            Event::ArgumentsDelta { index, delta } => {
-                OwnedEvent::ArgumentsDelta { index, delta: delta.into() }
-            }
-            Event::ToolCallEnd { index, arguments, complete } => {
-                OwnedEvent::ToolCallEnd { index, arguments: arguments.into(), complete }
-            }
-            Event::Diagnostic { index, kind, message } => {
-                OwnedEvent::Diagnostic { index, kind, message: message.into() }
-            }
+            Event::ArgumentsDelta { index, delta } => OwnedEvent::ArgumentsDelta {
+                index,
+                delta: delta.into(),
+            },
+            Event::ToolCallEnd {
+                index,
+                arguments,
+                complete,
+            } => OwnedEvent::ToolCallEnd {
+                index,
+                arguments: arguments.into(),
+                complete,
+            },
+            Event::Diagnostic {
+                index,
+                kind,
+                message,
+            } => OwnedEvent::Diagnostic {
+                index,
+                kind,
+                message: message.into(),
+            },
         }
     }
 }
@@ -236,27 +265,46 @@ impl OwnedEvent {
     pub fn as_event(&self) -> Event<'_> {
         match self {
             OwnedEvent::Content { text } => Event::Content { text },
-            OwnedEvent::ToolCallStart { index, id, name } => {
-                Event::ToolCallStart { index: *index, id, name }
-            }
-            OwnedEvent::ParameterStart { index, name } => {
-                Event::ParameterStart { index: *index, name }
-            }
-            OwnedEvent::ParameterDelta { index, text } => {
-                Event::ParameterDelta { index: *index, text }
-            }
-            OwnedEvent::ParameterEnd { index, name, value } => {
-                Event::ParameterEnd { index: *index, name, value }
-            }
-            OwnedEvent::ArgumentsDelta { index, delta } => {
-                Event::ArgumentsDelta { index: *index, delta }
-            }
-            OwnedEvent::ToolCallEnd { index, arguments, complete } => {
-                Event::ToolCallEnd { index: *index, arguments, complete: *complete }
-            }
-            OwnedEvent::Diagnostic { index, kind, message } => {
-                Event::Diagnostic { index: *index, kind: *kind, message }
-            }
+            OwnedEvent::ToolCallStart { index, id, name } => Event::ToolCallStart {
+                index: *index,
+                id,
+                name,
+            },
+            OwnedEvent::ParameterStart { index, name } => Event::ParameterStart {
+                index: *index,
+                name,
+            },
+            OwnedEvent::ParameterDelta { index, text } => Event::ParameterDelta {
+                index: *index,
+                text,
+            },
+            OwnedEvent::ParameterEnd { index, name, value } => Event::ParameterEnd {
+                index: *index,
+                name,
+                value,
+            },
+            OwnedEvent::ArgumentsDelta { index, delta } => Event::ArgumentsDelta {
+                index: *index,
+                delta,
+            },
+            OwnedEvent::ToolCallEnd {
+                index,
+                arguments,
+                complete,
+            } => Event::ToolCallEnd {
+                index: *index,
+                arguments,
+                complete: *complete,
+            },
+            OwnedEvent::Diagnostic {
+                index,
+                kind,
+                message,
+            } => Event::Diagnostic {
+                index: *index,
+                kind: *kind,
+                message,
+            },
         }
     }
 
@@ -310,10 +358,12 @@ pub fn coalesce(events: impl IntoIterator<Item = OwnedEvent>) -> Vec<OwnedEvent>
             continue;
         }
         let text = std::mem::take(text);
-        let target = merged[run_start..].iter_mut().find_map(|e| match e.delta_mut() {
-            Some((k, i, t)) if k == kind && i == index => Some(t),
-            _ => None,
-        });
+        let target = merged[run_start..]
+            .iter_mut()
+            .find_map(|e| match e.delta_mut() {
+                Some((k, i, t)) if k == kind && i == index => Some(t),
+                _ => None,
+            });
         match target {
             Some(existing) => existing.push_str(&text),
             None => {
@@ -334,13 +384,38 @@ pub(crate) type Span = Range<usize>;
 #[derive(Clone, Debug)]
 pub(crate) enum RawEvent {
     Content(Span),
-    ToolCallStart { index: usize, id: Span, name: Span },
-    ParameterStart { index: usize, name: Span },
-    ParameterDelta { index: usize, text: Span },
-    ParameterEnd { index: usize, name: Span, value: Span },
-    ArgumentsDelta { index: usize, delta: Span },
-    ToolCallEnd { index: usize, arguments: Span, complete: bool },
-    Diagnostic { index: Option<usize>, kind: DiagnosticKind, message: Span },
+    ToolCallStart {
+        index: usize,
+        id: Span,
+        name: Span,
+    },
+    ParameterStart {
+        index: usize,
+        name: Span,
+    },
+    ParameterDelta {
+        index: usize,
+        text: Span,
+    },
+    ParameterEnd {
+        index: usize,
+        name: Span,
+        value: Span,
+    },
+    ArgumentsDelta {
+        index: usize,
+        delta: Span,
+    },
+    ToolCallEnd {
+        index: usize,
+        arguments: Span,
+        complete: bool,
+    },
+    Diagnostic {
+        index: Option<usize>,
+        kind: DiagnosticKind,
+        message: Span,
+    },
 }
 
 /// The engine's output for one `feed` or `finish`: text and event spans,
@@ -390,7 +465,11 @@ impl Output {
         let start = self.text.len();
         let _ = self.text.write_fmt(message);
         let message = start..self.text.len();
-        self.events.push(RawEvent::Diagnostic { index, kind, message });
+        self.events.push(RawEvent::Diagnostic {
+            index,
+            kind,
+            message,
+        });
     }
 
     /// Appends an arguments fragment, growing the previous fragment of the
@@ -398,15 +477,18 @@ impl Output {
     pub(crate) fn arguments(&mut self, index: usize, delta: &str) {
         let end = self.text.len();
         let span = self.push_text(delta);
-        if let Some(RawEvent::ArgumentsDelta { index: last_index, delta }) =
-            self.events.last_mut()
+        if let Some(RawEvent::ArgumentsDelta {
+            index: last_index,
+            delta,
+        }) = self.events.last_mut()
         {
             if *last_index == index && delta.end == end {
                 delta.end = span.end;
                 return;
             }
         }
-        self.events.push(RawEvent::ArgumentsDelta { index, delta: span });
+        self.events
+            .push(RawEvent::ArgumentsDelta { index, delta: span });
     }
 }
 
@@ -423,7 +505,10 @@ pub struct Events<'a> {
 
 impl<'a> Events<'a> {
     pub(crate) fn new(output: &'a Output) -> Events<'a> {
-        Events { text: &output.text, events: output.events.iter() }
+        Events {
+            text: &output.text,
+            events: output.events.iter(),
+        }
     }
 }
 
@@ -435,29 +520,46 @@ impl<'a> Iterator for Events<'a> {
         let s = |span: &Span| &text[span.clone()];
         Some(match self.events.next()? {
             RawEvent::Content(span) => Event::Content { text: s(span) },
-            RawEvent::ToolCallStart { index, id, name } => {
-                Event::ToolCallStart { index: *index, id: s(id), name: s(name) }
-            }
-            RawEvent::ParameterStart { index, name } => {
-                Event::ParameterStart { index: *index, name: s(name) }
-            }
-            RawEvent::ParameterDelta { index, text } => {
-                Event::ParameterDelta { index: *index, text: s(text) }
-            }
-            RawEvent::ParameterEnd { index, name, value } => {
-                Event::ParameterEnd { index: *index, name: s(name), value: s(value) }
-            }
-            RawEvent::ArgumentsDelta { index, delta } => {
-                Event::ArgumentsDelta { index: *index, delta: s(delta) }
-            }
-            RawEvent::ToolCallEnd { index, arguments, complete } => Event::ToolCallEnd {
+            RawEvent::ToolCallStart { index, id, name } => Event::ToolCallStart {
+                index: *index,
+                id: s(id),
+                name: s(name),
+            },
+            RawEvent::ParameterStart { index, name } => Event::ParameterStart {
+                index: *index,
+                name: s(name),
+            },
+            RawEvent::ParameterDelta { index, text } => Event::ParameterDelta {
+                index: *index,
+                text: s(text),
+            },
+            RawEvent::ParameterEnd { index, name, value } => Event::ParameterEnd {
+                index: *index,
+                name: s(name),
+                value: s(value),
+            },
+            RawEvent::ArgumentsDelta { index, delta } => Event::ArgumentsDelta {
+                index: *index,
+                delta: s(delta),
+            },
+            RawEvent::ToolCallEnd {
+                index,
+                arguments,
+                complete,
+            } => Event::ToolCallEnd {
                 index: *index,
                 arguments: s(arguments),
                 complete: *complete,
             },
-            RawEvent::Diagnostic { index, kind, message } => {
-                Event::Diagnostic { index: *index, kind: *kind, message: s(message) }
-            }
+            RawEvent::Diagnostic {
+                index,
+                kind,
+                message,
+            } => Event::Diagnostic {
+                index: *index,
+                kind: *kind,
+                message: s(message),
+            },
         })
     }
 

@@ -136,7 +136,9 @@ impl FromStr for Format {
     fn from_str(name: &str) -> Result<Format, UnknownFormat> {
         match name {
             "qwen3_coder" | "qwen3_xml" | "qwen3-coder" => Ok(Format::Qwen3Coder),
-            _ => Err(UnknownFormat { name: name.to_owned() }),
+            _ => Err(UnknownFormat {
+                name: name.to_owned(),
+            }),
         }
     }
 }
@@ -150,6 +152,9 @@ pub(crate) struct Compiled {
 
 impl Compiled {
     fn new(spec: &'static Spec) -> Compiled {
-        Compiled { spec, markers: MarkerSet::new(spec.markers) }
+        Compiled {
+            spec,
+            markers: MarkerSet::new(spec.markers),
+        }
     }
 }

@@ -30,7 +30,9 @@ pub enum Ids {
 impl Ids {
     /// Sequential ids with the given prefix.
     pub fn sequential(prefix: impl Into<String>) -> Ids {
-        Ids::Sequential { prefix: prefix.into() }
+        Ids::Sequential {
+            prefix: prefix.into(),
+        }
     }
 
     pub(crate) fn write(&self, index: usize, seed: &RandomState, out: &mut String) {

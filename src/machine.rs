@@ -72,6 +72,9 @@ enum State {
     /// bare call (`bare`), where only `</tool_call>` or another function
     /// may follow.
     Between { bare: bool },
+    /// After `</tool_call>`: whitespace is held; it is the template's
+    /// layout if another `<tool_call>` follows, content otherwise.
+    AfterCall,
 }
 
 /// What the text in `held` opened, which decides where it goes if the
@@ -101,6 +104,8 @@ struct Value {
     tail: String,
     /// The value so far, JSON-escaped.
     json: String,
+    /// Whether a closer kept as value text was reported already.
+    closer_reported: bool,
 }
 
 pub(crate) struct Machine {
@@ -179,7 +184,10 @@ impl Machine {
     pub(crate) fn reset(&mut self) {
         let out = mem::take(&mut self.out);
         let opts = self.opts.clone();
-        *self = Machine { out, ..Machine::new(opts) };
+        *self = Machine {
+            out,
+            ..Machine::new(opts)
+        };
         self.out.clear();
     }
 
@@ -277,10 +285,7 @@ impl Machine {
                     );
                     self.reject_opening();
                 }
-                State::InCall
-                | State::ParamName
-                | State::Value
-                | State::AfterEmptyClose => {
+                State::InCall | State::ParamName | State::Value | State::AfterEmptyClose => {
                     self.flush_stray();
                     self.truncate_call(cut_marker.as_deref());
                 }
@@ -288,7 +293,7 @@ impl Machine {
                     self.accept_closer(closer);
                     continue;
                 }
-                State::Between { bare: true } => self.release_held(),
+                State::Between { bare: true } | State::AfterCall => self.release_held(),
                 State::Between { bare: false } => self.out.diag(
                     Kind::UnclosedToolCall,
                     self.calls.checked_sub(1),
@@ -376,6 +381,15 @@ impl Machine {
                 }
                 ws
             }
+            State::AfterCall => {
+                let ws = leading_ws(s);
+                self.held.push_str(&s[..ws]);
+                if ws < s.len() || self.held.len() > self.hold_limit() {
+                    self.release_held();
+                    self.state = State::Content;
+                }
+                ws
+            }
             State::Between { bare } => {
                 let ws = leading_ws(s);
                 if bare {
@@ -449,8 +463,8 @@ impl Machine {
     /// or control characters, which no tool or parameter name does.
     fn trim_name(&mut self) -> bool {
         let trimmed = self.name.trim();
-        let valid = !trimmed.is_empty()
-            && !trimmed.chars().any(|c| c.is_whitespace() || c.is_control());
+        let valid =
+            !trimmed.is_empty() && !trimmed.chars().any(|c| c.is_whitespace() || c.is_control());
         if valid {
             let start = trimmed.as_ptr() as usize - self.name.as_ptr() as usize;
             let end = start + trimmed.len();
@@ -545,7 +559,11 @@ impl Machine {
     }
 
     fn stray_text(&mut self, s: &str) {
-        let s = if self.stray_len == 0 { s.trim_start_matches(WS) } else { s };
+        let s = if self.stray_len == 0 {
+            s.trim_start_matches(WS)
+        } else {
+            s
+        };
         if s.is_empty() {
             return;
         }
@@ -563,7 +581,11 @@ impl Machine {
             return;
         }
         let preview = mem::take(&mut self.stray);
-        let more = if self.stray_len > preview.len() { "…" } else { "" };
+        let more = if self.stray_len > preview.len() {
+            "…"
+        } else {
+            ""
+        };
         self.out.diag(
             Kind::StrayText,
             call_index(self.in_call, self.calls),
@@ -636,7 +658,9 @@ impl Machine {
         }
         let index = self.calls - 1;
         let text = self.out.push_text(piece);
-        self.out.events.push(RawEvent::ParameterDelta { index, text });
+        self.out
+            .events
+            .push(RawEvent::ParameterDelta { index, text });
         self.scratch.clear();
         escape_into(&mut self.scratch, piece);
         self.out.arguments(index, &self.scratch);
@@ -760,6 +784,7 @@ impl Machine {
                                 );
                             }
                             if marker == Marker::CallClose {
+                                self.state = State::AfterCall;
                                 return;
                             }
                         }
@@ -784,10 +809,14 @@ impl Machine {
             State::Between { bare } => match marker {
                 Marker::CallClose => {
                     self.held.clear();
-                    self.state = State::Content;
+                    self.state = State::AfterCall;
                 }
                 Marker::FuncOpen => {
-                    let opening = if bare { Opening::Bare } else { Opening::Wrapped };
+                    let opening = if bare {
+                        Opening::Bare
+                    } else {
+                        Opening::Wrapped
+                    };
                     self.begin_func_name(opening);
                 }
                 Marker::CallOpen => {
@@ -805,6 +834,15 @@ impl Machine {
                 }
                 _ => self.text_all(text),
             },
+            State::AfterCall => {
+                if marker == Marker::CallOpen {
+                    self.held.clear();
+                } else {
+                    self.release_held();
+                }
+                self.state = State::Content;
+                self.on_marker(marker);
+            }
         }
     }
 
@@ -885,17 +923,22 @@ impl Machine {
     }
 
     fn reject_closer(&mut self) {
-        let State::CloserPending(closer) = self.state else { return };
+        let State::CloserPending(closer) = self.state else {
+            return;
+        };
         let text = self.format.spec.text(closer);
-        self.out.diag(
-            Kind::CloserInValue,
-            call_index(self.in_call, self.calls),
-            format_args!(
-                "kept `{text}` inside the value of `{}` as text: what followed \
-                 it was not a marker that may follow a closer",
-                self.param
-            ),
-        );
+        if !mem::replace(&mut self.value.closer_reported, true) {
+            self.out.diag(
+                Kind::CloserInValue,
+                call_index(self.in_call, self.calls),
+                format_args!(
+                    "kept `{text}` inside the value of `{}` as text: what \
+                     followed it was not a marker that may follow a closer \
+                     (reported once per parameter)",
+                    self.param
+                ),
+            );
+        }
         self.state = State::Value;
         let held = mem::take(&mut self.held);
         self.value_text(&held);
@@ -914,7 +957,9 @@ impl Machine {
         self.opts.ids.write(index, &self.seed, &mut self.out.text);
         let id = id_start..self.out.text.len();
         let name = self.out.push_text(&self.name);
-        self.out.events.push(RawEvent::ToolCallStart { index, id, name });
+        self.out
+            .events
+            .push(RawEvent::ToolCallStart { index, id, name });
         if let Some(tools) = &self.opts.tools {
             if !tools.contains(&self.call_name) {
                 let name = &self.call_name;
@@ -956,9 +1001,12 @@ impl Machine {
         }
         self.param_names.push_str(&self.param);
         let name = self.out.push_text(&self.param);
-        self.out.events.push(RawEvent::ParameterStart { index, name });
+        self.out
+            .events
+            .push(RawEvent::ParameterStart { index, name });
         self.scratch.clear();
-        self.scratch.push_str(if self.param_count == 0 { "{\"" } else { ", \"" });
+        self.scratch
+            .push_str(if self.param_count == 0 { "{\"" } else { ", \"" });
         escape_into(&mut self.scratch, &self.param);
         self.scratch.push_str("\": \"");
         self.out.arguments(index, &self.scratch);
@@ -970,6 +1018,7 @@ impl Machine {
         self.value.emitted = 0;
         self.value.tail.clear();
         self.value.json.clear();
+        self.value.closer_reported = false;
         self.state = State::Value;
     }
 
@@ -988,7 +1037,9 @@ impl Machine {
         self.out.text.push_str(&self.value.json);
         self.out.text.push('"');
         let value = start..self.out.text.len();
-        self.out.events.push(RawEvent::ParameterEnd { index, name, value });
+        self.out
+            .events
+            .push(RawEvent::ParameterEnd { index, name, value });
     }
 
     fn end_call(&mut self, complete: bool) {
@@ -1001,7 +1052,11 @@ impl Machine {
         self.out.arguments(index, closing);
         self.args.push_str(closing);
         let arguments = self.out.push_text(&self.args);
-        self.out.events.push(RawEvent::ToolCallEnd { index, arguments, complete });
+        self.out.events.push(RawEvent::ToolCallEnd {
+            index,
+            arguments,
+            complete,
+        });
         self.in_call = false;
     }
 
@@ -1029,7 +1084,10 @@ fn follows(closer: Marker, next: Marker) -> bool {
     use Marker::*;
     match closer {
         // `<function=` and `<tool_call>` also imply a missing `</function>`.
-        ParamClose => matches!(next, ParamOpen | FuncClose | CallClose | FuncOpen | CallOpen),
+        ParamClose => matches!(
+            next,
+            ParamOpen | FuncClose | CallClose | FuncOpen | CallOpen
+        ),
         FuncClose => matches!(next, CallClose | CallOpen | FuncOpen),
         _ => matches!(next, CallOpen | FuncOpen),
     }
@@ -1096,7 +1154,10 @@ mod tests {
             format!("<function={}", "n".repeat(10_000)),
             format!("<tool_call><function=f></function>{}", " ".repeat(10_000)),
             format!("<function=f>{}", "\n".repeat(10_000)),
-            format!("<tool_call><function=f><parameter=p>x\n</parameter>{}", " ".repeat(10_000)),
+            format!(
+                "<tool_call><function=f><parameter=p>x\n</parameter>{}",
+                " ".repeat(10_000)
+            ),
             format!("<tool_call><function=f><parameter=p={}", " ".repeat(10_000)),
             "<".repeat(10_000),
         ] {
@@ -1117,14 +1178,19 @@ mod tests {
     #[test]
     fn a_name_longer_than_the_limit_is_not_a_name() {
         let opts = Options {
-            limits: Limits { max_name_len: 8, ..Limits::default() },
+            limits: Limits {
+                max_name_len: 8,
+                ..Limits::default()
+            },
             ..Options::default()
         };
         let mut m = Machine::new(opts);
         m.run("<tool_call><function=much_too_long></function></tool_call>");
         m.finish();
         let events: Vec<_> = Events::new(&m.out).collect();
-        assert!(events.iter().all(|e| !matches!(e, Event::ToolCallStart { .. })));
+        assert!(events
+            .iter()
+            .all(|e| !matches!(e, Event::ToolCallStart { .. })));
         assert!(content_of(&m).starts_with("<tool_call><function=much_too_long>"));
     }
 
@@ -1145,7 +1211,11 @@ mod tests {
         m.run("<tool_call><function=f><parameter=p>\nv\n</parameter>");
         m.finish();
         let end = Events::new(&m.out).find_map(|e| match e {
-            Event::ToolCallEnd { arguments, complete, .. } => Some((arguments.to_owned(), complete)),
+            Event::ToolCallEnd {
+                arguments,
+                complete,
+                ..
+            } => Some((arguments.to_owned(), complete)),
             _ => None,
         });
         assert_eq!(end, Some((r#"{"p": "v"}"#.to_owned(), false)));

@@ -47,7 +47,10 @@ impl Serialize for ToolCall {
         let mut call = serializer.serialize_struct("ToolCall", 3)?;
         call.serialize_field("id", &self.id)?;
         call.serialize_field("type", "function")?;
-        let function = Function { name: &self.name, arguments: &self.arguments };
+        let function = Function {
+            name: &self.name,
+            arguments: &self.arguments,
+        };
         call.serialize_field("function", &function)?;
         call.end()
     }
@@ -105,18 +108,22 @@ impl MessageBuilder {
                     call.arguments.push_str(delta);
                 }
             }
-            Event::ToolCallEnd { index, complete, .. } => {
+            Event::ToolCallEnd {
+                index, complete, ..
+            } => {
                 if let Some(call) = calls.iter_mut().rev().find(|c| c.index == index) {
                     call.complete = complete;
                 }
             }
-            Event::Diagnostic { index, kind, message } => {
-                self.message.diagnostics.push(Diagnostic {
-                    index,
-                    kind,
-                    message: message.to_owned(),
-                })
-            }
+            Event::Diagnostic {
+                index,
+                kind,
+                message,
+            } => self.message.diagnostics.push(Diagnostic {
+                index,
+                kind,
+                message: message.to_owned(),
+            }),
             Event::ParameterStart { .. }
             | Event::ParameterDelta { .. }
             | Event::ParameterEnd { .. } => {}
@@ -127,8 +134,11 @@ impl MessageBuilder {
     pub fn finish(mut self) -> Message {
         let blank = self.content.trim().is_empty();
         let has_calls = !self.message.tool_calls.is_empty();
-        self.message.content =
-            if self.content.is_empty() || (blank && has_calls) { None } else { Some(self.content) };
+        self.message.content = if self.content.is_empty() || (blank && has_calls) {
+            None
+        } else {
+            Some(self.content)
+        };
         self.message
     }
 }

@@ -89,7 +89,10 @@ pub struct Limits {
 
 impl Default for Limits {
     fn default() -> Limits {
-        Limits { max_name_len: 256, lookahead: 256 }
+        Limits {
+            max_name_len: 256,
+            lookahead: 256,
+        }
     }
 }
 

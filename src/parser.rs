@@ -286,7 +286,10 @@ mod tests {
     #[test]
     fn invalid_bytes_become_replacement_characters_once_reported() {
         let mut parser = Parser::new(Format::Qwen3Coder);
-        let events: Vec<_> = parser.feed(b"a\xffb\xe2\x82c").map(Event::into_owned).collect();
+        let events: Vec<_> = parser
+            .feed(b"a\xffb\xe2\x82c")
+            .map(Event::into_owned)
+            .collect();
         let text: String = events
             .iter()
             .filter_map(|e| match e.as_event() {
@@ -297,7 +300,15 @@ mod tests {
         assert_eq!(text, "a\u{FFFD}b\u{FFFD}c");
         let reports = events
             .iter()
-            .filter(|e| matches!(e.as_event(), Event::Diagnostic { kind: DiagnosticKind::InvalidUtf8, .. }))
+            .filter(|e| {
+                matches!(
+                    e.as_event(),
+                    Event::Diagnostic {
+                        kind: DiagnosticKind::InvalidUtf8,
+                        ..
+                    }
+                )
+            })
             .count();
         assert_eq!(reports, 1);
     }
@@ -307,7 +318,10 @@ mod tests {
         let mut parser = Parser::new(Format::Qwen3Coder);
         assert_eq!(content(&mut parser, b"ok \xf0\x9f"), "ok ");
         let tail: Vec<_> = parser.finish().map(Event::into_owned).collect();
-        assert!(tail.iter().any(|e| *e == crate::OwnedEvent::Content { text: "\u{FFFD}".into() }));
+        assert!(tail.iter().any(|e| *e
+            == crate::OwnedEvent::Content {
+                text: "\u{FFFD}".into()
+            }));
     }
 
     #[test]

@@ -40,8 +40,9 @@ impl MarkerSet {
             .match_kind(MatchKind::LeftmostFirst)
             .build(markers.iter().map(|(_, text)| text))
             .expect("built-in marker sets are small and valid");
-        let start =
-            dfa.start_state(Anchored::Yes).expect("anchored start is enabled");
+        let start = dfa
+            .start_state(Anchored::Yes)
+            .expect("anchored start is enabled");
         let roles = markers.iter().map(|(role, _)| *role).collect();
         MarkerSet { dfa, roles, start }
     }

@@ -65,11 +65,17 @@ impl Tools {
         let mut tools = Vec::with_capacity(entries.len());
         for (i, entry) in entries.iter().enumerate() {
             let function = entry.get("function").unwrap_or(entry);
-            let name = function.get("name").and_then(Value::as_str).ok_or_else(|| {
-                ToolsError { message: format!("tool {i} has no `function.name` string") }
-            })?;
+            let name = function
+                .get("name")
+                .and_then(Value::as_str)
+                .ok_or_else(|| ToolsError {
+                    message: format!("tool {i} has no `function.name` string"),
+                })?;
             let parameters = function.get("parameters").cloned().unwrap_or(Value::Null);
-            tools.push(Tool { name: name.to_owned(), parameters });
+            tools.push(Tool {
+                name: name.to_owned(),
+                parameters,
+            });
         }
         Ok(Tools { tools })
     }
@@ -86,7 +92,10 @@ impl Tools {
 
     /// A tool's `parameters` JSON schema, if it was declared with one.
     pub fn parameters(&self, name: &str) -> Option<&Value> {
-        self.tools.iter().find(|t| t.name == name).map(|t| &t.parameters)
+        self.tools
+            .iter()
+            .find(|t| t.name == name)
+            .map(|t| &t.parameters)
     }
 
     /// How many tools were declared.

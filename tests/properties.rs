@@ -11,10 +11,37 @@ use toolcall_stream::{coalesce, DiagnosticKind, Format, OwnedEvent, ValueTermina
 
 /// Pieces that model output is made of, well formed or not.
 const PIECES: &[&str] = &[
-    "<tool_call>", "</tool_call>", "<function=", "</function>", "<parameter=",
-    "</parameter>", "<tool_", "</param", "<func", "<", ">", "=", "/", "\n", "\n\n",
-    " ", "  ", "get_weather", "city", "Paris", "x", "a b", "{\"k\": 1}", "\"q\"",
-    "\\", "é", "🌧️", "東京", "\t", "&amp;", "</think>",
+    "<tool_call>",
+    "</tool_call>",
+    "<function=",
+    "</function>",
+    "<parameter=",
+    "</parameter>",
+    "<tool_",
+    "</param",
+    "<func",
+    "<",
+    ">",
+    "=",
+    "/",
+    "\n",
+    "\n\n",
+    " ",
+    "  ",
+    "get_weather",
+    "city",
+    "Paris",
+    "x",
+    "a b",
+    "{\"k\": 1}",
+    "\"q\"",
+    "\\",
+    "é",
+    "🌧️",
+    "東京",
+    "\t",
+    "&amp;",
+    "</think>",
 ];
 
 fn output() -> impl Strategy<Value = String> {
@@ -23,8 +50,7 @@ fn output() -> impl Strategy<Value = String> {
 
 /// A well-formed call or two, with arbitrary text around and inside values.
 fn calls() -> impl Strategy<Value = String> {
-    let value = prop::collection::vec(prop::sample::select(PIECES), 0..6)
-        .prop_map(|p| p.concat());
+    let value = prop::collection::vec(prop::sample::select(PIECES), 0..6).prop_map(|p| p.concat());
     (value.clone(), value.clone(), value, any::<bool>()).prop_map(|(before, v1, v2, two)| {
         let call = |v: &str| {
             format!(
@@ -38,7 +64,10 @@ fn calls() -> impl Strategy<Value = String> {
 }
 
 fn mode() -> impl Strategy<Value = ValueTermination> {
-    prop_oneof![Just(ValueTermination::Lookahead), Just(ValueTermination::Vllm)]
+    prop_oneof![
+        Just(ValueTermination::Lookahead),
+        Just(ValueTermination::Vllm)
+    ]
 }
 
 fn cuts(len: usize) -> impl Strategy<Value = Vec<usize>> {
@@ -48,7 +77,9 @@ fn cuts(len: usize) -> impl Strategy<Value = Vec<usize>> {
     })
 }
 
-fn input_and_cuts(source: impl Strategy<Value = String>) -> impl Strategy<Value = (Vec<u8>, Vec<usize>)> {
+fn input_and_cuts(
+    source: impl Strategy<Value = String>,
+) -> impl Strategy<Value = (Vec<u8>, Vec<usize>)> {
     source.prop_flat_map(|text| {
         let bytes = text.into_bytes();
         let len = bytes.len();

@@ -65,9 +65,15 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Parse { common } => parse(&common),
-        Command::Stream { common, chunk_size, summary } => {
-            stream(&common, usize::try_from(chunk_size).unwrap_or(usize::MAX), summary)
-        }
+        Command::Stream {
+            common,
+            chunk_size,
+            summary,
+        } => stream(
+            &common,
+            usize::try_from(chunk_size).unwrap_or(usize::MAX),
+            summary,
+        ),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -119,7 +125,8 @@ impl Common {
     }
 
     fn input_name(&self) -> String {
-        self.path().map_or_else(|| "stdin".to_owned(), |p| p.display().to_string())
+        self.path()
+            .map_or_else(|| "stdin".to_owned(), |p| p.display().to_string())
     }
 }
 
@@ -220,7 +227,11 @@ impl Counts {
 }
 
 fn print_summary(counts: &Counts, seconds: f64) -> Result<(), Fatal> {
-    let mb_per_s = if seconds > 0.0 { counts.bytes as f64 / 1e6 / seconds } else { 0.0 };
+    let mb_per_s = if seconds > 0.0 {
+        counts.bytes as f64 / 1e6 / seconds
+    } else {
+        0.0
+    };
     let line = serde_json::json!({
         "bytes": counts.bytes,
         "chunks": counts.chunks,

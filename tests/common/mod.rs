@@ -4,7 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use toolcall_stream::{coalesce, Event, Format, Ids, Message, OwnedEvent, Parser, ValueTermination};
+use toolcall_stream::{
+    coalesce, Event, Format, Ids, Message, OwnedEvent, Parser, ValueTermination,
+};
 
 /// A model output under `tests/fixtures/<format>/`. A name ending in
 /// `.vllm` runs with `vllm` value termination, any other with the default.
@@ -37,7 +39,12 @@ pub fn fixtures() -> Vec<Fixture> {
                 ValueTermination::Lookahead
             };
             let input = std::fs::read(&path).unwrap();
-            all.push(Fixture { name, format: *format, mode, input });
+            all.push(Fixture {
+                name,
+                format: *format,
+                mode,
+                input,
+            });
         }
     }
     assert!(!all.is_empty(), "no fixtures found");
@@ -91,8 +98,9 @@ impl Rng {
             return Vec::new();
         }
         let count = (self.next() % (len as u64)).min(64) as usize;
-        let mut cuts: Vec<usize> =
-            (0..count).map(|_| (self.next() % len as u64) as usize).collect();
+        let mut cuts: Vec<usize> = (0..count)
+            .map(|_| (self.next() % len as u64) as usize)
+            .collect();
         cuts.sort_unstable();
         cuts
     }
@@ -118,7 +126,10 @@ pub fn check_contract(events: &[OwnedEvent], context: &str) {
             OwnedEvent::ToolCallStart { index, name, id } => {
                 assert!(open.is_none(), "{context}: call started inside a call");
                 assert_eq!(*index, next_index, "{context}: indexes count calls");
-                assert!(!name.is_empty() && !id.is_empty(), "{context}: empty name or id");
+                assert!(
+                    !name.is_empty() && !id.is_empty(),
+                    "{context}: empty name or id"
+                );
                 next_index += 1;
                 open = Some((*index, String::new()));
             }
@@ -128,20 +139,33 @@ pub fn check_contract(events: &[OwnedEvent], context: &str) {
                 args.push_str(delta);
             }
             OwnedEvent::ParameterStart { name, .. } => {
-                assert!(open.is_some() && param.is_none(), "{context}: parameter nesting");
+                assert!(
+                    open.is_some() && param.is_none(),
+                    "{context}: parameter nesting"
+                );
                 param = Some((name.clone(), String::new()));
             }
             OwnedEvent::ParameterDelta { text, .. } => {
-                param.as_mut().expect("parameter delta outside a parameter").1.push_str(text);
+                param
+                    .as_mut()
+                    .expect("parameter delta outside a parameter")
+                    .1
+                    .push_str(text);
             }
             OwnedEvent::ParameterEnd { name, value, .. } => {
                 let (started, raw) = param.take().expect("parameter end without start");
                 assert_eq!(&started, name, "{context}");
                 let value: serde_json::Value = serde_json::from_str(value)
                     .unwrap_or_else(|e| panic!("{context}: parameter value {value:?}: {e}"));
-                assert_eq!(value.as_str(), Some(raw.as_str()), "{context}: deltas vs value");
+                assert_eq!(
+                    value.as_str(),
+                    Some(raw.as_str()),
+                    "{context}: deltas vs value"
+                );
             }
-            OwnedEvent::ToolCallEnd { index, arguments, .. } => {
+            OwnedEvent::ToolCallEnd {
+                index, arguments, ..
+            } => {
                 let (current, args) = open.take().expect("call end without start");
                 assert_eq!(*index, current, "{context}");
                 assert!(param.is_none(), "{context}: call ended inside a parameter");
