@@ -4,9 +4,7 @@
 
 mod common;
 
-use common::{
-    check_contract, chunked, feed_cut, fixtures, message_of, one_shot, parser, Rng,
-};
+use common::{check_contract, chunked, feed_cut, fixtures, message_of, one_shot, parser, Rng};
 use toolcall_stream::coalesce;
 
 #[test]
