@@ -84,3 +84,8 @@ pub use tools::{Tools, ToolsError};
 pub fn parse(format: Format, input: impl AsRef<[u8]>) -> Message {
     Parser::new(format).parse(input)
 }
+
+// The README's examples are compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+struct ReadmeDoctests;
