@@ -294,11 +294,15 @@ impl Machine {
                     continue;
                 }
                 State::Between { bare: true } | State::AfterCall => self.release_held(),
-                State::Between { bare: false } => self.out.diag(
-                    Kind::UnclosedToolCall,
-                    self.calls.checked_sub(1),
-                    format_args!("the stream ended before `</tool_call>`"),
-                ),
+                State::Between { bare: false } => {
+                    // Trailing whitespace of an unclosed wrapper is layout.
+                    self.held.clear();
+                    self.out.diag(
+                        Kind::UnclosedToolCall,
+                        self.calls.checked_sub(1),
+                        format_args!("the stream ended before `</tool_call>`"),
+                    );
+                }
             }
             break;
         }
@@ -391,14 +395,12 @@ impl Machine {
                 ws
             }
             State::Between { bare } => {
+                // Whitespace is layout if a marker follows, content if text
+                // does.
                 let ws = leading_ws(s);
-                if bare {
-                    self.held.push_str(&s[..ws]);
-                }
+                self.held.push_str(&s[..ws]);
                 if ws < s.len() || self.held.len() > self.hold_limit() {
-                    if bare {
-                        self.release_held();
-                    } else {
+                    if !bare {
                         self.out.diag(
                             Kind::UnclosedToolCall,
                             self.calls.checked_sub(1),
@@ -408,6 +410,7 @@ impl Machine {
                             ),
                         );
                     }
+                    self.release_held();
                     self.state = State::Content;
                 }
                 ws
@@ -567,7 +570,13 @@ impl Machine {
         if s.is_empty() {
             return;
         }
+        // The preview must be a prefix of the stray text whatever the
+        // chunking: once a character does not fit, nothing more is added.
+        let complete = self.stray.len() == self.stray_len;
         self.stray_len += s.len();
+        if !complete {
+            return;
+        }
         for c in s.chars() {
             if self.stray.len() + c.len_utf8() > STRAY_PREVIEW {
                 break;
@@ -823,6 +832,7 @@ impl Machine {
                     if bare {
                         self.release_held();
                     } else {
+                        self.held.clear();
                         self.out.diag(
                             Kind::UnclosedToolCall,
                             self.calls.checked_sub(1),

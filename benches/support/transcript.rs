@@ -1,0 +1,330 @@
+//! Deterministic synthetic Qwen3-Coder transcripts for the benchmarks.
+//!
+//! No `rand`: a tiny xorshift with a fixed seed, so every run (and every
+//! machine) parses exactly the same bytes and figures stay comparable.
+//!
+//! The mixed transcript looks like an agentic coding session: prose turns
+//! (with `<` that is not a marker: `a < b`, `<div>`, `Vec<T>`, `<-`),
+//! large `write_file` calls whose `content` is source code full of `<`,
+//! `>`, `&`, quotes, backslashes and non-ASCII text, and small calls with
+//! several short parameters, all in the chat template's layout
+//! (`<tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n…`).
+//! Nothing in the generated values looks like a Qwen3-Coder closer, so the
+//! text is well formed and parses without diagnostics.
+
+/// Xorshift64: small, fast, deterministic; good enough to pick words.
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        Rng(seed.max(1))
+    }
+
+    pub fn next_u64(&mut self) -> u64 {
+        let mut x = self.0;
+        x ^= x << 13;
+        x ^= x >> 7;
+        x ^= x << 17;
+        self.0 = x;
+        x
+    }
+
+    /// A number in `0..n` (`n > 0`).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// One of `items`.
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len())]
+    }
+
+    /// `true` with probability `percent`/100.
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A generated transcript and what it holds.
+pub struct Transcript {
+    pub text: String,
+    /// Tool calls written.
+    pub calls: usize,
+}
+
+const WORDS: &[&str] = &[
+    "the",
+    "parser",
+    "test",
+    "file",
+    "function",
+    "value",
+    "module",
+    "buffer",
+    "stream",
+    "chunk",
+    "error",
+    "result",
+    "config",
+    "server",
+    "client",
+    "request",
+    "response",
+    "index",
+    "check",
+    "update",
+    "first",
+    "then",
+    "now",
+    "and",
+    "with",
+    "from",
+    "into",
+    "because",
+    "should",
+    "will",
+    "let",
+    "me",
+    "look",
+    "at",
+    "fix",
+    "run",
+    "again",
+    "failing",
+    "passes",
+    "naïve",
+    "café",
+    "résumé",
+    "über",
+    "größe",
+    "日本語",
+    "données",
+    "señal",
+    "→",
+    "✓",
+];
+
+/// Fragments of prose that hold a `<` which is not a marker.
+const PROSE_ANGLES: &[&str] = &[
+    "when a < b",
+    "if len<max",
+    "the <div> wrapper",
+    "a `Vec<String>`",
+    "the `Option<&str>` return",
+    "x <- y in R",
+    "<br/> tags",
+    "1 << 4",
+    "a <= b && c >= d",
+    "the <T> parameter",
+    "<tool_calls> (plural, not a marker)",
+    "the `<parameter` prefix alone",
+];
+
+const PATHS: &[&str] = &[
+    "src/lib.rs",
+    "src/main.rs",
+    "src/parser/mod.rs",
+    "src/util/escape.rs",
+    "web/index.html",
+    "web/app.tsx",
+    "tests/test_parser.py",
+    "scripts/build.sh",
+    "docs/guide.md",
+    "src/config/loader.rs",
+];
+
+/// Source lines with `<`, `>`, `&`, quotes, backslashes, tabs and unicode.
+const CODE_LINES: &[&str] = &[
+    "use std::collections::HashMap;",
+    "pub fn parse<'a>(input: &'a str) -> Result<Vec<Token<'a>>, Error> {",
+    "    let mut out: Vec<Option<&str>> = Vec::with_capacity(n);",
+    "    if a < b && b > c || !done {",
+    "    for (i, ch) in text.char_indices().filter(|&(_, c)| c != '\\n') {",
+    "        println!(\"{i}: {ch:?} -> \\\"escaped\\\" & more\");",
+    "        return Err(Error::new(\"unexpected '<' at {}\", pos));",
+    "    }",
+    "}",
+    "    let greeting = \"héllo wörld — ✓ 日本語 🚀\";",
+    "    map.entry(key).or_insert_with(Vec::new).push(value);",
+    "<div class=\"card\" data-id='42'>&amp; &lt;escaped&gt; text</div>",
+    "  <span style=\"color: red\">a &lt; b</span>",
+    "const x = a<b ? c>>1 : d<<2; // shifts & comparisons",
+    "if (x < 10 && y > 3) { return `${x} & ${y}`; }",
+    "def check(a, b):\n\treturn a <= b and b >= 0  # tab-indented",
+    "    assert text == \"<parameter x>\"  # not a real marker",
+    "echo \"$HOME\" > /tmp/out 2>&1 && cat < /tmp/in",
+    "    let re = r\"^\\s*<(\\w+)>$\";",
+    "type Handler = Box<dyn Fn(&Request) -> Response + Send + Sync>;",
+    "    // TODO: handle the \\r\\n case ¯\\_(ツ)_/¯",
+    "",
+];
+
+const SMALL_CALLS: &[(&str, &[&str])] = &[
+    ("read_file", &["path"]),
+    ("run_shell", &["command", "timeout", "cwd"]),
+    ("search", &["query", "path", "max_results"]),
+    ("get_weather", &["city", "days", "units"]),
+    ("edit_file", &["path", "old", "new"]),
+];
+
+fn prose_sentence(rng: &mut Rng, out: &mut String, angles: bool) {
+    let words = 6 + rng.below(14);
+    for i in 0..words {
+        if i > 0 {
+            out.push(' ');
+        }
+        if angles && rng.chance(6) {
+            out.push_str(rng.pick(PROSE_ANGLES));
+        } else {
+            let word = rng.pick(WORDS);
+            if i == 0 {
+                let mut chars = word.chars();
+                if let Some(first) = chars.next() {
+                    out.extend(first.to_uppercase());
+                    out.push_str(chars.as_str());
+                }
+            } else {
+                out.push_str(word);
+            }
+        }
+    }
+    out.push_str(rng.pick(&[".", ".", ".", "!", "?", ":"]));
+}
+
+/// A prose turn: a few sentences, sometimes several paragraphs.
+fn prose(rng: &mut Rng, out: &mut String, angles: bool) {
+    let paragraphs = 1 + rng.below(3);
+    for p in 0..paragraphs {
+        if p > 0 {
+            out.push_str("\n\n");
+        }
+        let sentences = 1 + rng.below(5);
+        for s in 0..sentences {
+            if s > 0 {
+                out.push(' ');
+            }
+            prose_sentence(rng, out, angles);
+        }
+    }
+}
+
+fn code(rng: &mut Rng, out: &mut String, lines: usize) {
+    for _ in 0..lines {
+        out.push_str(rng.pick(CODE_LINES));
+        out.push('\n');
+    }
+}
+
+fn open_call(out: &mut String, name: &str) {
+    out.push_str("<tool_call>\n<function=");
+    out.push_str(name);
+    out.push_str(">\n");
+}
+
+fn close_call(out: &mut String) {
+    out.push_str("</function>\n</tool_call>");
+}
+
+fn parameter(out: &mut String, key: &str, value: &str) {
+    out.push_str("<parameter=");
+    out.push_str(key);
+    out.push_str(">\n");
+    out.push_str(value);
+    out.push_str("\n</parameter>\n");
+}
+
+fn write_file_call(rng: &mut Rng, out: &mut String, lines: usize) {
+    open_call(out, "write_file");
+    parameter(out, "path", rng.pick(PATHS));
+    let mut source = String::new();
+    code(rng, &mut source, lines);
+    // The value's last newline is layout.
+    source.pop();
+    parameter(out, "content", &source);
+    close_call(out);
+}
+
+fn small_call(rng: &mut Rng, out: &mut String) {
+    let (name, keys) = SMALL_CALLS[rng.below(SMALL_CALLS.len())];
+    open_call(out, name);
+    for key in keys {
+        let value = match *key {
+            "path" | "cwd" => rng.pick(PATHS).to_string(),
+            "timeout" | "days" | "max_results" => rng.below(600).to_string(),
+            "units" => rng.pick(&["metric", "imperial"]).to_string(),
+            "city" => rng
+                .pick(&["Paris", "Tokyo", "São Paulo", "Zürich"])
+                .to_string(),
+            "command" => rng
+                .pick(&[
+                    "cargo test -q 2>&1 | tail -n 20",
+                    "grep -rn \"a < b\" src/ && echo ok > /tmp/status",
+                    "ls -la | head",
+                ])
+                .to_string(),
+            _ => {
+                let mut s = String::new();
+                prose_sentence(rng, &mut s, true);
+                s
+            }
+        };
+        parameter(out, key, &value);
+    }
+    close_call(out);
+}
+
+/// A mixed agentic transcript of at least `len` bytes.
+pub fn mixed(len: usize) -> Transcript {
+    let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
+    let mut text = String::with_capacity(len + 64 * 1024);
+    let mut calls = 0;
+    while text.len() < len {
+        prose(&mut rng, &mut text, true);
+        text.push_str("\n\n");
+        let n = 1 + rng.below(3);
+        for i in 0..n {
+            if i > 0 {
+                text.push('\n');
+            }
+            if rng.chance(40) {
+                let lines = 10 + rng.below(120);
+                write_file_call(&mut rng, &mut text, lines);
+            } else {
+                small_call(&mut rng, &mut text);
+            }
+            calls += 1;
+        }
+        text.push('\n');
+    }
+    Transcript { text, calls }
+}
+
+/// At least `len` bytes of prose without any `<`: only content, on the
+/// parser's fastest path.
+pub fn content_only(len: usize) -> Transcript {
+    let mut rng = Rng::new(0x2545_f491_4f6c_dd1d);
+    let mut text = String::with_capacity(len + 4096);
+    while text.len() < len {
+        prose(&mut rng, &mut text, false);
+        text.push_str("\n\n");
+    }
+    Transcript { text, calls: 0 }
+}
+
+/// One `write_file` call whose `content` value is at least `len` bytes of
+/// source code.
+pub fn value_heavy(len: usize) -> Transcript {
+    let mut rng = Rng::new(0xd1b5_4a32_d192_ed03);
+    let mut source = String::with_capacity(len + 4096);
+    while source.len() < len {
+        code(&mut rng, &mut source, 64);
+    }
+    source.pop();
+    let mut text = String::with_capacity(source.len() + 256);
+    text.push_str("I'll write the whole file now.\n\n");
+    open_call(&mut text, "write_file");
+    parameter(&mut text, "path", "src/generated.rs");
+    parameter(&mut text, "content", &source);
+    close_call(&mut text);
+    Transcript { text, calls: 1 }
+}

@@ -1,0 +1,45 @@
+//! Text that cannot hold a marker is all content, unchanged.
+//!
+//! Input: arbitrary bytes, made valid UTF-8 (`String::from_utf8_lossy`) and
+//! marker-free (every `<` replaced by `[`; every marker starts with `<`).
+//!
+//! Checks, in both value-termination modes, fed at once and byte by byte:
+//! the only events are `content`, and their texts joined equal the input
+//! exactly (nothing held back, dropped or altered).
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use toolcall_stream::{OwnedEvent, ValueTermination};
+
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let input = String::from_utf8_lossy(data).replace('<', "[");
+    let bytes = input.as_bytes();
+    for mode in [ValueTermination::Lookahead, ValueTermination::Vllm] {
+        let whole = [bytes];
+        let bytewise = bytes.chunks(1);
+        for (how, events) in [
+            (
+                "one-shot",
+                common::feed_chunks(&mut common::parser(mode), whole),
+            ),
+            (
+                "bytewise",
+                common::feed_chunks(&mut common::parser(mode), bytewise),
+            ),
+        ] {
+            let mut content = String::new();
+            for event in &events {
+                match event {
+                    OwnedEvent::Content { text } => content.push_str(text),
+                    other => panic!("{how} {mode:?}: unexpected event {other:?}; input {input:?}"),
+                }
+            }
+            assert_eq!(
+                content, input,
+                "{how} {mode:?}: content differs from the input"
+            );
+        }
+    }
+});

@@ -1,0 +1,64 @@
+//! Split invariance: any chunking gives the same events once coalesced.
+//!
+//! Input layout: byte 0 picks the value-termination mode (low bit: 0
+//! `lookahead`, 1 `vllm`); byte 1 gives `k = byte % 16`, the number of chunk
+//! lengths that follow (`k = 0` means single bytes); then `k` bytes, the
+//! chunk lengths, used in a cycle (a 0 feeds an empty chunk; all zeros
+//! mean single bytes); the rest is the model output.
+//!
+//! Checks: `coalesce(chunked) == coalesce(one_shot)`, and the chunked
+//! events keep the event contract.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use toolcall_stream::coalesce;
+
+mod common;
+
+fuzz_target!(|data: &[u8]| {
+    let [mode, k, rest @ ..] = data else {
+        return;
+    };
+    let k = usize::from(*k % 16).min(rest.len());
+    let (lengths, input) = rest.split_at(k);
+    let mode = common::mode(*mode);
+
+    let mut lengths: Vec<usize> = lengths.iter().map(|&l| usize::from(l)).collect();
+    if lengths.iter().all(|&l| l == 0) {
+        // Keep any empty chunks, but make progress.
+        lengths.push(1);
+    }
+
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    for &len in lengths.iter().cycle() {
+        if start >= input.len() {
+            break;
+        }
+        let end = (start + len).min(input.len());
+        chunks.push(&input[start..end]);
+        start = end;
+    }
+
+    let one_shot = common::feed_chunks(&mut common::parser(mode), [input]);
+    let chunked = common::feed_chunks(&mut common::parser(mode), chunks.iter().copied());
+    common::check_contract(&chunked, input);
+
+    let one_shot = coalesce(one_shot);
+    let chunked = coalesce(chunked);
+    if one_shot != chunked {
+        let first = one_shot
+            .iter()
+            .zip(&chunked)
+            .position(|(a, b)| a != b)
+            .unwrap_or(one_shot.len().min(chunked.len()));
+        panic!(
+            "split changes the events: first difference at event {first}\n\
+             one-shot: {:?}\n chunked: {:?}\n mode {mode:?}, chunk lengths {:?}, input {:?}",
+            one_shot.get(first),
+            chunked.get(first),
+            chunks.iter().map(|c| c.len()).collect::<Vec<_>>(),
+            String::from_utf8_lossy(input),
+        );
+    }
+});

@@ -1,0 +1,832 @@
+//! The `toolcall` binary: its outputs, exit codes and live pipes.
+#![cfg(feature = "cli")]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::mpsc;
+use std::thread;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+/// How long any child may run before the test kills it and fails.
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+const EVENT_TYPES: &[&str] = &[
+    "content",
+    "tool_call_start",
+    "parameter_start",
+    "parameter_delta",
+    "parameter_end",
+    "arguments_delta",
+    "tool_call_end",
+    "diagnostic",
+];
+
+/// A small call with a missing `</parameter>`: recovered, with a diagnostic.
+const UNCLOSED_PARAMETER: &str =
+    "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</function>\n</tool_call>";
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn transcript() -> PathBuf {
+    manifest_dir().join("examples/transcripts/qwen3_coder.txt")
+}
+
+fn fixture(name: &str) -> PathBuf {
+    manifest_dir().join("tests/fixtures/qwen3_coder").join(name)
+}
+
+/// A file under Cargo's per-test-target scratch directory.
+fn scratch(name: &str, contents: &str) -> PathBuf {
+    let path = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("cli-{name}"));
+    std::fs::write(&path, contents).unwrap();
+    path
+}
+
+fn toolcall() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_toolcall"))
+}
+
+struct Run {
+    status: ExitStatus,
+    stdout: String,
+    stderr: String,
+}
+
+impl Run {
+    fn lines(&self) -> Vec<&str> {
+        self.stdout.lines().collect()
+    }
+
+    fn json(&self) -> Value {
+        let lines = self.lines();
+        assert_eq!(
+            lines.len(),
+            1,
+            "expected one line of output: {}",
+            self.stdout
+        );
+        serde_json::from_str(lines[0]).unwrap_or_else(|e| panic!("{e}: {}", lines[0]))
+    }
+
+    fn assert_success(&self) -> &Run {
+        assert!(
+            self.status.success(),
+            "exit {:?}, stderr: {}",
+            self.status.code(),
+            self.stderr
+        );
+        self
+    }
+
+    /// Exit code 2 with exactly one `toolcall: ` line on stderr.
+    fn assert_fatal(&self) {
+        assert_eq!(self.status.code(), Some(2), "stderr: {}", self.stderr);
+        let lines: Vec<&str> = self.stderr.lines().collect();
+        assert_eq!(lines.len(), 1, "one line on stderr: {:?}", self.stderr);
+        assert!(lines[0].starts_with("toolcall: "), "{:?}", self.stderr);
+        assert!(self.stdout.is_empty(), "stdout: {:?}", self.stdout);
+    }
+
+    /// Exit code 2 from clap's argument checks (a multi-line usage message).
+    fn assert_usage_error(&self) {
+        assert_eq!(self.status.code(), Some(2), "stderr: {}", self.stderr);
+        assert!(!self.stderr.trim().is_empty(), "no message on stderr");
+        assert!(self.stdout.is_empty(), "stdout: {:?}", self.stdout);
+    }
+}
+
+fn spawn_reader(mut from: impl Read + Send + 'static) -> thread::JoinHandle<Vec<u8>> {
+    thread::spawn(move || {
+        let mut buf = Vec::new();
+        from.read_to_end(&mut buf).unwrap();
+        buf
+    })
+}
+
+/// Waits for `child`, killing it (and failing) after [`TIMEOUT`].
+fn wait(child: &mut Child) -> ExitStatus {
+    let deadline = Instant::now() + TIMEOUT;
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("toolcall did not exit within {TIMEOUT:?}");
+        }
+        thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// Runs `toolcall ARGS`, with `stdin` as its standard input (none: empty).
+fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
+    let mut child = toolcall()
+        .args(args)
+        .stdin(if stdin.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn toolcall");
+    let writer = stdin.map(|input| {
+        let mut pipe = child.stdin.take().unwrap();
+        let input = input.to_vec();
+        // The child may exit without reading (a usage error): ignore EPIPE.
+        thread::spawn(move || {
+            let _ = pipe.write_all(&input);
+        })
+    });
+    let stdout = spawn_reader(child.stdout.take().unwrap());
+    let stderr = spawn_reader(child.stderr.take().unwrap());
+    let status = wait(&mut child);
+    if let Some(writer) = writer {
+        writer.join().unwrap();
+    }
+    Run {
+        status,
+        stdout: String::from_utf8(stdout.join().unwrap()).expect("stdout is UTF-8"),
+        stderr: String::from_utf8_lossy(&stderr.join().unwrap()).into_owned(),
+    }
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+fn keys(value: &Value) -> BTreeSet<&str> {
+    value
+        .as_object()
+        .unwrap_or_else(|| panic!("not an object: {value}"))
+        .keys()
+        .map(String::as_str)
+        .collect()
+}
+
+fn set<'a>(items: &[&'a str]) -> BTreeSet<&'a str> {
+    items.iter().copied().collect()
+}
+
+fn arguments(call: &Value) -> Value {
+    let text = call["function"]["arguments"]
+        .as_str()
+        .unwrap_or_else(|| panic!("arguments are not a JSON string: {call}"));
+    let value: Value = serde_json::from_str(text).unwrap_or_else(|e| panic!("{e}: {text}"));
+    assert!(value.is_object(), "arguments are not an object: {text}");
+    value
+}
+
+fn diagnostic_kinds(message: &Value) -> Vec<&str> {
+    message["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["kind"].as_str().unwrap())
+        .collect()
+}
+
+/// Checks the shape of a `parse` message.
+fn check_message(message: &Value) {
+    assert_eq!(
+        keys(message),
+        set(&["content", "tool_calls", "diagnostics"])
+    );
+    assert!(message["content"].is_null() || message["content"].is_string());
+    for call in message["tool_calls"].as_array().unwrap() {
+        assert_eq!(keys(call), set(&["id", "type", "function"]), "{call}");
+        assert!(call["id"].is_string(), "{call}");
+        assert_eq!(call["type"], "function");
+        assert_eq!(
+            keys(&call["function"]),
+            set(&["name", "arguments"]),
+            "{call}"
+        );
+        assert!(call["function"]["name"].is_string(), "{call}");
+        arguments(call);
+    }
+    for diagnostic in message["diagnostics"].as_array().unwrap() {
+        assert_eq!(keys(diagnostic), set(&["index", "kind", "message"]));
+        assert!(diagnostic["kind"].is_string() && diagnostic["message"].is_string());
+        assert!(diagnostic["index"].is_null() || diagnostic["index"].is_u64());
+    }
+}
+
+fn parse_file(extra: &[&str], path: &Path) -> Value {
+    let mut args = vec!["parse", "--sequential-ids"];
+    args.extend_from_slice(extra);
+    args.push(path_str(path));
+    let message = run(&args, None).assert_success().json();
+    check_message(&message);
+    message
+}
+
+// ---------------------------------------------------------------- parse
+
+#[test]
+fn parse_prints_one_openai_message() {
+    let out = run(
+        &["parse", "--sequential-ids", path_str(&transcript())],
+        None,
+    );
+    out.assert_success();
+    assert!(out.stderr.is_empty(), "stderr: {}", out.stderr);
+    assert!(out.stdout.ends_with('\n'));
+    let message = out.json();
+    check_message(&message);
+
+    assert_eq!(
+        message["content"],
+        "I'll add the parser test first, then run the suite.\n\n"
+    );
+    let calls = message["tool_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 2);
+    assert_eq!(calls[0]["id"], "call_0");
+    assert_eq!(calls[1]["id"], "call_1");
+    assert_eq!(calls[0]["function"]["name"], "write_file");
+    assert_eq!(calls[1]["function"]["name"], "run_shell");
+
+    let write = arguments(&calls[0]);
+    assert_eq!(write["path"], "tests/test_parser.py");
+    let content = write["content"].as_str().unwrap();
+    assert!(content.starts_with("def test_closing_tag_inside_value():\n"));
+    // The `</parameter>` inside the file is kept (lookahead termination).
+    assert!(content.contains(r#"text = "<parameter=x>a </parameter> b</parameter>""#));
+    assert!(content.ends_with(r#"assert parse(text)["x"] == "a </parameter> b""#));
+
+    assert_eq!(
+        arguments(&calls[1]),
+        json!({
+            "command": "pytest -q tests/test_parser.py && echo \"ok\" > /tmp/status",
+            "timeout": "120",
+        })
+    );
+    // Arguments text is written as vLLM writes it.
+    assert_eq!(
+        calls[1]["function"]["arguments"],
+        r#"{"command": "pytest -q tests/test_parser.py && echo \"ok\" > /tmp/status", "timeout": "120"}"#
+    );
+
+    let diagnostics = message["diagnostics"].as_array().unwrap();
+    assert_eq!(diagnostics.len(), 1, "{diagnostics:?}");
+    assert_eq!(diagnostics[0]["kind"], "closer_in_value");
+    assert_eq!(diagnostics[0]["index"], 0);
+}
+
+#[test]
+fn parse_makes_random_vllm_style_ids_by_default() {
+    let message = run(&["parse", path_str(&transcript())], None)
+        .assert_success()
+        .json();
+    let calls = message["tool_calls"].as_array().unwrap();
+    for call in calls {
+        let id = call["id"].as_str().unwrap();
+        let hex = id
+            .strip_prefix("chatcmpl-tool-")
+            .unwrap_or_else(|| panic!("{id}"));
+        assert!(
+            hex.len() == 16 && hex.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{id}"
+        );
+    }
+    assert_ne!(calls[0]["id"], calls[1]["id"]);
+}
+
+#[test]
+fn parse_reads_stdin_without_input_or_with_dash() {
+    let input = std::fs::read(transcript()).unwrap();
+    let from_file = run(
+        &["parse", "--sequential-ids", path_str(&transcript())],
+        None,
+    );
+    from_file.assert_success();
+    for args in [
+        &["parse", "--sequential-ids"][..],
+        &["parse", "--sequential-ids", "-"][..],
+    ] {
+        let from_stdin = run(args, Some(&input));
+        from_stdin.assert_success();
+        assert_eq!(from_stdin.stdout, from_file.stdout, "{args:?}");
+    }
+}
+
+#[test]
+fn parse_of_empty_input_is_an_empty_message() {
+    let message = run(&["parse"], Some(b"")).assert_success().json();
+    assert_eq!(
+        message,
+        json!({"content": null, "tool_calls": [], "diagnostics": []})
+    );
+}
+
+#[test]
+fn the_qwen3_xml_name_is_accepted() {
+    let a = run(
+        &["parse", "--sequential-ids", "--format", "qwen3_xml"],
+        Some(UNCLOSED_PARAMETER.as_bytes()),
+    );
+    let b = run(
+        &["parse", "--sequential-ids", "-f", "qwen3_coder"],
+        Some(UNCLOSED_PARAMETER.as_bytes()),
+    );
+    a.assert_success();
+    b.assert_success();
+    assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn tools_file_reports_calls_to_undeclared_tools() {
+    let tools = scratch(
+        "tools.json",
+        r#"[{"type": "function", "function": {"name": "write_file", "description": "Write a file",
+             "parameters": {"type": "object", "properties": {"path": {"type": "string"},
+             "content": {"type": "string"}}, "required": ["path", "content"]}}}]"#,
+    );
+    let message = parse_file(&["--tools", path_str(&tools)], &transcript());
+    // The call is kept: the diagnostic is for the caller to act on.
+    let calls = message["tool_calls"].as_array().unwrap();
+    assert_eq!(calls.len(), 2);
+    let unknown: Vec<&Value> = message["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["kind"] == "unknown_tool")
+        .collect();
+    assert_eq!(unknown.len(), 1, "{message}");
+    assert_eq!(unknown[0]["index"], 1);
+    assert!(unknown[0]["message"]
+        .as_str()
+        .unwrap()
+        .contains("run_shell"));
+
+    // Without --tools nothing is unknown.
+    let message = parse_file(&[], &transcript());
+    assert!(!diagnostic_kinds(&message).contains(&"unknown_tool"));
+}
+
+#[test]
+fn tools_file_listing_every_tool_reports_nothing_unknown() {
+    let tools = scratch(
+        "tools-all.json",
+        r#"[{"type": "function", "function": {"name": "write_file"}},
+            {"type": "function", "function": {"name": "run_shell"}}]"#,
+    );
+    let message = parse_file(&["--tools", path_str(&tools)], &transcript());
+    assert!(
+        !diagnostic_kinds(&message).contains(&"unknown_tool"),
+        "{message}"
+    );
+}
+
+#[test]
+fn badly_formed_output_exits_zero_with_a_diagnostic() {
+    let out = run(
+        &["parse", "--sequential-ids"],
+        Some(UNCLOSED_PARAMETER.as_bytes()),
+    );
+    out.assert_success();
+    let message = out.json();
+    check_message(&message);
+    assert_eq!(diagnostic_kinds(&message), ["unclosed_parameter"]);
+    assert_eq!(
+        arguments(&message["tool_calls"][0]),
+        json!({"city": "Paris"})
+    );
+
+    // A call cut off by the end of the stream: kept, reported, incomplete.
+    let truncated = b"<tool_call>\n<function=f>\n<parameter=a>\n1\n</param";
+    let message = run(&["parse"], Some(truncated)).assert_success().json();
+    assert!(
+        diagnostic_kinds(&message).contains(&"truncated"),
+        "{message}"
+    );
+    let events = stream_events(&run(&["stream"], Some(truncated)));
+    let end = events
+        .iter()
+        .find(|e| e["type"] == "tool_call_end")
+        .unwrap();
+    assert_eq!(end["complete"], false);
+    assert_eq!(end["arguments"], r#"{"a": "1"}"#);
+
+    // Invalid UTF-8 is replaced and reported, not an error.
+    let message = run(&["parse"], Some(b"a\xffb")).assert_success().json();
+    assert_eq!(message["content"], "a\u{FFFD}b");
+    assert_eq!(diagnostic_kinds(&message), ["invalid_utf8"]);
+}
+
+#[test]
+fn value_termination_vllm_cuts_values_at_the_first_closer() {
+    let path = fixture("closer_inside_value.txt");
+    let lookahead = parse_file(&[], &path);
+    let default_explicit = parse_file(&["--value-termination", "lookahead"], &path);
+    let vllm = parse_file(&["--value-termination", "vllm"], &path);
+    assert_eq!(lookahead, default_explicit);
+
+    let kept = arguments(&lookahead["tool_calls"][0]);
+    let cut = arguments(&vllm["tool_calls"][0]);
+    assert_ne!(kept, cut);
+    assert_eq!(kept["path"], "parser.py");
+    assert_eq!(
+        kept["content"],
+        "A block ends with </parameter> here.\nAnd </function> or </tool_call> too."
+    );
+    assert_eq!(
+        cut,
+        json!({"path": "parser.py", "content": "A block ends with "})
+    );
+    assert!(diagnostic_kinds(&lookahead).contains(&"closer_in_value"));
+    assert!(diagnostic_kinds(&vllm).contains(&"stray_text"));
+}
+
+// ---------------------------------------------------------------- stream
+
+fn stream_events(out: &Run) -> Vec<Value> {
+    out.assert_success();
+    out.lines()
+        .into_iter()
+        .map(|line| {
+            let event: Value =
+                serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line:?}"));
+            let kind = event["type"].as_str().unwrap_or_else(|| panic!("{line}"));
+            assert!(EVENT_TYPES.contains(&kind), "unknown event type: {line}");
+            event
+        })
+        .collect()
+}
+
+/// What a stream adds up to: content, calls, diagnostics.
+#[derive(Debug, PartialEq)]
+struct Merged {
+    content: String,
+    /// `(index, id, name, arguments, complete)`.
+    calls: Vec<(u64, String, String, String, bool)>,
+    diagnostics: Vec<(Option<u64>, String)>,
+}
+
+/// Merges the events, checking that each call's `arguments_delta`s add up
+/// to its `tool_call_end` arguments.
+fn merge(events: &[Value]) -> Merged {
+    let mut merged = Merged {
+        content: String::new(),
+        calls: Vec::new(),
+        diagnostics: Vec::new(),
+    };
+    let mut deltas: BTreeMap<u64, String> = BTreeMap::new();
+    let mut names: BTreeMap<u64, (String, String)> = BTreeMap::new();
+    for event in events {
+        let index = event["index"].as_u64();
+        match event["type"].as_str().unwrap() {
+            "content" => merged.content.push_str(event["text"].as_str().unwrap()),
+            "tool_call_start" => {
+                let index = index.unwrap();
+                assert_eq!(index as usize, names.len(), "call indexes count calls");
+                let id = event["id"].as_str().unwrap().to_owned();
+                let name = event["name"].as_str().unwrap().to_owned();
+                names.insert(index, (id, name));
+            }
+            "arguments_delta" => deltas
+                .entry(index.unwrap())
+                .or_default()
+                .push_str(event["delta"].as_str().unwrap()),
+            "tool_call_end" => {
+                let index = index.unwrap();
+                let arguments = event["arguments"].as_str().unwrap().to_owned();
+                assert_eq!(
+                    deltas.get(&index).map_or("", String::as_str),
+                    arguments,
+                    "call {index}: arguments_delta fragments vs tool_call_end"
+                );
+                let parsed: Value = serde_json::from_str(&arguments).unwrap();
+                assert!(parsed.is_object(), "{arguments}");
+                let (id, name) = names[&index].clone();
+                let complete = event["complete"].as_bool().unwrap();
+                merged.calls.push((index, id, name, arguments, complete));
+            }
+            "parameter_start" => assert!(event["name"].is_string()),
+            "parameter_delta" => assert!(event["text"].is_string()),
+            "parameter_end" => assert!(event["name"].is_string() && !event["value"].is_null()),
+            "diagnostic" => {
+                assert!(event["message"].is_string());
+                let kind = event["kind"].as_str().unwrap().to_owned();
+                merged.diagnostics.push((index, kind));
+            }
+            other => panic!("unexpected event type {other}"),
+        }
+    }
+    assert_eq!(merged.calls.len(), names.len(), "a call was never ended");
+    merged
+}
+
+#[test]
+fn stream_prints_one_event_per_line_whatever_the_chunk_size() {
+    let path = transcript();
+    let parsed = parse_file(&[], &path);
+    let mut first: Option<Merged> = None;
+    let mut lines_at = BTreeMap::new();
+    for size in [1, 4, 7, 4096] {
+        let size_arg = size.to_string();
+        let out = run(
+            &[
+                "stream",
+                "--sequential-ids",
+                "--chunk-size",
+                &size_arg,
+                path_str(&path),
+            ],
+            None,
+        );
+        assert!(out.stderr.is_empty(), "stderr: {}", out.stderr);
+        let events = stream_events(&out);
+        lines_at.insert(size, events.len());
+        let merged = merge(&events);
+        match &first {
+            None => {
+                // The stream adds up to what `parse` prints.
+                assert_eq!(Some(merged.content.as_str()), parsed["content"].as_str());
+                let calls = parsed["tool_calls"].as_array().unwrap();
+                assert_eq!(merged.calls.len(), calls.len());
+                for (ours, call) in merged.calls.iter().zip(calls) {
+                    assert_eq!(ours.1, call["id"].as_str().unwrap());
+                    assert_eq!(ours.2, call["function"]["name"].as_str().unwrap());
+                    assert_eq!(ours.3, call["function"]["arguments"].as_str().unwrap());
+                    assert!(ours.4, "complete");
+                }
+                let kinds: Vec<&str> = merged.diagnostics.iter().map(|d| d.1.as_str()).collect();
+                assert_eq!(kinds, diagnostic_kinds(&parsed));
+                first = Some(merged);
+            }
+            Some(first) => assert_eq!(&merged, first, "chunk size {size}"),
+        }
+    }
+    // The chunk size is honoured: smaller chunks, more (smaller) events.
+    assert!(lines_at[&1] > lines_at[&4096], "{lines_at:?}");
+}
+
+#[test]
+fn stream_reads_stdin_without_input_or_with_dash() {
+    let input = std::fs::read(transcript()).unwrap();
+    let from_file = run(
+        &[
+            "stream",
+            "--sequential-ids",
+            "--chunk-size",
+            "5",
+            path_str(&transcript()),
+        ],
+        None,
+    );
+    let expected = merge(&stream_events(&from_file));
+    for args in [
+        &["stream", "--sequential-ids", "--chunk-size", "5"][..],
+        &["stream", "--sequential-ids", "--chunk-size", "5", "-"][..],
+    ] {
+        let out = run(args, Some(&input));
+        assert_eq!(merge(&stream_events(&out)), expected, "{args:?}");
+    }
+}
+
+fn summary(out: &Run) -> Value {
+    out.assert_success();
+    let line = out.json();
+    assert_eq!(
+        keys(&line),
+        set(&[
+            "bytes",
+            "chunks",
+            "events",
+            "tool_calls",
+            "seconds",
+            "mb_per_s"
+        ]),
+        "{line}"
+    );
+    for key in ["bytes", "chunks", "events", "tool_calls"] {
+        assert!(line[key].is_u64(), "{key}: {line}");
+    }
+    for key in ["seconds", "mb_per_s"] {
+        let value = line[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key}: {line}"));
+        assert!(value >= 0.0 && value.is_finite(), "{key}: {line}");
+    }
+    line
+}
+
+#[test]
+fn stream_summary_counts_a_file() {
+    let path = transcript();
+    let size = std::fs::metadata(&path).unwrap().len();
+    for chunk in [1, 7, 64, size, 1 << 20] {
+        let chunk_arg = chunk.to_string();
+        let out = run(
+            &[
+                "stream",
+                "--summary",
+                "--chunk-size",
+                &chunk_arg,
+                path_str(&path),
+            ],
+            None,
+        );
+        let line = summary(&out);
+        assert_eq!(line["bytes"], size, "chunk {chunk}");
+        assert_eq!(line["chunks"], size.div_ceil(chunk), "chunk {chunk}");
+        assert_eq!(line["tool_calls"], 2, "chunk {chunk}");
+        // As many events as the same stream prints.
+        let events = run(
+            &["stream", "--chunk-size", &chunk_arg, path_str(&path)],
+            None,
+        );
+        assert_eq!(line["events"], events.lines().len() as u64, "chunk {chunk}");
+    }
+}
+
+#[test]
+fn stream_summary_counts_stdin() {
+    let input = std::fs::read(transcript()).unwrap();
+    let size = input.len() as u64;
+    for args in [
+        &["stream", "--summary", "--chunk-size", "7"][..],
+        &["stream", "--summary", "--chunk-size", "7", "-"][..],
+    ] {
+        let line = summary(&run(args, Some(&input)));
+        assert_eq!(line["bytes"], size, "{args:?}");
+        // A pipe may deliver the bytes in several reads, each cut into chunks.
+        let chunks = line["chunks"].as_u64().unwrap();
+        assert!(chunks >= size.div_ceil(7) && chunks <= size, "{line}");
+        assert_eq!(line["tool_calls"], 2);
+        assert!(line["events"].as_u64().unwrap() > 0);
+    }
+    let empty = summary(&run(&["stream", "--summary"], Some(b"")));
+    assert_eq!(empty["bytes"], 0);
+    assert_eq!(empty["chunks"], 0);
+    assert_eq!(empty["tool_calls"], 0);
+}
+
+/// Lines of a child's stdout, read on a thread and handed over a channel so
+/// that a test can wait for them with a timeout.
+fn line_channel(from: impl Read + Send + 'static) -> mpsc::Receiver<String> {
+    let (send, receive) = mpsc::channel();
+    thread::spawn(move || {
+        for line in BufReader::new(from).lines() {
+            let Ok(line) = line else { break };
+            if send.send(line).is_err() {
+                break;
+            }
+        }
+    });
+    receive
+}
+
+#[test]
+fn stream_from_a_live_pipe_prints_events_as_bytes_arrive() {
+    let mut child = toolcall()
+        .args(["stream", "--sequential-ids", "--chunk-size", "1"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn toolcall");
+    let lines = line_channel(child.stdout.take().unwrap());
+    let mut stdin = child.stdin.take().unwrap();
+    let deadline = Instant::now() + TIMEOUT;
+    let next_line = |child: &mut Child| -> Option<String> {
+        let left = deadline.saturating_duration_since(Instant::now());
+        match lines.recv_timeout(left) {
+            Ok(line) => Some(line),
+            Err(mpsc::RecvTimeoutError::Disconnected) => None,
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                panic!("no output from toolcall within {TIMEOUT:?}");
+            }
+        }
+    };
+
+    stdin.write_all(b"Hello ").unwrap();
+    stdin.flush().unwrap();
+    // Stdin is still open: the content must arrive now, not at the end.
+    let mut content = String::new();
+    while content != "Hello " {
+        let line = next_line(&mut child).expect("toolcall ended early");
+        let event: Value = serde_json::from_str(&line).unwrap();
+        assert_eq!(event["type"], "content", "{line}");
+        content.push_str(event["text"].as_str().unwrap());
+        assert!("Hello ".starts_with(&content), "{content:?}");
+    }
+    assert!(child.try_wait().unwrap().is_none(), "toolcall exited early");
+
+    stdin
+        .write_all(
+            b"<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>",
+        )
+        .unwrap();
+    drop(stdin);
+    let mut rest = Vec::new();
+    while let Some(line) = next_line(&mut child) {
+        rest.push(serde_json::from_str::<Value>(&line).unwrap());
+    }
+    assert!(wait(&mut child).success());
+
+    let merged = merge(&rest);
+    assert_eq!(merged.content, "");
+    assert_eq!(
+        merged.calls,
+        [(0, "call_0".into(), "f".into(), r#"{"a": "1"}"#.into(), true)]
+    );
+    assert!(merged.diagnostics.is_empty(), "{:?}", merged.diagnostics);
+    assert_eq!(rest[0]["type"], "tool_call_start");
+}
+
+#[test]
+fn stream_into_a_closed_pipe_exits_quietly() {
+    // Far more output than a pipe holds: the writer is still busy when the
+    // reader goes away.
+    let big = "word ".repeat(400_000);
+    let input = scratch("big.txt", &big);
+    let mut child = toolcall()
+        .args(["stream", "--chunk-size", "1", path_str(&input)])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn toolcall");
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut first = String::new();
+    stdout.read_line(&mut first).unwrap();
+    assert_eq!(first, "{\"type\":\"content\",\"text\":\"w\"}\n");
+    drop(stdout);
+    let stderr = spawn_reader(child.stderr.take().unwrap());
+    let status = wait(&mut child);
+    assert_eq!(status.code(), Some(0));
+    assert!(stderr.join().unwrap().is_empty());
+}
+
+// ---------------------------------------------------------------- errors
+
+#[test]
+fn unreadable_input_is_a_fatal_error() {
+    let missing = manifest_dir().join("tests/fixtures/no-such-file.txt");
+    for args in [
+        &["parse", path_str(&missing)][..],
+        &["stream", path_str(&missing)][..],
+        &["stream", "--summary", path_str(&missing)][..],
+    ] {
+        let out = run(args, None);
+        out.assert_fatal();
+        assert!(out.stderr.contains("no-such-file.txt"), "{}", out.stderr);
+    }
+    // A directory is not readable as input either.
+    run(&["parse", path_str(manifest_dir())], None).assert_fatal();
+}
+
+#[test]
+fn bad_tools_files_are_fatal_errors() {
+    let missing = manifest_dir().join("tests/fixtures/no-such-tools.json");
+    let not_json = scratch("tools-not-json.json", "{ not json");
+    let not_array = scratch("tools-not-array.json", r#"{"type": "function"}"#);
+    let no_name = scratch(
+        "tools-no-name.json",
+        r#"[{"type": "function", "function": {}}]"#,
+    );
+    for tools in [&missing, &not_json, &not_array, &no_name] {
+        for command in ["parse", "stream"] {
+            let out = run(
+                &[command, "--tools", path_str(tools), path_str(&transcript())],
+                None,
+            );
+            out.assert_fatal();
+            let name = tools.file_name().unwrap().to_str().unwrap();
+            assert!(out.stderr.contains(name), "{}", out.stderr);
+        }
+    }
+}
+
+#[test]
+fn bad_arguments_are_usage_errors() {
+    let input = path_str(&transcript()).to_owned();
+    for args in [
+        &["parse", "--format", "nope", &input][..],
+        &["stream", "--format", "nope", &input][..],
+        &["parse", "--value-termination", "sometimes", &input][..],
+        &["stream", "--chunk-size", "0", &input][..],
+        &["stream", "--chunk-size", "-3", &input][..],
+        &["stream", "--chunk-size", "many", &input][..],
+        &["parse", "--no-such-flag", &input][..],
+        &["parse", "--chunk-size", "4", &input][..],
+        &["frobnicate"][..],
+        &[][..],
+    ] {
+        let out = run(args, None);
+        out.assert_usage_error();
+    }
+    let out = run(&["parse", "--format", "nope", &input], None);
+    assert!(out.stderr.contains("nope"), "{}", out.stderr);
+}

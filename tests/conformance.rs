@@ -1,0 +1,520 @@
+//! Conformance with vLLM 0.33.0's `qwen3_coder` / `qwen3_xml` parsers, on the
+//! reference outputs in `../shared/conformance/` (see its README.md).
+//!
+//! Every selected case is parsed and compared with vLLM's non-streaming
+//! result: content (whitespace-trimmed, `null` = `""`), call count, names and
+//! arguments (as JSON values). A case that differs must be listed in
+//! [`KNOWN_DIVERGENCES`] with its reason, and a listed case must still differ,
+//! so the table stays exactly the set of deliberate differences.
+//!
+//! Typed coercion (schema-driven numbers, booleans, objects…) is not done
+//! yet: every value is a JSON string. Cases where vLLM returns a non-string
+//! value are listed in [`TYPED_PENDING`]; for them the non-string values are
+//! not compared (names, count, keys and string values still are).
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde_json::Value;
+use toolcall_stream::{DiagnosticKind, Format, Ids, Message, Parser, Tools, ValueTermination};
+
+/// Cases where this crate deliberately differs from vLLM's non-streaming
+/// output, with the reason. The tests fail on a difference not listed here
+/// and on a listed case that no longer differs.
+const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
+    (
+        "q_content_after",
+        "vLLM non-streaming drops the content after the last call (its streaming path emits it); \
+         we keep it, streamed or not",
+    ),
+    (
+        "q_value_param_lookalike",
+        "`lookahead` value termination keeps `<parameter=city>Paris</parameter> inside \
+         <function=x>.` in the value (a `<parameter=` not at a line start and a `</parameter>` \
+         not followed by structure are text), with `closer_in_value`; vLLM cuts the value at \
+         the first marker and makes a `city` argument and a second call `x` out of the rest",
+    ),
+    (
+        "q_value_function_end_lookalike",
+        "`lookahead` keeps `before </function> after` as the value (`closer_in_value`); vLLM \
+         ends the value at the inner `</function>`, sees the parameter unclosed and drops it",
+    ),
+    (
+        "q_missing_param_close_last",
+        "last `</parameter>` missing before `</function>`: vLLM non-streaming drops the \
+         parameter (its streaming path sends part of it, invalid JSON); we recover \
+         `city: Paris` with `unclosed_parameter`",
+    ),
+    (
+        "q_truncated_in_value",
+        "stream ends inside a value: vLLM non-streaming drops the parameter (streaming leaves \
+         unterminated JSON); we keep what arrived as valid JSON, `complete: false`, `truncated`",
+    ),
+    (
+        "qx_truncated_in_value",
+        "as q_truncated_in_value, under vLLM's `qwen3_xml` name",
+    ),
+    (
+        "q_truncated_in_closing_tag",
+        "stream ends inside `</param`: vLLM non-streaming drops the parameter (streaming sends \
+         `Paris\\n</param` unterminated); we keep `Paris` without the cut-off closer, \
+         `complete: false`, `truncated`",
+    ),
+    (
+        "q_function_name_with_spaces",
+        "`<parameter= city >`: vLLM keeps the key `\"city \"` (and its streaming path names the \
+         function `\" get_weather \"`); we trim names: `city`, `get_weather`",
+    ),
+    (
+        "q_text_inside_tool_call",
+        "text between `<tool_call>` and `<function=`: vLLM drops it; we return it as content \
+         with a `stray_text` diagnostic (nothing the model wrote is lost silently)",
+    ),
+];
+
+/// Cases where vLLM returns a typed (non-string) argument value from the
+/// tool's schema; we return strings until typed coercion lands.
+const TYPED_PENDING: &[&str] = &[
+    "q_one_call_int",
+    "q_two_calls",
+    "q_typed_all",
+    "q_int_bad",
+    "q_number_nan_inf",
+    "q_object_nested_coercion",
+    "qx_one_call_int",
+    "qx_missing_param_close",
+    "qx_bool_variants",
+];
+
+/// The vLLM parser names this crate implements.
+const PARSERS: &[&str] = &["qwen3_coder", "qwen3_xml"];
+
+struct Case {
+    id: String,
+    /// vLLM's parser name (`qwen3_coder` or `qwen3_xml`).
+    parser: String,
+    format: Format,
+    text: String,
+    tools: Value,
+    /// vLLM's non-streaming result: `{content, tool_calls: [{name, arguments}]}`.
+    expected: Value,
+}
+
+fn conformance_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance")
+}
+
+fn read_json(name: &str) -> Value {
+    let path = conformance_dir().join(name);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "cannot read the vLLM conformance material {}: {e}\n\
+             (it lives in ../shared/conformance/ next to the repository; CI provides it)",
+            path.display()
+        )
+    });
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
+}
+
+/// The qwen3 cases of the corpus, each with vLLM's non-streaming result.
+fn cases() -> Vec<Case> {
+    let corpus = read_json("corpus.json");
+    let expected = read_json("expected.json");
+    let expected: BTreeMap<&str, &Value> = expected["cases"]
+        .as_array()
+        .expect("expected.json: `cases` is a list")
+        .iter()
+        .map(|c| (c["id"].as_str().expect("expected case id"), c))
+        .collect();
+    let mut cases = Vec::new();
+    for entry in corpus.as_array().expect("corpus.json is a list") {
+        let parser = entry["parser"].as_str().expect("corpus parser");
+        if !PARSERS.contains(&parser) {
+            continue;
+        }
+        let id = entry["id"].as_str().expect("corpus id").to_owned();
+        let format: Format = parser
+            .parse()
+            .unwrap_or_else(|e| panic!("{id}: format {parser:?}: {e}"));
+        let reference = expected
+            .get(id.as_str())
+            .unwrap_or_else(|| panic!("{id}: no entry in expected.json"));
+        cases.push(Case {
+            parser: parser.to_owned(),
+            format,
+            text: entry["text"].as_str().expect("corpus text").to_owned(),
+            tools: entry["tools"].clone(),
+            expected: reference["nonstream"].clone(),
+            id,
+        });
+    }
+    assert!(
+        cases.len() >= 30,
+        "only {} qwen3 cases found in the conformance corpus",
+        cases.len()
+    );
+    cases
+}
+
+fn parser_for(case: &Case, mode: ValueTermination) -> Parser {
+    let tools = Tools::from_value(&case.tools)
+        .unwrap_or_else(|e| panic!("{}: tools rejected: {e}", case.id));
+    Parser::builder()
+        .format(case.format)
+        .value_termination(mode)
+        .tools(Arc::new(tools))
+        .ids(Ids::sequential("call_"))
+        .build()
+}
+
+fn ours(case: &Case) -> Message {
+    parser_for(case, ValueTermination::default()).parse(&case.text)
+}
+
+/// Content as compared: whitespace-trimmed, with `null` read as `""`.
+fn normal_content(content: Option<&str>) -> &str {
+    content.unwrap_or("").trim()
+}
+
+/// Whether any of vLLM's argument values in the case is not a string.
+fn is_typed(case: &Case) -> bool {
+    expected_calls(case).iter().any(|call| {
+        call["arguments"]
+            .as_object()
+            .is_some_and(|args| args.values().any(|v| !v.is_string()))
+    })
+}
+
+fn expected_calls(case: &Case) -> &[Value] {
+    case.expected["tool_calls"]
+        .as_array()
+        .map_or(&[], Vec::as_slice)
+}
+
+/// The differences between our message and vLLM's, one line each; empty
+/// when they agree. With `typed_pending`, vLLM's non-string values are not
+/// compared.
+fn differences(case: &Case, message: &Message, typed_pending: bool) -> Vec<String> {
+    let mut diffs = Vec::new();
+    let want_content = normal_content(case.expected["content"].as_str());
+    let got_content = normal_content(message.content.as_deref());
+    if want_content != got_content {
+        diffs.push(format!(
+            "content: ours {got_content:?}, vLLM {want_content:?}"
+        ));
+    }
+    let want = expected_calls(case);
+    if want.len() != message.tool_calls.len() {
+        diffs.push(format!(
+            "call count: ours {}, vLLM {}",
+            message.tool_calls.len(),
+            want.len()
+        ));
+    }
+    for (i, (call, reference)) in message.tool_calls.iter().zip(want).enumerate() {
+        let want_name = reference["name"].as_str().unwrap_or_default();
+        if call.name != want_name {
+            diffs.push(format!(
+                "call {i} name: ours {:?}, vLLM {want_name:?}",
+                call.name
+            ));
+        }
+        let got: Value = match serde_json::from_str(&call.arguments) {
+            Ok(v) => v,
+            Err(e) => {
+                diffs.push(format!(
+                    "call {i} arguments are not JSON ({e}): {:?}",
+                    call.arguments
+                ));
+                continue;
+            }
+        };
+        let want_args = &reference["arguments"];
+        if typed_pending {
+            let (Some(got), Some(want)) = (got.as_object(), want_args.as_object()) else {
+                diffs.push(format!(
+                    "call {i} arguments: ours {got}, vLLM {want_args} (not both objects)"
+                ));
+                continue;
+            };
+            let got_keys: BTreeSet<_> = got.keys().collect();
+            let want_keys: BTreeSet<_> = want.keys().collect();
+            if got_keys != want_keys {
+                diffs.push(format!(
+                    "call {i} argument keys: ours {got_keys:?}, vLLM {want_keys:?}"
+                ));
+            }
+            for (key, value) in want.iter().filter(|(_, v)| v.is_string()) {
+                if got.get(key) != Some(value) {
+                    diffs.push(format!(
+                        "call {i} argument {key:?}: ours {}, vLLM {value}",
+                        got.get(key).map_or("(absent)".to_owned(), Value::to_string)
+                    ));
+                }
+            }
+        } else if &got != want_args {
+            diffs.push(format!("call {i} arguments: ours {got}, vLLM {want_args}"));
+        }
+    }
+    diffs
+}
+
+fn describe(case: &Case, message: &Message, diffs: &[String]) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "--- {} ({})", case.id, case.parser);
+    let _ = writeln!(out, "    input: {:?}", case.text);
+    for diff in diffs {
+        let _ = writeln!(out, "    {diff}");
+    }
+    let calls: Vec<String> = message
+        .tool_calls
+        .iter()
+        .map(|c| format!("{} {} (complete: {})", c.name, c.arguments, c.complete))
+        .collect();
+    let kinds: Vec<&str> = message
+        .diagnostics
+        .iter()
+        .map(|d| d.kind.as_str())
+        .collect();
+    let _ = writeln!(
+        out,
+        "    ours: content {:?}, calls {calls:?}, diagnostics {kinds:?}",
+        message.content
+    );
+    let _ = writeln!(out, "    vLLM: {}", case.expected);
+    out
+}
+
+#[test]
+fn conformance_material_is_present() {
+    let dir = conformance_dir();
+    for name in ["README.md", "corpus.json", "expected.json"] {
+        assert!(
+            dir.join(name).is_file(),
+            "missing {} (the vLLM conformance material; CI provides ../shared/conformance/)",
+            dir.join(name).display()
+        );
+    }
+}
+
+#[test]
+fn both_vllm_names_are_accepted() {
+    for name in PARSERS {
+        assert_eq!(name.parse::<Format>(), Ok(Format::Qwen3Coder), "{name}");
+    }
+    let cases = cases();
+    for name in PARSERS {
+        assert!(
+            cases.iter().any(|c| c.parser == *name),
+            "no {name} case selected"
+        );
+    }
+}
+
+#[test]
+fn typed_pending_lists_exactly_the_typed_cases() {
+    let cases = cases();
+    let typed: BTreeSet<&str> = cases
+        .iter()
+        .filter(|c| is_typed(c))
+        .map(|c| c.id.as_str())
+        .collect();
+    let listed: BTreeSet<&str> = TYPED_PENDING.iter().copied().collect();
+    assert_eq!(
+        typed, listed,
+        "TYPED_PENDING must list exactly the cases where vLLM returns a non-string value"
+    );
+}
+
+#[test]
+fn matches_vllm_except_known_divergences() {
+    let known: BTreeMap<&str, &str> = KNOWN_DIVERGENCES.iter().copied().collect();
+    assert_eq!(
+        known.len(),
+        KNOWN_DIVERGENCES.len(),
+        "duplicate id in KNOWN_DIVERGENCES"
+    );
+    let cases = cases();
+    let ids: BTreeSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
+    let mut failures = String::new();
+    for id in known.keys().chain(TYPED_PENDING) {
+        if !ids.contains(id) {
+            let _ = writeln!(
+                failures,
+                "--- {id}: listed, but not a qwen3 case of the corpus"
+            );
+        }
+    }
+    for case in &cases {
+        let message = ours(case);
+        let typed = TYPED_PENDING.contains(&case.id.as_str());
+        let diffs = differences(case, &message, typed);
+        match (diffs.is_empty(), known.get(case.id.as_str())) {
+            (false, None) => {
+                failures.push_str("UNEXPECTED DIVERGENCE (fix it, or list it with a reason)\n");
+                failures.push_str(&describe(case, &message, &diffs));
+            }
+            (true, Some(reason)) => {
+                let _ = writeln!(
+                    failures,
+                    "STALE KNOWN_DIVERGENCES ENTRY: {} now matches vLLM; remove it \
+                     (reason was: {reason})",
+                    case.id
+                );
+            }
+            _ => {}
+        }
+        if typed && differences(case, &message, false).is_empty() {
+            let _ = writeln!(
+                failures,
+                "STALE TYPED_PENDING ENTRY: {} now matches vLLM's typed values; remove it",
+                case.id
+            );
+        }
+    }
+    assert!(failures.is_empty(), "conformance with vLLM:\n{failures}");
+}
+
+/// Prints every difference, listed or not (`cargo test --test conformance
+/// -- --nocapture report`).
+#[test]
+fn report() {
+    for case in &cases() {
+        let message = ours(case);
+        let typed = TYPED_PENDING.contains(&case.id.as_str());
+        let diffs = differences(case, &message, typed);
+        if !diffs.is_empty() {
+            print!("{}", describe(case, &message, &diffs));
+        }
+    }
+}
+
+/// Where vLLM's streaming and non-streaming paths disagree, we do not: any
+/// split of every case gives exactly `parse()`'s message.
+#[test]
+fn stream_equals_parse_for_every_case() {
+    for case in &cases() {
+        let mut parser = parser_for(case, ValueTermination::default());
+        let whole = parser.parse(&case.text);
+        for size in [1, 3, 7] {
+            let events = common::chunked(&mut parser, case.text.as_bytes(), size);
+            let context = format!("{} at chunk size {size}", case.id);
+            common::check_contract(&events, &context);
+            assert_eq!(common::message_of(&events), whole, "{context}");
+        }
+    }
+}
+
+#[test]
+fn every_call_has_json_object_arguments() {
+    for case in &cases() {
+        for call in ours(case).tool_calls {
+            let value: Value = serde_json::from_str(&call.arguments)
+                .unwrap_or_else(|e| panic!("{}: {:?}: {e}", case.id, call.arguments));
+            assert!(value.is_object(), "{}: {}", case.id, call.arguments);
+        }
+    }
+}
+
+fn case<'a>(cases: &'a [Case], id: &str) -> &'a Case {
+    cases
+        .iter()
+        .find(|c| c.id == id)
+        .unwrap_or_else(|| panic!("no case {id} in the corpus"))
+}
+
+fn kinds(message: &Message) -> Vec<DiagnosticKind> {
+    message.diagnostics.iter().map(|d| d.kind).collect()
+}
+
+fn arguments(message: &Message, call: usize) -> Value {
+    serde_json::from_str(&message.tool_calls[call].arguments).unwrap()
+}
+
+/// The listed divergences are the documented behaviour, not accidents: each
+/// gives the answer its reason describes.
+#[test]
+fn known_divergences_behave_as_documented() {
+    let cases = cases();
+    let get = |id: &str| ours(case(&cases, id));
+
+    let m = get("q_content_after");
+    assert_eq!(
+        m.content.as_deref().map(str::trim),
+        Some("I have requested the forecast.")
+    );
+    assert_eq!(arguments(&m, 0), serde_json::json!({"city": "Lima"}));
+
+    let m = get("q_value_param_lookalike");
+    assert_eq!(m.tool_calls.len(), 1);
+    assert_eq!(
+        arguments(&m, 0)["content"],
+        "To call use <parameter=city>Paris</parameter> inside <function=x>."
+    );
+    assert!(kinds(&m).contains(&DiagnosticKind::CloserInValue));
+
+    let m = get("q_value_function_end_lookalike");
+    assert_eq!(arguments(&m, 0)["content"], "before </function> after");
+    assert!(kinds(&m).contains(&DiagnosticKind::CloserInValue));
+
+    let m = get("q_missing_param_close_last");
+    assert_eq!(arguments(&m, 0), serde_json::json!({"city": "Paris"}));
+    assert!(m.tool_calls[0].complete);
+    assert_eq!(kinds(&m), [DiagnosticKind::UnclosedParameter]);
+
+    for id in ["q_truncated_in_value", "qx_truncated_in_value"] {
+        let m = get(id);
+        assert_eq!(
+            arguments(&m, 0),
+            serde_json::json!({"path": "a.py", "content": "print('hel"}),
+            "{id}"
+        );
+        assert!(!m.tool_calls[0].complete, "{id}");
+        assert!(kinds(&m).contains(&DiagnosticKind::Truncated), "{id}");
+    }
+
+    let m = get("q_truncated_in_closing_tag");
+    assert_eq!(arguments(&m, 0), serde_json::json!({"city": "Paris"}));
+    assert!(!m.tool_calls[0].complete);
+    assert!(kinds(&m).contains(&DiagnosticKind::Truncated));
+
+    let m = get("q_function_name_with_spaces");
+    assert_eq!(m.tool_calls[0].name, "get_weather");
+    assert_eq!(arguments(&m, 0), serde_json::json!({"city": "Paris"}));
+
+    let m = get("q_text_inside_tool_call");
+    assert_eq!(
+        m.content.as_deref().map(str::trim),
+        Some("hmm let me think")
+    );
+    assert_eq!(m.tool_calls[0].name, "get_time");
+    assert!(kinds(&m).contains(&DiagnosticKind::StrayText));
+}
+
+/// `--value-termination vllm` reproduces vLLM's cut at the first closer-like
+/// marker inside a value.
+#[test]
+fn vllm_value_termination_reproduces_vllm_cuts() {
+    let cases = cases();
+    let vllm = |id: &str| parser_for(case(&cases, id), ValueTermination::Vllm);
+
+    let c = case(&cases, "q_value_param_lookalike");
+    let message = vllm(&c.id).parse(&c.text);
+    let diffs = differences(c, &message, false);
+    assert!(diffs.is_empty(), "{}", describe(c, &message, &diffs));
+
+    // vLLM ends this value at the inner `</function>` too; its non-streaming
+    // path then drops the unclosed parameter, while its streaming path sends
+    // `"content": "before ` (our value, recovered as `unclosed_parameter`).
+    let c = case(&cases, "q_value_function_end_lookalike");
+    let message = vllm(&c.id).parse(&c.text);
+    assert_eq!(
+        arguments(&message, 0),
+        serde_json::json!({"path": "x.xml", "content": "before "})
+    );
+    assert!(kinds(&message).contains(&DiagnosticKind::UnclosedParameter));
+}
