@@ -50,6 +50,10 @@ pub enum DiagnosticKind {
     /// The input held bytes that are not UTF-8; they were replaced with
     /// U+FFFD.
     InvalidUtf8,
+    /// A [`Limits`](crate::Limits) bound was reached: past `max_calls`,
+    /// openings are content; past `max_parameters`, parameters are ignored
+    /// and the call is marked incomplete. Reported once per bound and stream.
+    LimitExceeded,
 }
 
 impl DiagnosticKind {
@@ -69,6 +73,7 @@ impl DiagnosticKind {
             DiagnosticKind::DuplicateParameter => "duplicate_parameter",
             DiagnosticKind::UnknownTool => "unknown_tool",
             DiagnosticKind::InvalidUtf8 => "invalid_utf8",
+            DiagnosticKind::LimitExceeded => "limit_exceeded",
         }
     }
 }

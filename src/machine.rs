@@ -142,6 +142,11 @@ pub(crate) struct Machine {
     /// A preview of stray text inside a call, and its length.
     stray: String,
     stray_len: usize,
+    /// Whether the open call lost parameters to `max_parameters`.
+    call_cut: bool,
+    /// Whether `max_calls` / `max_parameters` were reported already.
+    calls_limit_reported: bool,
+    params_limit_reported: bool,
     scratch: String,
     pub(crate) out: Output,
 }
@@ -171,6 +176,9 @@ impl Machine {
             value: Value::default(),
             stray: String::new(),
             stray_len: 0,
+            call_cut: false,
+            calls_limit_reported: false,
+            params_limit_reported: false,
             scratch: String::new(),
             out: Output::default(),
         }
@@ -196,8 +204,7 @@ impl Machine {
         call_index(self.in_call, self.calls)
     }
 
-    /// Bytes held back (undecided), for tests of the memory bound.
-    #[cfg(test)]
+    /// Bytes held back (undecided).
     pub(crate) fn held_len(&self) -> usize {
         let reading_name = matches!(self.state, State::FuncName | State::ParamName);
         let name = if reading_name { self.name.len() } else { 0 };
@@ -481,6 +488,21 @@ impl Machine {
         if !self.trim_name() {
             return self.reject_name();
         }
+        if self.calls >= self.opts.limits.max_calls {
+            if !self.calls_limit_reported {
+                self.calls_limit_reported = true;
+                self.out.diag(
+                    Kind::LimitExceeded,
+                    None,
+                    format_args!(
+                        "more than {} calls (`max_calls`); the rest of the \
+                         calls are returned as content",
+                        self.opts.limits.max_calls
+                    ),
+                );
+            }
+            return self.reject_opening();
+        }
         match self.opening {
             Opening::Preamble => {
                 let open = self.format.spec.text(Marker::CallOpen).len();
@@ -510,6 +532,23 @@ impl Machine {
 
     fn param_name_done(&mut self, inline: bool) {
         if !self.trim_name() {
+            return self.reject_name();
+        }
+        if self.param_count >= self.opts.limits.max_parameters {
+            self.call_cut = true;
+            if !self.params_limit_reported {
+                self.params_limit_reported = true;
+                self.out.diag(
+                    Kind::LimitExceeded,
+                    call_index(self.in_call, self.calls),
+                    format_args!(
+                        "call `{}` has more than {} parameters \
+                         (`max_parameters`); the rest are ignored and the \
+                         call is marked incomplete",
+                        self.call_name, self.opts.limits.max_parameters
+                    ),
+                );
+            }
             return self.reject_name();
         }
         self.held.clear();
@@ -989,6 +1028,7 @@ impl Machine {
         self.args.clear();
         self.param_names.clear();
         self.param_count = 0;
+        self.call_cut = false;
         self.state = State::InCall;
     }
 
@@ -1065,7 +1105,7 @@ impl Machine {
         self.out.events.push(RawEvent::ToolCallEnd {
             index,
             arguments,
-            complete,
+            complete: complete && !self.call_cut,
         });
         self.in_call = false;
     }

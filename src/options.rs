@@ -85,6 +85,15 @@ pub struct Limits {
     /// a bare `<function=NAME>` or after a closer inside a value. Past it,
     /// the marker is taken as text. Default 256.
     pub lookahead: usize,
+    /// The most calls one stream may make. Past it, an opening is not a
+    /// call: its text comes back as content, with one `limit_exceeded`
+    /// diagnostic. Default 1024.
+    pub max_calls: usize,
+    /// The most parameters one call may have. Past it, further parameters
+    /// are ignored (reported as `limit_exceeded`) and the call ends with
+    /// `"complete": false`, so that it is not run with arguments missing.
+    /// Default 256.
+    pub max_parameters: usize,
 }
 
 impl Default for Limits {
@@ -92,6 +101,8 @@ impl Default for Limits {
         Limits {
             max_name_len: 256,
             lookahead: 256,
+            max_calls: 1024,
+            max_parameters: 256,
         }
     }
 }

@@ -90,6 +90,21 @@ impl Parser {
         Events::new(&self.machine.out)
     }
 
+    /// How many input bytes the parser holds back, undecided: a possible
+    /// marker, a name being read, a tentative opening, a layout newline at
+    /// the end of a value, an incomplete UTF-8 character. Bounded by
+    /// [`Limits`](crate::Limits) whatever the input; values are never held.
+    ///
+    /// ```
+    /// use toolcall_stream::{Format, Parser};
+    /// let mut parser = Parser::new(Format::Qwen3Coder);
+    /// parser.feed("Hello <tool_ca").count();
+    /// assert_eq!(parser.held_back(), "<tool_ca".len());
+    /// ```
+    pub fn held_back(&self) -> usize {
+        self.machine.held_len() + self.utf8_len
+    }
+
     /// Makes the parser ready for a new stream, keeping its options and
     /// its buffers' capacity.
     pub fn reset(&mut self) {
