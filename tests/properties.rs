@@ -7,7 +7,9 @@ mod common;
 
 use common::{check_contract, feed_cut, message_of, one_shot, parser};
 use proptest::prelude::*;
-use toolcall_stream::{coalesce, DiagnosticKind, Format, OwnedEvent, ValueTermination};
+use toolcall_stream::{
+    coalesce, DiagnosticKind, Format, Ids, Limits, OwnedEvent, Parser, ValueTermination,
+};
 
 /// Pieces that model output is made of, well formed or not.
 const PIECES: &[&str] = &[
@@ -87,8 +89,33 @@ fn input_and_cuts(
     })
 }
 
+/// 256 cases per property in CI; `PROPTEST_CASES=N` for a longer run.
+fn cases() -> u32 {
+    std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(256)
+}
+
+/// Tight limits, so that short inputs reach every bound.
+fn tight_limits() -> impl Strategy<Value = Limits> {
+    (0usize..4, 0usize..4, 1usize..10, 1usize..40).prop_map(
+        |(calls, parameters, name, lookahead)| {
+            let mut limits = Limits::default();
+            limits.max_calls = calls;
+            limits.max_parameters = parameters;
+            limits.max_name_len = name;
+            limits.lookahead = lookahead;
+            limits
+        },
+    )
+}
+
 fn check_split(input: &[u8], cuts: &[usize], mode: ValueTermination) -> Result<(), TestCaseError> {
-    let mut parser = parser(Format::Qwen3Coder, mode);
+    check_split_with(parser(Format::Qwen3Coder, mode), input, cuts)
+}
+
+fn check_split_with(mut parser: Parser, input: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
     let whole = one_shot(&mut parser, input);
     check_contract(&whole, "one shot");
     let split = feed_cut(&mut parser, input, cuts);
@@ -99,7 +126,12 @@ fn check_split(input: &[u8], cuts: &[usize], mode: ValueTermination) -> Result<(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 256, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        cases: cases(),
+        // The no-call property rejects the inputs that do make a call.
+        max_global_rejects: cases().saturating_mul(4),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn any_split_of_marker_soup_gives_the_same_events(
@@ -113,6 +145,20 @@ proptest! {
         (input, cuts) in input_and_cuts(calls()), mode in mode()
     ) {
         check_split(&input, &cuts, mode)?;
+    }
+
+    #[test]
+    fn limits_keep_split_invariance_and_the_contract(
+        (input, cuts) in input_and_cuts(prop_oneof![calls(), output()]),
+        mode in mode(),
+        limits in tight_limits(),
+    ) {
+        let parser = Parser::builder()
+            .value_termination(mode)
+            .limits(limits)
+            .ids(Ids::sequential("call_"))
+            .build();
+        check_split_with(parser, &input, &cuts)?;
     }
 
     #[test]

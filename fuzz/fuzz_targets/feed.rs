@@ -1,7 +1,8 @@
 //! One-shot parsing of arbitrary bytes, checked against the event contract.
 //!
 //! Input layout: byte 0 picks the value-termination mode (low bit: 0
-//! `lookahead`, 1 `vllm`); the rest is the model output.
+//! `lookahead`, 1 `vllm`) and, with bit 1 set, tight limits from its upper
+//! bits (`common::limits`); the rest is the model output.
 //!
 //! Checks: no panic; the event contract (`common::check_contract`): per
 //! call, the `arguments_delta`s joined equal `tool_call_end.arguments`, which
@@ -19,7 +20,7 @@ fuzz_target!(|data: &[u8]| {
     let Some((&header, input)) = data.split_first() else {
         return;
     };
-    let mut parser = common::parser(common::mode(header));
+    let mut parser = common::parser(header);
 
     let events = common::feed_chunks(&mut parser, [input]);
     common::check_contract(&events, input);

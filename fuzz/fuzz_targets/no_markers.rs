@@ -3,42 +3,46 @@
 //! Input: arbitrary bytes, made valid UTF-8 (`String::from_utf8_lossy`) and
 //! marker-free (every `<` replaced by `[`; every marker starts with `<`).
 //!
-//! Checks, in both value-termination modes, fed at once and byte by byte:
+//! Checks, in both value-termination modes and with tight limits, fed at
+//! once and byte by byte:
 //! the only events are `content`, and their texts joined equal the input
 //! exactly (nothing held back, dropped or altered).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolcall_stream::{OwnedEvent, ValueTermination};
+use toolcall_stream::OwnedEvent;
 
 mod common;
 
 fuzz_target!(|data: &[u8]| {
     let input = String::from_utf8_lossy(data).replace('<', "[");
     let bytes = input.as_bytes();
-    for mode in [ValueTermination::Lookahead, ValueTermination::Vllm] {
+    // Both modes, default and tight limits.
+    for header in [0u8, 1, 0xff] {
         let whole = [bytes];
         let bytewise = bytes.chunks(1);
         for (how, events) in [
             (
                 "one-shot",
-                common::feed_chunks(&mut common::parser(mode), whole),
+                common::feed_chunks(&mut common::parser(header), whole),
             ),
             (
                 "bytewise",
-                common::feed_chunks(&mut common::parser(mode), bytewise),
+                common::feed_chunks(&mut common::parser(header), bytewise),
             ),
         ] {
             let mut content = String::new();
             for event in &events {
                 match event {
                     OwnedEvent::Content { text } => content.push_str(text),
-                    other => panic!("{how} {mode:?}: unexpected event {other:?}; input {input:?}"),
+                    other => panic!(
+                        "{how} (header {header:#04x}): unexpected event {other:?}; input {input:?}"
+                    ),
                 }
             }
             assert_eq!(
                 content, input,
-                "{how} {mode:?}: content differs from the input"
+                "{how} (header {header:#04x}): content differs from the input"
             );
         }
     }

@@ -1,7 +1,8 @@
 //! Split invariance: any chunking gives the same events once coalesced.
 //!
 //! Input layout: byte 0 picks the value-termination mode (low bit: 0
-//! `lookahead`, 1 `vllm`); byte 1 gives `k = byte % 16`, the number of chunk
+//! `lookahead`, 1 `vllm`) and, with bit 1 set, tight limits
+//! (`common::limits`); byte 1 gives `k = byte % 16`, the number of chunk
 //! lengths that follow (`k = 0` means single bytes); then `k` bytes, the
 //! chunk lengths, used in a cycle (a 0 feeds an empty chunk; all zeros
 //! mean single bytes); the rest is the model output.
@@ -16,12 +17,12 @@ use toolcall_stream::coalesce;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    let [mode, k, rest @ ..] = data else {
+    let [header, k, rest @ ..] = data else {
         return;
     };
     let k = usize::from(*k % 16).min(rest.len());
     let (lengths, input) = rest.split_at(k);
-    let mode = common::mode(*mode);
+    let header = *header;
 
     let mut lengths: Vec<usize> = lengths.iter().map(|&l| usize::from(l)).collect();
     if lengths.iter().all(|&l| l == 0) {
@@ -40,8 +41,8 @@ fuzz_target!(|data: &[u8]| {
         start = end;
     }
 
-    let one_shot = common::feed_chunks(&mut common::parser(mode), [input]);
-    let chunked = common::feed_chunks(&mut common::parser(mode), chunks.iter().copied());
+    let one_shot = common::feed_chunks(&mut common::parser(header), [input]);
+    let chunked = common::feed_chunks(&mut common::parser(header), chunks.iter().copied());
     common::check_contract(&chunked, input);
 
     let one_shot = coalesce(one_shot);
@@ -54,7 +55,7 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or(one_shot.len().min(chunked.len()));
         panic!(
             "split changes the events: first difference at event {first}\n\
-             one-shot: {:?}\n chunked: {:?}\n mode {mode:?}, chunk lengths {:?}, input {:?}",
+             one-shot: {:?}\n chunked: {:?}\n header {header:#04x}, chunk lengths {:?}, input {:?}",
             one_shot.get(first),
             chunked.get(first),
             chunks.iter().map(|c| c.len()).collect::<Vec<_>>(),

@@ -2,7 +2,7 @@
 //! the event contract every output must keep.
 #![allow(dead_code)]
 
-use toolcall_stream::{Event, Format, Ids, OwnedEvent, Parser, ValueTermination};
+use toolcall_stream::{Event, Format, Ids, Limits, OwnedEvent, Parser, ValueTermination};
 
 /// The value-termination mode chosen by a header byte (its low bit).
 pub fn mode(byte: u8) -> ValueTermination {
@@ -13,12 +13,29 @@ pub fn mode(byte: u8) -> ValueTermination {
     }
 }
 
-/// A Qwen3-Coder parser with sequential ids, so that two runs over the
-/// same input give identical events.
-pub fn parser(mode: ValueTermination) -> Parser {
+/// The limits chosen by a header byte: the defaults when bit 1 is clear;
+/// otherwise tight ones taken from the upper bits, so that short inputs
+/// reach every bound.
+pub fn limits(byte: u8) -> Limits {
+    let mut limits = Limits::default();
+    if byte & 2 != 0 {
+        let bits = usize::from(byte >> 2);
+        limits.max_calls = bits & 3;
+        limits.max_parameters = (bits >> 2) & 3;
+        limits.max_name_len = 1 + ((bits >> 4) & 3) * 3;
+        limits.lookahead = 1 + ((bits >> 4) & 3) * 8;
+    }
+    limits
+}
+
+/// A Qwen3-Coder parser for a header byte (`mode` and `limits`), with
+/// sequential ids, so that two runs over the same input give identical
+/// events.
+pub fn parser(header: u8) -> Parser {
     Parser::builder()
         .format(Format::Qwen3Coder)
-        .value_termination(mode)
+        .value_termination(mode(header))
+        .limits(limits(header))
         .ids(Ids::sequential("call_"))
         .build()
 }
