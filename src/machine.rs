@@ -190,12 +190,27 @@ impl Machine {
 
     /// Back to the start of a stream, keeping allocations and options.
     pub(crate) fn reset(&mut self) {
-        let out = mem::take(&mut self.out);
         let opts = self.opts.clone();
-        *self = Machine {
-            out,
-            ..Machine::new(opts)
-        };
+        let mut old = mem::replace(self, Machine::new(opts));
+        // Keep the buffers' capacity: a reused parser allocates nothing
+        // for a response no larger than the ones before it.
+        for (new, old) in [
+            (&mut self.pending, &mut old.pending),
+            (&mut self.held, &mut old.held),
+            (&mut self.name, &mut old.name),
+            (&mut self.call_name, &mut old.call_name),
+            (&mut self.args, &mut old.args),
+            (&mut self.param_names, &mut old.param_names),
+            (&mut self.param, &mut old.param),
+            (&mut self.value.tail, &mut old.value.tail),
+            (&mut self.value.json, &mut old.value.json),
+            (&mut self.stray, &mut old.stray),
+            (&mut self.scratch, &mut old.scratch),
+        ] {
+            old.clear();
+            mem::swap(new, old);
+        }
+        self.out = old.out;
         self.out.clear();
     }
 
