@@ -149,8 +149,9 @@ pub enum Event<'a> {
         index: usize,
         /// The whole arguments JSON text.
         arguments: &'a str,
-        /// `false` when the stream ended inside the call (truncation): a
-        /// consumer should not run such a call.
+        /// `false` when the stream ended inside the call (truncation) or
+        /// the call lost parameters to `max_parameters`: a consumer should
+        /// not run such a call.
         complete: bool,
     },
     /// Something was recovered or is worth knowing.

@@ -31,7 +31,8 @@ pub struct ToolCall {
     pub name: String,
     /// The arguments, as JSON text.
     pub arguments: String,
-    /// `false` when the stream ended inside the call: do not run it.
+    /// `false` when the stream ended inside the call, or it lost
+    /// parameters to a limit: do not run it.
     pub complete: bool,
 }
 
