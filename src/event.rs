@@ -131,9 +131,11 @@ pub enum Event<'a> {
         index: usize,
         /// The parameter's name.
         name: &'a str,
-        /// The value as JSON text (a JSON string without a schema).
-        #[serde(serialize_with = "raw_json")]
-        value: &'a str,
+        /// The value as JSON text (a JSON string without a schema); `None`
+        /// when the parser was built with
+        /// [`retain_arguments(false)`](crate::ParserBuilder::retain_arguments).
+        #[serde(serialize_with = "raw_json", skip_serializing_if = "Option::is_none")]
+        value: Option<&'a str>,
     },
     /// A fragment of the call's arguments JSON. The fragments of a call,
     /// joined, are exactly its final `arguments`, byte for byte.
@@ -147,8 +149,12 @@ pub enum Event<'a> {
     ToolCallEnd {
         /// The call's index.
         index: usize,
-        /// The whole arguments JSON text.
-        arguments: &'a str,
+        /// The whole arguments JSON text, the concatenation of the call's
+        /// [`ArgumentsDelta`](Event::ArgumentsDelta)s; `None` when the
+        /// parser was built with
+        /// [`retain_arguments(false)`](crate::ParserBuilder::retain_arguments).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        arguments: Option<&'a str>,
         /// `false` when the stream ended inside the call (truncation) or
         /// the call lost parameters to `max_parameters`: a consumer should
         /// not run such a call.
@@ -165,15 +171,16 @@ pub enum Event<'a> {
     },
 }
 
-fn raw_json<S: Serializer>(value: &str, serializer: S) -> Result<S::Ok, S::Error> {
+/// Serializes JSON text as itself, not as a string. Only called for
+/// `Some` (`None` is skipped).
+fn raw_json<S: Serializer, T: AsRef<str>>(
+    value: &Option<T>,
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
     use serde::ser::Error;
-    let raw: &serde_json::value::RawValue =
-        serde_json::from_str(value).map_err(S::Error::custom)?;
+    let text = value.as_ref().map_or("null", AsRef::as_ref);
+    let raw: &serde_json::value::RawValue = serde_json::from_str(text).map_err(S::Error::custom)?;
     raw.serialize(serializer)
-}
-
-fn raw_json_owned<S: Serializer>(value: &str, serializer: S) -> Result<S::Ok, S::Error> {
-    raw_json(value, serializer)
 }
 
 /// An [`Event`] that owns its text.
@@ -198,15 +205,16 @@ pub enum OwnedEvent {
     ParameterEnd {
         index: usize,
         name: String,
-        #[serde(serialize_with = "raw_json_owned")]
-        value: String,
+        #[serde(serialize_with = "raw_json", skip_serializing_if = "Option::is_none")]
+        value: Option<String>,
     },
     /// See [`Event::ArgumentsDelta`].
     ArgumentsDelta { index: usize, delta: String },
     /// See [`Event::ToolCallEnd`].
     ToolCallEnd {
         index: usize,
-        arguments: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        arguments: Option<String>,
         complete: bool,
     },
     /// See [`Event::Diagnostic`].
@@ -238,7 +246,7 @@ impl Event<'_> {
             Event::ParameterEnd { index, name, value } => OwnedEvent::ParameterEnd {
                 index,
                 name: name.into(),
-                value: value.into(),
+                value: value.map(Into::into),
             },
             Event::ArgumentsDelta { index, delta } => OwnedEvent::ArgumentsDelta {
                 index,
@@ -250,7 +258,7 @@ impl Event<'_> {
                 complete,
             } => OwnedEvent::ToolCallEnd {
                 index,
-                arguments: arguments.into(),
+                arguments: arguments.map(Into::into),
                 complete,
             },
             Event::Diagnostic {
@@ -287,7 +295,7 @@ impl OwnedEvent {
             OwnedEvent::ParameterEnd { index, name, value } => Event::ParameterEnd {
                 index: *index,
                 name,
-                value,
+                value: value.as_deref(),
             },
             OwnedEvent::ArgumentsDelta { index, delta } => Event::ArgumentsDelta {
                 index: *index,
@@ -299,7 +307,7 @@ impl OwnedEvent {
                 complete,
             } => Event::ToolCallEnd {
                 index: *index,
-                arguments,
+                arguments: arguments.as_deref(),
                 complete: *complete,
             },
             OwnedEvent::Diagnostic {
@@ -406,7 +414,7 @@ pub(crate) enum RawEvent {
     ParameterEnd {
         index: usize,
         name: Span,
-        value: Span,
+        value: Option<Span>,
     },
     ArgumentsDelta {
         index: usize,
@@ -414,7 +422,7 @@ pub(crate) enum RawEvent {
     },
     ToolCallEnd {
         index: usize,
-        arguments: Span,
+        arguments: Option<Span>,
         complete: bool,
     },
     Diagnostic {
@@ -542,7 +550,7 @@ impl<'a> Iterator for Events<'a> {
             RawEvent::ParameterEnd { index, name, value } => Event::ParameterEnd {
                 index: *index,
                 name: s(name),
-                value: s(value),
+                value: value.as_ref().map(s),
             },
             RawEvent::ArgumentsDelta { index, delta } => Event::ArgumentsDelta {
                 index: *index,
@@ -554,7 +562,7 @@ impl<'a> Iterator for Events<'a> {
                 complete,
             } => Event::ToolCallEnd {
                 index: *index,
-                arguments: s(arguments),
+                arguments: arguments.as_ref().map(s),
                 complete: *complete,
             },
             RawEvent::Diagnostic {

@@ -4,39 +4,93 @@
 //! forms where JSON has them, `\u00XX` in lowercase hex otherwise);
 //! everything else, non-ASCII included, is copied as is.
 
+/// The position of the first byte of `bytes` that escaping changes: `"`,
+/// `\` or a control character below U+0020.
+///
+/// Values are mostly text that needs no escaping, so this tests eight bytes
+/// at a time (the classic "has a zero byte" bit trick) and only looks at
+/// single bytes in a word that holds a candidate.
+pub(crate) fn first_escape(bytes: &[u8]) -> Option<usize> {
+    let mut words = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for word in &mut words {
+        let mut le = [0; 8];
+        le.copy_from_slice(word);
+        if word_needs_escape(u64::from_le_bytes(le)) {
+            return word
+                .iter()
+                .position(|&b| needs_escape(b))
+                .map(|k| offset + k);
+        }
+        offset += 8;
+    }
+    // The last few bytes, padded with a byte that needs no escaping, take
+    // one more word test: a token-sized piece of a value is only this.
+    let rest = words.remainder();
+    let mut le = [b' '; 8];
+    le[..rest.len()].copy_from_slice(rest);
+    if !word_needs_escape(u64::from_le_bytes(le)) {
+        return None;
+    }
+    rest.iter()
+        .position(|&b| needs_escape(b))
+        .map(|k| offset + k)
+}
+
+/// Whether any of eight bytes may need escaping. Exact when it says no; a
+/// yes may be caused by a borrow out of a matching byte into the next one,
+/// so the caller finds the byte itself with a byte scan.
+fn word_needs_escape(x: u64) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v;
+    // Bytes below 0x20 (exact for bytes under 0x80), `"` and `\`.
+    let control = x.wrapping_sub(ONES * 0x20) & !x;
+    let quote = has_zero(x ^ (ONES * u64::from(b'"')));
+    let backslash = has_zero(x ^ (ONES * u64::from(b'\\')));
+    (control | quote | backslash) & HIGH != 0
+}
+
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || b == b'"' || b == b'\\'
+}
+
 /// Appends `text`, escaped for the inside of a JSON string, to `out`.
 pub(crate) fn escape_into(out: &mut String, text: &str) {
     let bytes = text.as_bytes();
     let mut start = 0;
-    for (i, &b) in bytes.iter().enumerate() {
-        let short = match b {
-            b'"' => "\\\"",
-            b'\\' => "\\\\",
-            b'\n' => "\\n",
-            b'\r' => "\\r",
-            b'\t' => "\\t",
-            0x08 => "\\b",
-            0x0c => "\\f",
-            0x00..=0x1f => "",
-            _ => continue,
-        };
-        out.push_str(&text[start..i]);
-        if short.is_empty() {
-            const HEX: &[u8; 16] = b"0123456789abcdef";
-            out.push_str("\\u00");
-            out.push(HEX[usize::from(b >> 4)] as char);
-            out.push(HEX[usize::from(b & 0xf)] as char);
-        } else {
-            out.push_str(short);
-        }
-        start = i + 1;
+    while let Some(k) = first_escape(&bytes[start..]) {
+        let at = start + k;
+        out.push_str(&text[start..at]);
+        push_escaped(out, bytes[at]);
+        start = at + 1;
     }
     out.push_str(&text[start..]);
 }
 
+fn push_escaped(out: &mut String, b: u8) {
+    let short = match b {
+        b'"' => "\\\"",
+        b'\\' => "\\\\",
+        b'\n' => "\\n",
+        b'\r' => "\\r",
+        b'\t' => "\\t",
+        0x08 => "\\b",
+        0x0c => "\\f",
+        _ => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            out.push_str("\\u00");
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 0xf)]));
+            return;
+        }
+    };
+    out.push_str(short);
+}
+
 #[cfg(test)]
 mod tests {
-    use super::escape_into;
+    use super::{escape_into, first_escape};
 
     fn escaped(text: &str) -> String {
         let mut out = String::new();
@@ -61,6 +115,26 @@ mod tests {
             expected.pop();
             expected.remove(0);
             assert_eq!(escaped(&text), expected, "byte {b:#x}");
+        }
+    }
+
+    #[test]
+    fn the_word_scan_finds_the_first_escape_at_every_position() {
+        // Every byte value, at every offset of a 19-byte run of text (two
+        // words and a remainder), with non-ASCII and near-miss bytes around.
+        let filler = "a\u{e9}!#[]~\u{7f}AZ az09\u{3042}";
+        for b in 0u8..=0x7f {
+            for at in 0..19 {
+                let mut bytes: Vec<u8> = filler.bytes().cycle().take(19).collect();
+                bytes.retain(|&c| !(c < 0x20 || c == b'"' || c == b'\\'));
+                bytes.truncate(at);
+                bytes.push(b);
+                bytes.extend_from_slice(b"tail\"");
+                let expected = bytes
+                    .iter()
+                    .position(|&c| c < 0x20 || c == b'"' || c == b'\\');
+                assert_eq!(first_escape(&bytes), expected, "byte {b:#x} at {at}");
+            }
         }
     }
 }

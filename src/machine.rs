@@ -32,7 +32,7 @@ use memchr::{memchr, memchr2, memchr3};
 
 use crate::event::{DiagnosticKind as Kind, Output, RawEvent};
 use crate::format::{Compiled, Marker};
-use crate::json::escape_into;
+use crate::json::{escape_into, first_escape};
 use crate::options::{Options, ValueTermination};
 use crate::scan::Step;
 
@@ -102,8 +102,8 @@ struct Value {
     /// Trailing bytes held back: a layout `\n` that a closer may still
     /// prove to be layout, or trailing whitespace of an inline value.
     tail: String,
-    /// The value so far, JSON-escaped.
-    json: String,
+    /// Where the value's JSON string starts in the call's arguments.
+    json_start: usize,
     /// Whether a closer kept as value text was reported already.
     closer_reported: bool,
 }
@@ -203,7 +203,6 @@ impl Machine {
             (&mut self.param_names, &mut old.param_names),
             (&mut self.param, &mut old.param),
             (&mut self.value.tail, &mut old.value.tail),
-            (&mut self.value.json, &mut old.value.json),
             (&mut self.stray, &mut old.stray),
             (&mut self.scratch, &mut old.scratch),
         ] {
@@ -237,39 +236,67 @@ impl Machine {
     // ----- driving -------------------------------------------------------
 
     /// Processes valid UTF-8 text.
+    ///
+    /// Text of the current state accumulates as a run, `s[run..]`, and is
+    /// handed over only when a marker ends it or the chunk ends: a `<` whose
+    /// marker match dies stays inside the run (the bytes stepped hold no
+    /// other `<`, so no marker starts among them), which keeps the text of
+    /// a value or of content in as few pieces, and events, as possible.
     pub(crate) fn run(&mut self, s: &str) {
         let bytes = s.as_bytes();
         let mut i = 0;
+        let mut run = 0;
+        // Where the marker being matched starts in `s`; 0 when it started
+        // in an earlier chunk (its bytes so far are in `pending`).
+        let mut marker_at = 0;
         while i < bytes.len() {
             if let Some(sid) = self.matching {
                 match self.format.markers.step(sid, bytes[i]) {
                     Step::Partial(next) => {
                         self.matching = Some(next);
-                        self.pending.push(char::from(bytes[i]));
                         i += 1;
                     }
                     Step::Done(marker) => {
                         self.matching = None;
                         self.pending.clear();
+                        self.text_all(&s[run..marker_at]);
                         i += 1;
+                        run = i;
                         self.on_marker(marker);
                     }
                     Step::Dead => {
                         // The byte is not consumed: it may start a marker.
+                        // The bytes stepped stay in the run, after those
+                        // of an earlier chunk.
                         self.matching = None;
                         self.flush_pending();
                     }
                 }
             } else if !self.scans_markers() {
                 i += self.text(&s[i..]);
-            } else if bytes[i] == b'<' {
+                run = i;
+            } else if let Some(k) = find_open_angle(&bytes[i..]) {
+                marker_at = i + k;
                 self.matching = Some(self.format.markers.after_open_angle());
-                self.pending.push('<');
-                i += 1;
+                i = marker_at + 1;
             } else {
-                let end = memchr(b'<', &bytes[i..]).map_or(bytes.len(), |k| i + k);
-                i += self.text(&s[i..end]);
+                i = bytes.len();
             }
+        }
+        if self.matching.is_some() {
+            self.text_all(&s[run..marker_at]);
+            self.pending.push_str(&s[marker_at.max(run)..]);
+        } else {
+            self.text_all(&s[run..]);
+        }
+    }
+
+    /// Ends a marker match that the next input cannot continue (a
+    /// character that is not ASCII is on its way): its bytes are text now,
+    /// not held until that character is complete.
+    pub(crate) fn end_marker_match(&mut self) {
+        if self.matching.take().is_some() {
+            self.flush_pending();
         }
     }
 
@@ -720,15 +747,28 @@ impl Machine {
             return;
         }
         let index = self.calls - 1;
-        let text = self.out.push_text(piece);
-        self.out
-            .events
-            .push(RawEvent::ParameterDelta { index, text });
-        self.scratch.clear();
-        escape_into(&mut self.scratch, piece);
-        self.out.arguments(index, &self.scratch);
-        self.args.push_str(&self.scratch);
-        self.value.json.push_str(&self.scratch);
+        let out = &mut self.out;
+        let raw = out.push_text(piece);
+        out.events.push(RawEvent::ParameterDelta {
+            index,
+            text: raw.clone(),
+        });
+        // Most pieces need no escaping: the arguments fragment is then the
+        // raw text itself, written once.
+        let json = match first_escape(piece.as_bytes()) {
+            None => raw,
+            Some(at) => {
+                let start = out.text.len();
+                out.text.push_str(&piece[..at]);
+                escape_into(&mut out.text, &piece[at..]);
+                start..out.text.len()
+            }
+        };
+        if self.opts.retain_arguments {
+            self.args.push_str(&out.text[json.clone()]);
+        }
+        out.events
+            .push(RawEvent::ArgumentsDelta { index, delta: json });
         self.value.emitted += piece.len();
     }
 
@@ -1075,14 +1115,17 @@ impl Machine {
         escape_into(&mut self.scratch, &self.param);
         self.scratch.push_str("\": \"");
         self.out.arguments(index, &self.scratch);
-        self.args.push_str(&self.scratch);
+        if self.opts.retain_arguments {
+            self.args.push_str(&self.scratch);
+            // The value's JSON string starts at the quote just written.
+            self.value.json_start = self.args.len() - 1;
+        }
         self.param_count += 1;
         self.param_open = true;
         self.value.inline = inline;
         self.value.started = false;
         self.value.emitted = 0;
         self.value.tail.clear();
-        self.value.json.clear();
         self.value.closer_reported = false;
         self.state = State::Value;
     }
@@ -1095,13 +1138,13 @@ impl Machine {
         self.value.tail.clear();
         let index = self.calls - 1;
         self.out.arguments(index, "\"");
-        self.args.push('"');
+        let value = if self.opts.retain_arguments {
+            self.args.push('"');
+            Some(self.out.push_text(&self.args[self.value.json_start..]))
+        } else {
+            None
+        };
         let name = self.out.push_text(&self.param);
-        let start = self.out.text.len();
-        self.out.text.push('"');
-        self.out.text.push_str(&self.value.json);
-        self.out.text.push('"');
-        let value = start..self.out.text.len();
         self.out
             .events
             .push(RawEvent::ParameterEnd { index, name, value });
@@ -1115,8 +1158,12 @@ impl Machine {
         let index = self.calls - 1;
         let closing = if self.param_count == 0 { "{}" } else { "}" };
         self.out.arguments(index, closing);
-        self.args.push_str(closing);
-        let arguments = self.out.push_text(&self.args);
+        let arguments = if self.opts.retain_arguments {
+            self.args.push_str(closing);
+            Some(self.out.push_text(&self.args))
+        } else {
+            None
+        };
         self.out.events.push(RawEvent::ToolCallEnd {
             index,
             arguments,
@@ -1155,6 +1202,16 @@ fn follows(closer: Marker, next: Marker) -> bool {
         ),
         FuncClose => matches!(next, CallClose | CallOpen | FuncOpen),
         _ => matches!(next, CallOpen | FuncOpen),
+    }
+}
+
+/// The next `<`: a plain loop for the few bytes of a token-sized chunk,
+/// where `memchr`'s setup costs more than it saves.
+fn find_open_angle(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < 16 {
+        bytes.iter().position(|&b| b == b'<')
+    } else {
+        memchr(b'<', bytes)
     }
 }
 
@@ -1280,9 +1337,9 @@ mod tests {
                 arguments,
                 complete,
                 ..
-            } => Some((arguments.to_owned(), complete)),
+            } => Some((arguments.map(str::to_owned), complete)),
             _ => None,
         });
-        assert_eq!(end, Some((r#"{"p": "v"}"#.to_owned(), false)));
+        assert_eq!(end, Some((Some(r#"{"p": "v"}"#.to_owned()), false)));
     }
 }

@@ -107,11 +107,27 @@ impl Default for Limits {
     }
 }
 
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Options {
     pub format: Format,
     pub value_end: ValueTermination,
     pub ids: Ids,
     pub tools: Option<Arc<Tools>>,
     pub limits: Limits,
+    /// Keep the open call's arguments to put them whole in `tool_call_end`
+    /// (and each value in `parameter_end`).
+    pub retain_arguments: bool,
+}
+
+impl Default for Options {
+    fn default() -> Options {
+        Options {
+            format: Format::default(),
+            value_end: ValueTermination::default(),
+            ids: Ids::default(),
+            tools: None,
+            limits: Limits::default(),
+            retain_arguments: true,
+        }
+    }
 }

@@ -154,6 +154,13 @@ impl Parser {
                 },
             }
         }
+        // Long chunks are nearly always valid: validate them with SIMD and
+        // leave the error details to the standard library's slower path.
+        if input.len() >= SIMD_UTF8_MIN {
+            if let Ok(s) = simdutf8::basic::from_utf8(input) {
+                return self.machine.run(s);
+            }
+        }
         loop {
             match std::str::from_utf8(input) {
                 Ok(s) => return self.machine.run(s),
@@ -164,6 +171,9 @@ impl Parser {
                     }
                     match e.error_len() {
                         None => {
+                            // No marker continues with a non-ASCII byte:
+                            // what a partial marker held is text now.
+                            self.machine.end_marker_match();
                             self.utf8[..rest.len()].copy_from_slice(rest);
                             self.utf8_len = rest.len();
                             return;
@@ -203,6 +213,9 @@ impl std::fmt::Debug for Parser {
             .finish_non_exhaustive()
     }
 }
+
+/// Below this many bytes the standard library's validation is as fast.
+const SIMD_UTF8_MIN: usize = 64;
 
 fn utf8_width(lead: u8) -> usize {
     match lead {
@@ -258,6 +271,36 @@ impl ParserBuilder {
     /// Bounds on held text (see [`Limits`]).
     pub fn limits(mut self, limits: Limits) -> ParserBuilder {
         self.options.limits = limits;
+        self
+    }
+
+    /// Whether `tool_call_end` carries the call's whole `arguments` and
+    /// `parameter_end` each whole `value` (default `true`).
+    ///
+    /// Both are copies of what the `arguments_delta` fragments already
+    /// said, so the parser keeps the open call's arguments to provide them:
+    /// memory proportional to the largest call. Turn this off when only the
+    /// fragments are used (an OpenAI-style stream, a proxy) to keep the
+    /// parser's memory bounded whatever the size of a value: the fields are
+    /// then `None` (left out of the JSON form). [`Parser::parse`] and
+    /// [`MessageBuilder`](crate::MessageBuilder) need only the fragments
+    /// and work either way.
+    ///
+    /// ```
+    /// use toolcall_stream::{Event, Parser};
+    /// let mut parser = Parser::builder().retain_arguments(false).build();
+    /// let mut arguments = String::new();
+    /// for event in parser.feed("<tool_call><function=f><parameter=a>1</parameter></function></tool_call>") {
+    ///     match event {
+    ///         Event::ArgumentsDelta { delta, .. } => arguments.push_str(delta),
+    ///         Event::ToolCallEnd { arguments: whole, .. } => assert_eq!(whole, None),
+    ///         _ => {}
+    ///     }
+    /// }
+    /// assert_eq!(arguments, r#"{"a": "1"}"#);
+    /// ```
+    pub fn retain_arguments(mut self, retain: bool) -> ParserBuilder {
+        self.options.retain_arguments = retain;
         self
     }
 

@@ -119,6 +119,9 @@ pub fn check_contract(events: &[OwnedEvent], input: &[u8]) {
                     panic!("parameter end without start; {}", ctx());
                 };
                 assert_eq!(&started, name, "parameter end names another; {}", ctx());
+                let Some(value) = value.as_deref() else {
+                    panic!("a retaining parser left out a value; {}", ctx());
+                };
                 let parsed: serde_json::Value = serde_json::from_str(value)
                     .unwrap_or_else(|e| panic!("parameter value {value:?}: {e}; {}", ctx()));
                 // No schema: every value is a JSON string of the raw text.
@@ -141,8 +144,11 @@ pub fn check_contract(events: &[OwnedEvent], input: &[u8]) {
                 };
                 assert_eq!(*index, current, "call end for another call; {}", ctx());
                 assert!(param.is_none(), "call ended inside a parameter; {}", ctx());
+                let Some(arguments) = arguments.as_deref() else {
+                    panic!("a retaining parser left out the arguments; {}", ctx());
+                };
                 assert_eq!(
-                    &args,
+                    args,
                     arguments,
                     "arguments_delta concatenation differs from tool_call_end arguments; {}",
                     ctx()
