@@ -11,28 +11,22 @@
 /// at a time (the classic "has a zero byte" bit trick) and only looks at
 /// single bytes in a word that holds a candidate.
 pub(crate) fn first_escape(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < 16 {
+        // A token-sized piece: a byte loop costs less than word setup.
+        return bytes.iter().position(|&b| needs_escape(b));
+    }
     let mut words = bytes.chunks_exact(8);
     let mut offset = 0;
     for word in &mut words {
         let mut le = [0; 8];
         le.copy_from_slice(word);
         if word_needs_escape(u64::from_le_bytes(le)) {
-            return word
-                .iter()
-                .position(|&b| needs_escape(b))
-                .map(|k| offset + k);
+            break;
         }
         offset += 8;
     }
-    // The last few bytes, padded with a byte that needs no escaping, take
-    // one more word test: a token-sized piece of a value is only this.
-    let rest = words.remainder();
-    let mut le = [b' '; 8];
-    le[..rest.len()].copy_from_slice(rest);
-    if !word_needs_escape(u64::from_le_bytes(le)) {
-        return None;
-    }
-    rest.iter()
+    bytes[offset..]
+        .iter()
         .position(|&b| needs_escape(b))
         .map(|k| offset + k)
 }
@@ -52,8 +46,21 @@ fn word_needs_escape(x: u64) -> bool {
 }
 
 fn needs_escape(b: u8) -> bool {
-    b < 0x20 || b == b'"' || b == b'\\'
+    NEEDS_ESCAPE[usize::from(b)]
 }
+
+/// `"`, `\` and the control characters below U+0020.
+static NEEDS_ESCAPE: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
 
 /// Appends `text`, escaped for the inside of a JSON string, to `out`.
 pub(crate) fn escape_into(out: &mut String, text: &str) {
