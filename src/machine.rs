@@ -244,6 +244,10 @@ impl Machine {
     /// a value or of content in as few pieces, and events, as possible.
     pub(crate) fn run(&mut self, s: &str) {
         let bytes = s.as_bytes();
+        if self.matching.is_none() && self.scans_markers() && find_open_angle(bytes).is_none() {
+            // The common case at token-sized chunks: no marker here at all.
+            return self.text_all(s);
+        }
         let mut i = 0;
         let mut run = 0;
         // Where the marker being matched starts in `s`; 0 when it started
@@ -301,6 +305,7 @@ impl Machine {
     }
 
     /// The end of the stream: flushes what is held, closes what is open.
+    #[inline(never)]
     pub(crate) fn finish(&mut self) {
         let mut cut_marker = None;
         if self.matching.take().is_some() {
@@ -359,6 +364,7 @@ impl Machine {
     }
 
     /// Hands the bytes of a failed marker match to the current state.
+    #[inline(never)]
     fn flush_pending(&mut self) {
         let pending = mem::take(&mut self.pending);
         self.text_all(&pending);
@@ -608,6 +614,7 @@ impl Machine {
         }
     }
 
+    #[inline(never)]
     fn reject_name(&mut self) {
         if self.state == State::ParamName {
             let held = mem::take(&mut self.held);
@@ -621,6 +628,7 @@ impl Machine {
     }
 
     /// An opening that is not a call: its text goes back to content.
+    #[inline(never)]
     fn reject_opening(&mut self) {
         if self.state == State::FuncName && self.opening == Opening::Wrapped {
             self.out.diag(
@@ -666,6 +674,7 @@ impl Machine {
         }
     }
 
+    #[inline(never)]
     fn flush_stray(&mut self) {
         if self.stray_len == 0 {
             return;
@@ -780,6 +789,7 @@ impl Machine {
 
     // ----- markers -------------------------------------------------------
 
+    #[inline(never)]
     fn on_marker(&mut self, marker: Marker) {
         let text = self.format.spec.text(marker);
         match self.state {
@@ -1009,6 +1019,7 @@ impl Machine {
         );
     }
 
+    #[inline(never)]
     fn accept_closer(&mut self, closer: Marker) {
         self.held.clear();
         match closer {
@@ -1026,6 +1037,7 @@ impl Machine {
         }
     }
 
+    #[inline(never)]
     fn reject_closer(&mut self) {
         let State::CloserPending(closer) = self.state else {
             return;
@@ -1052,6 +1064,7 @@ impl Machine {
 
     // ----- calls and parameters ------------------------------------------
 
+    #[inline(never)]
     fn start_call(&mut self) {
         let index = self.calls;
         self.calls += 1;
@@ -1087,6 +1100,7 @@ impl Machine {
         self.state = State::InCall;
     }
 
+    #[inline(never)]
     fn start_param(&mut self, inline: bool) {
         let index = self.calls - 1;
         self.param.clone_from(&self.name);
@@ -1130,6 +1144,7 @@ impl Machine {
         self.state = State::Value;
     }
 
+    #[inline(never)]
     fn end_param(&mut self) {
         if !self.param_open {
             return;
@@ -1150,6 +1165,7 @@ impl Machine {
             .push(RawEvent::ParameterEnd { index, name, value });
     }
 
+    #[inline(never)]
     fn end_call(&mut self, complete: bool) {
         if !self.in_call {
             return;
