@@ -1,89 +1,106 @@
-//! Throughput benchmarks for the Qwen3-Coder parser (criterion).
+//! Throughput benchmarks (criterion): how fast the parser eats model output,
+//! one-shot and at every chunk size a server or a client feeds it.
 //!
-//! The inputs are deterministic synthetic transcripts of about 1 MiB, made
-//! by `benches/support/transcript.rs` (fixed-seed xorshift, no `rand`), so
-//! every run parses the same bytes. Every group reports bytes per second.
+//! Inputs are deterministic synthetic transcripts (`benches/support/
+//! transcript.rs`: a fixed-seed xorshift, no `rand`), so every run and every
+//! machine parses the same bytes. Each comes in two sizes, 1 MiB and 10 MiB,
+//! to show that the cost per byte does not depend on the length:
 //!
-//! * `parse/mixed`: one-shot [`toolcall_stream::parse`] of a mixed agentic
-//!   transcript (prose with non-marker `<`, large `write_file` calls full of
-//!   source code, small calls with several parameters), events collected
-//!   into a `Message`.
-//! * `stream/chunk/{1,4,16,4096}`: the same transcript fed through one
-//!   reused `Parser` (`reset()` between iterations) in chunks of that many
-//!   bytes, every event drained and dropped. Chunk size 1 is the worst case
-//!   (per-call overhead, markers and UTF-8 characters split everywhere);
-//!   4 and 16 are about a token; 4096 is a network read.
-//! * `content_only/{parse,chunk_16}`: 1 MiB of prose with no `<` at all:
-//!   the content fast path.
-//! * `value_heavy/{parse,chunk_16}`: one call whose `content` value is 1 MiB
-//!   of source code: the in-value scan and JSON string escaping.
+//! * `prose`: chat content with no `<` at all: the content fast path.
+//! * `code`: content with fenced source code full of `<` that is not a
+//!   marker: every `<` starts a marker match that fails.
+//! * `tool_dense`: an agentic Qwen3-Coder transcript: prose, large
+//!   `write_file` calls whose values are multi-line source code, small calls
+//!   with several parameters, in the chat template's layout.
+//! * `large_value`: one call whose `content` value is the whole input.
 //!
-//!   In these two groups `parse` is `Parser::parse` on a reused parser (its
-//!   buffers already grown), unlike `parse/mixed`, which builds a new parser
-//!   every time as the free function does.
-//!
-//! Run all of them (a minute or two):
+//! Each input is fed through one reused [`Parser`] (`reset()` between
+//! iterations, as a server reuses one per response): `one_shot` feeds it
+//! whole, `chunk/N` in N-byte pieces (1: the worst case, every marker and
+//! UTF-8 character split; 4 and 16: about a token; 64; 4096: a network
+//! read). Every event is drained. `parse_fn/tool_dense` is the free
+//! function [`toolcall_stream::parse`]: a new parser per call and the
+//! events collected into a `Message`.
 //!
 //! ```text
-//! cargo bench --bench parse
-//! cargo bench --bench parse -- stream        # one group (a name filter)
-//! cargo bench --bench parse -- --quick       # a quick, rougher pass
+//! cargo bench --bench parse                       # everything (about 6 minutes)
+//! cargo bench --bench parse -- tool_dense/1MiB    # a name filter
+//! python3 scripts/bench_table.py                  # the medians as the README's table
 //! ```
 //!
-//! Wall-clock figures are noisy on shared machines. For stable instruction
-//! counts, write the inputs to files (`TOOLCALL_BENCH_DUMP=DIR` writes
-//! `DIR/{mixed,content_only,value_heavy}.txt`; `--list` skips measuring)
-//! and run the CLI on one under callgrind:
+//! Wall-clock figures are noisy on a shared machine; instruction counts are
+//! not. `TOOLCALL_BENCH_DUMP=DIR cargo bench --bench parse -- --list` writes
+//! the inputs to `DIR/NAME-SIZE.txt` without measuring; then
 //!
 //! ```text
-//! TOOLCALL_BENCH_DUMP=/tmp/tc cargo bench --bench parse -- --list
 //! cargo build --release
-//! valgrind --tool=callgrind --callgrind-out-file=callgrind.out \
-//!     target/release/toolcall stream --summary --chunk-size 16 /tmp/tc/mixed.txt
-//! callgrind_annotate callgrind.out | head -40
+//! valgrind --tool=callgrind --callgrind-out-file=cg.out \
+//!     target/release/toolcall stream --summary --chunk-size 4 DIR/tool_dense-1MiB.txt
+//! callgrind_annotate cg.out | head -30
 //! ```
-//!
-//! The total `Ir` (instructions executed) is the figure to compare between
-//! revisions; it barely moves from run to run.
 
 use std::hint::black_box;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use toolcall_stream::{parse, Format, Ids, Parser};
+use criterion::{
+    criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
+};
+use toolcall_stream::{parse, Format, Ids, Limits, Parser};
 
 #[path = "support/transcript.rs"]
 mod transcript;
 
 use transcript::Transcript;
 
-/// About 1 MiB per input.
-const SIZE: usize = 1 << 20;
+const SIZES: [(&str, usize); 2] = [("1MiB", 1 << 20), ("10MiB", 10 << 20)];
 
-const CHUNK_SIZES: [usize; 4] = [1, 4, 16, 4096];
+const CHUNK_SIZES: [usize; 5] = [1, 4, 16, 64, 4096];
+
+type Generator = fn(usize) -> Transcript;
+
+const INPUTS: [(&str, Generator); 4] = [
+    ("prose", transcript::content_only),
+    ("code", transcript::content_code),
+    ("tool_dense", transcript::mixed),
+    ("large_value", transcript::value_heavy),
+];
 
 fn parser() -> Parser {
+    // A 10 MiB transcript is many responses' worth of calls: lift the
+    // per-stream bound so that all of them are parsed as calls.
+    let mut limits = Limits::default();
+    limits.max_calls = usize::MAX;
     // Sequential ids: no hashing per call, identical output every run.
     Parser::builder()
         .format(Format::Qwen3Coder)
         .ids(Ids::sequential("call_"))
+        .limits(limits)
         .build()
 }
 
-/// Feeds `input` in `chunk`-byte pieces and drains every event; returns
-/// the number of events so the work cannot be optimized away.
+/// Feeds `input` in `chunk`-byte pieces and hands every event to
+/// `black_box`, as a consumer would look at each; returns the number of
+/// events.
 fn stream(parser: &mut Parser, input: &[u8], chunk: usize) -> usize {
     parser.reset();
     let mut events = 0;
     for piece in input.chunks(chunk) {
-        events += parser.feed(piece).count();
+        for event in parser.feed(piece) {
+            black_box(event);
+            events += 1;
+        }
     }
-    events + parser.finish().count()
+    for event in parser.finish() {
+        black_box(event);
+        events += 1;
+    }
+    events
 }
 
 /// Checks that a generated input parses as intended: the expected number
-/// of calls, all complete, and no diagnostics. A benchmark of malformed
-/// input would measure recovery paths instead.
+/// of calls, all complete, no diagnostics, and, without calls, the content
+/// back byte for byte. A benchmark of malformed input would measure
+/// recovery paths instead.
 fn checked(name: &str, transcript: Transcript) -> Vec<u8> {
     if let Some(dir) = std::env::var_os("TOOLCALL_BENCH_DUMP") {
         let dir = std::path::PathBuf::from(dir);
@@ -107,62 +124,50 @@ fn checked(name: &str, transcript: Transcript) -> Vec<u8> {
         "{name}: unexpected diagnostics: {:?}",
         &message.diagnostics[..message.diagnostics.len().min(3)]
     );
+    if transcript.calls == 0 {
+        assert_eq!(message.content.as_deref(), Some(transcript.text.as_str()));
+    }
     transcript.text.into_bytes()
 }
 
-fn configure<'a>(
-    c: &'a mut Criterion,
-    name: &str,
-) -> criterion::BenchmarkGroup<'a, criterion::measurement::WallTime> {
-    let mut group = c.benchmark_group(name);
-    group
-        .sample_size(20)
-        .warm_up_time(Duration::from_secs(1))
-        .measurement_time(Duration::from_secs(3));
-    group
+fn bench_inputs(c: &mut Criterion) {
+    for (name, generate) in INPUTS {
+        for (size_name, size) in SIZES {
+            let input = checked(&format!("{name}-{size_name}"), generate(size));
+            let mut group = c.benchmark_group(format!("{name}/{size_name}"));
+            group
+                .throughput(Throughput::Bytes(input.len() as u64))
+                .sampling_mode(SamplingMode::Flat)
+                .sample_size(10)
+                .warm_up_time(Duration::from_millis(500))
+                .measurement_time(Duration::from_secs(if size > SIZES[0].1 { 6 } else { 2 }));
+            let mut p = parser();
+            group.bench_function("one_shot", |b| {
+                b.iter(|| stream(&mut p, black_box(&input), input.len()))
+            });
+            for chunk in CHUNK_SIZES {
+                group.bench_with_input(BenchmarkId::new("chunk", chunk), &chunk, |b, &chunk| {
+                    b.iter(|| stream(&mut p, black_box(&input), chunk))
+                });
+            }
+            group.finish();
+        }
+    }
 }
 
-fn bench_mixed(c: &mut Criterion) {
-    let input = checked("mixed", transcript::mixed(SIZE));
-
-    let mut group = configure(c, "parse");
-    group.throughput(Throughput::Bytes(input.len() as u64));
-    group.bench_function("mixed", |b| {
+fn bench_parse_fn(c: &mut Criterion) {
+    let input = checked("tool_dense-1MiB", transcript::mixed(SIZES[0].1));
+    let mut group = c.benchmark_group("parse_fn");
+    group
+        .throughput(Throughput::Bytes(input.len() as u64))
+        .sample_size(20)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    group.bench_function("tool_dense/1MiB", |b| {
         b.iter(|| parse(Format::Qwen3Coder, black_box(&input)))
     });
     group.finish();
-
-    let mut group = configure(c, "stream");
-    group.throughput(Throughput::Bytes(input.len() as u64));
-    let mut p = parser();
-    for chunk in CHUNK_SIZES {
-        group.bench_with_input(BenchmarkId::new("chunk", chunk), &chunk, |b, &chunk| {
-            b.iter(|| stream(&mut p, black_box(&input), chunk))
-        });
-    }
-    group.finish();
 }
 
-fn bench_shape(c: &mut Criterion, name: &str, input: &[u8]) {
-    let mut group = configure(c, name);
-    group.throughput(Throughput::Bytes(input.len() as u64));
-    let mut p = parser();
-    group.bench_function("parse", |b| b.iter(|| p.parse(black_box(input))));
-    group.bench_function("chunk_16", |b| {
-        b.iter(|| stream(&mut p, black_box(input), 16))
-    });
-    group.finish();
-}
-
-fn bench_content_only(c: &mut Criterion) {
-    let input = checked("content_only", transcript::content_only(SIZE));
-    bench_shape(c, "content_only", &input);
-}
-
-fn bench_value_heavy(c: &mut Criterion) {
-    let input = checked("value_heavy", transcript::value_heavy(SIZE));
-    bench_shape(c, "value_heavy", &input);
-}
-
-criterion_group!(benches, bench_mixed, bench_content_only, bench_value_heavy);
+criterion_group!(benches, bench_inputs, bench_parse_fn);
 criterion_main!(benches);

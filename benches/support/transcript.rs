@@ -311,6 +311,23 @@ pub fn content_only(len: usize) -> Transcript {
     Transcript { text, calls: 0 }
 }
 
+/// At least `len` bytes of content that is code: a chat answer with fenced
+/// source blocks (`<`, `>`, `&`, quotes, tags that are not markers) and
+/// some prose around them, no tool call. Every `<` starts a marker attempt
+/// that fails, so this measures the scanner's slow path in content.
+pub fn content_code(len: usize) -> Transcript {
+    let mut rng = Rng::new(0x853c_49e6_748f_ea9b);
+    let mut text = String::with_capacity(len + 8192);
+    while text.len() < len {
+        prose(&mut rng, &mut text, true);
+        text.push_str("\n\n```\n");
+        let lines = 8 + rng.below(40);
+        code(&mut rng, &mut text, lines);
+        text.push_str("```\n\n");
+    }
+    Transcript { text, calls: 0 }
+}
+
 /// One `write_file` call whose `content` value is at least `len` bytes of
 /// source code.
 pub fn value_heavy(len: usize) -> Transcript {
