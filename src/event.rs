@@ -437,6 +437,10 @@ pub(crate) enum RawEvent {
 #[derive(Default)]
 pub(crate) struct Output {
     pub text: String,
+    /// The arguments of the calls of this output (and of the open call),
+    /// which `ParameterEnd` values and `ToolCallEnd` arguments are spans of:
+    /// kept once, not copied for each.
+    pub args: String,
     pub events: Vec<RawEvent>,
 }
 
@@ -514,6 +518,7 @@ impl Output {
 #[derive(Clone, Debug)]
 pub struct Events<'a> {
     text: &'a str,
+    args: &'a str,
     events: std::slice::Iter<'a, RawEvent>,
 }
 
@@ -521,6 +526,7 @@ impl<'a> Events<'a> {
     pub(crate) fn new(output: &'a Output) -> Events<'a> {
         Events {
             text: &output.text,
+            args: &output.args,
             events: output.events.iter(),
         }
     }
@@ -530,8 +536,9 @@ impl<'a> Iterator for Events<'a> {
     type Item = Event<'a>;
 
     fn next(&mut self) -> Option<Event<'a>> {
-        let text = self.text;
+        let (text, args) = (self.text, self.args);
         let s = |span: &Span| &text[span.clone()];
+        let a = |span: &Span| &args[span.clone()];
         Some(match self.events.next()? {
             RawEvent::Content(span) => Event::Content { text: s(span) },
             RawEvent::ToolCallStart { index, id, name } => Event::ToolCallStart {
@@ -550,7 +557,7 @@ impl<'a> Iterator for Events<'a> {
             RawEvent::ParameterEnd { index, name, value } => Event::ParameterEnd {
                 index: *index,
                 name: s(name),
-                value: value.as_ref().map(s),
+                value: value.as_ref().map(a),
             },
             RawEvent::ArgumentsDelta { index, delta } => Event::ArgumentsDelta {
                 index: *index,
@@ -562,7 +569,7 @@ impl<'a> Iterator for Events<'a> {
                 complete,
             } => Event::ToolCallEnd {
                 index: *index,
-                arguments: arguments.as_ref().map(s),
+                arguments: arguments.as_ref().map(a),
                 complete: *complete,
             },
             RawEvent::Diagnostic {

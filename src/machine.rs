@@ -130,8 +130,8 @@ pub(crate) struct Machine {
     calls: usize,
     in_call: bool,
     call_name: String,
-    /// The open call's arguments so far.
-    args: String,
+    /// Where the open call's arguments start in `out.args`.
+    call_args_start: usize,
     /// The open call's parameter names, `\n`-separated (names hold no
     /// whitespace).
     param_names: String,
@@ -168,7 +168,7 @@ impl Machine {
             calls: 0,
             in_call: false,
             call_name: String::new(),
-            args: String::new(),
+            call_args_start: 0,
             param_names: String::new(),
             param_count: 0,
             param: String::new(),
@@ -199,7 +199,6 @@ impl Machine {
             (&mut self.held, &mut old.held),
             (&mut self.name, &mut old.name),
             (&mut self.call_name, &mut old.call_name),
-            (&mut self.args, &mut old.args),
             (&mut self.param_names, &mut old.param_names),
             (&mut self.param, &mut old.param),
             (&mut self.value.tail, &mut old.value.tail),
@@ -211,6 +210,24 @@ impl Machine {
         }
         self.out = old.out;
         self.out.clear();
+        self.out.args.clear();
+    }
+
+    /// Makes the output ready for the events of the next `feed`: the
+    /// arguments text of calls already ended is dropped, the open call's is
+    /// kept (moved to the front once, after the call that preceded it).
+    pub(crate) fn begin_output(&mut self) {
+        self.out.clear();
+        if self.in_call && self.opts.retain_arguments {
+            let start = mem::take(&mut self.call_args_start);
+            if start > 0 {
+                self.out.args.drain(..start);
+                self.value.json_start -= start.min(self.value.json_start);
+            }
+        } else {
+            self.out.args.clear();
+            self.call_args_start = 0;
+        }
     }
 
     /// The call the machine is inside, if any.
@@ -774,7 +791,7 @@ impl Machine {
             }
         };
         if self.opts.retain_arguments {
-            self.args.push_str(&out.text[json.clone()]);
+            out.args.push_str(&out.text[json.clone()]);
         }
         out.events
             .push(RawEvent::ArgumentsDelta { index, delta: json });
@@ -1093,7 +1110,7 @@ impl Machine {
                 });
             }
         }
-        self.args.clear();
+        self.call_args_start = self.out.args.len();
         self.param_names.clear();
         self.param_count = 0;
         self.call_cut = false;
@@ -1130,9 +1147,9 @@ impl Machine {
         self.scratch.push_str("\": \"");
         self.out.arguments(index, &self.scratch);
         if self.opts.retain_arguments {
-            self.args.push_str(&self.scratch);
+            self.out.args.push_str(&self.scratch);
             // The value's JSON string starts at the quote just written.
-            self.value.json_start = self.args.len() - 1;
+            self.value.json_start = self.out.args.len() - 1;
         }
         self.param_count += 1;
         self.param_open = true;
@@ -1154,8 +1171,8 @@ impl Machine {
         let index = self.calls - 1;
         self.out.arguments(index, "\"");
         let value = if self.opts.retain_arguments {
-            self.args.push('"');
-            Some(self.out.push_text(&self.args[self.value.json_start..]))
+            self.out.args.push('"');
+            Some(self.value.json_start..self.out.args.len())
         } else {
             None
         };
@@ -1175,8 +1192,8 @@ impl Machine {
         let closing = if self.param_count == 0 { "{}" } else { "}" };
         self.out.arguments(index, closing);
         let arguments = if self.opts.retain_arguments {
-            self.args.push_str(closing);
-            Some(self.out.push_text(&self.args))
+            self.out.args.push_str(closing);
+            Some(self.call_args_start..self.out.args.len())
         } else {
             None
         };

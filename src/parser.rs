@@ -68,7 +68,7 @@ impl Parser {
     /// After [`finish`](Parser::finish), feeding does nothing until
     /// [`reset`](Parser::reset).
     pub fn feed(&mut self, chunk: impl AsRef<[u8]>) -> Events<'_> {
-        self.machine.out.clear();
+        self.machine.begin_output();
         if !self.finished {
             self.decode(chunk.as_ref());
         }
@@ -78,7 +78,7 @@ impl Parser {
     /// Ends the stream: releases held text, closes what is open (a call cut
     /// off by the end is marked incomplete) and returns the last events.
     pub fn finish(&mut self) -> Events<'_> {
-        self.machine.out.clear();
+        self.machine.begin_output();
         if !self.finished {
             if self.utf8_len > 0 {
                 self.utf8_len = 0;
