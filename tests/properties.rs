@@ -174,6 +174,27 @@ proptest! {
     }
 
     #[test]
+    fn not_retaining_arguments_changes_nothing_but_the_whole_fields(
+        (input, cuts) in input_and_cuts(prop_oneof![calls(), output()]), mode in mode()
+    ) {
+        let build = |retain| Parser::builder()
+            .value_termination(mode)
+            .ids(Ids::sequential("call_"))
+            .retain_arguments(retain)
+            .build();
+        let retained = one_shot(&mut build(true), &input);
+        let lean = feed_cut(&mut build(false), &input, &cuts);
+        let stripped: Vec<OwnedEvent> = retained.into_iter().map(|e| match e {
+            OwnedEvent::ToolCallEnd { index, complete, .. } =>
+                OwnedEvent::ToolCallEnd { index, arguments: None, complete },
+            OwnedEvent::ParameterEnd { index, name, .. } =>
+                OwnedEvent::ParameterEnd { index, name, value: None },
+            e => e,
+        }).collect();
+        prop_assert_eq!(coalesce(stripped), coalesce(lean));
+    }
+
+    #[test]
     fn without_a_call_every_byte_comes_back_as_content(
         text in output(), size in 1usize..9
     ) {
