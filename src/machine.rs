@@ -259,6 +259,7 @@ impl Machine {
     /// marker match dies stays inside the run (the bytes stepped hold no
     /// other `<`, so no marker starts among them), which keeps the text of
     /// a value or of content in as few pieces, and events, as possible.
+    #[inline]
     pub(crate) fn run(&mut self, s: &str) {
         let bytes = s.as_bytes();
         if self.matching.is_none() && self.scans_markers() && find_open_angle(bytes).is_none() {
@@ -389,6 +390,7 @@ impl Machine {
         self.pending.clear();
     }
 
+    #[inline]
     fn text_all(&mut self, mut s: &str) {
         while !s.is_empty() {
             let n = self.text(s);
@@ -401,6 +403,7 @@ impl Machine {
     /// Acts on text that holds no marker (or, in the name states, on the
     /// rest of the input). Returns how many bytes were consumed; consumes
     /// none only after changing state, so the caller's loop progresses.
+    #[inline]
     fn text(&mut self, s: &str) -> usize {
         match self.state {
             State::Content => {
@@ -720,6 +723,7 @@ impl Machine {
     /// Value text, less the layout newlines (or, for an inline value, the
     /// surrounding whitespace). A trailing `\n` is held until what follows
     /// shows whether it is layout.
+    #[inline]
     fn value_text(&mut self, mut s: &str) {
         if self.value.inline {
             if !self.value.started {
@@ -768,6 +772,7 @@ impl Machine {
         }
     }
 
+    #[inline]
     fn emit_value(&mut self, piece: &str) {
         if piece.is_empty() {
             return;
