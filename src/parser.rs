@@ -404,6 +404,38 @@ mod tests {
     }
 
     #[test]
+    fn a_chunk_longer_than_a_block_gives_the_events_of_small_chunks() {
+        // Markers, a character and an invalid byte at every distance from
+        // the block border.
+        let mut input = Vec::new();
+        for shift in 0..24 {
+            input.resize(BLOCK * (shift + 1) - 12 + shift, b'x');
+            input.extend_from_slice(
+                b"<tool_call>\n<function=f>\n<parameter=a>\n\xc3\xa9\xff\xe6\x9d\xb1",
+            );
+            input.extend_from_slice(b"\n</parameter>\n</function>\n</tool_call>");
+        }
+        let events = |chunk: usize| {
+            let mut parser = Parser::builder().ids(crate::Ids::sequential("c")).build();
+            let mut all: Vec<_> = Vec::new();
+            for piece in input.chunks(chunk) {
+                all.extend(parser.feed(piece).map(Event::into_owned));
+            }
+            all.extend(parser.finish().map(Event::into_owned));
+            crate::coalesce(all)
+        };
+        let whole = events(input.len());
+        assert_eq!(
+            whole
+                .iter()
+                .filter(|e| matches!(e, crate::OwnedEvent::ToolCallEnd { .. }))
+                .count(),
+            24
+        );
+        assert_eq!(whole, events(4093));
+    }
+
+    #[test]
     fn feeding_after_finish_does_nothing_until_reset() {
         let mut parser = Parser::new(Format::Qwen3Coder);
         parser.feed("a");
