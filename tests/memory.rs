@@ -1,7 +1,7 @@
 //! Peak heap while streaming a huge string value: with
 //! `retain_arguments(false)` the parser holds only what it must to decide,
 //! so its memory does not grow with the value. (The 100 MB figure is
-//! `cargo bench --bench memory`; this is the same measurement, smaller, so
+//! `cargo bench --bench bounds`; this is the same measurement, smaller, so
 //! that the test suite runs it.)
 
 use toolcall_stream::{Event, Parser};

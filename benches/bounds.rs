@@ -1,11 +1,15 @@
-//! Peak heap while streaming one huge string value (not a criterion bench:
-//! it measures bytes, not time). Run with
+//! The parser's bounds, in bytes rather than seconds (not a criterion
+//! bench). Run with
 //!
 //! ```text
-//! cargo bench --bench memory
+//! cargo bench --bench bounds
 //! ```
 //!
-//! A `write_file` call whose `content` value is 100 MB is fed in 4-byte
+//! **Latency**: the most content held back at any time (fed, not yet
+//! released as an event) over the generated prose and code transcripts, at
+//! chunk sizes 1 to 4096: at most the longest marker's length minus one.
+//!
+//! **Memory**: a `write_file` call whose `content` value is 100 MB is fed in 4-byte
 //! chunks, every event drained, and the counting allocator reports the peak
 //! heap the parser used, with `retain_arguments(false)` (the parser holds only
 //! what it must to decide: bounded whatever the value's size) and with the
@@ -14,10 +18,14 @@
 
 use std::hint::black_box;
 
-use toolcall_stream::Parser;
+use toolcall_stream::{Event, Format, Parser};
 
 #[path = "support/alloc.rs"]
 mod alloc;
+
+#[path = "support/transcript.rs"]
+#[allow(dead_code)]
+mod transcript;
 
 #[global_allocator]
 static HEAP: alloc::Counting = alloc::Counting::new();
@@ -66,12 +74,47 @@ fn measure(retain: bool) {
     );
 }
 
+/// The most content bytes fed but not yet released, after any chunk.
+fn most_held_back(input: &str, chunk: usize) -> usize {
+    let mut parser = Parser::new(Format::Qwen3Coder);
+    let (mut fed, mut released, mut most) = (0, 0, 0);
+    for piece in input.as_bytes().chunks(chunk) {
+        for event in parser.feed(piece) {
+            if let Event::Content { text } = event {
+                released += text.len();
+            }
+        }
+        fed += piece.len();
+        most = most.max(fed - released);
+    }
+    most
+}
+
+fn latency() {
+    let inputs = [
+        ("prose", transcript::content_only(1 << 20).text),
+        ("code", transcript::content_code(1 << 20).text),
+    ];
+    for (name, input) in &inputs {
+        let most = [1, 4, 16, 64, 4096]
+            .map(|chunk| most_held_back(input, chunk))
+            .into_iter()
+            .max()
+            .unwrap_or(0);
+        println!(
+            "latency: {name} (1 MiB, chunks of 1 to 4096 bytes): at most {most} bytes of \
+             content held back (longest marker `</parameter>`: 12 bytes)"
+        );
+    }
+}
+
 fn main() {
-    // `cargo bench` passes `--bench`; `cargo test --benches` does not run
-    // this file's code at all (harness = false, no tests).
-    if std::env::args().any(|a| a == "--list") {
+    // `cargo test --benches` runs this with `--list`-like test flags; only
+    // `cargo bench` (`--bench`) measures.
+    if !std::env::args().any(|a| a == "--bench") {
         return;
     }
+    latency();
     measure(false);
     measure(true);
 }
