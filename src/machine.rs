@@ -262,9 +262,14 @@ impl Machine {
     #[inline]
     pub(crate) fn run(&mut self, s: &str) {
         let bytes = s.as_bytes();
-        if self.matching.is_none() && self.scans_markers() && find_open_angle(bytes).is_none() {
-            // The common case at token-sized chunks: no marker here at all.
-            return self.text_all(s);
+        // The first `<`, looked for once: none at all is the common case at
+        // token-sized chunks, and then the whole chunk is text.
+        let mut first_angle = None;
+        if self.matching.is_none() && self.scans_markers() {
+            first_angle = find_open_angle(bytes);
+            if first_angle.is_none() {
+                return self.text_all(s);
+            }
         }
         let mut i = 0;
         let mut run = 0;
@@ -297,7 +302,7 @@ impl Machine {
             } else if !self.scans_markers() {
                 i += self.text(&s[i..]);
                 run = i;
-            } else if let Some(k) = find_open_angle(&bytes[i..]) {
+            } else if let Some(k) = first_angle.take().or_else(|| find_open_angle(&bytes[i..])) {
                 marker_at = i + k;
                 self.matching = Some(self.format.markers.after_open_angle());
                 i = marker_at + 1;
