@@ -1,5 +1,6 @@
 //! Conformance with vLLM 0.33.0's `qwen3_coder` / `qwen3_xml` parsers, on the
-//! reference outputs in `../shared/conformance/` (see its README.md).
+//! reference outputs vendored in `tests/conformance/` (see its README.md for
+//! where they come from and how to refresh them).
 //!
 //! Every selected case is parsed and compared with vLLM's non-streaming
 //! result: content (whitespace-trimmed, `null` = `""`), call count, names and
@@ -105,15 +106,15 @@ struct Case {
 }
 
 fn conformance_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/conformance")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/conformance")
 }
 
 fn read_json(name: &str) -> Value {
     let path = conformance_dir().join(name);
     let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
         panic!(
-            "cannot read the vLLM conformance material {}: {e}\n\
-             (it lives in ../shared/conformance/ next to the repository; CI provides it)",
+            "cannot read the vendored vLLM conformance material {}: {e}\n\
+             (tests/conformance/README.md says how to refresh it)",
             path.display()
         )
     });
@@ -295,7 +296,7 @@ fn conformance_material_is_present() {
     for name in ["README.md", "corpus.json", "expected.json"] {
         assert!(
             dir.join(name).is_file(),
-            "missing {} (the vLLM conformance material; CI provides ../shared/conformance/)",
+            "missing {} (the vendored vLLM conformance material; see tests/conformance/README.md)",
             dir.join(name).display()
         );
     }

@@ -3,6 +3,13 @@
 //! so its memory does not grow with the value. (The 100 MB figure is
 //! `cargo bench --bench bounds`; this is the same measurement, smaller, so
 //! that the test suite runs it.)
+//!
+//! The allocator counts per thread (see `benches/support/alloc.rs`): the
+//! parser lives on the test's thread, so the figure is what the parser
+//! allocated, never what the harness's other threads did meanwhile, and the
+//! same input gives the same figure on every run. That is why the values
+//! of different sizes must give exactly the same peak: no tolerance is
+//! needed, and any growth with the value fails.
 
 use toolcall_stream::{Event, Parser};
 
@@ -12,29 +19,42 @@ mod alloc;
 #[global_allocator]
 static HEAP: alloc::Counting = alloc::Counting::new();
 
-/// Streams a call whose value is `lines` lines, in 4-byte chunks, and
-/// returns the peak heap and the number of argument bytes seen.
-fn stream_value(lines: usize) -> (usize, usize) {
-    let mut parser = Parser::builder().retain_arguments(false).build();
+/// What one streamed call cost: the parser's peak heap over the stream and
+/// the argument bytes it produced.
+struct Measured {
+    peak: isize,
+    arguments: usize,
+}
+
+/// Streams a `write_file` call whose value is `lines` lines, in 4-byte
+/// chunks, every event consumed as it comes.
+fn stream_value(lines: usize, retain_arguments: bool) -> Measured {
+    let mut parser = Parser::builder().retain_arguments(retain_arguments).build();
     let mut arguments = 0;
     let mut feed = |parser: &mut Parser, bytes: &[u8]| {
         for piece in bytes.chunks(4) {
             for event in parser.feed(piece) {
                 match event {
                     Event::ArgumentsDelta { delta, .. } => arguments += delta.len(),
-                    Event::ToolCallEnd { arguments, .. } => assert_eq!(arguments, None),
-                    Event::ParameterEnd { value, .. } => assert_eq!(value, None),
+                    Event::ToolCallEnd { arguments, .. } if !retain_arguments => {
+                        assert_eq!(arguments, None)
+                    }
+                    Event::ParameterEnd { value, .. } if !retain_arguments => {
+                        assert_eq!(value, None)
+                    }
                     _ => {}
                 }
             }
         }
     };
+    // Made before the measurement starts: the input is the test's memory,
+    // not the parser's.
+    let line = "a line, with \"quotes\", <tags>, </parameter-ish> text & a tab\t\n".repeat(4);
     let before = HEAP.reset_peak();
     feed(
         &mut parser,
         b"<tool_call>\n<function=write_file>\n<parameter=content>\n",
     );
-    let line = "a line, with \"quotes\", <tags>, </parameter-ish> text & a tab\t\n".repeat(4);
     for _ in 0..lines {
         feed(&mut parser, line.as_bytes());
     }
@@ -42,17 +62,67 @@ fn stream_value(lines: usize) -> (usize, usize) {
     for event in parser.finish() {
         assert!(!matches!(event, Event::Diagnostic { .. }), "{event:?}");
     }
-    (HEAP.peak() - before, arguments)
+    Measured {
+        peak: HEAP.peak() - before,
+        arguments,
+    }
 }
 
 #[test]
 fn a_huge_value_streams_in_bounded_memory() {
-    let (small_peak, small_args) = stream_value(2_000);
-    let (large_peak, large_args) = stream_value(20_000);
-    assert!(large_args > 5_000_000, "{large_args} argument bytes");
-    assert!(large_args > 9 * small_args);
+    let sizes = [2_000, 10_000, 20_000];
+    let runs = sizes.map(|lines| stream_value(lines, false));
+    let [small, _, large] = &runs;
+    assert!(
+        large.arguments > 5_000_000,
+        "{} argument bytes",
+        large.arguments
+    );
+    assert!(large.arguments > 9 * small.arguments);
     // The goal: under 1 MB for any size; in fact a few hundred bytes.
-    assert!(large_peak < 1_000_000, "peak heap {large_peak} bytes");
+    assert!(large.peak < 1_000_000, "peak heap {} bytes", large.peak);
     // And independent of the size: ten times the value, not a byte more.
-    assert_eq!(small_peak, large_peak, "peak heap grew with the value");
+    for (lines, run) in sizes.iter().zip(&runs) {
+        assert_eq!(
+            run.peak, small.peak,
+            "peak heap grew with the value: {lines} lines"
+        );
+    }
+}
+
+/// The measurement can fail: when the parser does keep the arguments (the
+/// default, for `tool_call_end`), the same check sees the peak grow with
+/// the value.
+#[test]
+fn the_measurement_sees_a_peak_that_grows_with_the_value() {
+    let small = stream_value(2_000, true);
+    let large = stream_value(20_000, true);
+    assert!(
+        large.peak > small.peak + 4 * small.arguments as isize,
+        "kept arguments: peak {} bytes for {} argument bytes, {} for {}",
+        small.peak,
+        small.arguments,
+        large.peak,
+        large.arguments
+    );
+}
+
+/// What other threads allocate is not counted: a thread holding 64 MiB
+/// through the whole stream leaves the parser's figure unchanged.
+#[test]
+fn other_threads_allocations_are_not_counted() {
+    let quiet = stream_value(2_000, false);
+    let (started, release) = (std::sync::Barrier::new(2), std::sync::Barrier::new(2));
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let held = vec![1u8; 64 << 20];
+            started.wait();
+            release.wait();
+            drop(held);
+        });
+        started.wait();
+        let busy = stream_value(2_000, false);
+        release.wait();
+        assert_eq!(busy.peak, quiet.peak);
+    });
 }
