@@ -1,12 +1,15 @@
 //! Events: what the parser reports as bytes arrive.
 //!
-//! [`Event`] borrows its text from the parser's output buffer, which is
-//! reused from one `feed` to the next, so the hot path allocates nothing per
-//! event; [`OwnedEvent`] is its owned twin for queues and async code. Both
-//! serialize to the JSON form the `toolcall` CLI prints.
+//! [`Event`] borrows its text: from the chunk being fed and the parser's
+//! buffers when events are pushed to a closure
+//! ([`Parser::feed_with`](crate::Parser::feed_with)), from the parser's
+//! reused output buffer when they are iterated
+//! ([`Parser::feed`](crate::Parser::feed)); either way the hot path
+//! allocates nothing per event. [`OwnedEvent`] is its owned twin for queues
+//! and async code. Both serialize to the JSON form the `toolcall` CLI
+//! prints.
 
 use std::fmt;
-use std::ops::Range;
 
 use serde::{Serialize, Serializer};
 
@@ -35,6 +38,10 @@ pub enum DiagnosticKind {
     /// The malformed shape `<parameter=KEY></parameter>VALUE` was read with
     /// the text after the empty tag as the value.
     EmptyParameterTag,
+    /// A parameter's value came without its opener (GLM's
+    /// `<arg_key>K</arg_key>VALUE</arg_value>`): the text after the key is
+    /// the value; when a marker came instead, the value is empty.
+    MissingValueOpen,
     /// A `<tool_call>` wrapper held nothing but whitespace; it was dropped.
     EmptyToolCall,
     /// Text where none belongs (inside a call between parameters, or inside
@@ -67,6 +74,7 @@ impl DiagnosticKind {
             DiagnosticKind::Truncated => "truncated",
             DiagnosticKind::MalformedParameter => "malformed_parameter",
             DiagnosticKind::EmptyParameterTag => "empty_parameter_tag",
+            DiagnosticKind::MissingValueOpen => "missing_value_open",
             DiagnosticKind::EmptyToolCall => "empty_tool_call",
             DiagnosticKind::StrayText => "stray_text",
             DiagnosticKind::CloserInValue => "closer_in_value",
@@ -390,203 +398,3 @@ pub fn coalesce(events: impl IntoIterator<Item = OwnedEvent>) -> Vec<OwnedEvent>
     }
     merged
 }
-
-/// A span of the output buffer.
-pub(crate) type Span = Range<usize>;
-
-/// An event as recorded by the engine: spans into the output buffer.
-#[derive(Clone, Debug)]
-pub(crate) enum RawEvent {
-    Content(Span),
-    ToolCallStart {
-        index: usize,
-        id: Span,
-        name: Span,
-    },
-    ParameterStart {
-        index: usize,
-        name: Span,
-    },
-    ParameterDelta {
-        index: usize,
-        text: Span,
-    },
-    ParameterEnd {
-        index: usize,
-        name: Span,
-        value: Option<Span>,
-    },
-    ArgumentsDelta {
-        index: usize,
-        delta: Span,
-    },
-    ToolCallEnd {
-        index: usize,
-        arguments: Option<Span>,
-        complete: bool,
-    },
-    Diagnostic {
-        index: Option<usize>,
-        kind: DiagnosticKind,
-        message: Span,
-    },
-}
-
-/// The engine's output for one `feed` or `finish`: text and event spans,
-/// both reused across calls so that steady-state parsing allocates nothing.
-#[derive(Default)]
-pub(crate) struct Output {
-    pub text: String,
-    /// The arguments of the calls of this output (and of the open call),
-    /// which `ParameterEnd` values and `ToolCallEnd` arguments are spans of:
-    /// kept once, not copied for each.
-    pub args: String,
-    pub events: Vec<RawEvent>,
-}
-
-impl Output {
-    pub(crate) fn clear(&mut self) {
-        self.text.clear();
-        self.events.clear();
-    }
-
-    pub(crate) fn push_text(&mut self, text: &str) -> Span {
-        let start = self.text.len();
-        self.text.push_str(text);
-        start..self.text.len()
-    }
-
-    /// Appends content, growing the previous content event when it is the
-    /// last thing written.
-    pub(crate) fn content(&mut self, text: &str) {
-        if text.is_empty() {
-            return;
-        }
-        let end = self.text.len();
-        let span = self.push_text(text);
-        if let Some(RawEvent::Content(last)) = self.events.last_mut() {
-            if last.end == end {
-                last.end = span.end;
-                return;
-            }
-        }
-        self.events.push(RawEvent::Content(span));
-    }
-
-    pub(crate) fn diag(
-        &mut self,
-        kind: DiagnosticKind,
-        index: Option<usize>,
-        message: fmt::Arguments<'_>,
-    ) {
-        use std::fmt::Write;
-        let start = self.text.len();
-        let _ = self.text.write_fmt(message);
-        let message = start..self.text.len();
-        self.events.push(RawEvent::Diagnostic {
-            index,
-            kind,
-            message,
-        });
-    }
-
-    /// Appends an arguments fragment, growing the previous fragment of the
-    /// same call when it is the last thing written.
-    pub(crate) fn arguments(&mut self, index: usize, delta: &str) {
-        let end = self.text.len();
-        let span = self.push_text(delta);
-        if let Some(RawEvent::ArgumentsDelta {
-            index: last_index,
-            delta,
-        }) = self.events.last_mut()
-        {
-            if *last_index == index && delta.end == end {
-                delta.end = span.end;
-                return;
-            }
-        }
-        self.events
-            .push(RawEvent::ArgumentsDelta { index, delta: span });
-    }
-}
-
-/// The events produced by one [`Parser::feed`](crate::Parser::feed) or
-/// [`Parser::finish`](crate::Parser::finish), borrowing from the parser.
-///
-/// The parser has already processed the whole chunk when this is returned;
-/// dropping it early loses the events, not the parser's state.
-#[derive(Clone, Debug)]
-pub struct Events<'a> {
-    text: &'a str,
-    args: &'a str,
-    events: std::slice::Iter<'a, RawEvent>,
-}
-
-impl<'a> Events<'a> {
-    pub(crate) fn new(output: &'a Output) -> Events<'a> {
-        Events {
-            text: &output.text,
-            args: &output.args,
-            events: output.events.iter(),
-        }
-    }
-}
-
-impl<'a> Iterator for Events<'a> {
-    type Item = Event<'a>;
-
-    fn next(&mut self) -> Option<Event<'a>> {
-        let (text, args) = (self.text, self.args);
-        let s = |span: &Span| &text[span.clone()];
-        let a = |span: &Span| &args[span.clone()];
-        Some(match self.events.next()? {
-            RawEvent::Content(span) => Event::Content { text: s(span) },
-            RawEvent::ToolCallStart { index, id, name } => Event::ToolCallStart {
-                index: *index,
-                id: s(id),
-                name: s(name),
-            },
-            RawEvent::ParameterStart { index, name } => Event::ParameterStart {
-                index: *index,
-                name: s(name),
-            },
-            RawEvent::ParameterDelta { index, text } => Event::ParameterDelta {
-                index: *index,
-                text: s(text),
-            },
-            RawEvent::ParameterEnd { index, name, value } => Event::ParameterEnd {
-                index: *index,
-                name: s(name),
-                value: value.as_ref().map(a),
-            },
-            RawEvent::ArgumentsDelta { index, delta } => Event::ArgumentsDelta {
-                index: *index,
-                delta: s(delta),
-            },
-            RawEvent::ToolCallEnd {
-                index,
-                arguments,
-                complete,
-            } => Event::ToolCallEnd {
-                index: *index,
-                arguments: arguments.as_ref().map(a),
-                complete: *complete,
-            },
-            RawEvent::Diagnostic {
-                index,
-                kind,
-                message,
-            } => Event::Diagnostic {
-                index: *index,
-                kind: *kind,
-                message: s(message),
-            },
-        })
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        self.events.size_hint()
-    }
-}
-
-impl ExactSizeIterator for Events<'_> {}

@@ -52,23 +52,24 @@
 #![deny(missing_docs)]
 #![deny(rustdoc::broken_intra_doc_links)]
 
+mod engine;
 mod event;
 mod format;
 mod ids;
 mod json;
-mod machine;
 mod message;
 mod options;
 mod parser;
-mod scan;
+mod sink;
 mod tools;
 
-pub use event::{coalesce, DiagnosticKind, Event, Events, OwnedEvent};
+pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent};
 pub use format::{Format, UnknownFormat};
 pub use ids::Ids;
 pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
 pub use options::{Limits, ValueTermination};
 pub use parser::{Parser, ParserBuilder};
+pub use sink::Events;
 pub use tools::{Tools, ToolsError};
 
 /// Parses a whole model output with default options: the same engine as

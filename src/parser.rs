@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
-use crate::event::{DiagnosticKind, Events};
-use crate::machine::Machine;
+use crate::engine::Engine;
+use crate::event::{DiagnosticKind, Event};
 use crate::message::{Message, MessageBuilder};
 use crate::options::{Limits, Options, ValueTermination};
+use crate::sink::{Events, Push, Recorder, Sink};
 use crate::{Format, Ids, Tools};
 
 /// A streaming tool-call parser for one model output.
@@ -37,11 +38,10 @@ use crate::{Format, Ids, Tools};
 /// assert_eq!(arguments, r#"{"city": "Paris"}"#);
 /// ```
 pub struct Parser {
-    machine: Machine,
-    /// An incomplete UTF-8 character at the end of the last chunk.
-    utf8: [u8; 4],
-    utf8_len: usize,
-    utf8_reported: bool,
+    engine: Engine,
+    /// The events of the last `feed` or `finish`, for the iterator API.
+    recorder: Recorder,
+    utf8: Utf8,
     finished: bool,
 }
 
@@ -58,7 +58,7 @@ impl Parser {
 
     /// The parser's format.
     pub fn format(&self) -> Format {
-        self.machine.options().format
+        self.engine.options().format
     }
 
     /// Feeds the next chunk of the output and returns the events it
@@ -68,40 +68,65 @@ impl Parser {
     /// After [`finish`](Parser::finish), feeding does nothing until
     /// [`reset`](Parser::reset).
     pub fn feed(&mut self, chunk: impl AsRef<[u8]>) -> Events<'_> {
-        self.machine.begin_output();
+        self.recorder.clear();
+        self.engine.begin_output();
         if !self.finished {
-            let mut rest = chunk.as_ref();
-            // A long input goes through in blocks that stay in cache from
-            // UTF-8 validation through the marker scan to the copy out: one
-            // pass over memory instead of three, and the same events (the
-            // engine does not care where its input is cut).
-            while rest.len() > BLOCK {
-                let mut cut = BLOCK;
-                while cut > BLOCK - 3 && is_utf8_continuation(rest[cut]) {
-                    cut -= 1;
-                }
-                let (block, tail) = rest.split_at(cut);
-                self.decode(block);
-                rest = tail;
-            }
-            self.decode(rest);
+            self.utf8
+                .feed(chunk.as_ref(), &mut self.engine, &mut self.recorder);
         }
-        Events::new(&self.machine.out)
+        Events::new(&self.recorder, self.engine.arguments_buffer())
+    }
+
+    /// Feeds the next chunk and calls `on_event` with each event it
+    /// completed, in order: the push form of [`feed`](Parser::feed), with
+    /// the same events. The events borrow from the chunk and the parser's
+    /// buffers, so nothing is copied or buffered on the way; copy what must
+    /// outlive the call ([`Event::into_owned`](crate::Event::into_owned)).
+    ///
+    /// ```
+    /// use toolcall_stream::{Event, Format, Parser};
+    ///
+    /// let mut parser = Parser::new(Format::Qwen3Coder);
+    /// let mut arguments = String::new();
+    /// for chunk in ["<tool_call>\n<function=get_weather>\n<parameter=city>\nPa",
+    ///               "ris\n</parameter>\n</function>\n</tool_call>"] {
+    ///     parser.feed_with(chunk, |event| {
+    ///         if let Event::ArgumentsDelta { delta, .. } = event {
+    ///             arguments.push_str(delta);
+    ///         }
+    ///     });
+    /// }
+    /// parser.finish_with(|_| {});
+    /// assert_eq!(arguments, r#"{"city": "Paris"}"#);
+    /// ```
+    pub fn feed_with(&mut self, chunk: impl AsRef<[u8]>, on_event: impl FnMut(Event<'_>)) {
+        self.engine.begin_output();
+        if !self.finished {
+            self.utf8
+                .feed(chunk.as_ref(), &mut self.engine, &mut Push(on_event));
+        }
     }
 
     /// Ends the stream: releases held text, closes what is open (a call cut
     /// off by the end is marked incomplete) and returns the last events.
     pub fn finish(&mut self) -> Events<'_> {
-        self.machine.begin_output();
+        self.recorder.clear();
+        self.engine.begin_output();
         if !self.finished {
-            if self.utf8_len > 0 {
-                self.utf8_len = 0;
-                self.invalid_utf8();
-            }
-            self.machine.finish();
+            self.utf8.finish(&mut self.engine, &mut self.recorder);
             self.finished = true;
         }
-        Events::new(&self.machine.out)
+        Events::new(&self.recorder, self.engine.arguments_buffer())
+    }
+
+    /// Ends the stream and calls `on_event` with the last events: the push
+    /// form of [`finish`](Parser::finish).
+    pub fn finish_with(&mut self, on_event: impl FnMut(Event<'_>)) {
+        self.engine.begin_output();
+        if !self.finished {
+            self.utf8.finish(&mut self.engine, &mut Push(on_event));
+            self.finished = true;
+        }
     }
 
     /// How many input bytes the parser holds back, undecided: a possible
@@ -114,17 +139,18 @@ impl Parser {
     /// let mut parser = Parser::new(Format::Qwen3Coder);
     /// parser.feed("Hello <tool_ca").count();
     /// assert_eq!(parser.held_back(), "<tool_ca".len());
+    /// parser.feed("ll><function=abc").count();
+    /// assert_eq!(parser.held_back(), "<tool_call><function=abc".len());
     /// ```
     pub fn held_back(&self) -> usize {
-        self.machine.held_len() + self.utf8_len
+        self.engine.held_len() + self.utf8.len
     }
 
     /// Makes the parser ready for a new stream, keeping its options and
     /// its buffers' capacity.
     pub fn reset(&mut self) {
-        self.machine.reset();
-        self.utf8_len = 0;
-        self.utf8_reported = false;
+        self.engine.reset();
+        self.utf8 = Utf8::default();
         self.finished = false;
     }
 
@@ -133,36 +159,72 @@ impl Parser {
     pub fn parse(&mut self, input: impl AsRef<[u8]>) -> Message {
         self.reset();
         let mut message = MessageBuilder::new();
-        message.extend(self.feed(input));
-        message.extend(self.finish());
+        self.feed_with(input, |event| message.push(event));
+        self.finish_with(|event| message.push(event));
         message.finish()
     }
+}
 
-    /// Splits off complete UTF-8 for the engine; holds an incomplete
-    /// character; replaces invalid bytes with U+FFFD, as
-    /// `String::from_utf8_lossy` does, whatever the chunking.
-    fn decode(&mut self, mut input: &[u8]) {
-        if self.utf8_len > 0 {
-            let held = self.utf8_len;
-            let width = utf8_width(self.utf8[0]);
+/// UTF-8 around the engine: splits off complete characters for it, holds
+/// an incomplete one, and replaces invalid bytes with U+FFFD as
+/// `String::from_utf8_lossy` does, whatever the chunking.
+#[derive(Default)]
+struct Utf8 {
+    /// An incomplete character at the end of the last chunk.
+    held: [u8; 4],
+    len: usize,
+    reported: bool,
+}
+
+impl Utf8 {
+    fn feed<S: Sink>(&mut self, chunk: &[u8], engine: &mut Engine, sink: &mut S) {
+        let mut rest = chunk;
+        // A long input goes through in blocks that stay in cache from
+        // UTF-8 validation through the marker scan to the consumer: one
+        // pass over memory instead of three, and the same events (the
+        // engine does not care where its input is cut).
+        while rest.len() > BLOCK {
+            let mut cut = BLOCK;
+            while cut > BLOCK - 3 && is_utf8_continuation(rest[cut]) {
+                cut -= 1;
+            }
+            let (block, tail) = rest.split_at(cut);
+            self.decode(block, engine, sink);
+            rest = tail;
+        }
+        self.decode(rest, engine, sink);
+    }
+
+    fn finish<S: Sink>(&mut self, engine: &mut Engine, sink: &mut S) {
+        if self.len > 0 {
+            self.len = 0;
+            self.invalid(engine, sink);
+        }
+        engine.finish(sink);
+    }
+
+    fn decode<S: Sink>(&mut self, mut input: &[u8], engine: &mut Engine, sink: &mut S) {
+        if self.len > 0 {
+            let held = self.len;
+            let width = utf8_width(self.held[0]);
             let take = (width - held).min(input.len());
-            let mut buf = self.utf8;
+            let mut buf = self.held;
             buf[held..held + take].copy_from_slice(&input[..take]);
             match std::str::from_utf8(&buf[..held + take]) {
                 Ok(s) => {
-                    self.utf8_len = 0;
-                    self.machine.run(s);
+                    self.len = 0;
+                    engine.run(s, sink);
                     input = &input[take..];
                 }
                 Err(e) => match e.error_len() {
                     None => {
-                        self.utf8 = buf;
-                        self.utf8_len = held + take;
+                        self.held = buf;
+                        self.len = held + take;
                         return;
                     }
                     Some(bad) => {
-                        self.utf8_len = 0;
-                        self.invalid_utf8();
+                        self.len = 0;
+                        self.invalid(engine, sink);
                         input = &input[bad.saturating_sub(held)..];
                     }
                 },
@@ -172,28 +234,28 @@ impl Parser {
         // leave the error details to the standard library's slower path.
         if input.len() >= SIMD_UTF8_MIN {
             if let Ok(s) = simdutf8::basic::from_utf8(input) {
-                return self.machine.run(s);
+                return engine.run(s, sink);
             }
         }
         loop {
             match std::str::from_utf8(input) {
-                Ok(s) => return self.machine.run(s),
+                Ok(s) => return engine.run(s, sink),
                 Err(e) => {
                     let (valid, rest) = input.split_at(e.valid_up_to());
                     if let Ok(s) = std::str::from_utf8(valid) {
-                        self.machine.run(s);
+                        engine.run(s, sink);
                     }
                     match e.error_len() {
                         None => {
-                            // No marker continues with a non-ASCII byte:
-                            // what a partial marker held is text now.
-                            self.machine.end_marker_match();
-                            self.utf8[..rest.len()].copy_from_slice(rest);
-                            self.utf8_len = rest.len();
+                            // A marker that cannot go on with this
+                            // character's first byte is text now.
+                            engine.next_starts_with(rest[0], sink);
+                            self.held[..rest.len()].copy_from_slice(rest);
+                            self.len = rest.len();
                             return;
                         }
                         Some(bad) => {
-                            self.invalid_utf8();
+                            self.invalid(engine, sink);
                             input = &rest[bad..];
                         }
                     }
@@ -202,12 +264,13 @@ impl Parser {
         }
     }
 
-    fn invalid_utf8(&mut self) {
-        self.machine.run("\u{FFFD}");
-        if !self.utf8_reported {
-            self.utf8_reported = true;
-            let index = self.machine.current_call();
-            self.machine.out.diag(
+    fn invalid<S: Sink>(&mut self, engine: &mut Engine, sink: &mut S) {
+        engine.run("\u{FFFD}", sink);
+        if !self.reported {
+            self.reported = true;
+            let index = engine.current_call();
+            engine.diag(
+                sink,
                 DiagnosticKind::InvalidUtf8,
                 index,
                 format_args!(
@@ -222,7 +285,7 @@ impl Parser {
 impl std::fmt::Debug for Parser {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Parser")
-            .field("options", self.machine.options())
+            .field("options", self.engine.options())
             .field("finished", &self.finished)
             .finish_non_exhaustive()
     }
@@ -328,11 +391,16 @@ impl ParserBuilder {
     /// Builds the parser. Cheap: a format's automaton is built once per
     /// process and shared.
     pub fn build(self) -> Parser {
+        let format = self.options.format.compiled();
+        self.build_with(format)
+    }
+
+    /// Builds a parser for any compiled description.
+    pub(crate) fn build_with(self, format: &'static crate::format::Compiled) -> Parser {
         Parser {
-            machine: Machine::new(self.options),
-            utf8: [0; 4],
-            utf8_len: 0,
-            utf8_reported: false,
+            engine: Engine::with_format(format, self.options),
+            recorder: Recorder::default(),
+            utf8: Utf8::default(),
             finished: false,
         }
     }

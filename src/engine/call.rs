@@ -1,0 +1,426 @@
+//! The call writer: the lifecycle of calls and parameters, and the
+//! arguments JSON they make. It knows nothing of markers: the grammar tells
+//! it that a call or a parameter starts or ends and hands it value text;
+//! it writes `{"key": "value", …}` fragments as they become certain, keeps
+//! the open call's arguments when asked to, and enforces the limits and
+//! checks that concern calls (ids, `max_calls`, `max_parameters`, unknown
+//! tools, duplicate parameters).
+//!
+//! Values go through [`CallWriter::value_text`], the one place that decides
+//! how value text becomes JSON: today a JSON string streamed piece by
+//! piece; typed values will be held and coerced here.
+
+use std::collections::hash_map::RandomState;
+use std::mem;
+
+use crate::event::{DiagnosticKind as Kind, Event};
+use crate::json::{escape_into, first_escape};
+use crate::options::Options;
+use crate::sink::{diagnostic, Sink};
+
+const WS: [char; 4] = [' ', '\t', '\r', '\n'];
+
+/// The parameter value being read.
+#[derive(Default)]
+pub(crate) struct Value {
+    /// A malformed shape's value: it ends at the next marker, whitespace
+    /// around it is dropped.
+    pub inline: bool,
+    /// Whether any byte of the value has arrived.
+    pub started: bool,
+    /// Bytes emitted so far.
+    emitted: usize,
+    /// Trailing bytes held back: a layout `\n` that a closer may still
+    /// prove to be layout, or trailing whitespace of an inline value.
+    pub tail: String,
+    /// Where the value's JSON string starts in the call's arguments.
+    json_start: usize,
+    /// Whether a closer kept as value text was reported already.
+    pub closer_reported: bool,
+}
+
+pub(crate) struct CallWriter {
+    seed: RandomState,
+    /// How many calls have started.
+    calls: usize,
+    open: bool,
+    /// The open (or last) call's name.
+    pub name: String,
+    /// The arguments of the calls of this output and of the open call,
+    /// which whole-argument fields are spans of (kept once, not copied).
+    pub args: String,
+    /// Where the open call's arguments start in `args`.
+    args_start: usize,
+    /// The open call's parameter names, `\n`-separated (names hold no
+    /// whitespace).
+    param_names: String,
+    param_count: usize,
+    /// The open (or last) parameter's name.
+    pub param: String,
+    param_open: bool,
+    pub value: Value,
+    /// Whether the open call lost parameters to `max_parameters`.
+    cut: bool,
+    calls_limit_reported: bool,
+    params_limit_reported: bool,
+    /// Text made for one event: an id, an escaped piece, a key prefix.
+    scratch: String,
+    /// Diagnostic messages.
+    message: String,
+}
+
+impl CallWriter {
+    pub(crate) fn new() -> CallWriter {
+        CallWriter {
+            seed: RandomState::new(),
+            calls: 0,
+            open: false,
+            name: String::new(),
+            args: String::new(),
+            args_start: 0,
+            param_names: String::new(),
+            param_count: 0,
+            param: String::new(),
+            param_open: false,
+            value: Value::default(),
+            cut: false,
+            calls_limit_reported: false,
+            params_limit_reported: false,
+            scratch: String::new(),
+            message: String::new(),
+        }
+    }
+
+    /// Back to the start of a stream, keeping every buffer's capacity.
+    pub(crate) fn reset(&mut self) {
+        let mut old = mem::replace(self, CallWriter::new());
+        self.seed = old.seed;
+        for (new, old) in [
+            (&mut self.name, &mut old.name),
+            (&mut self.args, &mut old.args),
+            (&mut self.param_names, &mut old.param_names),
+            (&mut self.param, &mut old.param),
+            (&mut self.value.tail, &mut old.value.tail),
+            (&mut self.scratch, &mut old.scratch),
+            (&mut self.message, &mut old.message),
+        ] {
+            old.clear();
+            mem::swap(new, old);
+        }
+    }
+
+    /// Makes the arguments buffer ready for the next `feed`: the arguments
+    /// of calls already ended are dropped, the open call's are kept (moved
+    /// to the front once, after the call that preceded it).
+    pub(crate) fn begin_output(&mut self, retain: bool) {
+        if self.open && retain {
+            let start = mem::take(&mut self.args_start);
+            if start > 0 {
+                self.args.drain(..start);
+                self.value.json_start -= start.min(self.value.json_start);
+            }
+        } else {
+            self.args.clear();
+            self.args_start = 0;
+        }
+    }
+
+    /// How many calls have started.
+    pub(crate) fn count(&self) -> usize {
+        self.calls
+    }
+
+    /// The open call's index.
+    pub(crate) fn current(&self) -> Option<usize> {
+        self.open.then(|| self.calls - 1)
+    }
+
+    /// The last call's index, open or not.
+    pub(crate) fn last(&self) -> Option<usize> {
+        self.calls.checked_sub(1)
+    }
+
+    /// Whether one more call may start; reports `max_calls` once when not.
+    pub(crate) fn may_start_call<S: Sink>(&mut self, opts: &Options, sink: &mut S) -> bool {
+        let max = opts.limits.max_calls;
+        if self.calls < max {
+            return true;
+        }
+        if !mem::replace(&mut self.calls_limit_reported, true) {
+            diagnostic(
+                sink,
+                &mut self.message,
+                Kind::LimitExceeded,
+                None,
+                format_args!(
+                    "more than {max} calls (`max_calls`); the rest of the \
+                     calls are returned as content"
+                ),
+            );
+        }
+        false
+    }
+
+    /// Whether one more parameter may start; when not, the call is marked
+    /// incomplete and `max_parameters` is reported once.
+    pub(crate) fn may_start_param<S: Sink>(&mut self, opts: &Options, sink: &mut S) -> bool {
+        let max = opts.limits.max_parameters;
+        if self.param_count < max {
+            return true;
+        }
+        self.cut = true;
+        if !mem::replace(&mut self.params_limit_reported, true) {
+            let index = self.current();
+            diagnostic(
+                sink,
+                &mut self.message,
+                Kind::LimitExceeded,
+                index,
+                format_args!(
+                    "call `{}` has more than {max} parameters \
+                     (`max_parameters`); the rest are ignored and the \
+                     call is marked incomplete",
+                    self.name
+                ),
+            );
+        }
+        false
+    }
+
+    #[inline(never)]
+    pub(crate) fn start_call<S: Sink>(&mut self, name: &str, opts: &Options, sink: &mut S) {
+        let index = self.calls;
+        self.calls += 1;
+        self.open = true;
+        self.name.clear();
+        self.name.push_str(name);
+        self.scratch.clear();
+        opts.ids.write(index, &self.seed, &mut self.scratch);
+        sink.event(Event::ToolCallStart {
+            index,
+            id: &self.scratch,
+            name,
+        });
+        if let Some(tools) = &opts.tools {
+            if !tools.contains(name) {
+                diagnostic(
+                    sink,
+                    &mut self.message,
+                    Kind::UnknownTool,
+                    Some(index),
+                    format_args!(
+                        "call {index} names `{name}`, which is not among the request's tools"
+                    ),
+                );
+            }
+        }
+        self.args_start = self.args.len();
+        self.param_names.clear();
+        self.param_count = 0;
+        self.cut = false;
+    }
+
+    #[inline(never)]
+    pub(crate) fn start_param<S: Sink>(
+        &mut self,
+        name: &str,
+        inline: bool,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        let index = self.calls - 1;
+        self.param.clear();
+        self.param.push_str(name);
+        if self.param_names.split('\n').any(|p| p == name) {
+            diagnostic(
+                sink,
+                &mut self.message,
+                Kind::DuplicateParameter,
+                Some(index),
+                format_args!(
+                    "parameter `{name}` appears twice in call `{}`; both are in its \
+                     arguments",
+                    self.name
+                ),
+            );
+        }
+        if self.param_count > 0 {
+            self.param_names.push('\n');
+        }
+        self.param_names.push_str(name);
+        sink.event(Event::ParameterStart { index, name });
+        self.scratch.clear();
+        self.scratch
+            .push_str(if self.param_count == 0 { "{\"" } else { ", \"" });
+        escape_into(&mut self.scratch, name);
+        self.scratch.push_str("\": \"");
+        sink.event(Event::ArgumentsDelta {
+            index,
+            delta: &self.scratch,
+        });
+        if opts.retain_arguments {
+            self.args.push_str(&self.scratch);
+            // The value's JSON string starts at the quote just written.
+            self.value.json_start = self.args.len() - 1;
+        }
+        self.param_count += 1;
+        self.param_open = true;
+        self.value.inline = inline;
+        self.value.started = false;
+        self.value.emitted = 0;
+        self.value.tail.clear();
+        self.value.closer_reported = false;
+    }
+
+    /// Value text, less the layout newlines when `strip_one_newline` (or,
+    /// for an inline value, the surrounding whitespace). A trailing `\n` is
+    /// held until what follows shows whether it is layout.
+    #[inline]
+    pub(crate) fn value_text<S: Sink>(
+        &mut self,
+        mut s: &str,
+        strip_one_newline: bool,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        if self.value.inline {
+            if !self.value.started {
+                s = s.trim_start_matches(WS);
+                if s.is_empty() {
+                    return;
+                }
+                self.value.started = true;
+            }
+            let body_len = s.trim_end_matches(WS).len();
+            let (body, tail) = s.split_at(body_len);
+            if !body.is_empty() {
+                self.emit_tail(opts, sink);
+                self.emit_value(body, opts, sink);
+            }
+            self.value.tail.push_str(tail);
+            if self.value.tail.len() > opts.limits.lookahead {
+                self.emit_tail(opts, sink);
+            }
+            return;
+        }
+        if !self.value.started {
+            self.value.started = true;
+            if strip_one_newline {
+                s = s.strip_prefix('\n').unwrap_or(s);
+            }
+        }
+        if s.is_empty() {
+            return;
+        }
+        self.emit_tail(opts, sink);
+        let hold = strip_one_newline && s.ends_with('\n');
+        let body = if hold { &s[..s.len() - 1] } else { s };
+        self.emit_value(body, opts, sink);
+        if hold {
+            self.value.tail.push('\n');
+        }
+    }
+
+    fn emit_tail<S: Sink>(&mut self, opts: &Options, sink: &mut S) {
+        if !self.value.tail.is_empty() {
+            let tail = mem::take(&mut self.value.tail);
+            self.emit_value(&tail, opts, sink);
+            self.value.tail = tail;
+            self.value.tail.clear();
+        }
+    }
+
+    #[inline]
+    fn emit_value<S: Sink>(&mut self, piece: &str, opts: &Options, sink: &mut S) {
+        if piece.is_empty() {
+            return;
+        }
+        let index = self.calls - 1;
+        sink.event(Event::ParameterDelta { index, text: piece });
+        // Most pieces need no escaping: the arguments fragment is then the
+        // raw text itself, borrowed, not copied.
+        let json = match first_escape(piece.as_bytes()) {
+            None => piece,
+            Some(at) => {
+                self.scratch.clear();
+                self.scratch.push_str(&piece[..at]);
+                escape_into(&mut self.scratch, &piece[at..]);
+                &self.scratch
+            }
+        };
+        if opts.retain_arguments {
+            self.args.push_str(json);
+        }
+        sink.event(Event::ArgumentsDelta { index, delta: json });
+        self.value.emitted += piece.len();
+    }
+
+    /// Whether the value is at the start of a line (or has not begun).
+    pub(crate) fn value_at_line_start(&self) -> bool {
+        self.value.tail.ends_with('\n') || (self.value.emitted == 0 && self.value.tail.is_empty())
+    }
+
+    #[inline(never)]
+    pub(crate) fn end_param<S: Sink>(&mut self, opts: &Options, sink: &mut S) {
+        if !self.param_open {
+            return;
+        }
+        self.param_open = false;
+        self.value.tail.clear();
+        let index = self.calls - 1;
+        sink.event(Event::ArgumentsDelta { index, delta: "\"" });
+        let name = &self.param;
+        if opts.retain_arguments {
+            self.args.push('"');
+            let whole = self.value.json_start..self.args.len();
+            sink.event_with_whole(
+                Event::ParameterEnd {
+                    index,
+                    name,
+                    value: Some(&self.args[whole.clone()]),
+                },
+                whole,
+            );
+        } else {
+            sink.event(Event::ParameterEnd {
+                index,
+                name,
+                value: None,
+            });
+        }
+    }
+
+    #[inline(never)]
+    pub(crate) fn end_call<S: Sink>(&mut self, complete: bool, opts: &Options, sink: &mut S) {
+        if !self.open {
+            return;
+        }
+        self.end_param(opts, sink);
+        let index = self.calls - 1;
+        let closing = if self.param_count == 0 { "{}" } else { "}" };
+        sink.event(Event::ArgumentsDelta {
+            index,
+            delta: closing,
+        });
+        let complete = complete && !self.cut;
+        if opts.retain_arguments {
+            self.args.push_str(closing);
+            let whole = self.args_start..self.args.len();
+            sink.event_with_whole(
+                Event::ToolCallEnd {
+                    index,
+                    arguments: Some(&self.args[whole.clone()]),
+                    complete,
+                },
+                whole,
+            );
+        } else {
+            sink.event(Event::ToolCallEnd {
+                index,
+                arguments: None,
+                complete,
+            });
+        }
+        self.open = false;
+    }
+}

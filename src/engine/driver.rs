@@ -1,0 +1,197 @@
+//! Finding markers, across chunk borders.
+//!
+//! Text between markers is skipped with `memchr` over the set of the
+//! markers' first bytes. From such a byte, an anchored aho-corasick DFA is
+//! stepped one byte at a time; its state and the bytes stepped so far
+//! (`pending`, at most one marker long) are kept between chunks. A format's
+//! description guarantees that no marker holds a first byte after its own
+//! first byte, so when the DFA dies the bytes stepped cannot contain the
+//! start of another marker: they are text, and nothing is scanned twice.
+
+use aho_corasick::automaton::{Automaton, StateID};
+use aho_corasick::dfa::DFA;
+use aho_corasick::{Anchored, MatchKind, StartKind};
+use memchr::{memchr, memchr2, memchr3};
+
+use crate::format::Role;
+
+/// The result of stepping the automaton over one byte.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Step {
+    /// Still a prefix of some marker.
+    Partial(StateID),
+    /// A whole marker ends at this byte.
+    Done(Role),
+    /// No marker can continue with this byte (the byte is not consumed).
+    Dead,
+}
+
+/// A format's markers, compiled.
+pub(crate) struct MarkerSet {
+    dfa: DFA,
+    roles: Vec<Role>,
+    start: StateID,
+    /// The distinct first bytes of the markers, in the order `memchr`
+    /// wants them (up to three use `memchr`/`memchr2`/`memchr3`).
+    first: Vec<u8>,
+    is_first: [bool; 256],
+}
+
+impl MarkerSet {
+    /// Compiles `markers`, which the format's validation has checked.
+    pub(crate) fn new(markers: &[(Role, &str)]) -> MarkerSet {
+        let dfa = DFA::builder()
+            .start_kind(StartKind::Anchored)
+            .match_kind(MatchKind::LeftmostFirst)
+            .build(markers.iter().map(|(_, text)| text))
+            .expect("a validated marker set is small and valid");
+        let start = dfa
+            .start_state(Anchored::Yes)
+            .expect("anchored start is enabled");
+        let roles = markers.iter().map(|(role, _)| *role).collect();
+        let mut first = Vec::new();
+        let mut is_first = [false; 256];
+        for (_, text) in markers {
+            let b = text.as_bytes()[0];
+            if !is_first[usize::from(b)] {
+                is_first[usize::from(b)] = true;
+                first.push(b);
+            }
+        }
+        MarkerSet {
+            dfa,
+            roles,
+            start,
+            first,
+            is_first,
+        }
+    }
+
+    /// Whether a marker starts with `byte`.
+    #[inline]
+    pub(crate) fn starts_marker(&self, byte: u8) -> bool {
+        self.is_first[usize::from(byte)]
+    }
+
+    /// The position of the next byte that starts a marker.
+    #[inline]
+    pub(crate) fn find(&self, bytes: &[u8]) -> Option<usize> {
+        // A plain loop for the few bytes of a token-sized chunk, where
+        // `memchr`'s setup costs more than it saves.
+        if bytes.len() < 16 {
+            return bytes.iter().position(|&b| self.starts_marker(b));
+        }
+        match *self.first.as_slice() {
+            [a] => memchr(a, bytes),
+            [a, b] => memchr2(a, b, bytes),
+            [a, b, c] => memchr3(a, b, c, bytes),
+            _ => bytes.iter().position(|&b| self.starts_marker(b)),
+        }
+    }
+
+    /// The state after the first byte of a marker.
+    pub(crate) fn after_first(&self, byte: u8) -> StateID {
+        self.dfa.next_state(Anchored::Yes, self.start, byte)
+    }
+
+    #[inline]
+    pub(crate) fn step(&self, sid: StateID, byte: u8) -> Step {
+        let next = self.dfa.next_state(Anchored::Yes, sid, byte);
+        if self.dfa.is_dead(next) {
+            Step::Dead
+        } else if self.dfa.is_match(next) {
+            let pattern = self.dfa.match_pattern(next, 0);
+            Step::Done(self.roles[pattern.as_usize()])
+        } else {
+            Step::Partial(next)
+        }
+    }
+}
+
+/// A marker being recognized: the DFA state and the bytes stepped so far.
+#[derive(Default)]
+pub(crate) struct Match {
+    /// The DFA state while a marker is being recognized.
+    pub state: Option<StateID>,
+    /// The bytes of the marker being recognized that arrived in earlier
+    /// chunks (always whole characters: the parser hands the engine whole
+    /// characters only).
+    pub pending: String,
+}
+
+impl Match {
+    pub(crate) fn is_active(&self) -> bool {
+        self.state.is_some()
+    }
+
+    /// Whether the match can go on with `byte`; false when no match is
+    /// under way.
+    pub(crate) fn continues_with(&self, markers: &MarkerSet, byte: u8) -> bool {
+        self.state
+            .is_some_and(|sid| !matches!(markers.step(sid, byte), Step::Dead))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(set: &MarkerSet, bytes: &[u8]) -> Step {
+        let mut sid = set.after_first(bytes[0]);
+        let mut last = Step::Partial(sid);
+        for &b in &bytes[1..] {
+            last = set.step(sid, b);
+            match last {
+                Step::Partial(next) => sid = next,
+                _ => return last,
+            }
+        }
+        last
+    }
+
+    fn set() -> MarkerSet {
+        MarkerSet::new(&[
+            (Role::CallOpen, "<tool_call>"),
+            (Role::FuncClose, "</function>"),
+            (Role::ParamOpen, "[ARG "),
+            (Role::ParamClose, "<｜end｜>"),
+        ])
+    }
+
+    #[test]
+    fn recognizes_whole_markers() {
+        let set = set();
+        assert_eq!(run(&set, b"<tool_call>"), Step::Done(Role::CallOpen));
+        assert_eq!(run(&set, b"</function>"), Step::Done(Role::FuncClose));
+        assert_eq!(run(&set, b"[ARG "), Step::Done(Role::ParamOpen));
+        assert_eq!(
+            run(&set, "<｜end｜>".as_bytes()),
+            Step::Done(Role::ParamClose)
+        );
+    }
+
+    #[test]
+    fn prefixes_stay_partial_and_mismatches_die() {
+        let set = set();
+        assert!(matches!(run(&set, b"<tool_c"), Step::Partial(_)));
+        assert!(matches!(
+            run(&set, &"<｜".as_bytes()[..2]),
+            Step::Partial(_)
+        ));
+        assert_eq!(run(&set, b"<tool_x"), Step::Dead);
+        assert_eq!(run(&set, b"<<"), Step::Dead);
+        assert_eq!(run(&set, b"[AR]"), Step::Dead);
+    }
+
+    #[test]
+    fn finds_every_first_byte_in_short_and_long_text() {
+        let set = set();
+        for pad in [0, 3, 40] {
+            let text = format!("{}x[y", "a".repeat(pad));
+            assert_eq!(set.find(text.as_bytes()), Some(pad + 1));
+            let text = format!("{}<", "é".repeat(pad));
+            assert_eq!(set.find(text.as_bytes()), Some(pad * 2));
+        }
+        assert_eq!(set.find("no markers here, none at all".as_bytes()), None);
+    }
+}

@@ -1,0 +1,86 @@
+//! Tentative text: the raw bytes of an opening or a closer that is not
+//! decided yet. When the decision falls they are dropped as markup, or
+//! released as content or value text; until then they wait here, bounded
+//! by `Limits::lookahead`.
+
+/// What the held text opened, which decides where it goes if it turns out
+/// not to be a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Opening {
+    /// The wrapper's opener (`<tool_call>`) and what followed it.
+    Wrapper,
+    /// A function opener without the wrapper (a recovery).
+    Bare,
+    /// A function opener after an earlier call in the same wrapper.
+    Wrapped,
+}
+
+pub(crate) struct Hold {
+    pub text: String,
+    pub opening: Opening,
+    /// Where text between the wrapper's opener and the function opener
+    /// ends in `text` (formats with a function opener).
+    pub inner_end: usize,
+}
+
+impl Hold {
+    pub(crate) fn new() -> Hold {
+        Hold {
+            text: String::new(),
+            opening: Opening::Wrapper,
+            inner_end: 0,
+        }
+    }
+
+    /// Starts holding `marker`.
+    pub(crate) fn start(&mut self, marker: &str) {
+        self.text.clear();
+        self.text.push_str(marker);
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.text.len()
+    }
+}
+
+/// A preview of stray text inside a call, for its diagnostic.
+#[derive(Default)]
+pub(crate) struct Stray {
+    pub preview: String,
+    pub len: usize,
+}
+
+/// How much stray text a diagnostic quotes.
+const STRAY_PREVIEW: usize = 80;
+
+impl Stray {
+    /// Notes stray text; leading whitespace is layout.
+    pub(crate) fn push(&mut self, s: &str) {
+        let s = if self.len == 0 {
+            s.trim_start_matches(super::WS)
+        } else {
+            s
+        };
+        if s.is_empty() {
+            return;
+        }
+        // The preview must be a prefix of the stray text whatever the
+        // chunking: once a character does not fit, nothing more is added.
+        let complete = self.preview.len() == self.len;
+        self.len += s.len();
+        if !complete {
+            return;
+        }
+        for c in s.chars() {
+            if self.preview.len() + c.len_utf8() > STRAY_PREVIEW {
+                break;
+            }
+            self.preview.push(c);
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        self.preview.clear();
+        self.len = 0;
+    }
+}

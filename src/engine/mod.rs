@@ -1,0 +1,260 @@
+//! The engine: one state machine shared by every format, in parts with one
+//! job each:
+//!
+//! * `driver`: finds markers (`memchr` over their first bytes, then an
+//!   anchored DFA whose state survives chunk borders);
+//! * `grammar`: the states and transitions, written in terms of marker
+//!   roles and read from the format's description;
+//! * `hold`: tentative text waiting for a decision;
+//! * `name`: reading names;
+//! * `call`: the call writer (calls, parameters, arguments JSON, limits);
+//! * the [`Sink`](crate::sink::Sink) the events go to.
+//!
+//! ADVICE FOR HACKERS. `run` alternates between text runs (in states that
+//! look for markers, the text before the next marker's first byte goes to
+//! `grammar::text`, which acts on it according to the state) and marker
+//! recognition (from a first byte, the DFA is stepped byte by byte; a whole
+//! marker goes to `grammar::on_marker`, a dead end hands the bytes stepped
+//! to `text`). Decisions that need to see past a marker are tentative
+//! states that keep the undecided raw text in `hold`, bounded by
+//! `Limits::lookahead`. A byte is therefore decided once, when enough bytes
+//! have arrived, which is what makes the events independent of how the
+//! input is split. When adding a state: give it a `text` arm and an
+//! `on_marker` arm, and say in `finish` what the end of the stream means
+//! there.
+
+mod call;
+pub(crate) mod driver;
+mod grammar;
+mod hold;
+mod name;
+
+use std::mem;
+
+use crate::event::{DiagnosticKind as Kind, Event};
+use crate::format::{Compiled, Description};
+use crate::options::Options;
+use crate::sink::{diagnostic, Sink};
+
+use call::CallWriter;
+use driver::{Match, Step};
+use grammar::State;
+use hold::{Hold, Stray};
+use name::Name;
+
+pub(crate) const WS: [char; 4] = [' ', '\t', '\r', '\n'];
+
+pub(crate) struct Engine {
+    format: &'static Compiled,
+    opts: Options,
+    state: State,
+    marker: Match,
+    hold: Hold,
+    name: Name,
+    call: CallWriter,
+    stray: Stray,
+    /// Diagnostic messages.
+    message: String,
+}
+
+impl Engine {
+    pub(crate) fn new(opts: Options) -> Engine {
+        Engine::with_format(opts.format.compiled(), opts)
+    }
+
+    /// An engine for a compiled description that need not be one of the
+    /// built-in formats (tests use their own).
+    pub(crate) fn with_format(format: &'static Compiled, opts: Options) -> Engine {
+        Engine {
+            format,
+            opts,
+            state: State::Content,
+            marker: Match::default(),
+            hold: Hold::new(),
+            name: Name::default(),
+            call: CallWriter::new(),
+            stray: Stray::default(),
+            message: String::new(),
+        }
+    }
+
+    pub(crate) fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    fn desc(&self) -> &'static Description {
+        self.format.desc
+    }
+
+    /// Back to the start of a stream, keeping allocations and options.
+    pub(crate) fn reset(&mut self) {
+        self.state = State::Content;
+        self.marker.state = None;
+        self.marker.pending.clear();
+        self.hold.text.clear();
+        self.name.clear();
+        self.call.reset();
+        self.stray.clear();
+    }
+
+    /// Makes the arguments buffer ready for the events of the next `feed`.
+    pub(crate) fn begin_output(&mut self) {
+        self.call.begin_output(self.opts.retain_arguments);
+    }
+
+    /// The call writer's arguments buffer, which recorded whole-argument
+    /// fields are spans of.
+    pub(crate) fn arguments_buffer(&self) -> &str {
+        &self.call.args
+    }
+
+    /// The call the engine is inside, if any.
+    pub(crate) fn current_call(&self) -> Option<usize> {
+        self.call.current()
+    }
+
+    /// Bytes held back (undecided). A name being read is in `hold` too.
+    pub(crate) fn held_len(&self) -> usize {
+        self.marker.pending.len() + self.hold.len() + self.call.value.tail.len()
+    }
+
+    /// Reports something worth knowing.
+    pub(crate) fn diag<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        kind: Kind,
+        index: Option<usize>,
+        message: std::fmt::Arguments<'_>,
+    ) {
+        diagnostic(sink, &mut self.message, kind, index, message);
+    }
+
+    fn content<S: Sink>(sink: &mut S, text: &str) {
+        if !text.is_empty() {
+            sink.event(Event::Content { text });
+        }
+    }
+
+    // ----- driving -------------------------------------------------------
+
+    /// Processes valid UTF-8 text.
+    ///
+    /// Text of the current state accumulates as a run, `s[run..]`, and is
+    /// handed over only when a marker ends it or the chunk ends: a marker
+    /// match that dies stays inside the run (the bytes stepped hold no
+    /// marker's first byte after the first, so no marker starts among
+    /// them), which keeps the text of a value or of content in as few
+    /// pieces, and events, as possible.
+    #[inline]
+    pub(crate) fn run<S: Sink>(&mut self, s: &str, sink: &mut S) {
+        let bytes = s.as_bytes();
+        let format: &'static Compiled = self.format;
+        let markers = &format.markers;
+        // The first marker byte, looked for once: none at all is the
+        // common case at token-sized chunks, and then the whole chunk is
+        // text.
+        let mut first = None;
+        if !self.marker.is_active() && self.scans_markers() {
+            first = markers.find(bytes);
+            if first.is_none() {
+                return self.text_all(s, sink);
+            }
+        }
+        let mut i = 0;
+        let mut run = 0;
+        // Where the marker being matched starts in `s`; 0 when it started
+        // in an earlier chunk (its bytes so far are in `pending`).
+        let mut marker_at = 0;
+        while i < bytes.len() {
+            if let Some(sid) = self.marker.state {
+                match markers.step(sid, bytes[i]) {
+                    Step::Partial(next) => {
+                        self.marker.state = Some(next);
+                        i += 1;
+                    }
+                    Step::Done(role) => {
+                        self.marker.state = None;
+                        self.marker.pending.clear();
+                        self.text_all(&s[run..marker_at], sink);
+                        i += 1;
+                        run = i;
+                        self.on_marker(role, sink);
+                    }
+                    Step::Dead => {
+                        // The byte is not consumed: it may start a marker.
+                        // The bytes stepped stay in the run, after those
+                        // of an earlier chunk.
+                        self.marker.state = None;
+                        self.flush_pending(sink);
+                    }
+                }
+            } else if !self.scans_markers() {
+                i += self.text(&s[i..], sink);
+                run = i;
+            } else if let Some(k) = first.take().or_else(|| markers.find(&bytes[i..])) {
+                marker_at = i + k;
+                self.marker.state = Some(markers.after_first(bytes[marker_at]));
+                i = marker_at + 1;
+            } else {
+                i = bytes.len();
+            }
+        }
+        if self.marker.is_active() {
+            self.text_all(&s[run..marker_at], sink);
+            self.marker.pending.push_str(&s[marker_at.max(run)..]);
+        } else {
+            self.text_all(&s[run..], sink);
+        }
+    }
+
+    /// The next input starts with a character whose first byte is `lead`
+    /// and whose other bytes have not arrived: when no marker can go on
+    /// with it, the bytes of the partial marker are text now, not held
+    /// until that character is complete.
+    pub(crate) fn next_starts_with<S: Sink>(&mut self, lead: u8, sink: &mut S) {
+        if self.marker.is_active() && !self.marker.continues_with(&self.format.markers, lead) {
+            self.marker.state = None;
+            self.flush_pending(sink);
+        }
+    }
+
+    /// Hands the bytes of a failed marker match to the current state.
+    #[inline(never)]
+    fn flush_pending<S: Sink>(&mut self, sink: &mut S) {
+        let pending = mem::take(&mut self.marker.pending);
+        self.text_all(&pending, sink);
+        self.marker.pending = pending;
+        self.marker.pending.clear();
+    }
+
+    #[inline]
+    fn text_all<S: Sink>(&mut self, mut s: &str, sink: &mut S) {
+        while !s.is_empty() {
+            let n = self.text(s, sink);
+            s = &s[n..];
+        }
+    }
+
+    /// The end of the stream: flushes what is held, closes what is open.
+    #[inline(never)]
+    pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
+        let mut cut_marker = None;
+        if self.marker.state.take().is_some() {
+            if self.state.inside_call() && self.marker.pending.len() >= 2 {
+                // A marker cut by the end of the stream: markup, not value.
+                cut_marker = Some(mem::take(&mut self.marker.pending));
+            } else {
+                self.flush_pending(sink);
+            }
+        }
+        self.end_of_stream(cut_marker.as_deref(), sink);
+        if let Some(mut cut) = cut_marker {
+            cut.clear();
+            self.marker.pending = cut;
+        }
+        self.state = State::Content;
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,135 @@
+//! Reading function and parameter names: the bytes up to the name's end,
+//! bounded by `max_name_len`, trimmed, and refused when they cannot be a
+//! name (empty, or whitespace or control characters inside).
+
+/// A name being read.
+#[derive(Default)]
+pub(crate) struct Name {
+    pub text: String,
+    /// A character other than whitespace was read.
+    started: bool,
+    /// Whitespace came after the name's first characters: one more
+    /// non-whitespace character makes it two words, not a name.
+    gap: bool,
+    /// A character no name holds was seen.
+    invalid: bool,
+}
+
+/// How a piece of name text ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stop {
+    /// The piece was all name; the name goes on.
+    More,
+    /// The name ended at the byte at this offset (not part of the name).
+    At(usize),
+}
+
+impl Name {
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.started = false;
+        self.gap = false;
+        self.invalid = false;
+    }
+
+    /// Appends `s`, noting as it goes whether it can still be a name.
+    pub(crate) fn push(&mut self, s: &str) {
+        for c in s.chars() {
+            if c.is_whitespace() {
+                self.gap |= self.started;
+            } else {
+                self.invalid |= c.is_control() || self.gap;
+                self.started = true;
+            }
+        }
+        self.text.push_str(s);
+    }
+
+    /// Whether the text read so far can no longer be a name: two words, a
+    /// control character. Checked as bytes arrive, so that prose that only
+    /// looks like the start of a call goes back to content at once.
+    pub(crate) fn is_invalid(&self) -> bool {
+        self.invalid
+    }
+
+    /// Whether nothing but whitespace has been read.
+    pub(crate) fn is_blank(&self) -> bool {
+        !self.started
+    }
+
+    /// Trims the name in place; false when it is not a name.
+    pub(crate) fn finish(&mut self) -> bool {
+        let trimmed = self.text.trim();
+        if self.invalid || trimmed.is_empty() {
+            return false;
+        }
+        let start = trimmed.as_ptr() as usize - self.text.as_ptr() as usize;
+        let end = start + trimmed.len();
+        self.text.truncate(end);
+        self.text.drain(..start);
+        true
+    }
+}
+
+/// Where in `bytes` a name ends: at `end`, at `=` when `equals` ends names
+/// too, or at a byte that starts a marker (which means it was not a name).
+pub(crate) fn find_end(
+    bytes: &[u8],
+    end: u8,
+    equals: bool,
+    starts_marker: impl Fn(u8) -> bool,
+) -> Stop {
+    match bytes
+        .iter()
+        .position(|&b| b == end || (equals && b == b'=') || starts_marker(b))
+    {
+        Some(at) => Stop::At(at),
+        None => Stop::More,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(pieces: &[&str]) -> Name {
+        let mut name = Name::default();
+        for piece in pieces {
+            name.push(piece);
+        }
+        name
+    }
+
+    #[test]
+    fn surrounding_whitespace_is_trimmed() {
+        let mut name = read(&[" get_", "weather \n"]);
+        assert!(!name.is_invalid());
+        assert!(name.finish());
+        assert_eq!(name.text, "get_weather");
+    }
+
+    #[test]
+    fn two_words_are_refused_as_soon_as_the_second_starts() {
+        let name = read(&["tags ", "when"]);
+        assert!(name.is_invalid());
+        let name = read(&["tags ", " "]);
+        assert!(!name.is_invalid());
+    }
+
+    #[test]
+    fn blank_names_and_control_characters_are_refused() {
+        assert!(!read(&["  "]).finish());
+        assert!(read(&["  "]).is_blank());
+        assert!(read(&["a\u{1}b"]).is_invalid());
+    }
+
+    #[test]
+    fn the_end_is_the_first_stop_byte() {
+        let lt = |b| b == b'<';
+        assert_eq!(find_end(b"city>x", b'>', false, lt), Stop::At(4));
+        assert_eq!(find_end(b"city=x>", b'>', true, lt), Stop::At(4));
+        assert_eq!(find_end(b"city=x>", b'>', false, lt), Stop::At(6));
+        assert_eq!(find_end(b"ci<ty>", b'>', false, lt), Stop::At(2));
+        assert_eq!(find_end(b"city", b'>', false, lt), Stop::More);
+    }
+}

@@ -1,0 +1,57 @@
+//! GLM-4.5 / GLM-4.6 (vLLM: `glm45`) and GLM-4.7 (vLLM: `glm47`):
+//!
+//! ```text
+//! <tool_call>get_weather
+//! <arg_key>city</arg_key>
+//! <arg_value>Paris</arg_value>
+//! </tool_call>
+//! ```
+//!
+//! GLM-4.7 writes the same markers without the newlines. The wrapper opens
+//! the function itself: the name follows `<tool_call>` and ends at a line
+//! end or at the first marker; a call is confirmed by `<arg_key>` or
+//! `</tool_call>` after it. Keys end at `</arg_key>`, values are verbatim
+//! between `<arg_value>` and `</arg_value>`. Both versions are read by the
+//! same description, so either parser accepts either layout.
+
+use super::{Description, NameEnd, Recoveries, Role};
+
+const MARKERS: &[(Role, &str)] = &[
+    (Role::CallOpen, "<tool_call>"),
+    (Role::CallClose, "</tool_call>"),
+    (Role::ParamOpen, "<arg_key>"),
+    (Role::KeyClose, "</arg_key>"),
+    (Role::ValueOpen, "<arg_value>"),
+    (Role::ParamClose, "</arg_value>"),
+];
+
+const FOLLOWS: &[(Role, &[Role])] = &[
+    (
+        Role::ParamClose,
+        &[Role::ParamOpen, Role::CallClose, Role::CallOpen],
+    ),
+    (Role::CallClose, &[Role::CallOpen]),
+];
+
+const fn glm(name: &'static str) -> Description {
+    Description {
+        name,
+        markers: MARKERS,
+        func_name_end: NameEnd::Marker { line: true },
+        param_name_end: NameEnd::Marker { line: false },
+        strip_one_newline: false,
+        call_confirmed_by: &[Role::ParamOpen, Role::CallClose],
+        bare_confirmed_by: &[],
+        follows: FOLLOWS,
+        param_open_at_line_start: false,
+        recoveries: Recoveries {
+            bare_function: false,
+            equals_in_param_name: false,
+            value_after_empty_close: false,
+            value_without_open: true,
+        },
+    }
+}
+
+pub(crate) static GLM45: Description = glm("glm45");
+pub(crate) static GLM47: Description = glm("glm47");

@@ -1,0 +1,501 @@
+//! Formats as data. A [`Description`] says how one model family writes a
+//! tool call: the spelling of each structural marker, how names end, how a
+//! value is laid out, which marker may follow which, and which recoveries
+//! apply. The engine (`src/engine/`) is written in terms of [`Role`]s and
+//! reads everything else from the description; it holds no format's
+//! spelling.
+//!
+//! A description is checked when it is compiled ([`Description::compile`]):
+//! markers must be non-empty and prefix-free, no marker may hold another
+//! marker's first byte after its own first byte (so that a failed match is
+//! text and is never scanned again), and every role the grammar needs must
+//! be spelled.
+
+mod glm;
+mod qwen3_coder;
+#[cfg(test)]
+mod test_formats;
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use crate::engine::driver::MarkerSet;
+
+/// The structural role a marker plays.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) enum Role {
+    /// Opens the wrapper around one or more calls (`<tool_call>`).
+    CallOpen,
+    /// Closes the wrapper (`</tool_call>`).
+    CallClose,
+    /// Opens a function inside the wrapper; its name follows
+    /// (`<function=`). Formats whose wrapper opens the function itself
+    /// (GLM) have none.
+    FuncOpen,
+    /// Closes a function (`</function>`); without one, `CallClose` ends
+    /// the call.
+    FuncClose,
+    /// Opens a parameter; its name follows (`<parameter=`, `<arg_key>`).
+    ParamOpen,
+    /// Ends a parameter's name when the name ends at a marker
+    /// (`</arg_key>`).
+    KeyClose,
+    /// Opens a value after its parameter's name (`<arg_value>`); without
+    /// one, the value starts where the name ends.
+    ValueOpen,
+    /// Closes a value (`</parameter>`, `</arg_value>`).
+    ParamClose,
+}
+
+/// How a function or parameter name ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum NameEnd {
+    /// At this byte, which is consumed and belongs to no name
+    /// (`<function=NAME>`). Markers are not looked for inside the name: a
+    /// marker's first byte there means it was not a name.
+    Byte(u8),
+    /// At the next marker, which must be one that may follow the name; for
+    /// `line`, also at a line end (GLM: `NAME\n<arg_key>` or
+    /// `NAME<arg_key>`).
+    Marker {
+        /// Whether a `\n` also ends the name.
+        line: bool,
+    },
+}
+
+/// Recoveries that only make sense for some formats' shapes. Each one
+/// reports its own diagnostic when it applies.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Recoveries {
+    /// A function opener without the wrapper (`<function=NAME>` alone) is a
+    /// call when a marker in `bare_confirmed_by` follows it.
+    pub bare_function: bool,
+    /// `<parameter=KEY=VALUE</parameter>`: a `=` ends the parameter name
+    /// and the value follows inline.
+    pub equals_in_param_name: bool,
+    /// `<parameter=KEY></parameter>VALUE`: text right after an empty value
+    /// is the value.
+    pub value_after_empty_close: bool,
+    /// `<arg_key>K</arg_key>VALUE</arg_value>`: text where the value
+    /// opener belongs starts the value.
+    pub value_without_open: bool,
+}
+
+/// One format's description: markers, names, values, grammar, recoveries.
+#[derive(Debug)]
+pub(crate) struct Description {
+    /// The canonical name, as vLLM's `--tool-call-parser` spells it.
+    pub name: &'static str,
+    /// Each marker's role and spelling (any bytes, any length).
+    pub markers: &'static [(Role, &'static str)],
+    /// How a function name ends.
+    pub func_name_end: NameEnd,
+    /// How a parameter name ends.
+    pub param_name_end: NameEnd,
+    /// Whether one leading and one trailing `\n` of a value are the
+    /// template's layout rather than value text (Qwen puts each value on
+    /// lines of its own; GLM's values are verbatim).
+    pub strip_one_newline: bool,
+    /// Markers that, after a function name and whitespace, show that a
+    /// call really began. Empty: the name's end is enough.
+    pub call_confirmed_by: &'static [Role],
+    /// The same for a function opened without the wrapper.
+    pub bare_confirmed_by: &'static [Role],
+    /// Which markers may follow a closer found inside a value for the
+    /// closer to end it (`lookahead` value termination); anything else
+    /// makes the closer value text.
+    pub follows: &'static [(Role, &'static [Role])],
+    /// In `lookahead` mode, a parameter opener inside a value ends the
+    /// value only at the start of a line (where the template puts it).
+    pub param_open_at_line_start: bool,
+    /// Format-specific recoveries.
+    pub recoveries: Recoveries,
+}
+
+/// Why a [`Description`] was refused. Raised when a format is compiled,
+/// so a malformed description fails its format's first use and its tests.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum DescriptionError {
+    EmptyMarker(Role),
+    DuplicateRole(Role),
+    /// One marker is a prefix of another: the longer one could never match.
+    Prefix(&'static str, &'static str),
+    /// A marker holds a marker's first byte after its own first byte.
+    InnerFirstByte(&'static str, u8),
+    /// A role the grammar needs is not spelled.
+    MissingRole(Role),
+    /// A name ends at a byte that starts a marker.
+    NameEndStartsMarker(u8),
+    /// A role is used by the grammar (`follows`, confirmations) but not
+    /// spelled.
+    UnspelledRole(Role),
+}
+
+impl fmt::Display for DescriptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DescriptionError::EmptyMarker(role) => write!(f, "marker {role:?} is empty"),
+            DescriptionError::DuplicateRole(role) => write!(f, "role {role:?} is spelled twice"),
+            DescriptionError::Prefix(a, b) => write!(f, "marker {a:?} is a prefix of {b:?}"),
+            DescriptionError::InnerFirstByte(m, b) => write!(
+                f,
+                "marker {m:?} holds byte {b:#04x}, which starts a marker, after its first byte"
+            ),
+            DescriptionError::MissingRole(role) => {
+                write!(f, "the grammar needs a marker for {role:?}")
+            }
+            DescriptionError::NameEndStartsMarker(b) => {
+                write!(f, "names end at byte {b:#04x}, which starts a marker")
+            }
+            DescriptionError::UnspelledRole(role) => {
+                write!(f, "the grammar refers to {role:?}, which has no marker")
+            }
+        }
+    }
+}
+
+impl Description {
+    /// The spelling of `role`, or `""` when the format has none.
+    pub(crate) fn text(&self, role: Role) -> &'static str {
+        self.markers
+            .iter()
+            .find(|(r, _)| *r == role)
+            .map_or("", |(_, text)| *text)
+    }
+
+    pub(crate) fn has(&self, role: Role) -> bool {
+        self.markers.iter().any(|(r, _)| *r == role)
+    }
+
+    /// Whether `next` may follow `closer` inside a value for the closer to
+    /// end the value.
+    pub(crate) fn follows(&self, closer: Role, next: Role) -> bool {
+        self.follows
+            .iter()
+            .find(|(c, _)| *c == closer)
+            .is_some_and(|(_, after)| after.contains(&next))
+    }
+
+    /// Checks the description (see the module's documentation).
+    pub(crate) fn validate(&self) -> Result<(), DescriptionError> {
+        let mut seen = Vec::new();
+        for &(role, text) in self.markers {
+            if text.is_empty() {
+                return Err(DescriptionError::EmptyMarker(role));
+            }
+            if seen.contains(&role) {
+                return Err(DescriptionError::DuplicateRole(role));
+            }
+            seen.push(role);
+        }
+        for &(_, a) in self.markers {
+            for &(_, b) in self.markers {
+                if a != b && b.starts_with(a) {
+                    return Err(DescriptionError::Prefix(a, b));
+                }
+            }
+        }
+        let first_bytes: Vec<u8> = self.markers.iter().map(|(_, t)| t.as_bytes()[0]).collect();
+        for &(_, text) in self.markers {
+            if let Some(&b) = text.as_bytes()[1..]
+                .iter()
+                .find(|b| first_bytes.contains(b))
+            {
+                return Err(DescriptionError::InnerFirstByte(text, b));
+            }
+        }
+        let mut needed = vec![
+            Role::CallOpen,
+            Role::CallClose,
+            Role::ParamOpen,
+            Role::ParamClose,
+        ];
+        if self.has(Role::FuncOpen) || self.recoveries.bare_function {
+            needed.push(Role::FuncOpen);
+        }
+        if matches!(self.param_name_end, NameEnd::Marker { .. }) {
+            needed.push(Role::KeyClose);
+        }
+        if self.recoveries.value_without_open {
+            needed.push(Role::ValueOpen);
+        }
+        for role in needed {
+            if !self.has(role) {
+                return Err(DescriptionError::MissingRole(role));
+            }
+        }
+        for end in [self.func_name_end, self.param_name_end] {
+            if let NameEnd::Byte(b) = end {
+                if first_bytes.contains(&b) {
+                    return Err(DescriptionError::NameEndStartsMarker(b));
+                }
+            }
+        }
+        let grammar_roles = self
+            .follows
+            .iter()
+            .flat_map(|(closer, after)| std::iter::once(closer).chain(after.iter()))
+            .chain(self.call_confirmed_by)
+            .chain(self.bare_confirmed_by);
+        for &role in grammar_roles {
+            if !self.has(role) {
+                return Err(DescriptionError::UnspelledRole(role));
+            }
+        }
+        Ok(())
+    }
+
+    /// Validates the description and builds its marker automaton.
+    pub(crate) fn compile(&'static self) -> Result<Compiled, DescriptionError> {
+        self.validate()?;
+        Ok(Compiled {
+            desc: self,
+            markers: MarkerSet::new(self.markers),
+        })
+    }
+}
+
+/// A format's description together with its marker automaton, built once
+/// per process and shared by every parser of that format.
+pub(crate) struct Compiled {
+    pub desc: &'static Description,
+    pub markers: MarkerSet,
+}
+
+/// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
+/// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
+///
+/// # Example
+/// ```
+/// use toolcall_stream::Format;
+/// let format: Format = "qwen3_coder".parse().unwrap();
+/// assert_eq!(format, Format::Qwen3Coder);
+/// assert_eq!(format.name(), "qwen3_coder");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Format {
+    /// Qwen3-Coder XML, also emitted by Qwen3.5 and Qwen3.6:
+    /// `<tool_call><function=NAME><parameter=KEY>VALUE</parameter>`
+    /// `</function></tool_call>`. vLLM names: `qwen3_coder`, `qwen3_xml`.
+    #[default]
+    Qwen3Coder,
+    /// GLM-4.5 / GLM-4.6: `<tool_call>NAME\n<arg_key>KEY</arg_key>\n`
+    /// `<arg_value>VALUE</arg_value>\n</tool_call>`. vLLM name: `glm45`.
+    Glm45,
+    /// GLM-4.7: GLM-4.5's markers without the newlines,
+    /// `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>`
+    /// `</tool_call>`. vLLM name: `glm47`.
+    Glm47,
+}
+
+impl Format {
+    /// Every format this version knows, in documentation order.
+    pub const ALL: &'static [Format] = &[Format::Qwen3Coder, Format::Glm45, Format::Glm47];
+
+    /// The canonical (vLLM) name of the format.
+    pub fn name(self) -> &'static str {
+        self.description().name
+    }
+
+    pub(crate) fn description(self) -> &'static Description {
+        match self {
+            Format::Qwen3Coder => &qwen3_coder::QWEN3_CODER,
+            Format::Glm45 => &glm::GLM45,
+            Format::Glm47 => &glm::GLM47,
+        }
+    }
+
+    pub(crate) fn compiled(self) -> &'static Compiled {
+        static QWEN: OnceLock<Compiled> = OnceLock::new();
+        static GLM45: OnceLock<Compiled> = OnceLock::new();
+        static GLM47: OnceLock<Compiled> = OnceLock::new();
+        let cell = match self {
+            Format::Qwen3Coder => &QWEN,
+            Format::Glm45 => &GLM45,
+            Format::Glm47 => &GLM47,
+        };
+        cell.get_or_init(|| {
+            self.description()
+                .compile()
+                .unwrap_or_else(|e| panic!("built-in format {}: {e}", self.description().name))
+        })
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error returned when a format name is not known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFormat {
+    name: String,
+}
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown format {:?}; known formats: ", self.name)?;
+        for (i, format) in Format::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(format.name())?;
+        }
+        f.write_str(" (alias: qwen3_xml)")
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(name: &str) -> Result<Format, UnknownFormat> {
+        match name {
+            "qwen3_coder" | "qwen3_xml" | "qwen3-coder" => Ok(Format::Qwen3Coder),
+            "glm45" => Ok(Format::Glm45),
+            "glm47" => Ok(Format::Glm47),
+            _ => Err(UnknownFormat {
+                name: name.to_owned(),
+            }),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const fn desc(markers: &'static [(Role, &'static str)]) -> Description {
+        Description {
+            name: "test",
+            markers,
+            func_name_end: NameEnd::Byte(b'>'),
+            param_name_end: NameEnd::Byte(b'>'),
+            strip_one_newline: false,
+            call_confirmed_by: &[],
+            bare_confirmed_by: &[],
+            follows: &[],
+            param_open_at_line_start: false,
+            recoveries: Recoveries {
+                bare_function: false,
+                equals_in_param_name: false,
+                value_after_empty_close: false,
+                value_without_open: false,
+            },
+        }
+    }
+
+    const MINIMAL: &[(Role, &str)] = &[
+        (Role::CallOpen, "<call>"),
+        (Role::CallClose, "</call>"),
+        (Role::FuncOpen, "<fn="),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+    ];
+
+    #[test]
+    fn every_built_in_format_is_valid() {
+        for format in Format::ALL {
+            assert_eq!(format.description().validate(), Ok(()), "{format}");
+            let _ = format.compiled();
+        }
+    }
+
+    #[test]
+    fn a_minimal_description_is_valid() {
+        static D: Description = desc(MINIMAL);
+        assert_eq!(D.validate(), Ok(()));
+    }
+
+    #[test]
+    fn an_empty_marker_is_refused() {
+        static D: Description = desc(&[(Role::CallOpen, "")]);
+        assert_eq!(
+            D.validate(),
+            Err(DescriptionError::EmptyMarker(Role::CallOpen))
+        );
+    }
+
+    #[test]
+    fn a_role_spelled_twice_is_refused() {
+        static D: Description = desc(&[(Role::CallOpen, "<a>"), (Role::CallOpen, "<b>")]);
+        assert_eq!(
+            D.validate(),
+            Err(DescriptionError::DuplicateRole(Role::CallOpen))
+        );
+    }
+
+    #[test]
+    fn markers_must_be_prefix_free() {
+        static D: Description = desc(&[
+            (Role::CallOpen, "<call>"),
+            (Role::CallClose, "<call>x"),
+            (Role::ParamOpen, "<p="),
+            (Role::ParamClose, "</p>"),
+        ]);
+        assert_eq!(
+            D.validate(),
+            Err(DescriptionError::Prefix("<call>", "<call>x"))
+        );
+    }
+
+    #[test]
+    fn a_first_byte_inside_a_marker_is_refused() {
+        static D: Description = desc(&[
+            (Role::CallOpen, "<call<>"),
+            (Role::CallClose, "</call>"),
+            (Role::ParamOpen, "<p="),
+            (Role::ParamClose, "</p>"),
+        ]);
+        assert_eq!(
+            D.validate(),
+            Err(DescriptionError::InnerFirstByte("<call<>", b'<'))
+        );
+    }
+
+    #[test]
+    fn every_role_the_grammar_needs_is_spelled() {
+        static NO_CLOSE: Description = desc(&[
+            (Role::CallOpen, "<call>"),
+            (Role::ParamOpen, "<p="),
+            (Role::ParamClose, "</p>"),
+        ]);
+        assert_eq!(
+            NO_CLOSE.validate(),
+            Err(DescriptionError::MissingRole(Role::CallClose))
+        );
+        static KEY_MARKER: Description = Description {
+            param_name_end: NameEnd::Marker { line: false },
+            ..desc(MINIMAL)
+        };
+        assert_eq!(
+            KEY_MARKER.validate(),
+            Err(DescriptionError::MissingRole(Role::KeyClose))
+        );
+        static UNSPELLED: Description = Description {
+            follows: &[(Role::ParamClose, &[Role::FuncClose])],
+            ..desc(MINIMAL)
+        };
+        assert_eq!(
+            UNSPELLED.validate(),
+            Err(DescriptionError::UnspelledRole(Role::FuncClose))
+        );
+    }
+
+    #[test]
+    fn a_name_cannot_end_at_a_marker_first_byte() {
+        static D: Description = Description {
+            func_name_end: NameEnd::Byte(b'<'),
+            ..desc(MINIMAL)
+        };
+        assert_eq!(
+            D.validate(),
+            Err(DescriptionError::NameEndStartsMarker(b'<'))
+        );
+    }
+}

@@ -1,0 +1,268 @@
+//! Where the engine's events go. The engine is generic over a [`Sink`]:
+//! pushed to a closure, events borrow from the chunk and the parser's
+//! scratch and nothing is copied ([`Push`]); for the iterator API, the
+//! [`Recorder`] copies each event's text into one reused buffer and
+//! [`Events`] replays them. Both see exactly the same events.
+
+use std::ops::Range;
+
+use crate::event::{DiagnosticKind, Event};
+
+/// A span of a buffer.
+pub(crate) type Span = Range<usize>;
+
+/// Receives the engine's events, in order.
+pub(crate) trait Sink {
+    fn event(&mut self, event: Event<'_>);
+
+    /// An event whose whole-arguments field (`ParameterEnd::value`,
+    /// `ToolCallEnd::arguments`) is `whole`, a span of the call writer's
+    /// arguments buffer. A sink that outlives the call may keep the span
+    /// instead of copying the text.
+    #[inline]
+    fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
+        let _ = whole;
+        self.event(event);
+    }
+}
+
+/// The push sink: a closure called with each event.
+pub(crate) struct Push<F>(pub F);
+
+impl<F: FnMut(Event<'_>)> Sink for Push<F> {
+    #[inline]
+    fn event(&mut self, event: Event<'_>) {
+        (self.0)(event);
+    }
+}
+
+/// An event as recorded: spans into the recorder's text (`T`) or the call
+/// writer's arguments buffer (`A`).
+#[derive(Clone, Debug)]
+enum Recorded {
+    Content(Span),
+    ToolCallStart {
+        index: usize,
+        id: Span,
+        name: Span,
+    },
+    ParameterStart {
+        index: usize,
+        name: Span,
+    },
+    ParameterDelta {
+        index: usize,
+        text: Span,
+    },
+    ParameterEnd {
+        index: usize,
+        name: Span,
+        value: Option<Span>,
+    },
+    ArgumentsDelta {
+        index: usize,
+        delta: Span,
+    },
+    ToolCallEnd {
+        index: usize,
+        arguments: Option<Span>,
+        complete: bool,
+    },
+    Diagnostic {
+        index: Option<usize>,
+        kind: DiagnosticKind,
+        message: Span,
+    },
+}
+
+/// The events of one `feed` or `finish`, recorded for the iterator API.
+/// Its buffers are reused across calls, so steady-state parsing allocates
+/// nothing.
+#[derive(Default)]
+pub(crate) struct Recorder {
+    text: String,
+    events: Vec<Recorded>,
+}
+
+impl Recorder {
+    pub(crate) fn clear(&mut self) {
+        self.text.clear();
+        self.events.clear();
+    }
+
+    fn push_text(&mut self, text: &str) -> Span {
+        let start = self.text.len();
+        self.text.push_str(text);
+        start..self.text.len()
+    }
+
+    fn record(&mut self, event: Event<'_>, whole: Option<Span>) {
+        let recorded = match event {
+            Event::Content { text } => Recorded::Content(self.push_text(text)),
+            Event::ToolCallStart { index, id, name } => Recorded::ToolCallStart {
+                index,
+                id: self.push_text(id),
+                name: self.push_text(name),
+            },
+            Event::ParameterStart { index, name } => Recorded::ParameterStart {
+                index,
+                name: self.push_text(name),
+            },
+            Event::ParameterDelta { index, text } => Recorded::ParameterDelta {
+                index,
+                text: self.push_text(text),
+            },
+            Event::ParameterEnd { index, name, value } => Recorded::ParameterEnd {
+                index,
+                name: self.push_text(name),
+                value: value.and(whole),
+            },
+            Event::ArgumentsDelta { index, delta } => Recorded::ArgumentsDelta {
+                index,
+                delta: self.push_text(delta),
+            },
+            Event::ToolCallEnd {
+                index,
+                arguments,
+                complete,
+            } => Recorded::ToolCallEnd {
+                index,
+                arguments: arguments.and(whole),
+                complete,
+            },
+            Event::Diagnostic {
+                index,
+                kind,
+                message,
+            } => Recorded::Diagnostic {
+                index,
+                kind,
+                message: self.push_text(message),
+            },
+        };
+        self.events.push(recorded);
+    }
+}
+
+impl Sink for Recorder {
+    #[inline]
+    fn event(&mut self, event: Event<'_>) {
+        debug_assert!(!matches!(
+            event,
+            Event::ParameterEnd { value: Some(_), .. }
+                | Event::ToolCallEnd {
+                    arguments: Some(_),
+                    ..
+                }
+        ));
+        self.record(event, None);
+    }
+
+    #[inline]
+    fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
+        self.record(event, Some(whole));
+    }
+}
+
+/// The events produced by one [`Parser::feed`](crate::Parser::feed) or
+/// [`Parser::finish`](crate::Parser::finish), borrowing from the parser.
+///
+/// The parser has already processed the whole chunk when this is returned;
+/// dropping it early loses the events, not the parser's state.
+#[derive(Clone, Debug)]
+pub struct Events<'a> {
+    text: &'a str,
+    args: &'a str,
+    events: std::slice::Iter<'a, Recorded>,
+}
+
+impl<'a> Events<'a> {
+    /// The recorder's events; `args` is the call writer's arguments buffer,
+    /// which whole-argument fields are spans of.
+    pub(crate) fn new(recorder: &'a Recorder, args: &'a str) -> Events<'a> {
+        Events {
+            text: &recorder.text,
+            args,
+            events: recorder.events.iter(),
+        }
+    }
+}
+
+impl<'a> Iterator for Events<'a> {
+    type Item = Event<'a>;
+
+    fn next(&mut self) -> Option<Event<'a>> {
+        let (text, args) = (self.text, self.args);
+        let s = |span: &Span| &text[span.clone()];
+        let a = |span: &Span| &args[span.clone()];
+        Some(match self.events.next()? {
+            Recorded::Content(span) => Event::Content { text: s(span) },
+            Recorded::ToolCallStart { index, id, name } => Event::ToolCallStart {
+                index: *index,
+                id: s(id),
+                name: s(name),
+            },
+            Recorded::ParameterStart { index, name } => Event::ParameterStart {
+                index: *index,
+                name: s(name),
+            },
+            Recorded::ParameterDelta { index, text } => Event::ParameterDelta {
+                index: *index,
+                text: s(text),
+            },
+            Recorded::ParameterEnd { index, name, value } => Event::ParameterEnd {
+                index: *index,
+                name: s(name),
+                value: value.as_ref().map(a),
+            },
+            Recorded::ArgumentsDelta { index, delta } => Event::ArgumentsDelta {
+                index: *index,
+                delta: s(delta),
+            },
+            Recorded::ToolCallEnd {
+                index,
+                arguments,
+                complete,
+            } => Event::ToolCallEnd {
+                index: *index,
+                arguments: arguments.as_ref().map(a),
+                complete: *complete,
+            },
+            Recorded::Diagnostic {
+                index,
+                kind,
+                message,
+            } => Event::Diagnostic {
+                index: *index,
+                kind: *kind,
+                message: s(message),
+            },
+        })
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        self.events.size_hint()
+    }
+}
+
+impl ExactSizeIterator for Events<'_> {}
+
+/// Emits a diagnostic whose message is formatted into `scratch` (reused,
+/// so reporting allocates nothing once the buffer has grown).
+#[inline(never)]
+pub(crate) fn diagnostic<S: Sink>(
+    sink: &mut S,
+    scratch: &mut String,
+    kind: DiagnosticKind,
+    index: Option<usize>,
+    message: std::fmt::Arguments<'_>,
+) {
+    use std::fmt::Write;
+    scratch.clear();
+    let _ = scratch.write_fmt(message);
+    sink.event(Event::Diagnostic {
+        index,
+        kind,
+        message: scratch,
+    });
+}
