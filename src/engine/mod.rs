@@ -58,6 +58,7 @@ pub(crate) struct Engine {
 }
 
 impl Engine {
+    #[cfg(test)]
     pub(crate) fn new(opts: Options) -> Engine {
         Engine::with_format(opts.format.compiled(), opts)
     }
