@@ -1,5 +1,4 @@
 //! The `toolcall` binary: its outputs, exit codes and live pipes.
-#![cfg(feature = "cli")]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -32,16 +31,18 @@ const EVENT_TYPES: &[&str] = &[
 const UNCLOSED_PARAMETER: &str =
     "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</function>\n</tool_call>";
 
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The repository root, where the examples and fixtures are (this package
+/// is its `cli/` directory).
+fn repo_root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 fn transcript() -> PathBuf {
-    manifest_dir().join("examples/transcripts/qwen3_coder.txt")
+    repo_root().join("examples/transcripts/qwen3_coder.txt")
 }
 
 fn fixture(name: &str) -> PathBuf {
-    manifest_dir().join("tests/fixtures/qwen3_coder").join(name)
+    repo_root().join("tests/fixtures/qwen3_coder").join(name)
 }
 
 /// A file under Cargo's per-test-target scratch directory.
@@ -776,7 +777,7 @@ fn stream_into_a_closed_pipe_exits_quietly() {
 
 #[test]
 fn unreadable_input_is_a_fatal_error() {
-    let missing = manifest_dir().join("tests/fixtures/no-such-file.txt");
+    let missing = repo_root().join("tests/fixtures/no-such-file.txt");
     for args in [
         &["parse", path_str(&missing)][..],
         &["stream", path_str(&missing)][..],
@@ -787,12 +788,12 @@ fn unreadable_input_is_a_fatal_error() {
         assert!(out.stderr.contains("no-such-file.txt"), "{}", out.stderr);
     }
     // A directory is not readable as input either.
-    run(&["parse", path_str(manifest_dir())], None).assert_fatal();
+    run(&["parse", path_str(repo_root())], None).assert_fatal();
 }
 
 #[test]
 fn bad_tools_files_are_fatal_errors() {
-    let missing = manifest_dir().join("tests/fixtures/no-such-tools.json");
+    let missing = repo_root().join("tests/fixtures/no-such-tools.json");
     let not_json = scratch("tools-not-json.json", "{ not json");
     let not_array = scratch("tools-not-array.json", r#"{"type": "function"}"#);
     let no_name = scratch(
