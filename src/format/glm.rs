@@ -36,6 +36,7 @@ const FOLLOWS: &[(Role, &[Role])] = &[
 const fn glm(name: &'static str) -> Description {
     Description {
         name,
+        aliases: &[],
         markers: MARKERS,
         func_name_end: NameEnd::Marker { line: true },
         param_name_end: NameEnd::Marker { line: false },

@@ -87,6 +87,8 @@ pub(crate) struct Recoveries {
 pub(crate) struct Description {
     /// The canonical name, as vLLM's `--tool-call-parser` spells it.
     pub name: &'static str,
+    /// Other names users know the format by (lower case, `_` not `-`).
+    pub aliases: &'static [&'static str],
     /// Each marker's role and spelling (any bytes, any length).
     pub markers: &'static [(Role, &'static str)],
     /// How a function name ends.
@@ -299,6 +301,17 @@ impl Format {
         self.description().name
     }
 
+    /// The other names that [`FromStr`] accepts for the format, besides
+    /// [`name`](Format::name): vLLM registers some parsers twice.
+    ///
+    /// ```
+    /// use toolcall_stream::Format;
+    /// assert_eq!(Format::Qwen3Coder.aliases(), ["qwen3_xml"]);
+    /// ```
+    pub fn aliases(self) -> &'static [&'static str] {
+        self.description().aliases
+    }
+
     pub(crate) fn description(self) -> &'static Description {
         match self {
             Format::Qwen3Coder => &qwen3_coder::QWEN3_CODER,
@@ -344,26 +357,36 @@ impl fmt::Display for UnknownFormat {
                 f.write_str(", ")?;
             }
             f.write_str(format.name())?;
+            if !format.aliases().is_empty() {
+                write!(f, " (alias: {})", format.aliases().join(", "))?;
+            }
         }
-        f.write_str(" (alias: qwen3_xml)")
+        Ok(())
     }
 }
 
 impl std::error::Error for UnknownFormat {}
 
+/// Names are matched ignoring ASCII case, with `-` and `_` alike: users
+/// type `Qwen3-Coder` as often as vLLM's `qwen3_coder`.
 impl FromStr for Format {
     type Err = UnknownFormat;
 
     fn from_str(name: &str) -> Result<Format, UnknownFormat> {
-        match name {
-            "qwen3_coder" | "qwen3_xml" | "qwen3-coder" => Ok(Format::Qwen3Coder),
-            "glm45" => Ok(Format::Glm45),
-            "glm47" => Ok(Format::Glm47),
-            _ => Err(UnknownFormat {
+        let wanted = normalise(name);
+        Format::ALL
+            .iter()
+            .copied()
+            .find(|format| format.name() == wanted || format.aliases().contains(&wanted.as_str()))
+            .ok_or_else(|| UnknownFormat {
                 name: name.to_owned(),
-            }),
-        }
+            })
     }
+}
+
+/// The form names are compared in; every name and alias is written in it.
+fn normalise(name: &str) -> String {
+    name.to_ascii_lowercase().replace('-', "_")
 }
 
 #[cfg(test)]
@@ -373,6 +396,7 @@ mod tests {
     const fn desc(markers: &'static [(Role, &'static str)]) -> Description {
         Description {
             name: "test",
+            aliases: &[],
             markers,
             func_name_end: NameEnd::Byte(b'>'),
             param_name_end: NameEnd::Byte(b'>'),
@@ -497,5 +521,58 @@ mod tests {
             D.validate(),
             Err(DescriptionError::NameEndStartsMarker(b'<'))
         );
+    }
+
+    #[test]
+    fn every_name_and_alias_parses_back_to_its_format() {
+        for &format in Format::ALL {
+            assert_eq!(format.name().parse::<Format>(), Ok(format));
+            for alias in format.aliases() {
+                assert_eq!(alias.parse::<Format>(), Ok(format), "{alias}");
+                assert_ne!(*alias, format.name());
+            }
+        }
+    }
+
+    #[test]
+    fn names_ignore_case_and_dash_versus_underscore() {
+        for name in ["QWEN3-CODER", "Qwen3_Xml", "qwen3-xml", "qwen3_CODER"] {
+            assert_eq!(name.parse::<Format>(), Ok(Format::Qwen3Coder), "{name}");
+        }
+        assert_eq!("GLM45".parse::<Format>(), Ok(Format::Glm45));
+        assert_eq!("Glm47".parse::<Format>(), Ok(Format::Glm47));
+    }
+
+    #[test]
+    fn unknown_names_are_rejected_with_the_known_ones_listed() {
+        for name in [
+            "",
+            "qwen3",
+            "qwen3 coder",
+            "qwen3__coder",
+            " qwen3_coder",
+            "qwen3–coder",
+        ] {
+            let error = name.parse::<Format>().unwrap_err();
+            assert_eq!(
+                error.to_string(),
+                format!(
+                    "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
+                     glm45, glm47"
+                )
+            );
+        }
+    }
+
+    #[test]
+    fn names_are_normal_and_no_two_formats_share_one() {
+        let mut seen = std::collections::BTreeSet::new();
+        for &format in Format::ALL {
+            for name in std::iter::once(format.name()).chain(format.aliases().iter().copied()) {
+                // Otherwise the name could never match.
+                assert_eq!(normalise(name), name);
+                assert!(seen.insert(name), "{name} is taken twice");
+            }
+        }
     }
 }

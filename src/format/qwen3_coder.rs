@@ -19,6 +19,7 @@ use super::{Description, NameEnd, Recoveries, Role};
 
 pub(crate) static QWEN3_CODER: Description = Description {
     name: "qwen3_coder",
+    aliases: &["qwen3_xml"],
     markers: &[
         (Role::CallOpen, "<tool_call>"),
         (Role::CallClose, "</tool_call>"),

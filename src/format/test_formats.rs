@@ -8,6 +8,7 @@ use super::{Description, NameEnd, Recoveries, Role};
 
 pub(crate) static BRACKETS: Description = Description {
     name: "test_brackets",
+    aliases: &[],
     markers: &[
         (Role::CallOpen, "[TOOL_CALLS]"),
         (Role::CallClose, "[/TOOL_CALLS]"),

@@ -1,5 +1,4 @@
 //! The `toolcall` binary: its outputs, exit codes and live pipes.
-#![cfg(feature = "cli")]
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::{BufRead, BufReader, Read, Write};
@@ -10,6 +9,7 @@ use std::thread;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
+use toolcall_stream::{Format, Limits, Parser};
 
 /// How long any child may run before the test kills it and fails. Only a
 /// guard against a hang, never a speed check: every run here takes
@@ -32,16 +32,18 @@ const EVENT_TYPES: &[&str] = &[
 const UNCLOSED_PARAMETER: &str =
     "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</function>\n</tool_call>";
 
-fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+/// The repository root, where the examples and fixtures are (this package
+/// is its `cli/` directory).
+fn repo_root() -> &'static Path {
+    Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/.."))
 }
 
 fn transcript() -> PathBuf {
-    manifest_dir().join("examples/transcripts/qwen3_coder.txt")
+    repo_root().join("examples/transcripts/qwen3_coder.txt")
 }
 
 fn fixture(name: &str) -> PathBuf {
-    manifest_dir().join("tests/fixtures/qwen3_coder").join(name)
+    repo_root().join("tests/fixtures/qwen3_coder").join(name)
 }
 
 /// A file under Cargo's per-test-target scratch directory.
@@ -343,6 +345,58 @@ fn the_qwen3_xml_name_is_accepted() {
     a.assert_success();
     b.assert_success();
     assert_eq!(a.stdout, b.stdout);
+}
+
+#[test]
+fn format_names_ignore_case_and_dash_versus_underscore() {
+    for command in ["parse", "stream"] {
+        let expected = run(
+            &[command, "--sequential-ids"],
+            Some(UNCLOSED_PARAMETER.as_bytes()),
+        );
+        expected.assert_success();
+        for name in ["QWEN3-CODER", "Qwen3_Xml", "qwen3-xml", "Qwen3_Coder"] {
+            let out = run(
+                &[command, "--sequential-ids", "--format", name],
+                Some(UNCLOSED_PARAMETER.as_bytes()),
+            );
+            out.assert_success();
+            assert_eq!(out.stdout, expected.stdout, "{command} --format {name}");
+        }
+    }
+}
+
+#[test]
+fn help_lists_every_format_with_its_aliases() {
+    assert!(!Format::ALL.is_empty());
+    for command in ["parse", "stream"] {
+        let out = run(&[command, "--help"], None);
+        out.assert_success();
+        for format in Format::ALL {
+            // One line per format, its aliases on it.
+            let prefix = format!("- {}", format.name());
+            let line = out
+                .stdout
+                .lines()
+                .find(|line| line.trim_start().starts_with(&prefix))
+                .unwrap_or_else(|| panic!("{command} --help lacks {prefix}: {}", out.stdout));
+            for alias in format.aliases() {
+                assert!(
+                    line.contains(alias),
+                    "{command} --help: {line:?} lacks {alias}"
+                );
+            }
+        }
+    }
+    // A wrong name is told what the right ones are.
+    let out = run(&["parse", "--format", "qwen2"], None);
+    out.assert_usage_error();
+    for format in Format::ALL {
+        assert!(out.stderr.contains(format.name()), "{}", out.stderr);
+        for alias in format.aliases() {
+            assert!(out.stderr.contains(alias), "{}", out.stderr);
+        }
+    }
 }
 
 #[test]
@@ -674,6 +728,130 @@ fn stream_summary_counts_stdin() {
     assert_eq!(empty["tool_calls"], 0);
 }
 
+#[test]
+fn stream_summary_counts_calls_whose_values_span_many_chunks() {
+    // `--summary` keeps no arguments (its memory stays flat); what it
+    // counts must not depend on them.
+    let value = "a line of a long file\n".repeat(2000);
+    let call = |name: &str| {
+        format!(
+            "<tool_call>\n<function={name}>\n<parameter=text>\n{value}</parameter>\n</function>\n</tool_call>\n"
+        )
+    };
+    let input = format!("Three calls:\n{}{}{}done.", call("a"), call("b"), call("c"));
+    let path = scratch("summary-long-values.txt", &input);
+    for size in [1, 5, 4096] {
+        // A file is read whole and cut into exact chunks: as many events as
+        // a parser that keeps the arguments makes from the same chunks.
+        let mut parser = Parser::new(Format::Qwen3Coder);
+        let mut events = 0;
+        for piece in input.as_bytes().chunks(size) {
+            events += parser.feed(piece).count();
+        }
+        events += parser.finish().count();
+        let chunk = size.to_string();
+        let chunk = chunk.as_str();
+        let line = summary(&run(
+            &[
+                "stream",
+                "--summary",
+                "--chunk-size",
+                chunk,
+                path_str(&path),
+            ],
+            None,
+        ));
+        assert_eq!(line["bytes"], input.len() as u64, "chunk {chunk}");
+        assert_eq!(line["tool_calls"], 3, "chunk {chunk}");
+        assert_eq!(line["events"], events as u64, "chunk {chunk}");
+
+        let line = summary(&run(
+            &["stream", "--summary", "--chunk-size", chunk],
+            Some(input.as_bytes()),
+        ));
+        assert_eq!(line["bytes"], input.len() as u64, "chunk {chunk}");
+        assert_eq!(line["tool_calls"], 3, "chunk {chunk}");
+    }
+}
+
+#[test]
+fn stream_lean_prints_the_same_events_without_whole_arguments() {
+    let dir = repo_root().join("tests/fixtures/qwen3_coder");
+    let mut inputs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    inputs.sort();
+    inputs.push(transcript());
+    assert!(inputs.len() > 20, "fixtures not found in {}", dir.display());
+    for path in &inputs {
+        let mode = if path_str(path).ends_with(".vllm.txt") {
+            "vllm"
+        } else {
+            "lookahead"
+        };
+        let parsed = parse_file(&["--value-termination", mode], path);
+        let parsed_calls = parsed["tool_calls"].as_array().unwrap();
+        for chunk in ["1", "4096"] {
+            let args = |lean: bool| {
+                let mut args = vec![
+                    "stream",
+                    "--sequential-ids",
+                    "--value-termination",
+                    mode,
+                    "--chunk-size",
+                    chunk,
+                ];
+                if lean {
+                    args.push("--lean");
+                }
+                args.push(path_str(path));
+                args
+            };
+            let full = stream_events(&run(&args(false), None));
+            let lean = stream_events(&run(&args(true), None));
+            let context = format!("{} at chunk size {chunk}", path.display());
+
+            // The same events, less the two whole fields.
+            let mut stripped = full.clone();
+            for event in &mut stripped {
+                let object = event.as_object_mut().unwrap();
+                object.remove("arguments");
+                object.remove("value");
+            }
+            assert_eq!(lean, stripped, "{context}");
+
+            // The fragments still say it all: they add up to `parse`'s
+            // arguments, call by call.
+            let mut deltas: BTreeMap<u64, String> = BTreeMap::new();
+            for event in &lean {
+                if event["type"] == "tool_call_start" {
+                    deltas.insert(event["index"].as_u64().unwrap(), String::new());
+                }
+                if event["type"] == "arguments_delta" {
+                    let index = event["index"].as_u64().unwrap();
+                    deltas
+                        .get_mut(&index)
+                        .unwrap_or_else(|| panic!("{context}: delta before its call"))
+                        .push_str(event["delta"].as_str().unwrap());
+                }
+            }
+            assert_eq!(deltas.len(), parsed_calls.len(), "{context}");
+            for (arguments, call) in deltas.values().zip(parsed_calls) {
+                assert_eq!(arguments, &call["function"]["arguments"], "{context}");
+            }
+        }
+    }
+    // The inputs do exercise the fields left out.
+    let full = stream_events(&run(&["stream", path_str(&transcript())], None));
+    assert!(full
+        .iter()
+        .any(|e| e["type"] == "tool_call_end" && e["arguments"].is_string()));
+    assert!(full
+        .iter()
+        .any(|e| e["type"] == "parameter_end" && e["value"].is_string()));
+}
+
 /// Lines of a child's stdout, read on a thread and handed over a channel so
 /// that a test can wait for them with a timeout.
 fn line_channel(from: impl Read + Send + 'static) -> mpsc::Receiver<String> {
@@ -772,11 +950,167 @@ fn stream_into_a_closed_pipe_exits_quietly() {
     assert!(stderr.join().unwrap().is_empty());
 }
 
+// ---------------------------------------------------------------- limits
+
+fn parse_stdin(extra: &[&str], input: &str) -> Value {
+    let mut args = vec!["parse", "--sequential-ids"];
+    args.extend_from_slice(extra);
+    let message = run(&args, Some(input.as_bytes())).assert_success().json();
+    check_message(&message);
+    message
+}
+
+fn stream_stdin(extra: &[&str], input: &str) -> Merged {
+    let mut args = vec!["stream", "--sequential-ids", "--chunk-size", "3"];
+    args.extend_from_slice(extra);
+    merge(&stream_events(&run(&args, Some(input.as_bytes()))))
+}
+
+fn call_names(message: &Value) -> Vec<&str> {
+    message["tool_calls"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|call| call["function"]["name"].as_str().unwrap())
+        .collect()
+}
+
+fn merged_kinds(merged: &Merged) -> Vec<&str> {
+    merged.diagnostics.iter().map(|d| d.1.as_str()).collect()
+}
+
+const CALL_F: &str =
+    "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n</function>\n</tool_call>";
+const CALL_G: &str = "<tool_call>\n<function=g>\n</function>\n</tool_call>";
+
+#[test]
+fn max_calls_turns_later_calls_into_content() {
+    let input = format!("{CALL_F}{CALL_G}");
+    for flags in [&[][..], &["--max-calls", "2"][..]] {
+        let message = parse_stdin(flags, &input);
+        assert_eq!(call_names(&message), ["f", "g"], "{flags:?}");
+        assert!(diagnostic_kinds(&message).is_empty(), "{message}");
+    }
+
+    let message = parse_stdin(&["--max-calls", "1"], &input);
+    assert_eq!(call_names(&message), ["f"]);
+    assert_eq!(message["content"], CALL_G);
+    assert_eq!(diagnostic_kinds(&message), ["limit_exceeded"]);
+
+    let merged = stream_stdin(&["--max-calls", "1"], &input);
+    assert_eq!(merged.calls.len(), 1);
+    assert_eq!(merged.content, CALL_G);
+    assert_eq!(merged_kinds(&merged), ["limit_exceeded"]);
+}
+
+#[test]
+fn max_parameters_ignores_further_parameters() {
+    let input = "<tool_call>\n<function=f>\n<parameter=a>\n1\n</parameter>\n\
+                 <parameter=b>\n2\n</parameter>\n</function>\n</tool_call>";
+    for flags in [&[][..], &["--max-parameters", "2"][..]] {
+        let message = parse_stdin(flags, input);
+        assert_eq!(
+            arguments(&message["tool_calls"][0]),
+            json!({"a": "1", "b": "2"})
+        );
+        assert!(diagnostic_kinds(&message).is_empty(), "{message}");
+    }
+
+    let message = parse_stdin(&["--max-parameters", "1"], input);
+    assert_eq!(arguments(&message["tool_calls"][0]), json!({"a": "1"}));
+    assert_eq!(diagnostic_kinds(&message), ["limit_exceeded", "stray_text"]);
+
+    // Arguments are missing, so the call is not complete.
+    let merged = stream_stdin(&["--max-parameters", "1"], input);
+    assert_eq!(merged.calls.len(), 1);
+    assert_eq!(merged.calls[0].3, r#"{"a": "1"}"#);
+    assert!(!merged.calls[0].4, "complete");
+    assert_eq!(merged_kinds(&merged), ["limit_exceeded", "stray_text"]);
+}
+
+#[test]
+fn max_name_len_makes_longer_names_text() {
+    let input = "<tool_call>\n<function=get_weather>\n</function>\n</tool_call>";
+    // "get_weather" is 11 bytes.
+    for flags in [&[][..], &["--max-name-len", "11"][..]] {
+        let message = parse_stdin(flags, input);
+        assert_eq!(call_names(&message), ["get_weather"], "{flags:?}");
+    }
+    let message = parse_stdin(&["--max-name-len", "10"], input);
+    assert!(call_names(&message).is_empty(), "{message}");
+    assert_eq!(message["content"], input);
+
+    let merged = stream_stdin(&["--max-name-len", "10"], input);
+    assert!(merged.calls.is_empty());
+    assert_eq!(merged.content, input);
+}
+
+#[test]
+fn lookahead_bounds_the_wait_for_a_function_after_tool_call() {
+    // 100 bytes of text between `<tool_call>` and `<function=`.
+    let input = format!(
+        "<tool_call>\n{}\n{}",
+        "x".repeat(98),
+        &CALL_F["<tool_call>\n".len()..]
+    );
+    for flags in [&[][..], &["--lookahead", "120"][..]] {
+        // Within the window: the wrapper holds, the text is stray.
+        let message = parse_stdin(flags, &input);
+        assert_eq!(call_names(&message), ["f"], "{flags:?}");
+        assert_eq!(diagnostic_kinds(&message), ["stray_text"], "{flags:?}");
+    }
+    // Past it: `<tool_call>` was text, and the call starts at `<function=`.
+    let message = parse_stdin(&["--lookahead", "50"], &input);
+    assert_eq!(call_names(&message), ["f"]);
+    assert!(message["content"]
+        .as_str()
+        .unwrap()
+        .starts_with("<tool_call>\n"));
+    assert_eq!(diagnostic_kinds(&message), ["missing_tool_call_open"]);
+
+    let merged = stream_stdin(&["--lookahead", "50"], &input);
+    assert!(merged.content.starts_with("<tool_call>\n"));
+    assert_eq!(merged_kinds(&merged), ["missing_tool_call_open"]);
+}
+
+#[test]
+fn limit_flags_default_to_limits_default() {
+    let defaults = Limits::default();
+    let flags = [
+        ("--max-name-len", defaults.max_name_len),
+        ("--lookahead", defaults.lookahead),
+        ("--max-calls", defaults.max_calls),
+        ("--max-parameters", defaults.max_parameters),
+    ];
+    for command in ["parse", "stream"] {
+        let help = run(&[command, "-h"], None);
+        help.assert_success();
+        for (flag, value) in flags {
+            let line = help
+                .stdout
+                .lines()
+                .find(|line| line.trim_start().starts_with(flag))
+                .unwrap_or_else(|| panic!("{command} -h lacks {flag}: {}", help.stdout));
+            assert!(line.contains(&format!("[default: {value}]")), "{line}");
+        }
+    }
+    // Given explicitly, the defaults change nothing.
+    let values: Vec<String> = flags.iter().map(|(_, value)| value.to_string()).collect();
+    let mut explicit = Vec::new();
+    for ((flag, _), value) in flags.iter().zip(&values) {
+        explicit.extend([*flag, value.as_str()]);
+    }
+    assert_eq!(
+        parse_file(&explicit, &transcript()),
+        parse_file(&[], &transcript())
+    );
+}
+
 // ---------------------------------------------------------------- errors
 
 #[test]
 fn unreadable_input_is_a_fatal_error() {
-    let missing = manifest_dir().join("tests/fixtures/no-such-file.txt");
+    let missing = repo_root().join("tests/fixtures/no-such-file.txt");
     for args in [
         &["parse", path_str(&missing)][..],
         &["stream", path_str(&missing)][..],
@@ -787,12 +1121,12 @@ fn unreadable_input_is_a_fatal_error() {
         assert!(out.stderr.contains("no-such-file.txt"), "{}", out.stderr);
     }
     // A directory is not readable as input either.
-    run(&["parse", path_str(manifest_dir())], None).assert_fatal();
+    run(&["parse", path_str(repo_root())], None).assert_fatal();
 }
 
 #[test]
 fn bad_tools_files_are_fatal_errors() {
-    let missing = manifest_dir().join("tests/fixtures/no-such-tools.json");
+    let missing = repo_root().join("tests/fixtures/no-such-tools.json");
     let not_json = scratch("tools-not-json.json", "{ not json");
     let not_array = scratch("tools-not-array.json", r#"{"type": "function"}"#);
     let no_name = scratch(
@@ -824,6 +1158,12 @@ fn bad_arguments_are_usage_errors() {
         &["stream", "--chunk-size", "many", &input][..],
         &["parse", "--no-such-flag", &input][..],
         &["parse", "--chunk-size", "4", &input][..],
+        &["parse", "--lean", &input][..],
+        &["parse", "--format", "qwen3 coder", &input][..],
+        &["parse", "--max-calls", "-1", &input][..],
+        &["stream", "--max-parameters", "many", &input][..],
+        &["parse", "--lookahead", "1.5", &input][..],
+        &["stream", "--max-name-len", "", &input][..],
         &["frobnicate"][..],
         &[][..],
     ] {

@@ -1,5 +1,6 @@
 //! `toolcall`: parse model output into tool calls, whole or as a stream.
 
+use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
 use std::path::PathBuf;
@@ -7,8 +8,9 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 
+use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
 use clap::{Args, Parser as ClapParser, Subcommand};
-use toolcall_stream::{Event, Format, Ids, Parser, Tools, ValueTermination};
+use toolcall_stream::{Event, Format, Ids, Limits, Parser, Tools, ValueTermination};
 
 /// Turn raw LLM output into OpenAI-compatible tool calls.
 #[derive(ClapParser)]
@@ -37,13 +39,19 @@ enum Command {
         /// Print no events, only one JSON line of counts and throughput.
         #[arg(long)]
         summary: bool,
+        /// Leave out `tool_call_end.arguments` and `parameter_end.value`,
+        /// which repeat the deltas: memory then stays constant however
+        /// large a value.
+        #[arg(long)]
+        lean: bool,
     },
 }
 
 #[derive(Args)]
 struct Common {
-    /// The model's tool-call format (vLLM's `--tool-call-parser` names).
-    #[arg(long, short, default_value = "qwen3_coder")]
+    /// The model's tool-call format: vLLM's `--tool-call-parser` names, in
+    /// any case, `-` or `_` alike.
+    #[arg(long, short, default_value = "qwen3_coder", value_parser = FormatParser)]
     format: Format,
     /// The request's OpenAI `tools` array, as a JSON file.
     #[arg(long)]
@@ -54,8 +62,79 @@ struct Common {
     /// Number call ids `call_0`, `call_1`, … instead of random ids.
     #[arg(long)]
     sequential_ids: bool,
+    #[command(flatten)]
+    limits: LimitArgs,
     /// The model output: a path, or `-` (or nothing) for stdin.
     input: Option<PathBuf>,
+}
+
+/// The fields of `Limits`, with its defaults.
+#[derive(Args)]
+struct LimitArgs {
+    /// The longest function or parameter name, in bytes; a longer one is
+    /// not a name.
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    #[arg(default_value_t = Limits::default().max_name_len)]
+    max_name_len: usize,
+    /// How far past a tentative marker the parser looks before deciding,
+    /// in bytes; past it, the marker is text.
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    #[arg(default_value_t = Limits::default().lookahead)]
+    lookahead: usize,
+    /// The most calls in one output; further openings are content, with a
+    /// `limit_exceeded` diagnostic.
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    #[arg(default_value_t = Limits::default().max_calls)]
+    max_calls: usize,
+    /// The most parameters per call; further ones are ignored and the call
+    /// ends `"complete": false`.
+    #[arg(long, value_name = "N", help_heading = "Limits")]
+    #[arg(default_value_t = Limits::default().max_parameters)]
+    max_parameters: usize,
+}
+
+impl LimitArgs {
+    fn limits(&self) -> Limits {
+        // `Limits` is non-exhaustive: start from its defaults.
+        let mut limits = Limits::default();
+        limits.max_name_len = self.max_name_len;
+        limits.lookahead = self.lookahead;
+        limits.max_calls = self.max_calls;
+        limits.max_parameters = self.max_parameters;
+        limits
+    }
+}
+
+/// `--format`: the library's name matching, with every format and its
+/// aliases listed in `--help` from `Format::ALL`, so a new format shows up
+/// without touching the CLI.
+#[derive(Clone)]
+struct FormatParser;
+
+impl TypedValueParser for FormatParser {
+    type Value = Format;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Format, clap::Error> {
+        StringValueParser::new()
+            .try_map(|name| name.parse::<Format>())
+            .parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(Format::ALL.iter().map(|format| {
+            let value = PossibleValue::new(format.name()).aliases(format.aliases());
+            match format.aliases() {
+                [] => value,
+                [alias] => value.help(format!("alias {alias}")),
+                aliases => value.help(format!("aliases {}", aliases.join(", "))),
+            }
+        })))
+    }
 }
 
 /// A failure worth exit code 2: bad input or options.
@@ -69,10 +148,12 @@ fn main() -> ExitCode {
             common,
             chunk_size,
             summary,
+            lean,
         } => stream(
             &common,
             usize::try_from(chunk_size).unwrap_or(usize::MAX),
             summary,
+            lean,
         ),
     };
     match result {
@@ -85,10 +166,14 @@ fn main() -> ExitCode {
 }
 
 impl Common {
-    fn parser(&self) -> Result<Parser, Fatal> {
+    /// A parser for these options; `retain_arguments` as in
+    /// `ParserBuilder::retain_arguments`.
+    fn parser(&self, retain_arguments: bool) -> Result<Parser, Fatal> {
         let mut builder = Parser::builder()
             .format(self.format)
-            .value_termination(self.value_termination);
+            .value_termination(self.value_termination)
+            .limits(self.limits.limits())
+            .retain_arguments(retain_arguments);
         if self.sequential_ids {
             builder = builder.ids(Ids::sequential("call_"));
         }
@@ -131,7 +216,7 @@ impl Common {
 }
 
 fn parse(common: &Common) -> Result<(), Fatal> {
-    let mut parser = common.parser()?;
+    let mut parser = common.parser(true)?;
     let input = common.read_all()?;
     let message = parser.parse(&input);
     let mut out = io::stdout().lock();
@@ -142,8 +227,10 @@ fn parse(common: &Common) -> Result<(), Fatal> {
     output_result(written)
 }
 
-fn stream(common: &Common, chunk_size: usize, summary: bool) -> Result<(), Fatal> {
-    let mut parser = common.parser()?;
+fn stream(common: &Common, chunk_size: usize, summary: bool, lean: bool) -> Result<(), Fatal> {
+    // The whole-argument fields are only copies of the deltas: without
+    // them a parser's memory does not grow with a value.
+    let mut parser = common.parser(!(summary || lean))?;
     if summary && common.path().is_some() {
         // Time only the parser: the file is read first.
         let input = common.read_all()?;
