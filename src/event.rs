@@ -42,6 +42,9 @@ pub enum DiagnosticKind {
     /// `<arg_key>K</arg_key>VALUE</arg_value>`): the text after the key is
     /// the value; when a marker came instead, the value is empty.
     MissingValueOpen,
+    /// A parameter's name was followed by the next parameter or the end of
+    /// the call, with no value at all: the parameter was left out.
+    MissingValue,
     /// A `<tool_call>` wrapper held nothing but whitespace; it was dropped.
     EmptyToolCall,
     /// Text where none belongs (inside a call between parameters, or inside
@@ -75,6 +78,7 @@ impl DiagnosticKind {
             DiagnosticKind::MalformedParameter => "malformed_parameter",
             DiagnosticKind::EmptyParameterTag => "empty_parameter_tag",
             DiagnosticKind::MissingValueOpen => "missing_value_open",
+            DiagnosticKind::MissingValue => "missing_value",
             DiagnosticKind::EmptyToolCall => "empty_tool_call",
             DiagnosticKind::StrayText => "stray_text",
             DiagnosticKind::CloserInValue => "closer_in_value",

@@ -37,6 +37,8 @@ pub(crate) struct Value {
     json_start: usize,
     /// Whether a closer kept as value text was reported already.
     pub closer_reported: bool,
+    /// Whether the value text so far ends a line (or has not begun).
+    line_start: bool,
 }
 
 pub(crate) struct CallWriter {
@@ -270,6 +272,7 @@ impl CallWriter {
         self.value.emitted = 0;
         self.value.tail.clear();
         self.value.closer_reported = false;
+        self.value.line_start = true;
     }
 
     /// Value text, less the layout newlines when `strip_one_newline` (or,
@@ -312,6 +315,7 @@ impl CallWriter {
         if s.is_empty() {
             return;
         }
+        self.value.line_start = s.ends_with('\n');
         self.emit_tail(opts, sink);
         let hold = strip_one_newline && s.ends_with('\n');
         let body = if hold { &s[..s.len() - 1] } else { s };
@@ -357,7 +361,7 @@ impl CallWriter {
 
     /// Whether the value is at the start of a line (or has not begun).
     pub(crate) fn value_at_line_start(&self) -> bool {
-        self.value.tail.ends_with('\n') || (self.value.emitted == 0 && self.value.tail.is_empty())
+        self.value.line_start
     }
 
     #[inline(never)]

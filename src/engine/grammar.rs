@@ -218,10 +218,13 @@ impl Engine {
             // name, and a marker's first byte here is a failed marker.
             NameEnd::Marker { line } => {
                 let markers = &self.format.markers;
-                let blank = self.name.is_blank();
-                let stop = s
-                    .bytes()
-                    .position(|c| (line && c == b'\n' && !blank) || markers.starts_marker(c));
+                // A line end ends the name once it has begun.
+                let mut begun = !self.name.is_blank();
+                let stop = s.bytes().position(|c| {
+                    let ends = (line && c == b'\n' && begun) || markers.starts_marker(c);
+                    begun |= !c.is_ascii_whitespace();
+                    ends
+                });
                 (stop.map_or(Stop::More, Stop::At), None)
             }
         };
@@ -304,13 +307,15 @@ impl Engine {
             return self.reject_name(sink);
         }
         self.hold.text.clear();
+        if self.desc().has(Role::ValueOpen) {
+            // The parameter starts with its value: a name that gets none
+            // is left out.
+            self.state = State::KeyDone;
+            return;
+        }
         self.call
             .start_param(&self.name.text, inline, &self.opts, sink);
-        self.state = if self.desc().has(Role::ValueOpen) {
-            State::KeyDone
-        } else {
-            State::Value
-        };
+        self.state = State::Value;
         if inline {
             let (open, name) = (self.marker(Role::ParamOpen), &self.name.text);
             let index = self.call.current();
@@ -393,15 +398,22 @@ impl Engine {
         self.stray.clear();
     }
 
-    /// Text where the value opener belongs: the value starts without it.
-    fn value_without_opener<S: Sink>(&mut self, sink: &mut S) {
-        self.missing_value_opener(sink);
+    /// The value opener after a parameter's name: the parameter starts.
+    fn open_value<S: Sink>(&mut self, sink: &mut S) {
         // The whitespace before the value is layout.
         self.hold.text.clear();
+        self.call
+            .start_param(&self.name.text, false, &self.opts, sink);
         self.state = State::Value;
     }
 
-    fn missing_value_opener<S: Sink>(&mut self, sink: &mut S) {
+    /// Text where the value opener belongs: the value starts without it.
+    fn value_without_opener<S: Sink>(&mut self, sink: &mut S) {
+        self.open_value(sink);
+        self.missing_value_opener(sink, "the text that followed is its value");
+    }
+
+    fn missing_value_opener<S: Sink>(&mut self, sink: &mut S, what_was_done: &str) {
         let (open, key_close) = (self.marker(Role::ValueOpen), self.marker(Role::KeyClose));
         let index = self.call.current();
         super::diagnostic(
@@ -410,9 +422,8 @@ impl Engine {
             Kind::MissingValueOpen,
             index,
             format_args!(
-                "no `{open}` after `{key_close}` of parameter `{}`; the text that \
-                 followed is its value",
-                self.call.param
+                "no `{open}` after `{key_close}` of parameter `{}`; {what_was_done}",
+                self.name.text
             ),
         );
     }
@@ -506,18 +517,30 @@ impl Engine {
                 }
             }
             State::KeyDone => match role {
-                Role::ValueOpen => {
-                    self.hold.text.clear();
-                    self.state = State::Value;
+                Role::ValueOpen => self.open_value(sink),
+                Role::ParamClose => {
+                    // `<arg_key>K</arg_key></arg_value>`: an empty value.
+                    self.open_value(sink);
+                    self.missing_value_opener(sink, "its value is empty");
+                    self.call.end_param(&self.opts, sink);
+                    self.state = State::InCall;
                 }
                 _ => {
                     self.hold.text.clear();
-                    self.missing_value_opener(sink);
-                    self.call.end_param(&self.opts, sink);
+                    let (key_close, name) = (self.marker(Role::KeyClose), &self.name.text);
+                    let index = self.call.current();
+                    super::diagnostic(
+                        sink,
+                        &mut self.message,
+                        Kind::MissingValue,
+                        index,
+                        format_args!(
+                            "parameter `{name}` had no value: `{text}` came after its \
+                             `{key_close}`; it was left out of the arguments"
+                        ),
+                    );
                     self.state = State::InCall;
-                    if role != Role::ParamClose {
-                        self.on_marker(role, sink);
-                    }
+                    self.on_marker(role, sink);
                 }
             },
             State::Value => self.marker_in_value(role, text, sink),

@@ -11,8 +11,8 @@
 //! the function itself: the name follows `<tool_call>` and ends at a line
 //! end or at the first marker; a call is confirmed by `<arg_key>` or
 //! `</tool_call>` after it. Keys end at `</arg_key>`, values are verbatim
-//! between `<arg_value>` and `</arg_value>`. Both versions are read by the
-//! same description, so either parser accepts either layout.
+//! between `<arg_value>` and `</arg_value>`. Both versions read either
+//! layout; they differ only in where an `<arg_key>` inside a value ends it.
 
 use super::{Description, NameEnd, Recoveries, Role};
 
@@ -33,7 +33,7 @@ const FOLLOWS: &[(Role, &[Role])] = &[
     (Role::CallClose, &[Role::CallOpen]),
 ];
 
-const fn glm(name: &'static str) -> Description {
+const fn glm(name: &'static str, param_open_at_line_start: bool) -> Description {
     Description {
         name,
         aliases: &[],
@@ -44,7 +44,7 @@ const fn glm(name: &'static str) -> Description {
         call_confirmed_by: &[Role::ParamOpen, Role::CallClose],
         bare_confirmed_by: &[],
         follows: FOLLOWS,
-        param_open_at_line_start: false,
+        param_open_at_line_start,
         recoveries: Recoveries {
             bare_function: false,
             equals_in_param_name: false,
@@ -54,5 +54,9 @@ const fn glm(name: &'static str) -> Description {
     }
 }
 
-pub(crate) static GLM45: Description = glm("glm45");
-pub(crate) static GLM47: Description = glm("glm47");
+// GLM-4.5 puts each `<arg_key>` on a line of its own, so one inside a
+// value ends it (a missing `</arg_value>`) only at a line start, and a file
+// that quotes GLM's markup inline stays whole. GLM-4.7's compact layout has
+// no line starts: there any `<arg_key>` ends an open value.
+pub(crate) static GLM45: Description = glm("glm45", true);
+pub(crate) static GLM47: Description = glm("glm47", false);
