@@ -117,6 +117,10 @@ pub(crate) struct Options {
     /// Keep the open call's arguments to put them whole in `tool_call_end`
     /// (and each value in `parameter_end`).
     pub retain_arguments: bool,
+    /// Hold text between the wrapper's opener and the function opener
+    /// (up to `lookahead`) so that the call after it is still read as
+    /// wrapped, with a `stray_text` diagnostic.
+    pub hold_text_after_wrapper: bool,
 }
 
 impl Default for Options {
@@ -128,6 +132,7 @@ impl Default for Options {
             tools: None,
             limits: Limits::default(),
             retain_arguments: true,
+            hold_text_after_wrapper: false,
         }
     }
 }

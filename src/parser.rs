@@ -388,6 +388,36 @@ impl ParserBuilder {
         self
     }
 
+    /// Whether text that follows the wrapper's opener (`<tool_call>`)
+    /// before the function opener (`<function=`) is held, so that the call
+    /// after it is still read as wrapped (default `false`).
+    ///
+    /// By default only whitespace may come between the two: any other text
+    /// shows at once that `<tool_call>` was prose (`I will use <tool_call>
+    /// tags`), and it is released as content without delay. A call that
+    /// follows anyway is still recovered, as a call without its wrapper
+    /// (`missing_tool_call_open`), with the `<tool_call>` and the text in
+    /// the content. With `true`, that text is held for up to
+    /// [`Limits::lookahead`](crate::Limits::lookahead) bytes: when a
+    /// function opener comes, the text is returned as content with a
+    /// `stray_text` diagnostic and the wrapper is markup; the price is that
+    /// content after a `<tool_call>` mentioned in prose waits that long.
+    /// Formats whose wrapper opens the call itself (GLM) are not affected.
+    ///
+    /// ```
+    /// use toolcall_stream::Parser;
+    /// let text = "<tool_call>\nhmm\n<function=f>\n</function>\n</tool_call>";
+    /// let prompt = Parser::builder().build().parse(text);
+    /// assert_eq!(prompt.content.as_deref(), Some("<tool_call>\nhmm\n"));
+    /// let held = Parser::builder().hold_text_after_wrapper(true).build().parse(text);
+    /// assert_eq!(held.content.as_deref(), Some("\nhmm\n"));
+    /// assert_eq!(prompt.tool_calls[0].name, held.tool_calls[0].name);
+    /// ```
+    pub fn hold_text_after_wrapper(mut self, hold: bool) -> ParserBuilder {
+        self.options.hold_text_after_wrapper = hold;
+        self
+    }
+
     /// Builds the parser. Cheap: a format's automaton is built once per
     /// process and shared.
     pub fn build(self) -> Parser {

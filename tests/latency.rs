@@ -81,3 +81,41 @@ fn a_partial_marker_is_released_when_a_non_ascii_character_starts() {
     assert_eq!(text, ["<tool_c"]);
     assert_eq!(parser.held_back(), 1);
 }
+
+/// Prose that mentions the wrapper's opener, as coding agents often write:
+/// content after it is released as soon as it shows the opener was not a
+/// call, not when a look-ahead window runs out. Qwen3-Coder holds at most
+/// the opener and the whitespace after it; GLM, whose name follows the
+/// opener, at most the opener and the next word (a name is one word).
+#[test]
+fn content_after_a_tool_call_mentioned_in_prose_is_not_held() {
+    let prose = "I will use <tool_call> tags when needed. Each <tool_call> block wraps one \
+                 call; write <tool_call>, then the function (</tool_call> closes it).\n"
+        .repeat(20);
+    for format in Format::ALL {
+        let mut parser = Parser::new(*format);
+        let (mut fed, mut released, mut most) = (0, String::new(), 0);
+        for byte in prose.as_bytes() {
+            for event in parser.feed(std::slice::from_ref(byte)) {
+                match event {
+                    Event::Content { text } => released.push_str(text),
+                    other => panic!("{format}: content only expected, got {other:?}"),
+                }
+            }
+            fed += 1;
+            assert_eq!(released.len() + parser.held_back(), fed, "{format}");
+            most = most.max(parser.held_back());
+        }
+        for event in parser.finish() {
+            if let Event::Content { text } = event {
+                released.push_str(text);
+            }
+        }
+        assert_eq!(released, prose, "{format}");
+        let bound = match format {
+            Format::Qwen3Coder => "<tool_call> ".len(),
+            _ => "<tool_call> block ".len(),
+        };
+        assert!(most <= bound, "{format}: held {most} bytes, bound {bound}");
+    }
+}

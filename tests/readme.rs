@@ -6,7 +6,7 @@ mod common;
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use common::{fixtures, message_of, one_shot, parser};
+use common::{fixtures, message_of, one_shot};
 
 struct Row {
     fixture: String,
@@ -49,7 +49,7 @@ fn recovery_table_matches_the_parser() {
             .iter()
             .find(|f| f.name == row.fixture)
             .unwrap_or_else(|| panic!("README row `{}` has no fixture", row.fixture));
-        let mut parser = parser(fixture.format, fixture.mode);
+        let mut parser = fixture.parser();
         let message = message_of(&one_shot(&mut parser, &fixture.input));
         let kinds: BTreeSet<String> = message
             .diagnostics

@@ -3,12 +3,12 @@
 
 mod common;
 
-use common::{check_contract, fixtures, one_shot, parser, render};
+use common::{check_contract, fixtures, one_shot, render};
 
 #[test]
 fn every_fixture_matches_its_snapshot() {
     for fixture in fixtures() {
-        let mut parser = parser(fixture.format, fixture.mode);
+        let mut parser = fixture.parser();
         let events = one_shot(&mut parser, &fixture.input);
         check_contract(&events, &fixture.name);
         let message = parser.parse(&fixture.input);

@@ -4,13 +4,13 @@
 
 mod common;
 
-use common::{check_contract, chunked, feed_cut, fixtures, message_of, one_shot, parser, Rng};
+use common::{check_contract, chunked, feed_cut, fixtures, message_of, one_shot, Rng};
 use toolcall_stream::coalesce;
 
 #[test]
 fn chunk_sizes_1_to_16_match_one_shot() {
     for fixture in fixtures() {
-        let mut parser = parser(fixture.format, fixture.mode);
+        let mut parser = fixture.parser();
         let expected = coalesce(one_shot(&mut parser, &fixture.input));
         for size in 1..=16 {
             let events = chunked(&mut parser, &fixture.input, size);
@@ -24,7 +24,7 @@ fn chunk_sizes_1_to_16_match_one_shot() {
 #[test]
 fn every_single_cut_matches_one_shot() {
     for fixture in fixtures() {
-        let mut parser = parser(fixture.format, fixture.mode);
+        let mut parser = fixture.parser();
         let expected = coalesce(one_shot(&mut parser, &fixture.input));
         for cut in 1..fixture.input.len() {
             let events = feed_cut(&mut parser, &fixture.input, &[cut]);
@@ -37,7 +37,7 @@ fn every_single_cut_matches_one_shot() {
 fn seeded_random_splits_match_one_shot() {
     let mut rng = Rng(0x5eed_1234_abcd_0001);
     for fixture in fixtures() {
-        let mut parser = parser(fixture.format, fixture.mode);
+        let mut parser = fixture.parser();
         let expected = coalesce(one_shot(&mut parser, &fixture.input));
         for round in 0..64 {
             let cuts = rng.cuts(fixture.input.len());
@@ -52,7 +52,7 @@ fn seeded_random_splits_match_one_shot() {
 #[test]
 fn parse_equals_the_collected_stream() {
     for fixture in fixtures() {
-        let mut parser = parser(fixture.format, fixture.mode);
+        let mut parser = fixture.parser();
         let streamed = message_of(&chunked(&mut parser, &fixture.input, 3));
         let parsed = parser.parse(&fixture.input);
         assert_eq!(parsed, streamed, "{}", fixture.name);

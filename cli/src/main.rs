@@ -62,6 +62,11 @@ struct Common {
     /// Number call ids `call_0`, `call_1`, … instead of random ids.
     #[arg(long)]
     sequential_ids: bool,
+    /// Hold text between `<tool_call>` and `<function=` (up to
+    /// `--lookahead` bytes) so that the call after it is still read as
+    /// wrapped; by default such text is content at once.
+    #[arg(long)]
+    hold_text_after_wrapper: bool,
     #[command(flatten)]
     limits: LimitArgs,
     /// The model output: a path, or `-` (or nothing) for stdin.
@@ -173,7 +178,8 @@ impl Common {
             .format(self.format)
             .value_termination(self.value_termination)
             .limits(self.limits.limits())
-            .retain_arguments(retain_arguments);
+            .retain_arguments(retain_arguments)
+            .hold_text_after_wrapper(self.hold_text_after_wrapper);
         if self.sequential_ids {
             builder = builder.ids(Ids::sequential("call_"));
         }

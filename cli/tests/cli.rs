@@ -1053,24 +1053,28 @@ fn lookahead_bounds_the_wait_for_a_function_after_tool_call() {
         "x".repeat(98),
         &CALL_F["<tool_call>\n".len()..]
     );
-    for flags in [&[][..], &["--lookahead", "120"][..]] {
+    let hold = "--hold-text-after-wrapper";
+    for flags in [&[hold][..], &[hold, "--lookahead", "120"][..]] {
         // Within the window: the wrapper holds, the text is stray.
         let message = parse_stdin(flags, &input);
         assert_eq!(call_names(&message), ["f"], "{flags:?}");
         assert_eq!(diagnostic_kinds(&message), ["stray_text"], "{flags:?}");
     }
-    // Past it: `<tool_call>` was text, and the call starts at `<function=`.
-    let message = parse_stdin(&["--lookahead", "50"], &input);
-    assert_eq!(call_names(&message), ["f"]);
-    assert!(message["content"]
-        .as_str()
-        .unwrap()
-        .starts_with("<tool_call>\n"));
-    assert_eq!(diagnostic_kinds(&message), ["missing_tool_call_open"]);
+    // Past it, or by default (nothing held): `<tool_call>` was text, and
+    // the call starts at `<function=`.
+    for flags in [&[hold, "--lookahead", "50"][..], &[][..]] {
+        let message = parse_stdin(flags, &input);
+        assert_eq!(call_names(&message), ["f"]);
+        assert!(message["content"]
+            .as_str()
+            .unwrap()
+            .starts_with("<tool_call>\n"));
+        assert_eq!(diagnostic_kinds(&message), ["missing_tool_call_open"]);
 
-    let merged = stream_stdin(&["--lookahead", "50"], &input);
-    assert!(merged.content.starts_with("<tool_call>\n"));
-    assert_eq!(merged_kinds(&merged), ["missing_tool_call_open"]);
+        let merged = stream_stdin(flags, &input);
+        assert!(merged.content.starts_with("<tool_call>\n"));
+        assert_eq!(merged_kinds(&merged), ["missing_tool_call_open"]);
+    }
 }
 
 #[test]

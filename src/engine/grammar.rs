@@ -107,12 +107,22 @@ impl Engine {
                 s.len()
             }
             State::Preamble => {
-                self.hold.text.push_str(s);
+                // By default only whitespace may come between the wrapper's
+                // opener and the function opener: other text shows at once
+                // that the opener was prose, and it is released without
+                // waiting (a call after it is still recovered, as a bare
+                // one). Holding such text is an option: it costs latency.
+                let held = if self.opts.hold_text_after_wrapper {
+                    s.len()
+                } else {
+                    leading_ws(s)
+                };
+                self.hold.text.push_str(&s[..held]);
                 let open = self.marker(Role::CallOpen).len();
-                if self.hold.len() > open + self.window() {
+                if held < s.len() || self.hold.len() > open + self.window() {
                     self.reject_opening(sink);
                 }
-                s.len()
+                held
             }
             State::FuncName | State::ParamName => self.name_text(s, sink),
             State::Confirming => {

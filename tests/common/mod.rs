@@ -9,12 +9,26 @@ use toolcall_stream::{
 };
 
 /// A model output under `tests/fixtures/<format>/`. A name ending in
-/// `.vllm` runs with `vllm` value termination, any other with the default.
+/// `.vllm` runs with `vllm` value termination, one ending in `.hold` with
+/// `hold_text_after_wrapper(true)`, any other with the defaults.
 pub struct Fixture {
     pub name: String,
     pub format: Format,
     pub mode: ValueTermination,
+    pub hold_text_after_wrapper: bool,
     pub input: Vec<u8>,
+}
+
+impl Fixture {
+    /// A parser with the fixture's options and sequential ids.
+    pub fn parser(&self) -> Parser {
+        Parser::builder()
+            .format(self.format)
+            .value_termination(self.mode)
+            .hold_text_after_wrapper(self.hold_text_after_wrapper)
+            .ids(Ids::sequential("call_"))
+            .build()
+    }
 }
 
 pub fn fixtures_dir() -> PathBuf {
@@ -40,6 +54,7 @@ pub fn fixtures() -> Vec<Fixture> {
             };
             let input = std::fs::read(&path).unwrap();
             all.push(Fixture {
+                hold_text_after_wrapper: name.ends_with(".hold"),
                 name,
                 format: *format,
                 mode,
