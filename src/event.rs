@@ -53,6 +53,15 @@ pub enum DiagnosticKind {
     /// `lookahead` value termination kept a closer (such as `</parameter>`)
     /// as value text, because what followed it was not structural.
     CloserInValue,
+    /// A near-miss of a value's closer (`</parameter1>`,
+    /// `</parameter_function>`, `</parameter` at a line end) followed by
+    /// structure was read as the closer.
+    MalformedCloser,
+    /// A function name inside the wrapper (`<tool_call>` then
+    /// `<function=`) was malformed: one with whitespace inside is kept as
+    /// written; one that could not be read (empty, too long, a control
+    /// character or a marker inside) sends the opening back to content.
+    InvalidName,
     /// A call named the same parameter twice; both are in its arguments.
     DuplicateParameter,
     /// A call named a tool that is not in the request's `tools`.
@@ -82,6 +91,8 @@ impl DiagnosticKind {
             DiagnosticKind::EmptyToolCall => "empty_tool_call",
             DiagnosticKind::StrayText => "stray_text",
             DiagnosticKind::CloserInValue => "closer_in_value",
+            DiagnosticKind::MalformedCloser => "malformed_closer",
+            DiagnosticKind::InvalidName => "invalid_name",
             DiagnosticKind::DuplicateParameter => "duplicate_parameter",
             DiagnosticKind::UnknownTool => "unknown_tool",
             DiagnosticKind::InvalidUtf8 => "invalid_utf8",

@@ -98,6 +98,22 @@ impl Tools {
             .map(|t| &t.parameters)
     }
 
+    /// Whether tool `name` declares a parameter `parameter`: `None` when
+    /// the tool is unknown or its schema lists no `properties`.
+    ///
+    /// ```
+    /// use toolcall_stream::Tools;
+    /// let tools = Tools::from_json(r#"[{"name": "get_weather", "parameters":
+    ///     {"type": "object", "properties": {"city": {"type": "string"}}}}]"#).unwrap();
+    /// assert_eq!(tools.has_parameter("get_weather", "city"), Some(true));
+    /// assert_eq!(tools.has_parameter("get_weather", "days"), Some(false));
+    /// assert_eq!(tools.has_parameter("other", "city"), None);
+    /// ```
+    pub fn has_parameter(&self, name: &str, parameter: &str) -> Option<bool> {
+        let properties = self.parameters(name)?.get("properties")?.as_object()?;
+        Some(properties.contains_key(parameter))
+    }
+
     /// How many tools were declared.
     pub fn len(&self) -> usize {
         self.tools.len()

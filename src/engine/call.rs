@@ -233,7 +233,7 @@ impl CallWriter {
         let index = self.calls - 1;
         self.param.clear();
         self.param.push_str(name);
-        if self.param_names.split('\n').any(|p| p == name) {
+        if self.has_param(name) {
             diagnostic(
                 sink,
                 &mut self.message,
@@ -357,6 +357,11 @@ impl CallWriter {
         }
         sink.event(Event::ArgumentsDelta { index, delta: json });
         self.value.emitted += piece.len();
+    }
+
+    /// Whether the open call already has a parameter `name`.
+    pub(crate) fn has_param(&self, name: &str) -> bool {
+        self.param_names.split('\n').any(|p| p == name)
     }
 
     /// Whether the value is at the start of a line (or has not begun).

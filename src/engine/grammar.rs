@@ -30,8 +30,11 @@ pub(crate) enum State {
     /// Inside a call, between parameters: whitespace is layout, other text
     /// is stray.
     InCall,
-    /// Reading a parameter name.
-    ParamName,
+    /// Reading a parameter name; `in_value`: an opener inside a value,
+    /// tentative until the name shows whether it starts a parameter (a
+    /// missing closer) or is value text (a name already given, or one the
+    /// tool does not have).
+    ParamName { in_value: bool },
     /// After a parameter name that a marker ended (`</arg_key>`), before
     /// the value opener (`<arg_value>`): whitespace is layout.
     KeyDone,
@@ -41,6 +44,11 @@ pub(crate) enum State {
     /// value only if whitespace and a marker that may follow it (or the
     /// end) come next. The closer and the whitespace are held.
     CloserPending(Role),
+    /// `lookahead` mode: a near-miss of the value's closer (`</parameter`
+    /// then `1>`, `_function>`, or a line end) inside a value; it ends the
+    /// value only if whitespace and a marker that may follow the closer
+    /// come next. `junk_done`: the near-miss's own bytes have ended.
+    NearMissCloser { junk_done: bool },
     /// An empty value was closed at once: an empty value, unless text
     /// follows (the malformed shape where the value comes after the tag).
     AfterEmptyClose,
@@ -59,10 +67,11 @@ impl State {
         matches!(
             self,
             State::InCall
-                | State::ParamName
+                | State::ParamName { .. }
                 | State::KeyDone
                 | State::Value
                 | State::CloserPending(_)
+                | State::NearMissCloser { .. }
                 | State::AfterEmptyClose
         )
     }
@@ -76,7 +85,7 @@ impl Engine {
     pub(super) fn scans_markers(&self) -> bool {
         match self.state {
             State::FuncName => !matches!(self.desc().func_name_end, NameEnd::Byte(_)),
-            State::ParamName => !matches!(self.desc().param_name_end, NameEnd::Byte(_)),
+            State::ParamName { .. } => !matches!(self.desc().param_name_end, NameEnd::Byte(_)),
             _ => true,
         }
     }
@@ -124,7 +133,7 @@ impl Engine {
                 }
                 held
             }
-            State::FuncName | State::ParamName => self.name_text(s, sink),
+            State::FuncName | State::ParamName { .. } => self.name_text(s, sink),
             State::Confirming => {
                 let ws = leading_ws(s);
                 self.hold.text.push_str(&s[..ws]);
@@ -155,6 +164,35 @@ impl Engine {
                 self.hold.text.push_str(&s[..ws]);
                 if ws < s.len() || self.hold.len() > self.hold_limit() {
                     self.reject_closer(sink);
+                }
+                ws
+            }
+            State::NearMissCloser { junk_done: false } => {
+                // Name-like bytes, then `>` or whitespace.
+                let junk = s
+                    .bytes()
+                    .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_' || *b == b'-')
+                    .count();
+                self.hold.text.push_str(&s[..junk]);
+                let rest = &s.as_bytes()[junk..];
+                if self.hold.len() > self.hold_limit() {
+                    self.reject_near_miss(sink);
+                } else if rest.first() == Some(&b'>') {
+                    self.hold.text.push('>');
+                    self.state = State::NearMissCloser { junk_done: true };
+                    return junk + 1;
+                } else if rest.first().is_some_and(u8::is_ascii_whitespace) {
+                    self.state = State::NearMissCloser { junk_done: true };
+                } else if !rest.is_empty() {
+                    self.reject_near_miss(sink);
+                }
+                junk
+            }
+            State::NearMissCloser { junk_done: true } => {
+                let ws = leading_ws(s);
+                self.hold.text.push_str(&s[..ws]);
+                if ws < s.len() || self.hold.len() > self.hold_limit() {
+                    self.reject_near_miss(sink);
                 }
                 ws
             }
@@ -208,7 +246,7 @@ impl Engine {
 
     /// Name bytes, up to the name's end.
     fn name_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
-        let param = self.state == State::ParamName;
+        let param = matches!(self.state, State::ParamName { .. });
         let desc = self.desc();
         let end = if param {
             desc.param_name_end
@@ -244,7 +282,8 @@ impl Engine {
         };
         self.name.push(&s[..taken]);
         self.hold.text.push_str(&s[..taken]);
-        if self.name.text.len() > self.opts.limits.max_name_len || self.name.is_invalid() {
+        let spaces = self.spaces_allowed_in_name();
+        if self.name.text.len() > self.opts.limits.max_name_len || self.name.is_invalid(spaces) {
             self.reject_name(sink);
             return taken;
         }
@@ -270,9 +309,46 @@ impl Engine {
         taken + 1
     }
 
+    /// Whether a function name is being read after the wrapper's opener
+    /// and the function opener (`<tool_call>` then `<function=`): the model
+    /// is writing a call, so a malformed name is reported, never silently
+    /// turned into content.
+    fn in_confirmed_wrapper(&self) -> bool {
+        self.state == State::FuncName
+            && self.hold.opening != Opening::Bare
+            && self.desc().has(Role::FuncOpen)
+    }
+
+    /// Whether the name being read may hold whitespace: a function name in
+    /// a confirmed wrapper (kept, reported), and a parameter name that a
+    /// marker closes (`<arg_key>my key</arg_key>`: the closer delimits it).
+    fn spaces_allowed_in_name(&self) -> bool {
+        match self.state {
+            State::ParamName { .. } => {
+                matches!(self.desc().param_name_end, NameEnd::Marker { .. })
+            }
+            _ => self.in_confirmed_wrapper(),
+        }
+    }
+
     fn func_name_done<S: Sink>(&mut self, ended_by: Option<Role>, sink: &mut S) {
-        if !self.name.finish() {
+        let confirmed = self.in_confirmed_wrapper();
+        if !self.name.finish(confirmed) {
             return self.reject_name(sink);
+        }
+        if self.name.is_spaced() {
+            let name = &self.name.text;
+            let next = Some(self.call.count());
+            super::diagnostic(
+                sink,
+                &mut self.message,
+                Kind::InvalidName,
+                next,
+                format_args!(
+                    "function name `{name}` holds whitespace; the call is kept with the \
+                     name as written"
+                ),
+            );
         }
         if !self.call.may_start_call(&self.opts, sink) {
             return self.reject_opening(sink);
@@ -310,8 +386,18 @@ impl Engine {
     }
 
     fn param_name_done<S: Sink>(&mut self, inline: bool, sink: &mut S) {
-        if !self.name.finish() {
+        if !self.name.finish(self.spaces_allowed_in_name()) {
             return self.reject_name(sink);
+        }
+        if self.state == (State::ParamName { in_value: true }) {
+            if let Some(reason) = self.name_in_value_is_text() {
+                return self.keep_param_open_in_value(reason, sink);
+            }
+            let open = self.marker(Role::ParamOpen);
+            self.unclosed_parameter(open, sink);
+            self.call.end_param(&self.opts, sink);
+            // From here on, an ordinary parameter opener.
+            self.state = State::ParamName { in_value: false };
         }
         if !self.call.may_start_param(&self.opts, sink) {
             return self.reject_name(sink);
@@ -341,9 +427,73 @@ impl Engine {
         }
     }
 
+    /// Why the parameter opener just read inside a value is value text,
+    /// if it is: its name was already given in this call, or the request's
+    /// tools say this tool has no such parameter. A model writing a file
+    /// that shows a call writes such openers; a missing closer before the
+    /// next parameter does not repeat a name.
+    fn name_in_value_is_text(&self) -> Option<&'static str> {
+        let name = &self.name.text;
+        if self.call.has_param(name) {
+            return Some("it names a parameter already given in this call");
+        }
+        let tools = self.opts.tools.as_deref()?;
+        match tools.has_parameter(&self.call.name, name) {
+            Some(false) => Some("the tool has no such parameter"),
+            _ => None,
+        }
+    }
+
+    #[inline(never)]
+    fn keep_param_open_in_value<S: Sink>(&mut self, reason: &str, sink: &mut S) {
+        if !mem::replace(&mut self.call.value.closer_reported, true) {
+            let opener = self.hold.text.trim_matches(WS);
+            let index = self.call.current();
+            super::diagnostic(
+                sink,
+                &mut self.message,
+                Kind::CloserInValue,
+                index,
+                format_args!(
+                    "kept `{opener}` inside the value of `{}` as text: {reason} \
+                     (reported once per parameter)",
+                    self.call.param
+                ),
+            );
+        }
+        self.back_to_value(sink);
+    }
+
+    /// The held text was value text after all.
+    fn back_to_value<S: Sink>(&mut self, sink: &mut S) {
+        self.state = State::Value;
+        let strip = self.desc().strip_one_newline;
+        self.call
+            .value_text(&self.hold.text, strip, &self.opts, sink);
+        self.hold.text.clear();
+        self.name.clear();
+    }
+
     #[inline(never)]
     fn reject_name<S: Sink>(&mut self, sink: &mut S) {
-        if self.state == State::ParamName {
+        if self.state == (State::ParamName { in_value: true }) {
+            self.back_to_value(sink);
+        } else if self.in_confirmed_wrapper() {
+            let (open, func) = (self.marker(Role::CallOpen), self.marker(Role::FuncOpen));
+            let max = self.opts.limits.max_name_len;
+            super::diagnostic(
+                sink,
+                &mut self.message,
+                Kind::InvalidName,
+                None,
+                format_args!(
+                    "the function name after `{open}` and `{func}` could not be read (empty, \
+                     over {max} bytes, or holding a control character or a marker); the \
+                     text is returned as content"
+                ),
+            );
+            self.reject_opening(sink);
+        } else if self.state == (State::ParamName { in_value: false }) {
             self.state = State::InCall;
             self.stray.push(&self.hold.text);
             self.hold.text.clear();
@@ -518,8 +668,12 @@ impl Engine {
             }
             State::InCall => self.marker_in_call(role, text, sink),
             // Only names that end at a marker get here.
-            State::ParamName => {
+            State::ParamName { in_value } => {
                 if role == Role::KeyClose {
+                    if in_value {
+                        // Value text, should the name turn out to be.
+                        self.hold.text.push_str(text);
+                    }
                     self.param_name_done(false, sink);
                 } else {
                     self.reject_name(sink);
@@ -559,6 +713,14 @@ impl Engine {
                     self.accept_closer(closer, sink);
                 } else {
                     self.reject_closer(sink);
+                }
+                self.on_marker(role, sink);
+            }
+            State::NearMissCloser { junk_done } => {
+                if junk_done && desc.follows(Role::ParamClose, role) {
+                    self.accept_near_miss(sink);
+                } else {
+                    self.reject_near_miss(sink);
                 }
                 self.on_marker(role, sink);
             }
@@ -643,7 +805,7 @@ impl Engine {
             Role::ParamOpen => {
                 self.hold.start(text);
                 self.name.clear();
-                self.state = State::ParamName;
+                self.state = State::ParamName { in_value: false };
             }
             Role::FuncClose => {
                 self.call.end_call(true, &self.opts, sink);
@@ -726,7 +888,17 @@ impl Engine {
             {
                 self.value_text(text, sink);
             }
-            Role::ParamOpen => self.end_unclosed_value(role, text, sink),
+            Role::ParamOpen if immediate => self.end_unclosed_value(role, text, sink),
+            Role::ParamOpen => {
+                // Tentative until its name is read; the layout before it
+                // is held with it.
+                self.hold.text.clear();
+                self.hold.text.push_str(&self.call.value.tail);
+                self.call.value.tail.clear();
+                self.hold.text.push_str(text);
+                self.name.clear();
+                self.state = State::ParamName { in_value: true };
+            }
             Role::FuncClose | Role::CallClose if immediate => {
                 self.end_unclosed_value(role, text, sink)
             }
@@ -815,6 +987,55 @@ impl Engine {
         self.hold.text.clear();
     }
 
+    /// Whether the bytes of a marker match that just died are the value's
+    /// closer less its last byte (`</parameter`), in a value where a
+    /// near-miss may be read as the closer.
+    pub(super) fn is_near_miss_closer(&self, stepped_here: &str) -> bool {
+        let close = self.marker(Role::ParamClose);
+        let pending = &self.marker.pending;
+        self.state == State::Value
+            && self.opts.value_end == ValueTermination::Lookahead
+            && !self.call.value.inline
+            && pending.len() + stepped_here.len() + 1 == close.len()
+            && close.starts_with(pending.as_str())
+            && close[pending.len()..].starts_with(stepped_here)
+    }
+
+    pub(super) fn begin_near_miss_closer(&mut self, stepped_here: &str) {
+        self.hold.text.clear();
+        self.hold.text.push_str(&self.call.value.tail);
+        self.call.value.tail.clear();
+        self.hold.text.push_str(&self.marker.pending);
+        self.hold.text.push_str(stepped_here);
+        self.marker.pending.clear();
+        self.state = State::NearMissCloser { junk_done: false };
+    }
+
+    #[inline(never)]
+    fn accept_near_miss<S: Sink>(&mut self, sink: &mut S) {
+        let close = self.marker(Role::ParamClose);
+        let index = self.call.current();
+        let near_miss = self.hold.text.trim_matches(WS);
+        super::diagnostic(
+            sink,
+            &mut self.message,
+            Kind::MalformedCloser,
+            index,
+            format_args!(
+                "read `{near_miss}` as `{close}`, ending the value of `{}`: structure followed it",
+                self.call.param
+            ),
+        );
+        self.hold.text.clear();
+        self.call.end_param(&self.opts, sink);
+        self.state = State::InCall;
+    }
+
+    #[inline(never)]
+    fn reject_near_miss<S: Sink>(&mut self, sink: &mut S) {
+        self.back_to_value(sink);
+    }
+
     // ----- the end -------------------------------------------------------
 
     /// What the end of the stream means in each state. `cut_marker` is a
@@ -846,7 +1067,7 @@ impl Engine {
                     self.reject_opening(sink);
                 }
                 State::InCall
-                | State::ParamName
+                | State::ParamName { .. }
                 | State::KeyDone
                 | State::Value
                 | State::AfterEmptyClose => {
@@ -855,6 +1076,14 @@ impl Engine {
                 }
                 State::CloserPending(closer) => {
                     self.accept_closer(closer, sink);
+                    continue;
+                }
+                State::NearMissCloser { junk_done } => {
+                    if junk_done {
+                        self.accept_near_miss(sink);
+                    } else {
+                        self.reject_near_miss(sink);
+                    }
                     continue;
                 }
                 State::Between { bare: true } | State::AfterCall => self.release_held(sink),

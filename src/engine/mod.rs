@@ -183,10 +183,19 @@ impl Engine {
                     }
                     Step::Dead => {
                         // The byte is not consumed: it may start a marker.
-                        // The bytes stepped stay in the run, after those
-                        // of an earlier chunk.
                         self.marker.state = None;
-                        self.flush_pending(sink);
+                        let stepped = &s[marker_at.max(run)..i];
+                        if self.is_near_miss_closer(stepped) {
+                            // `</parameter` and a byte other than `>`:
+                            // held, to see whether structure follows.
+                            self.text_all(&s[run..marker_at.max(run)], sink);
+                            self.begin_near_miss_closer(stepped);
+                            run = i;
+                        } else {
+                            // The bytes stepped stay in the run, after
+                            // those of an earlier chunk.
+                            self.flush_pending(sink);
+                        }
                     }
                 }
             } else if !self.scans_markers() {

@@ -9,9 +9,11 @@ pub(crate) struct Name {
     /// A character other than whitespace was read.
     started: bool,
     /// Whitespace came after the name's first characters: one more
-    /// non-whitespace character makes it two words, not a name.
+    /// non-whitespace character makes it two words.
     gap: bool,
-    /// A character no name holds was seen.
+    /// Two words (whitespace inside the name).
+    spaced: bool,
+    /// A control character was seen.
     invalid: bool,
 }
 
@@ -29,6 +31,7 @@ impl Name {
         self.text.clear();
         self.started = false;
         self.gap = false;
+        self.spaced = false;
         self.invalid = false;
     }
 
@@ -38,18 +41,25 @@ impl Name {
             if c.is_whitespace() {
                 self.gap |= self.started;
             } else {
-                self.invalid |= c.is_control() || self.gap;
+                self.invalid |= c.is_control();
+                self.spaced |= self.gap;
                 self.started = true;
             }
         }
         self.text.push_str(s);
     }
 
-    /// Whether the text read so far can no longer be a name: two words, a
-    /// control character. Checked as bytes arrive, so that prose that only
-    /// looks like the start of a call goes back to content at once.
-    pub(crate) fn is_invalid(&self) -> bool {
-        self.invalid
+    /// Whether the text read so far can no longer be a name: two words
+    /// (unless `spaces_allowed`), a control character. Checked as bytes
+    /// arrive, so that prose that only looks like the start of a call goes
+    /// back to content at once.
+    pub(crate) fn is_invalid(&self, spaces_allowed: bool) -> bool {
+        self.invalid || (self.spaced && !spaces_allowed)
+    }
+
+    /// Whether the name holds whitespace between words.
+    pub(crate) fn is_spaced(&self) -> bool {
+        self.spaced
     }
 
     /// Whether nothing but whitespace has been read.
@@ -58,9 +68,9 @@ impl Name {
     }
 
     /// Trims the name in place; false when it is not a name.
-    pub(crate) fn finish(&mut self) -> bool {
+    pub(crate) fn finish(&mut self, spaces_allowed: bool) -> bool {
         let trimmed = self.text.trim();
-        if self.invalid || trimmed.is_empty() {
+        if self.is_invalid(spaces_allowed) || trimmed.is_empty() {
             return false;
         }
         let start = trimmed.as_ptr() as usize - self.text.as_ptr() as usize;
@@ -103,24 +113,29 @@ mod tests {
     #[test]
     fn surrounding_whitespace_is_trimmed() {
         let mut name = read(&[" get_", "weather \n"]);
-        assert!(!name.is_invalid());
-        assert!(name.finish());
+        assert!(!name.is_invalid(false));
+        assert!(name.finish(false));
         assert_eq!(name.text, "get_weather");
     }
 
     #[test]
     fn two_words_are_refused_as_soon_as_the_second_starts() {
         let name = read(&["tags ", "when"]);
-        assert!(name.is_invalid());
+        assert!(name.is_invalid(false));
+        assert!(!name.is_invalid(true));
+        assert!(name.is_spaced());
         let name = read(&["tags ", " "]);
-        assert!(!name.is_invalid());
+        assert!(!name.is_invalid(false));
     }
 
     #[test]
     fn blank_names_and_control_characters_are_refused() {
-        assert!(!read(&["  "]).finish());
+        assert!(!read(&["  "]).finish(true));
         assert!(read(&["  "]).is_blank());
-        assert!(read(&["a\u{1}b"]).is_invalid());
+        assert!(read(&["a\u{1}b"]).is_invalid(true));
+        let mut spaced = read(&[" get weather "]);
+        assert!(spaced.finish(true));
+        assert_eq!(spaced.text, "get weather");
     }
 
     #[test]
