@@ -73,7 +73,11 @@ fn recovery_table_matches_the_parser() {
     let rows = readme_rows();
     for format in Format::ALL {
         let count = rows.iter().filter(|r| r.format == format.name()).count();
-        let min = if *format == Format::Qwen3Coder { 30 } else { 10 };
+        let min = if *format == Format::Qwen3Coder {
+            30
+        } else {
+            10
+        };
         assert!(
             count >= min,
             "recovery table of {format} not found in README.md ({count} rows)"
@@ -83,7 +87,10 @@ fn recovery_table_matches_the_parser() {
     let mut seen = BTreeSet::new();
     for row in rows {
         let label = format!("{}/{}", row.format, row.fixture);
-        assert!(seen.insert(label.clone()), "README row `{label}` is there twice");
+        assert!(
+            seen.insert(label.clone()),
+            "README row `{label}` is there twice"
+        );
         let fixture = all
             .iter()
             .find(|f| f.format.name() == row.format && f.name == row.fixture)
