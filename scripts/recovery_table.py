@@ -1,30 +1,45 @@
 #!/usr/bin/env python3
-"""Prints the README's recovery table from the fixtures, through the CLI.
+"""Prints a README recovery table from one format's fixtures, through the CLI.
 
-Usage: cargo build && python3 scripts/recovery_table.py [FIXTURE_NAME ...]
+Usage: cargo build && python3 scripts/recovery_table.py [--format FORMAT] [FIXTURE_NAME ...]
+
+FORMAT is a directory under tests/fixtures/ and the name given to `toolcall -f`
+(`qwen3_coder`, the default, `glm45`, `glm47`). The binary is
+`$CARGO_TARGET_DIR/debug/toolcall`, or `target/debug/toolcall` when
+CARGO_TARGET_DIR is not set.
 """
+import argparse
 import json
+import os
 import pathlib
 import subprocess
-import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-FIXTURES = ROOT / "tests" / "fixtures" / "qwen3_coder"
-BINARY = ROOT / "target" / "debug" / "toolcall"
+TARGET = pathlib.Path(os.environ.get("CARGO_TARGET_DIR") or ROOT / "target").resolve()
+BINARY = TARGET / "debug" / "toolcall"
+
+
+def visible(c):
+    """A newline as ⏎, other control characters as their Unicode pictures (tab ␉, CR ␍…)."""
+    if c == "\n":
+        return "⏎"
+    if ord(c) < 0x20:
+        return chr(0x2400 + ord(c))
+    return "␡" if c == "\x7f" else c
 
 
 def cell(text, limit=170):
-    text = text.replace("\n", "⏎")
+    text = "".join(map(visible, text))
     if len(text) > limit:
         text = text[: limit - 1] + "…"
     return "`" + text.replace("`", "'").replace("|", "\\|") + "`"
 
 
-def row(name):
-    path = FIXTURES / f"{name}.txt"
+def row(fmt, name):
+    path = ROOT / "tests" / "fixtures" / fmt / f"{name}.txt"
     mode = "vllm" if name.endswith(".vllm") else "lookahead"
     out = subprocess.run(
-        [BINARY, "parse", "--sequential-ids", "--value-termination", mode, path],
+        [BINARY, "parse", "-f", fmt, "--sequential-ids", "--value-termination", mode, path],
         check=True, capture_output=True,
     ).stdout
     message = json.loads(out)
@@ -36,14 +51,29 @@ def row(name):
         parts.append("content " + cell(json.dumps(message["content"], ensure_ascii=False)[1:-1], 80))
     kinds = sorted({d["kind"] for d in message["diagnostics"]})
     text = path.read_bytes().decode("utf-8", "replace")
-    return "| [`{}`](tests/fixtures/qwen3_coder/{}.txt) | {} | {} | {} |".format(
-        name, name, cell(text), "; ".join(parts) or "—",
+    return "| [`{}`](tests/fixtures/{}/{}.txt) | {} | {} | {} |".format(
+        name, fmt, name, cell(text), "; ".join(parts) or "—",
         ", ".join(f"`{k}`" for k in kinds) or "—",
     )
 
 
-names = sys.argv[1:] or sorted(p.stem for p in FIXTURES.glob("*.txt"))
-print("| case | input (⏎ = newline) | tool calls and content | diagnostics |")
-print("|---|---|---|---|")
-for name in names:
-    print(row(name))
+def main():
+    args = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    args.add_argument("--format", "-f", default="qwen3_coder",
+                      help="fixture directory and CLI format (default: qwen3_coder)")
+    args.add_argument("names", nargs="*", metavar="FIXTURE_NAME",
+                      help="fixtures to print (default: all of the format's, sorted)")
+    args = args.parse_args()
+    fixtures = ROOT / "tests" / "fixtures" / args.format
+    if not fixtures.is_dir():
+        raise SystemExit(f"no fixtures for format {args.format!r}: {fixtures} is not a directory")
+    if not BINARY.is_file():
+        raise SystemExit(f"{BINARY} not found: run `cargo build` first")
+    names = args.names or sorted(p.stem for p in fixtures.glob("*.txt"))
+    print("| case | input (⏎ = newline) | tool calls and content | diagnostics |")
+    print("|---|---|---|---|")
+    for name in names:
+        print(row(args.format, name))
+
+
+main()

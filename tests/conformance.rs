@@ -1,6 +1,6 @@
-//! Conformance with vLLM 0.33.0's `qwen3_coder` / `qwen3_xml` parsers, on the
-//! reference outputs vendored in `tests/conformance/` (see its README.md for
-//! where they come from and how to refresh them).
+//! Conformance with vLLM 0.33.0's `qwen3_coder` / `qwen3_xml` and `glm45` /
+//! `glm47` parsers, on the reference outputs vendored in `tests/conformance/`
+//! (see its README.md for where they come from and how to refresh them).
 //!
 //! Every selected case is parsed and compared with vLLM's non-streaming
 //! result: content (whitespace-trimmed, `null` = `""`), call count, names and
@@ -77,6 +77,44 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
          see would stall content), and recover the call as `missing_tool_call_open`; \
          `hold_text_after_wrapper(true)` returns only the text, with `stray_text`",
     ),
+    // GLM-4.5 / GLM-4.7: vLLM serves both names with one parser, and the
+    // corpus holds the same inputs under both, so each reason comes twice.
+    (
+        "g45_missing_arg_value_close",
+        "`<arg_value>Paris\\n</tool_call>` with no `</arg_value>`: vLLM's non-streaming \
+         path finds no complete key/value pair and drops the parameter, `get_weather {}` \
+         (its streaming path sends `{\"city\": \"Paris\\n` and never closes it); we end the \
+         open value at the `</tool_call>` that ends the stream and keep it verbatim, \
+         `{\"city\": \"Paris\\n\"}`, call complete, with `unclosed_parameter`",
+    ),
+    (
+        "g47_missing_arg_value_close",
+        "as g45_missing_arg_value_close, under vLLM's `glm47` name (same parser)",
+    ),
+    (
+        "g45_tool_not_in_tools",
+        "a call to `unknown_tool`, which the request's `tools` do not declare: vLLM drops \
+         the call and its text without a word (no call, no content); we keep the call, \
+         `unknown_tool {\"x\": \"1\"}`, and report `unknown_tool`, so the caller decides \
+         whether to refuse it",
+    ),
+    (
+        "g47_tool_not_in_tools",
+        "as g45_tool_not_in_tools, under vLLM's `glm47` name (same parser)",
+    ),
+    (
+        "g45_name_with_json_args",
+        "`<tool_call>get_weather\\n{\"city\": \"Paris\"}\\n</tool_call>`: vLLM takes everything \
+         up to `</tool_call>` as the name, `get_weather\\n{\"city\": \"Paris\"}`, which is not \
+         a declared tool, so the call and the text are dropped (no call, content null); for \
+         us a GLM call needs only whitespace after the name's line end before `<arg_key>` \
+         or `</tool_call>`, so `{` shows this is not a call: no call, and the whole text, \
+         markers included, is returned as content (no diagnostic)",
+    ),
+    (
+        "g47_name_with_json_args",
+        "as g45_name_with_json_args, under vLLM's `glm47` name (same parser)",
+    ),
 ];
 
 /// Cases where vLLM returns a typed (non-string) argument value from the
@@ -91,14 +129,30 @@ const TYPED_PENDING: &[&str] = &[
     "qx_one_call_int",
     "qx_missing_param_close",
     "qx_bool_variants",
+    "g45_typed",
+    "g47_typed",
 ];
 
-/// The vLLM parser names this crate implements.
-const PARSERS: &[&str] = &["qwen3_coder", "qwen3_xml"];
+/// The vLLM parser names this crate implements, with the format each one
+/// selects.
+const PARSERS: &[(&str, Format)] = &[
+    ("qwen3_coder", Format::Qwen3Coder),
+    ("qwen3_xml", Format::Qwen3Coder),
+    ("glm45", Format::Glm45),
+    ("glm47", Format::Glm47),
+];
+
+/// The fewest corpus cases each format must have (all its vLLM names
+/// together), so that a corpus refresh that loses cases is noticed.
+const MIN_CASES: &[(Format, usize)] = &[
+    (Format::Qwen3Coder, 30),
+    (Format::Glm45, 10),
+    (Format::Glm47, 10),
+];
 
 struct Case {
     id: String,
-    /// vLLM's parser name (`qwen3_coder` or `qwen3_xml`).
+    /// vLLM's parser name (one of [`PARSERS`]).
     parser: String,
     format: Format,
     text: String,
@@ -123,7 +177,8 @@ fn read_json(name: &str) -> Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// The qwen3 cases of the corpus, each with vLLM's non-streaming result.
+/// The corpus cases of the parsers in [`PARSERS`], each with vLLM's
+/// non-streaming result.
 fn cases() -> Vec<Case> {
     let corpus = read_json("corpus.json");
     let expected = read_json("expected.json");
@@ -136,7 +191,7 @@ fn cases() -> Vec<Case> {
     let mut cases = Vec::new();
     for entry in corpus.as_array().expect("corpus.json is a list") {
         let parser = entry["parser"].as_str().expect("corpus parser");
-        if !PARSERS.contains(&parser) {
+        if !PARSERS.iter().any(|(name, _)| *name == parser) {
             continue;
         }
         let id = entry["id"].as_str().expect("corpus id").to_owned();
@@ -155,11 +210,13 @@ fn cases() -> Vec<Case> {
             id,
         });
     }
-    assert!(
-        cases.len() >= 30,
-        "only {} qwen3 cases found in the conformance corpus",
-        cases.len()
-    );
+    for &(format, min) in MIN_CASES {
+        let found = cases.iter().filter(|c| c.format == format).count();
+        assert!(
+            found >= min,
+            "only {found} {format} cases found in the conformance corpus (expected at least {min})"
+        );
+    }
     cases
 }
 
@@ -305,15 +362,30 @@ fn conformance_material_is_present() {
 }
 
 #[test]
-fn both_vllm_names_are_accepted() {
-    for name in PARSERS {
-        assert_eq!(name.parse::<Format>(), Ok(Format::Qwen3Coder), "{name}");
+fn every_vllm_name_is_accepted() {
+    for &(name, format) in PARSERS {
+        assert_eq!(name.parse::<Format>(), Ok(format), "{name}");
     }
     let cases = cases();
-    for name in PARSERS {
+    for &(name, _) in PARSERS {
         assert!(
-            cases.iter().any(|c| c.parser == *name),
+            cases.iter().any(|c| c.parser == name),
             "no {name} case selected"
+        );
+    }
+}
+
+/// A format this crate parses is compared with vLLM as soon as it exists.
+#[test]
+fn every_format_is_compared() {
+    for &format in Format::ALL {
+        assert!(
+            PARSERS.iter().any(|&(_, f)| f == format),
+            "{format} has no vLLM parser name in PARSERS"
+        );
+        assert!(
+            MIN_CASES.iter().any(|&(f, _)| f == format),
+            "{format} has no entry in MIN_CASES"
         );
     }
 }
@@ -348,7 +420,7 @@ fn matches_vllm_except_known_divergences() {
         if !ids.contains(id) {
             let _ = writeln!(
                 failures,
-                "--- {id}: listed, but not a qwen3 case of the corpus"
+                "--- {id}: listed, but not a case of a parser in PARSERS"
             );
         }
     }
@@ -498,6 +570,49 @@ fn known_divergences_behave_as_documented() {
     );
     assert_eq!(m.tool_calls[0].name, "get_time");
     assert!(kinds(&m).contains(&DiagnosticKind::MissingToolCallOpen));
+
+    for format in ["g45", "g47"] {
+        let id = format!("{format}_missing_arg_value_close");
+        let m = get(&id);
+        assert_eq!(
+            arguments(&m, 0),
+            serde_json::json!({"city": "Paris\n"}),
+            "{id}"
+        );
+        assert!(m.tool_calls[0].complete, "{id}");
+        assert_eq!(kinds(&m), [DiagnosticKind::UnclosedParameter], "{id}");
+
+        let id = format!("{format}_tool_not_in_tools");
+        let m = get(&id);
+        assert_eq!(m.tool_calls.len(), 1, "{id}");
+        assert_eq!(m.tool_calls[0].name, "unknown_tool", "{id}");
+        assert_eq!(arguments(&m, 0), serde_json::json!({"x": "1"}), "{id}");
+        assert!(m.tool_calls[0].complete, "{id}");
+        assert_eq!(kinds(&m), [DiagnosticKind::UnknownTool], "{id}");
+
+        let id = format!("{format}_name_with_json_args");
+        let c = case(&cases, &id);
+        let m = ours(c);
+        assert!(m.tool_calls.is_empty(), "{id}");
+        assert_eq!(m.content.as_deref(), Some(c.text.as_str()), "{id}");
+        assert!(m.diagnostics.is_empty(), "{id}");
+    }
+}
+
+/// Agreements worth pinning where the outputs match but the way there
+/// differs: vLLM says nothing, we report.
+#[test]
+fn glm_agreements_with_a_diagnostic() {
+    let cases = cases();
+    for id in ["g45_key_without_value", "g47_key_without_value"] {
+        // `<arg_key>city</arg_key>` then `</tool_call>`: vLLM's pair regex
+        // finds nothing; we leave the key out and say so.
+        let c = case(&cases, id);
+        let m = ours(c);
+        assert!(differences(c, &m, false).is_empty(), "{id}");
+        assert_eq!(arguments(&m, 0), serde_json::json!({}), "{id}");
+        assert_eq!(kinds(&m), [DiagnosticKind::MissingValue], "{id}");
+    }
 }
 
 /// `--value-termination vllm` reproduces vLLM's cut at the first closer-like
