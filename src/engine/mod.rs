@@ -6,7 +6,8 @@
 //! * `grammar`: the states and transitions, written in terms of marker
 //!   roles and read from the format's description;
 //! * `hold`: tentative text waiting for a decision;
-//! * `name`: reading names;
+//! * `name`: reading names; `openings`: what an opening begins and how its
+//!   name decides it; `values`: where a value begins and ends;
 //! * `call`: the call writer (calls, parameters, arguments JSON, limits);
 //! * the [`Sink`](crate::sink::Sink) the events go to.
 //!
@@ -28,6 +29,8 @@ pub(crate) mod driver;
 mod grammar;
 mod hold;
 mod name;
+mod openings;
+mod values;
 
 use std::mem;
 

@@ -1,0 +1,303 @@
+//! Openings and names: what the wrapper's opener, a function opener or a
+//! parameter opener begins, how their names are read and decided, and
+//! where the text of an opening goes when it turns out not to be one.
+
+use std::mem;
+
+use super::grammar::State;
+use super::hold::Opening;
+use super::name::{find_end, Stop};
+use super::{Engine, WS};
+use crate::event::DiagnosticKind as Kind;
+use crate::format::{NameEnd, Role};
+use crate::sink::Sink;
+
+impl Engine {
+    /// Name bytes, up to the name's end.
+    pub(super) fn name_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        let param = matches!(self.state, State::ParamName { .. });
+        let desc = self.desc();
+        let end = if param {
+            desc.param_name_end
+        } else {
+            desc.func_name_end
+        };
+        let (stop, end_byte) = match end {
+            NameEnd::Byte(b) => {
+                let equals = param && desc.recoveries.equals_in_param_name;
+                let markers = &self.format.markers;
+                (
+                    find_end(s.as_bytes(), b, equals, |c| markers.starts_marker(c)),
+                    Some(b),
+                )
+            }
+            // The driver takes the markers out; a line end may end the
+            // name, and a marker's first byte here is a failed marker.
+            NameEnd::Marker { line } => {
+                let markers = &self.format.markers;
+                // A line end ends the name once it has begun.
+                let mut begun = !self.name.is_blank();
+                let stop = s.bytes().position(|c| {
+                    let ends = (line && c == b'\n' && begun) || markers.starts_marker(c);
+                    begun |= !c.is_ascii_whitespace();
+                    ends
+                });
+                (stop.map_or(Stop::More, Stop::At), None)
+            }
+        };
+        let taken = match stop {
+            Stop::More => s.len(),
+            Stop::At(at) => at,
+        };
+        self.name.push(&s[..taken]);
+        self.hold.text.push_str(&s[..taken]);
+        let spaces = self.spaces_allowed_in_name();
+        if self.name.text.len() > self.opts.limits.max_name_len || self.name.is_invalid(spaces) {
+            self.reject_name(sink);
+            return taken;
+        }
+        let Stop::At(at) = stop else {
+            return taken;
+        };
+        let byte = s.as_bytes()[at];
+        if self.format.markers.starts_marker(byte) {
+            self.reject_name(sink);
+            return taken;
+        }
+        self.hold.text.push(char::from(byte));
+        if Some(byte) == end_byte || byte == b'\n' {
+            if param {
+                self.param_name_done(false, sink);
+            } else {
+                self.func_name_done(None, sink);
+            }
+        } else {
+            // `=`: the malformed `<parameter=KEY=VALUE` shape.
+            self.param_name_done(true, sink);
+        }
+        taken + 1
+    }
+
+    /// Whether a function name is being read after the wrapper's opener
+    /// and the function opener (`<tool_call>` then `<function=`): the model
+    /// is writing a call, so a malformed name is reported, never silently
+    /// turned into content.
+    pub(super) fn in_confirmed_wrapper(&self) -> bool {
+        self.state == State::FuncName
+            && self.hold.opening != Opening::Bare
+            && self.desc().has(Role::FuncOpen)
+    }
+
+    /// Whether the name being read may hold whitespace: a function name in
+    /// a confirmed wrapper (kept, reported), and a parameter name that a
+    /// marker closes (`<arg_key>my key</arg_key>`: the closer delimits it).
+    pub(super) fn spaces_allowed_in_name(&self) -> bool {
+        match self.state {
+            State::ParamName { .. } => {
+                matches!(self.desc().param_name_end, NameEnd::Marker { .. })
+            }
+            _ => self.in_confirmed_wrapper(),
+        }
+    }
+
+    pub(super) fn func_name_done<S: Sink>(&mut self, ended_by: Option<Role>, sink: &mut S) {
+        let confirmed = self.in_confirmed_wrapper();
+        if !self.name.finish(confirmed) {
+            return self.reject_name(sink);
+        }
+        if self.name.is_spaced() {
+            let name = &self.name.text;
+            let next = Some(self.call.count());
+            super::diagnostic(
+                sink,
+                &mut self.message,
+                Kind::InvalidName,
+                next,
+                format_args!(
+                    "function name `{name}` holds whitespace; the call is kept with the \
+                     name as written"
+                ),
+            );
+        }
+        if !self.call.may_start_call(&self.opts, sink) {
+            return self.reject_opening(sink);
+        }
+        match self.hold.opening {
+            Opening::Wrapper if ended_by.is_some() || self.desc().call_confirmed_by.is_empty() => {
+                self.confirm_call(sink)
+            }
+            Opening::Wrapped => self.confirm_call(sink),
+            Opening::Wrapper | Opening::Bare => self.state = State::Confirming,
+        }
+    }
+
+    /// The opening is a call: text inside the wrapper before the function
+    /// opener goes back to content, and the call starts.
+    pub(super) fn confirm_call<S: Sink>(&mut self, sink: &mut S) {
+        if self.hold.opening == Opening::Wrapper {
+            let open = self.marker(Role::CallOpen).len();
+            let inner = &self.hold.text[open..self.hold.inner_end.max(open)];
+            if !inner.trim_matches(WS).is_empty() {
+                Self::content(sink, inner);
+                let call = Some(self.call.count());
+                let (open, func) = (self.marker(Role::CallOpen), self.marker(Role::FuncOpen));
+                self.diag(
+                    sink,
+                    Kind::StrayText,
+                    call,
+                    format_args!("text between `{open}` and `{func}` was returned as content"),
+                );
+            }
+        }
+        self.hold.text.clear();
+        self.call.start_call(&self.name.text, &self.opts, sink);
+        self.state = State::InCall;
+    }
+
+    pub(super) fn param_name_done<S: Sink>(&mut self, inline: bool, sink: &mut S) {
+        if !self.name.finish(self.spaces_allowed_in_name()) {
+            return self.reject_name(sink);
+        }
+        if self.state == (State::ParamName { in_value: true }) {
+            if let Some(reason) = self.name_in_value_is_text() {
+                return self.keep_param_open_in_value(reason, sink);
+            }
+            let open = self.marker(Role::ParamOpen);
+            self.unclosed_parameter(open, sink);
+            self.call.end_param(&self.opts, sink);
+            // From here on, an ordinary parameter opener.
+            self.state = State::ParamName { in_value: false };
+        }
+        if !self.call.may_start_param(&self.opts, sink) {
+            return self.reject_name(sink);
+        }
+        self.hold.text.clear();
+        if self.desc().has(Role::ValueOpen) {
+            // The parameter starts with its value: a name that gets none
+            // is left out.
+            self.state = State::KeyDone;
+            return;
+        }
+        self.call
+            .start_param(&self.name.text, inline, &self.opts, sink);
+        self.state = State::Value;
+        if inline {
+            let (open, name) = (self.marker(Role::ParamOpen), &self.name.text);
+            let index = self.call.current();
+            super::diagnostic(
+                sink,
+                &mut self.message,
+                Kind::MalformedParameter,
+                index,
+                format_args!(
+                    "read `{open}{name}=VALUE` as parameter `{name}` with the value after `=`"
+                ),
+            );
+        }
+    }
+
+    /// Why the parameter opener just read inside a value is value text,
+    /// if it is: its name was already given in this call, or the request's
+    /// tools say this tool has no such parameter. A model writing a file
+    /// that shows a call writes such openers; a missing closer before the
+    /// next parameter does not repeat a name.
+    pub(super) fn name_in_value_is_text(&self) -> Option<&'static str> {
+        let name = &self.name.text;
+        if self.call.has_param(name) {
+            return Some("it names a parameter already given in this call");
+        }
+        let tools = self.opts.tools.as_deref()?;
+        match tools.has_parameter(&self.call.name, name) {
+            Some(false) => Some("the tool has no such parameter"),
+            _ => None,
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn keep_param_open_in_value<S: Sink>(&mut self, reason: &str, sink: &mut S) {
+        if !mem::replace(&mut self.call.value.closer_reported, true) {
+            let opener = self.hold.text.trim_matches(WS);
+            let index = self.call.current();
+            super::diagnostic(
+                sink,
+                &mut self.message,
+                Kind::CloserInValue,
+                index,
+                format_args!(
+                    "kept `{opener}` inside the value of `{}` as text: {reason} \
+                     (reported once per parameter)",
+                    self.call.param
+                ),
+            );
+        }
+        self.back_to_value(sink);
+    }
+
+    #[inline(never)]
+    pub(super) fn reject_name<S: Sink>(&mut self, sink: &mut S) {
+        if self.state == (State::ParamName { in_value: true }) {
+            self.back_to_value(sink);
+        } else if self.in_confirmed_wrapper() {
+            let (open, func) = (self.marker(Role::CallOpen), self.marker(Role::FuncOpen));
+            let max = self.opts.limits.max_name_len;
+            super::diagnostic(
+                sink,
+                &mut self.message,
+                Kind::InvalidName,
+                None,
+                format_args!(
+                    "the function name after `{open}` and `{func}` could not be read (empty, \
+                     over {max} bytes, or holding a control character or a marker); the \
+                     text is returned as content"
+                ),
+            );
+            self.reject_opening(sink);
+        } else if self.state == (State::ParamName { in_value: false }) {
+            self.state = State::InCall;
+            self.stray.push(&self.hold.text);
+            self.hold.text.clear();
+            self.name.clear();
+        } else {
+            self.reject_opening(sink);
+        }
+    }
+
+    /// An opening that is not a call: its text goes back to content.
+    #[inline(never)]
+    pub(super) fn reject_opening<S: Sink>(&mut self, sink: &mut S) {
+        if self.state == State::FuncName && self.hold.opening == Opening::Wrapped {
+            self.unclosed_wrapper_before_text(sink);
+        }
+        self.release_held(sink);
+        self.name.clear();
+        self.state = State::Content;
+    }
+
+    pub(super) fn begin_func_name(&mut self, opening: Opening) {
+        self.hold.start(self.marker(Role::FuncOpen));
+        self.name.clear();
+        self.hold.opening = opening;
+        self.state = State::FuncName;
+    }
+
+    /// The wrapper's closer right after its opener: dropped when only
+    /// whitespace came between, content otherwise.
+    pub(super) fn close_preamble<S: Sink>(&mut self, close: &str, sink: &mut S) {
+        let open = self.marker(Role::CallOpen).len();
+        if self.hold.text[open..].trim_matches(WS).is_empty() {
+            let open = self.marker(Role::CallOpen);
+            self.diag(
+                sink,
+                Kind::EmptyToolCall,
+                None,
+                format_args!("dropped a `{open}` that held no call"),
+            );
+            self.hold.text.clear();
+            self.name.clear();
+            self.state = State::Content;
+        } else {
+            self.hold.text.push_str(close);
+            self.reject_opening(sink);
+        }
+    }
+}

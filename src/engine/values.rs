@@ -1,0 +1,225 @@
+//! Values, as the grammar sees them: where a value begins (with or without
+//! its opener), and where it ends: its closer, a closer kept as value text
+//! because no structure follows it, a near-miss closer read as one because
+//! structure does, or a missing closer. The call writer turns the value
+//! text into JSON.
+
+use std::mem;
+
+use super::grammar::State;
+use super::{Engine, WS};
+use crate::event::DiagnosticKind as Kind;
+use crate::format::Role;
+use crate::options::ValueTermination;
+use crate::sink::Sink;
+
+impl Engine {
+    /// The held text was value text after all.
+    pub(super) fn back_to_value<S: Sink>(&mut self, sink: &mut S) {
+        self.state = State::Value;
+        let strip = self.desc().strip_one_newline;
+        self.call
+            .value_text(&self.hold.text, strip, &self.opts, sink);
+        self.hold.text.clear();
+        self.name.clear();
+    }
+
+    /// The value opener after a parameter's name: the parameter starts.
+    pub(super) fn open_value<S: Sink>(&mut self, sink: &mut S) {
+        // The whitespace before the value is layout.
+        self.hold.text.clear();
+        self.call
+            .start_param(&self.name.text, false, &self.opts, sink);
+        self.state = State::Value;
+    }
+
+    /// Text where the value opener belongs: the value starts without it.
+    pub(super) fn value_without_opener<S: Sink>(&mut self, sink: &mut S) {
+        self.open_value(sink);
+        self.missing_value_opener(sink, "the text that followed is its value");
+    }
+
+    pub(super) fn missing_value_opener<S: Sink>(&mut self, sink: &mut S, what_was_done: &str) {
+        let (open, key_close) = (self.marker(Role::ValueOpen), self.marker(Role::KeyClose));
+        let index = self.call.current();
+        super::diagnostic(
+            sink,
+            &mut self.message,
+            Kind::MissingValueOpen,
+            index,
+            format_args!(
+                "no `{open}` after `{key_close}` of parameter `{}`; {what_was_done}",
+                self.name.text
+            ),
+        );
+    }
+
+    pub(super) fn marker_in_value<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        let desc = self.desc();
+        let value = &self.call.value;
+        let immediate = value.inline || self.opts.value_end == ValueTermination::Vllm;
+        match role {
+            Role::ParamClose
+                if desc.recoveries.value_after_empty_close && !value.inline && !value.started =>
+            {
+                self.state = State::AfterEmptyClose;
+            }
+            Role::ParamClose if immediate => {
+                self.call.end_param(&self.opts, sink);
+                self.state = State::InCall;
+            }
+            Role::ParamOpen
+                if !immediate
+                    && desc.param_open_at_line_start
+                    && !self.call.value_at_line_start() =>
+            {
+                self.value_text(text, sink);
+            }
+            Role::ParamOpen if immediate => self.end_unclosed_value(role, text, sink),
+            Role::ParamOpen => {
+                // Tentative until its name is read; the layout before it
+                // is held with it.
+                self.hold.text.clear();
+                self.hold.text.push_str(&self.call.value.tail);
+                self.call.value.tail.clear();
+                self.hold.text.push_str(text);
+                self.name.clear();
+                self.state = State::ParamName { in_value: true };
+            }
+            Role::FuncClose | Role::CallClose if immediate => {
+                self.end_unclosed_value(role, text, sink)
+            }
+            Role::ParamClose | Role::FuncClose | Role::CallClose => {
+                self.hold.text.clear();
+                self.hold.text.push_str(&self.call.value.tail);
+                self.call.value.tail.clear();
+                self.hold.text.push_str(text);
+                self.state = State::CloserPending(role);
+            }
+            Role::CallOpen | Role::FuncOpen | Role::KeyClose | Role::ValueOpen => {
+                self.value_text(text, sink)
+            }
+        }
+    }
+
+    pub(super) fn value_text<S: Sink>(&mut self, text: &str, sink: &mut S) {
+        let strip = self.desc().strip_one_newline;
+        self.call.value_text(text, strip, &self.opts, sink);
+    }
+
+    /// A marker that ends a value whose closer is missing.
+    pub(super) fn end_unclosed_value<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        self.unclosed_parameter(text, sink);
+        self.call.end_param(&self.opts, sink);
+        self.state = State::InCall;
+        self.on_marker(role, sink);
+    }
+
+    pub(super) fn unclosed_parameter<S: Sink>(&mut self, before: &str, sink: &mut S) {
+        if self.call.value.inline {
+            // Already reported as malformed; such a value ends at a marker.
+            return;
+        }
+        let close = self.marker(Role::ParamClose);
+        let index = self.call.current();
+        super::diagnostic(
+            sink,
+            &mut self.message,
+            Kind::UnclosedParameter,
+            index,
+            format_args!(
+                "parameter `{}` was not closed with `{close}` before `{before}`",
+                self.call.param
+            ),
+        );
+    }
+
+    #[inline(never)]
+    pub(super) fn accept_closer<S: Sink>(&mut self, closer: Role, sink: &mut S) {
+        self.hold.text.clear();
+        if closer == Role::ParamClose {
+            self.call.end_param(&self.opts, sink);
+            self.state = State::InCall;
+        } else {
+            let text = self.marker(closer);
+            self.end_unclosed_value(closer, text, sink);
+        }
+    }
+
+    #[inline(never)]
+    pub(super) fn reject_closer<S: Sink>(&mut self, sink: &mut S) {
+        let State::CloserPending(closer) = self.state else {
+            return;
+        };
+        let text = self.marker(closer);
+        if !mem::replace(&mut self.call.value.closer_reported, true) {
+            let index = self.call.current();
+            super::diagnostic(
+                sink,
+                &mut self.message,
+                Kind::CloserInValue,
+                index,
+                format_args!(
+                    "kept `{text}` inside the value of `{}` as text: what \
+                     followed it was not a marker that may follow a closer \
+                     (reported once per parameter)",
+                    self.call.param
+                ),
+            );
+        }
+        self.state = State::Value;
+        let strip = self.desc().strip_one_newline;
+        self.call
+            .value_text(&self.hold.text, strip, &self.opts, sink);
+        self.hold.text.clear();
+    }
+
+    /// Whether the bytes of a marker match that just died are the value's
+    /// closer less its last byte (`</parameter`), in a value where a
+    /// near-miss may be read as the closer.
+    pub(super) fn is_near_miss_closer(&self, stepped_here: &str) -> bool {
+        let close = self.marker(Role::ParamClose);
+        let pending = &self.marker.pending;
+        self.state == State::Value
+            && self.opts.value_end == ValueTermination::Lookahead
+            && !self.call.value.inline
+            && pending.len() + stepped_here.len() + 1 == close.len()
+            && close.starts_with(pending.as_str())
+            && close[pending.len()..].starts_with(stepped_here)
+    }
+
+    pub(super) fn begin_near_miss_closer(&mut self, stepped_here: &str) {
+        self.hold.text.clear();
+        self.hold.text.push_str(&self.call.value.tail);
+        self.call.value.tail.clear();
+        self.hold.text.push_str(&self.marker.pending);
+        self.hold.text.push_str(stepped_here);
+        self.marker.pending.clear();
+        self.state = State::NearMissCloser { junk_done: false };
+    }
+
+    #[inline(never)]
+    pub(super) fn accept_near_miss<S: Sink>(&mut self, sink: &mut S) {
+        let close = self.marker(Role::ParamClose);
+        let index = self.call.current();
+        let near_miss = self.hold.text.trim_matches(WS);
+        super::diagnostic(
+            sink,
+            &mut self.message,
+            Kind::MalformedCloser,
+            index,
+            format_args!(
+                "read `{near_miss}` as `{close}`, ending the value of `{}`: structure followed it",
+                self.call.param
+            ),
+        );
+        self.hold.text.clear();
+        self.call.end_param(&self.opts, sink);
+        self.state = State::InCall;
+    }
+
+    #[inline(never)]
+    pub(super) fn reject_near_miss<S: Sink>(&mut self, sink: &mut S) {
+        self.back_to_value(sink);
+    }
+}
