@@ -13,12 +13,18 @@
 //!   `write_file` calls whose values are multi-line source code, small calls
 //!   with several parameters, in the chat template's layout.
 //! * `large_value`: one call whose `content` value is the whole input.
+//! * `tool_dense_glm`: the `tool_dense` session in GLM-4.5's layout, parsed
+//!   as `glm45`: the same values, only the markup differs, so the two
+//!   formats compare per byte.
 //!
 //! Each input is fed through one reused [`Parser`] (`reset()` between
 //! iterations, as a server reuses one per response): `one_shot` feeds it
 //! whole, `chunk/N` in N-byte pieces (1: the worst case, every marker and
 //! UTF-8 character split; 4 and 16: about a token; 64; 4096: a network
-//! read). Every event is drained. `parse_fn/tool_dense` is the free
+//! read). Every event is drained. Each is measured through both APIs:
+//! `one_shot` and `chunk/N` iterate the events `feed` returns; `push` and
+//! `push/N` hand them to a closure with `feed_with` (no event buffer).
+//! `parse_fn/tool_dense` is the free
 //! function [`toolcall_stream::parse`]: a new parser per call and the
 //! events collected into a `Message`.
 //!
@@ -45,7 +51,7 @@ use std::time::Duration;
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
-use toolcall_stream::{parse, Format, Ids, Limits, Parser};
+use toolcall_stream::{parse, Event, Format, Ids, Limits, Parser};
 
 #[path = "support/transcript.rs"]
 mod transcript;
@@ -58,21 +64,22 @@ const CHUNK_SIZES: [usize; 5] = [1, 4, 16, 64, 4096];
 
 type Generator = fn(usize) -> Transcript;
 
-const INPUTS: [(&str, Generator); 4] = [
-    ("prose", transcript::content_only),
-    ("code", transcript::content_code),
-    ("tool_dense", transcript::mixed),
-    ("large_value", transcript::value_heavy),
+const INPUTS: [(&str, Generator, Format); 5] = [
+    ("prose", transcript::content_only, Format::Qwen3Coder),
+    ("code", transcript::content_code, Format::Qwen3Coder),
+    ("tool_dense", transcript::mixed, Format::Qwen3Coder),
+    ("large_value", transcript::value_heavy, Format::Qwen3Coder),
+    ("tool_dense_glm", transcript::mixed_glm, Format::Glm45),
 ];
 
-fn parser() -> Parser {
+fn parser(format: Format) -> Parser {
     // A 10 MiB transcript is many responses' worth of calls: lift the
     // per-stream bound so that all of them are parsed as calls.
     let mut limits = Limits::default();
     limits.max_calls = usize::MAX;
     // Sequential ids: no hashing per call, identical output every run.
     Parser::builder()
-        .format(Format::Qwen3Coder)
+        .format(format)
         .ids(Ids::sequential("call_"))
         .limits(limits)
         .build()
@@ -97,11 +104,26 @@ fn stream(parser: &mut Parser, input: &[u8], chunk: usize) -> usize {
     events
 }
 
+/// [`stream`] through the push API: every event to a closure.
+fn push(parser: &mut Parser, input: &[u8], chunk: usize) -> usize {
+    parser.reset();
+    let mut events = 0;
+    let mut consume = |event: Event<'_>| {
+        black_box(event);
+        events += 1;
+    };
+    for piece in input.chunks(chunk) {
+        parser.feed_with(piece, &mut consume);
+    }
+    parser.finish_with(&mut consume);
+    events
+}
+
 /// Checks that a generated input parses as intended: the expected number
 /// of calls, all complete, no diagnostics, and, without calls, the content
 /// back byte for byte. A benchmark of malformed input would measure
 /// recovery paths instead.
-fn checked(name: &str, transcript: Transcript) -> Vec<u8> {
+fn checked(name: &str, format: Format, transcript: Transcript) -> Vec<u8> {
     if let Some(dir) = std::env::var_os("TOOLCALL_BENCH_DUMP") {
         let dir = std::path::PathBuf::from(dir);
         std::fs::create_dir_all(&dir).expect("TOOLCALL_BENCH_DUMP: create dir");
@@ -109,7 +131,7 @@ fn checked(name: &str, transcript: Transcript) -> Vec<u8> {
         std::fs::write(&path, &transcript.text).expect("TOOLCALL_BENCH_DUMP: write");
         eprintln!("wrote {}", path.display());
     }
-    let message = parser().parse(&transcript.text);
+    let message = parser(format).parse(&transcript.text);
     assert_eq!(
         message.tool_calls.len(),
         transcript.calls,
@@ -131,17 +153,17 @@ fn checked(name: &str, transcript: Transcript) -> Vec<u8> {
 }
 
 fn bench_inputs(c: &mut Criterion) {
-    for (name, generate) in INPUTS {
+    for (name, generate, format) in INPUTS {
         for (size_name, size) in SIZES {
-            let input = checked(&format!("{name}-{size_name}"), generate(size));
+            let input = checked(&format!("{name}-{size_name}"), format, generate(size));
             let mut group = c.benchmark_group(format!("{name}/{size_name}"));
             group
                 .throughput(Throughput::Bytes(input.len() as u64))
                 .sampling_mode(SamplingMode::Flat)
                 .sample_size(10)
                 .warm_up_time(Duration::from_millis(500))
-                .measurement_time(Duration::from_secs(if size > SIZES[0].1 { 6 } else { 2 }));
-            let mut p = parser();
+                .measurement_time(Duration::from_secs(if size > SIZES[0].1 { 4 } else { 2 }));
+            let mut p = parser(format);
             group.bench_function("one_shot", |b| {
                 b.iter(|| stream(&mut p, black_box(&input), input.len()))
             });
@@ -150,13 +172,25 @@ fn bench_inputs(c: &mut Criterion) {
                     b.iter(|| stream(&mut p, black_box(&input), chunk))
                 });
             }
+            group.bench_function("push", |b| {
+                b.iter(|| push(&mut p, black_box(&input), input.len()))
+            });
+            for chunk in CHUNK_SIZES {
+                group.bench_with_input(BenchmarkId::new("push", chunk), &chunk, |b, &chunk| {
+                    b.iter(|| push(&mut p, black_box(&input), chunk))
+                });
+            }
             group.finish();
         }
     }
 }
 
 fn bench_parse_fn(c: &mut Criterion) {
-    let input = checked("tool_dense-1MiB", transcript::mixed(SIZES[0].1));
+    let input = checked(
+        "tool_dense-1MiB",
+        Format::Qwen3Coder,
+        transcript::mixed(SIZES[0].1),
+    );
     let mut group = c.benchmark_group("parse_fn");
     group
         .throughput(Throughput::Bytes(input.len() as u64))

@@ -12,6 +12,7 @@ import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent / "target" / "criterion"
 COLUMNS = ["one_shot", "chunk/4096", "chunk/64", "chunk/16", "chunk/4", "chunk/1"]
+PUSH_COLUMNS = ["push", "push/4096", "push/64", "push/16", "push/4", "push/1"]
 
 
 def main():
@@ -29,19 +30,22 @@ def main():
         rows.setdefault(meta["group_id"], {})[column] = size / nanos * 1e3
     if not rows:
         sys.exit(f"no criterion results under {ROOT}: run `cargo bench --bench parse` first")
-    print("| input | " + " | ".join(COLUMNS) + " |")
-    print("|---|" + "---:|" * len(COLUMNS))
-    for group in sorted(rows, key=order):
-        cells = rows[group]
-        if group == "parse_fn":
-            for name, mbps in sorted(cells.items()):
-                print(f"| `parse()` {name} | {mbps:,.0f} |" + " |" * (len(COLUMNS) - 1))
-            continue
-        print(f"| {group} | " + " | ".join(fmt(cells.get(c)) for c in COLUMNS) + " |")
+    for title, columns in [("`feed` (iterator)", COLUMNS), ("`feed_with` (push)", PUSH_COLUMNS)]:
+        print(f"\n{title}, MB/s:\n")
+        print("| input | " + " | ".join(c.replace("push/", "chunk/").replace("push", "one_shot") for c in columns) + " |")
+        print("|---|" + "---:|" * len(columns))
+        for group in sorted(rows, key=order):
+            cells = rows[group]
+            if group == "parse_fn":
+                if columns is COLUMNS:
+                    for name, mbps in sorted(cells.items()):
+                        print(f"| `parse()` {name} | {mbps:,.0f} |" + " |" * (len(columns) - 1))
+                continue
+            print(f"| {group} | " + " | ".join(fmt(cells.get(c)) for c in columns) + " |")
 
 
 def order(group):
-    inputs = ["prose", "code", "tool_dense", "large_value", "parse_fn"]
+    inputs = ["prose", "code", "tool_dense", "tool_dense_glm", "large_value", "parse_fn"]
     name, _, size = group.partition("/")
     return (inputs.index(name) if name in inputs else 99, size != "1MiB", group)
 

@@ -15,6 +15,16 @@ pub(crate) type Span = Range<usize>;
 pub(crate) trait Sink {
     fn event(&mut self, event: Event<'_>);
 
+    /// A piece of a value: its raw text (`parameter_delta`) and the same
+    /// text as a JSON fragment (`arguments_delta`), which is `text` itself
+    /// when nothing needed escaping. The hot path of a streaming value, so
+    /// a sink may record the pair at once.
+    #[inline]
+    fn value_piece(&mut self, index: usize, text: &str, delta: &str) {
+        self.event(Event::ParameterDelta { index, text });
+        self.event(Event::ArgumentsDelta { index, delta });
+    }
+
     /// An event whose whole-arguments field (`ParameterEnd::value`,
     /// `ToolCallEnd::arguments`) is `whole`, a span of the call writer's
     /// arguments buffer. A sink that outlives the call may keep the span
@@ -96,6 +106,7 @@ impl Recorder {
         start..self.text.len()
     }
 
+    #[inline]
     fn record(&mut self, event: Event<'_>, whole: Option<Span>) {
         let recorded = match event {
             Event::Content { text } => Recorded::Content(self.push_text(text)),
@@ -156,6 +167,21 @@ impl Sink for Recorder {
                 }
         ));
         self.record(event, None);
+    }
+
+    #[inline]
+    fn value_piece(&mut self, index: usize, text: &str, delta: &str) {
+        let raw = self.push_text(text);
+        // The same text when nothing needed escaping: recorded once.
+        let json = if std::ptr::eq(text, delta) {
+            raw.clone()
+        } else {
+            self.push_text(delta)
+        };
+        self.events
+            .push(Recorded::ParameterDelta { index, text: raw });
+        self.events
+            .push(Recorded::ArgumentsDelta { index, delta: json });
     }
 
     #[inline]

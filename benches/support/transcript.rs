@@ -1,4 +1,6 @@
-//! Deterministic synthetic Qwen3-Coder transcripts for the benchmarks.
+//! Deterministic synthetic transcripts for the benchmarks, in Qwen3-Coder's
+//! layout or GLM-4.5's (the same session, the same values: only the markup
+//! differs, so the two formats' figures compare per byte).
 //!
 //! No `rand`: a tiny xorshift with a fixed seed, so every run (and every
 //! machine) parses exactly the same bytes and figures stay comparable.
@@ -215,38 +217,70 @@ fn code(rng: &mut Rng, out: &mut String, lines: usize) {
     }
 }
 
-fn open_call(out: &mut String, name: &str) {
-    out.push_str("<tool_call>\n<function=");
-    out.push_str(name);
-    out.push_str(">\n");
+/// The markup a transcript's calls are written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    /// `<tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n…`
+    Qwen,
+    /// `<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>\n…`
+    Glm,
 }
 
-fn close_call(out: &mut String) {
-    out.push_str("</function>\n</tool_call>");
+fn open_call(layout: Layout, out: &mut String, name: &str) {
+    match layout {
+        Layout::Qwen => {
+            out.push_str("<tool_call>\n<function=");
+            out.push_str(name);
+            out.push_str(">\n");
+        }
+        Layout::Glm => {
+            out.push_str("<tool_call>");
+            out.push_str(name);
+            out.push('\n');
+        }
+    }
 }
 
-fn parameter(out: &mut String, key: &str, value: &str) {
-    out.push_str("<parameter=");
-    out.push_str(key);
-    out.push_str(">\n");
-    out.push_str(value);
-    out.push_str("\n</parameter>\n");
+fn close_call(layout: Layout, out: &mut String) {
+    match layout {
+        Layout::Qwen => out.push_str("</function>\n</tool_call>"),
+        Layout::Glm => out.push_str("</tool_call>"),
+    }
 }
 
-fn write_file_call(rng: &mut Rng, out: &mut String, lines: usize) {
-    open_call(out, "write_file");
-    parameter(out, "path", rng.pick(PATHS));
+fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
+    match layout {
+        Layout::Qwen => {
+            out.push_str("<parameter=");
+            out.push_str(key);
+            out.push_str(">\n");
+            out.push_str(value);
+            out.push_str("\n</parameter>\n");
+        }
+        Layout::Glm => {
+            out.push_str("<arg_key>");
+            out.push_str(key);
+            out.push_str("</arg_key>\n<arg_value>");
+            out.push_str(value);
+            out.push_str("</arg_value>\n");
+        }
+    }
+}
+
+fn write_file_call(layout: Layout, rng: &mut Rng, out: &mut String, lines: usize) {
+    open_call(layout, out, "write_file");
+    parameter(layout, out, "path", rng.pick(PATHS));
     let mut source = String::new();
     code(rng, &mut source, lines);
     // The value's last newline is layout.
     source.pop();
-    parameter(out, "content", &source);
-    close_call(out);
+    parameter(layout, out, "content", &source);
+    close_call(layout, out);
 }
 
-fn small_call(rng: &mut Rng, out: &mut String) {
+fn small_call(layout: Layout, rng: &mut Rng, out: &mut String) {
     let (name, keys) = SMALL_CALLS[rng.below(SMALL_CALLS.len())];
-    open_call(out, name);
+    open_call(layout, out, name);
     for key in keys {
         let value = match *key {
             "path" | "cwd" => rng.pick(PATHS).to_string(),
@@ -268,13 +302,24 @@ fn small_call(rng: &mut Rng, out: &mut String) {
                 s
             }
         };
-        parameter(out, key, &value);
+        parameter(layout, out, key, &value);
     }
-    close_call(out);
+    close_call(layout, out);
+}
+
+/// A mixed agentic transcript of at least `len` bytes, in Qwen3-Coder's
+/// layout.
+pub fn mixed(len: usize) -> Transcript {
+    mixed_in(Layout::Qwen, len)
+}
+
+/// The same transcript as [`mixed`], in GLM-4.5's layout.
+pub fn mixed_glm(len: usize) -> Transcript {
+    mixed_in(Layout::Glm, len)
 }
 
 /// A mixed agentic transcript of at least `len` bytes.
-pub fn mixed(len: usize) -> Transcript {
+pub fn mixed_in(layout: Layout, len: usize) -> Transcript {
     let mut rng = Rng::new(0x9e37_79b9_7f4a_7c15);
     let mut text = String::with_capacity(len + 64 * 1024);
     let mut calls = 0;
@@ -288,9 +333,9 @@ pub fn mixed(len: usize) -> Transcript {
             }
             if rng.chance(40) {
                 let lines = 10 + rng.below(120);
-                write_file_call(&mut rng, &mut text, lines);
+                write_file_call(layout, &mut rng, &mut text, lines);
             } else {
-                small_call(&mut rng, &mut text);
+                small_call(layout, &mut rng, &mut text);
             }
             calls += 1;
         }
@@ -329,8 +374,13 @@ pub fn content_code(len: usize) -> Transcript {
 }
 
 /// One `write_file` call whose `content` value is at least `len` bytes of
-/// source code.
+/// source code, in Qwen3-Coder's layout.
 pub fn value_heavy(len: usize) -> Transcript {
+    value_heavy_in(Layout::Qwen, len)
+}
+
+/// One `write_file` call whose `content` value is at least `len` bytes.
+pub fn value_heavy_in(layout: Layout, len: usize) -> Transcript {
     let mut rng = Rng::new(0xd1b5_4a32_d192_ed03);
     let mut source = String::with_capacity(len + 4096);
     while source.len() < len {
@@ -339,9 +389,9 @@ pub fn value_heavy(len: usize) -> Transcript {
     source.pop();
     let mut text = String::with_capacity(source.len() + 256);
     text.push_str("I'll write the whole file now.\n\n");
-    open_call(&mut text, "write_file");
-    parameter(&mut text, "path", "src/generated.rs");
-    parameter(&mut text, "content", &source);
-    close_call(&mut text);
+    open_call(layout, &mut text, "write_file");
+    parameter(layout, &mut text, "path", "src/generated.rs");
+    parameter(layout, &mut text, "content", &source);
+    close_call(layout, &mut text);
     Transcript { text, calls: 1 }
 }

@@ -340,7 +340,6 @@ impl CallWriter {
             return;
         }
         let index = self.calls - 1;
-        sink.event(Event::ParameterDelta { index, text: piece });
         // Most pieces need no escaping: the arguments fragment is then the
         // raw text itself, borrowed, not copied.
         let json = match first_escape(piece.as_bytes()) {
@@ -355,7 +354,7 @@ impl CallWriter {
         if opts.retain_arguments {
             self.args.push_str(json);
         }
-        sink.event(Event::ArgumentsDelta { index, delta: json });
+        sink.value_piece(index, piece, json);
         self.value.emitted += piece.len();
     }
 

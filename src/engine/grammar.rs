@@ -96,7 +96,7 @@ impl Engine {
     }
 
     pub(super) fn marker(&self, role: Role) -> &'static str {
-        self.desc().text(role)
+        self.format.text(role)
     }
 
     // ----- text ----------------------------------------------------------

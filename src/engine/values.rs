@@ -177,13 +177,16 @@ impl Engine {
     /// Whether the bytes of a marker match that just died are the value's
     /// closer less its last byte (`</parameter`), in a value where a
     /// near-miss may be read as the closer.
+    #[inline]
     pub(super) fn is_near_miss_closer(&self, stepped_here: &str) -> bool {
+        if self.state != State::Value {
+            return false;
+        }
         let close = self.marker(Role::ParamClose);
         let pending = &self.marker.pending;
-        self.state == State::Value
+        pending.len() + stepped_here.len() + 1 == close.len()
             && self.opts.value_end == ValueTermination::Lookahead
             && !self.call.value.inline
-            && pending.len() + stepped_here.len() + 1 == close.len()
             && close.starts_with(pending.as_str())
             && close[pending.len()..].starts_with(stepped_here)
     }

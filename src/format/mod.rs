@@ -48,6 +48,11 @@ pub(crate) enum Role {
     ParamClose,
 }
 
+impl Role {
+    /// How many roles there are.
+    pub(crate) const COUNT: usize = Role::ParamClose as usize + 1;
+}
+
 /// How a function or parameter name ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum NameEnd {
@@ -158,14 +163,6 @@ impl fmt::Display for DescriptionError {
 }
 
 impl Description {
-    /// The spelling of `role`, or `""` when the format has none.
-    pub(crate) fn text(&self, role: Role) -> &'static str {
-        self.markers
-            .iter()
-            .find(|(r, _)| *r == role)
-            .map_or("", |(_, text)| *text)
-    }
-
     pub(crate) fn has(&self, role: Role) -> bool {
         self.markers.iter().any(|(r, _)| *r == role)
     }
@@ -251,9 +248,14 @@ impl Description {
     /// Validates the description and builds its marker automaton.
     pub(crate) fn compile(&'static self) -> Result<Compiled, DescriptionError> {
         self.validate()?;
+        let mut texts = [""; Role::COUNT];
+        for &(role, text) in self.markers {
+            texts[role as usize] = text;
+        }
         Ok(Compiled {
             desc: self,
             markers: MarkerSet::new(self.markers),
+            texts,
         })
     }
 }
@@ -263,6 +265,16 @@ impl Description {
 pub(crate) struct Compiled {
     pub desc: &'static Description,
     pub markers: MarkerSet,
+    /// Each role's spelling, by role (`""` for a role the format lacks).
+    texts: [&'static str; Role::COUNT],
+}
+
+impl Compiled {
+    /// The spelling of `role`, or `""`.
+    #[inline]
+    pub(crate) fn text(&self, role: Role) -> &'static str {
+        self.texts[role as usize]
+    }
 }
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
