@@ -19,8 +19,9 @@ use serde::{Serialize, Serializer};
 #[serde(rename_all = "snake_case")]
 #[non_exhaustive]
 pub enum DiagnosticKind {
-    /// A parameter value ended without its closer (`</parameter>`): the next
-    /// `<parameter=`, `</function>` or `</tool_call>` ended it.
+    /// A parameter value ended without its closer (`</parameter>`, GLM's
+    /// `</arg_value>`): the next parameter opener, `</function>` or
+    /// `</tool_call>` ended it.
     UnclosedParameter,
     /// A call ended without `</function>`: a `</tool_call>`, `<function=` or
     /// `<tool_call>` ended it.
@@ -47,8 +48,9 @@ pub enum DiagnosticKind {
     MissingValue,
     /// A `<tool_call>` wrapper held nothing but whitespace; it was dropped.
     EmptyToolCall,
-    /// Text where none belongs (inside a call between parameters, or inside
-    /// `<tool_call>` before the function): reported, not executed.
+    /// Text where none belongs (inside a call between parameters, or, with
+    /// [`hold_text_after_wrapper`](crate::ParserBuilder::hold_text_after_wrapper),
+    /// inside `<tool_call>` before the function): reported, not executed.
     StrayText,
     /// `lookahead` value termination kept a closer (such as `</parameter>`)
     /// as value text, because what followed it was not structural.
