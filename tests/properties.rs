@@ -1,18 +1,27 @@
-//! Property tests over generated, marker-rich model outputs: split
-//! invariance, the event contract, `parse` agreeing with the stream, and no
-//! text lost when there is no call. Sized to keep CI quick; the fuzz targets
-//! in `fuzz/` run the same properties for longer.
+//! Property tests over generated, marker-rich model outputs, for every
+//! format: split invariance, the event contract, `parse` agreeing with the
+//! stream, the push API giving exactly the iterator API's events, and no
+//! text lost when there is no call. Sized to keep CI quick; the fuzz
+//! targets in `fuzz/` run the same properties for longer.
+//!
+//! Each format has its own pieces of model output (its markers, their
+//! prefixes and near misses, names, values, UTF-8, and for GLM invalid
+//! bytes) and its own generator of well-formed calls; the properties are
+//! written once (`properties!`) and instantiated per format, in modules
+//! named after the formats (`qwen3_coder::…`, `glm45::…`, `glm47::…`).
 
 mod common;
 
-use common::{check_contract, feed_cut, message_of, one_shot, parser};
+use common::{check_contract, feed_cut, feed_cut_batches, message_of, one_shot, Api};
 use proptest::prelude::*;
 use proptest::test_runner::RngSeed;
+use std::fmt::Debug;
+use std::ops::Range;
 use toolcall_stream::{
     coalesce, DiagnosticKind, Format, Ids, Limits, OwnedEvent, Parser, ValueTermination,
 };
 
-/// Pieces that model output is made of, well formed or not.
+/// Pieces that Qwen3-Coder output is made of, well formed or not.
 const PIECES: &[&str] = &[
     "<tool_call>",
     "</tool_call>",
@@ -47,13 +56,90 @@ const PIECES: &[&str] = &[
     "</think>",
 ];
 
-fn output() -> impl Strategy<Value = String> {
-    prop::collection::vec(prop::sample::select(PIECES), 0..48).prop_map(|p| p.concat())
+/// Pieces that GLM-4.5 and GLM-4.7 output is made of, well formed or not:
+/// the markers, their prefixes (a marker cut short, or split by the
+/// generator across pieces), near misses, layout, names, values, UTF-8, and
+/// bytes that are not UTF-8 (a lone continuation byte, a character cut
+/// short, a byte that never starts one).
+const GLM_PIECES: &[&[u8]] = &[
+    b"<tool_call>",
+    b"</tool_call>",
+    b"<arg_key>",
+    b"</arg_key>",
+    b"<arg_value>",
+    b"</arg_value>",
+    b"<tool_",
+    b"<tool_call",
+    b"</tool_",
+    b"<arg_",
+    b"<arg_key",
+    b"</arg_k",
+    b"<arg_val",
+    b"</arg_value",
+    b"</",
+    b"<tool_calls>",
+    b"</arg_values>",
+    b"<think>",
+    b"</think>",
+    b"<|observation|>",
+    b"<",
+    b">",
+    b"/",
+    b"\n",
+    b"\n\n",
+    b"\r\n",
+    b" ",
+    b"  ",
+    b"\t",
+    b"get_weather",
+    b"calendar.read",
+    b"city",
+    b"Paris",
+    b"x",
+    b"a b",
+    b"{\"k\": 1}",
+    b"\"q\"",
+    b"\\",
+    b"&amp;",
+    "é".as_bytes(),
+    "🌧️".as_bytes(),
+    "東京".as_bytes(),
+    b"\xff",
+    b"\x80",
+    b"\xf0\x9f",
+];
+
+/// Function names in generated GLM calls (surrounding whitespace is
+/// trimmed; a name with inner spaces is not taken for a call).
+const GLM_FUNCTIONS: &[&str] = &[
+    "get_weather",
+    "f",
+    "calendar.read",
+    "mcp__gmail-cleanup__list_filters",
+    " get_weather ",
+];
+
+/// Argument keys in generated GLM calls.
+const GLM_KEYS: &[&str] = &["city", "path", "a b", "東京", " city ", "x"];
+
+/// Up to `len` pieces, concatenated.
+fn soup<T>(pieces: &'static [T], len: Range<usize>) -> impl Strategy<Value = Vec<u8>> + Clone
+where
+    T: AsRef<[u8]> + Clone + Debug + 'static,
+{
+    prop::collection::vec(prop::sample::select(pieces), len)
+        .prop_map(|p| p.iter().flat_map(|piece| piece.as_ref()).copied().collect())
 }
 
-/// A well-formed call or two, with arbitrary text around and inside values.
-fn calls() -> impl Strategy<Value = String> {
-    let value = prop::collection::vec(prop::sample::select(PIECES), 0..6).prop_map(|p| p.concat());
+/// Qwen3-Coder marker soup.
+fn qwen_output() -> impl Strategy<Value = Vec<u8>> {
+    soup(PIECES, 0..48)
+}
+
+/// A well-formed Qwen3-Coder call or two, with arbitrary text around and
+/// inside values.
+fn qwen_calls() -> impl Strategy<Value = Vec<u8>> {
+    let value = soup(PIECES, 0..6).prop_map(|v| String::from_utf8(v).unwrap());
     (value.clone(), value.clone(), value, any::<bool>()).prop_map(|(before, v1, v2, two)| {
         let call = |v: &str| {
             format!(
@@ -62,7 +148,54 @@ fn calls() -> impl Strategy<Value = String> {
             )
         };
         let second = if two { call(&v2) } else { String::new() };
-        format!("{before}{}{second}", call(&v1))
+        format!("{before}{}{second}", call(&v1)).into_bytes()
+    })
+}
+
+/// GLM marker soup.
+fn glm_output() -> impl Strategy<Value = Vec<u8>> {
+    soup(GLM_PIECES, 0..48)
+}
+
+/// One to three well-formed GLM calls of zero to three arguments, with
+/// arbitrary text before, between and inside values; each call laid out
+/// as GLM-4.5 writes it (a line per key and value) or as GLM-4.7 does
+/// (no newlines). Both formats read both layouts. One output in four is
+/// cut off at a random byte, as a stream that stops mid-call.
+fn glm_calls() -> impl Strategy<Value = Vec<u8>> {
+    let text = soup(GLM_PIECES, 0..6);
+    let argument = (prop::sample::select(GLM_KEYS), text.clone());
+    let call = (
+        prop::sample::select(GLM_FUNCTIONS),
+        prop::collection::vec(argument, 0..4),
+        any::<bool>(),
+        text.clone(),
+    );
+    let cut = prop::option::weighted(0.25, any::<prop::sample::Index>());
+    (text, prop::collection::vec(call, 1..4), cut).prop_map(|(before, calls, cut)| {
+        let mut out = before;
+        for (name, arguments, lines, after) in calls {
+            let nl: &[u8] = if lines { b"\n" } else { b"" };
+            out.extend_from_slice(b"<tool_call>");
+            out.extend_from_slice(name.as_bytes());
+            out.extend_from_slice(nl);
+            for (key, value) in arguments {
+                out.extend_from_slice(b"<arg_key>");
+                out.extend_from_slice(key.as_bytes());
+                out.extend_from_slice(b"</arg_key>");
+                out.extend_from_slice(nl);
+                out.extend_from_slice(b"<arg_value>");
+                out.extend_from_slice(&value);
+                out.extend_from_slice(b"</arg_value>");
+                out.extend_from_slice(nl);
+            }
+            out.extend_from_slice(b"</tool_call>");
+            out.extend_from_slice(&after);
+        }
+        if let Some(cut) = cut {
+            out.truncate(cut.index(out.len()));
+        }
+        out
     })
 }
 
@@ -81,10 +214,9 @@ fn cuts(len: usize) -> impl Strategy<Value = Vec<usize>> {
 }
 
 fn input_and_cuts(
-    source: impl Strategy<Value = String>,
+    source: impl Strategy<Value = Vec<u8>>,
 ) -> impl Strategy<Value = (Vec<u8>, Vec<usize>)> {
-    source.prop_flat_map(|text| {
-        let bytes = text.into_bytes();
+    source.prop_flat_map(|bytes| {
         let len = bytes.len();
         (Just(bytes), cuts(len))
     })
@@ -105,7 +237,8 @@ fn rng_seed() -> RngSeed {
     }
 }
 
-/// 256 cases per property in CI; `PROPTEST_CASES=N` for a longer run.
+/// 256 cases per property and format in CI; `PROPTEST_CASES=N` for a
+/// longer run.
 fn cases() -> u32 {
     std::env::var("PROPTEST_CASES")
         .ok()
@@ -127,8 +260,18 @@ fn tight_limits() -> impl Strategy<Value = Limits> {
     )
 }
 
-fn check_split(input: &[u8], cuts: &[usize], mode: ValueTermination) -> Result<(), TestCaseError> {
-    check_split_with(parser(Format::Qwen3Coder, mode), input, cuts)
+/// A parser with sequential ids, so that two runs give identical events.
+fn build(format: Format, mode: ValueTermination, retain: bool, limits: Option<Limits>) -> Parser {
+    let builder = Parser::builder()
+        .format(format)
+        .value_termination(mode)
+        .retain_arguments(retain)
+        .ids(Ids::sequential("call_"));
+    match limits {
+        Some(limits) => builder.limits(limits),
+        None => builder,
+    }
+    .build()
 }
 
 fn check_split_with(mut parser: Parser, input: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
@@ -141,90 +284,121 @@ fn check_split_with(mut parser: Parser, input: &[u8], cuts: &[usize]) -> Result<
     Ok(())
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig {
-        cases: cases(),
-        // The no-call property rejects the inputs that do make a call.
-        max_global_rejects: cases().saturating_mul(4),
-        rng_seed: rng_seed(),
-        ..ProptestConfig::default()
-    })]
+/// The properties, for one format: `$soup` and `$calls` are its generators
+/// of marker soup and of well-formed calls.
+macro_rules! properties {
+    ($module:ident, $format:expr, $soup:expr, $calls:expr) => {
+        mod $module {
+            use super::*;
 
-    #[test]
-    fn any_split_of_marker_soup_gives_the_same_events(
-        (input, cuts) in input_and_cuts(output()), mode in mode()
-    ) {
-        check_split(&input, &cuts, mode)?;
-    }
+            const FORMAT: Format = $format;
 
-    #[test]
-    fn any_split_of_real_calls_gives_the_same_events(
-        (input, cuts) in input_and_cuts(calls()), mode in mode()
-    ) {
-        check_split(&input, &cuts, mode)?;
-    }
+            fn check_split(
+                input: &[u8],
+                cuts: &[usize],
+                mode: ValueTermination,
+            ) -> Result<(), TestCaseError> {
+                check_split_with(build(FORMAT, mode, true, None), input, cuts)
+            }
 
-    #[test]
-    fn limits_keep_split_invariance_and_the_contract(
-        (input, cuts) in input_and_cuts(prop_oneof![calls(), output()]),
-        mode in mode(),
-        limits in tight_limits(),
-    ) {
-        let parser = Parser::builder()
-            .value_termination(mode)
-            .limits(limits)
-            .ids(Ids::sequential("call_"))
-            .build();
-        check_split_with(parser, &input, &cuts)?;
-    }
+            proptest! {
+                #![proptest_config(ProptestConfig {
+                    cases: cases(),
+                    // The no-call property rejects the inputs that do make
+                    // a call.
+                    max_global_rejects: cases().saturating_mul(4),
+                    rng_seed: rng_seed(),
+                    ..ProptestConfig::default()
+                })]
 
-    #[test]
-    fn splits_through_utf8_characters_and_invalid_bytes_agree(
-        bytes in prop::collection::vec(prop::sample::select(vec![
-            b'<', b'>', b'a', b'\n', 0xe6, 0x9d, 0xb1, 0xf0, 0x9f, 0x8c, 0xa7, 0xff, 0xc3, 0xa9,
-        ]), 0..64),
-        seed in any::<u64>(),
-    ) {
-        let mut rng = common::Rng(seed | 1);
-        let cuts = rng.cuts(bytes.len());
-        check_split(&bytes, &cuts, ValueTermination::Lookahead)?;
-    }
+                #[test]
+                fn any_split_of_marker_soup_gives_the_same_events(
+                    (input, cuts) in input_and_cuts($soup), mode in mode()
+                ) {
+                    check_split(&input, &cuts, mode)?;
+                }
 
-    #[test]
-    fn not_retaining_arguments_changes_nothing_but_the_whole_fields(
-        (input, cuts) in input_and_cuts(prop_oneof![calls(), output()]), mode in mode()
-    ) {
-        let build = |retain| Parser::builder()
-            .value_termination(mode)
-            .ids(Ids::sequential("call_"))
-            .retain_arguments(retain)
-            .build();
-        let retained = one_shot(&mut build(true), &input);
-        let lean = feed_cut(&mut build(false), &input, &cuts);
-        let stripped: Vec<OwnedEvent> = retained.into_iter().map(|e| match e {
-            OwnedEvent::ToolCallEnd { index, complete, .. } =>
-                OwnedEvent::ToolCallEnd { index, arguments: None, complete },
-            OwnedEvent::ParameterEnd { index, name, .. } =>
-                OwnedEvent::ParameterEnd { index, name, value: None },
-            e => e,
-        }).collect();
-        prop_assert_eq!(coalesce(stripped), coalesce(lean));
-    }
+                #[test]
+                fn any_split_of_real_calls_gives_the_same_events(
+                    (input, cuts) in input_and_cuts($calls), mode in mode()
+                ) {
+                    check_split(&input, &cuts, mode)?;
+                }
 
-    #[test]
-    fn without_a_call_every_byte_comes_back_as_content(
-        text in output(), size in 1usize..9
-    ) {
-        let mut parser = parser(Format::Qwen3Coder, ValueTermination::Lookahead);
-        let events = common::chunked(&mut parser, text.as_bytes(), size);
-        let calls = events.iter().any(|e| matches!(e, OwnedEvent::ToolCallStart { .. }));
-        let dropped = events.iter().any(|e| matches!(e,
-            OwnedEvent::Diagnostic { kind: DiagnosticKind::EmptyToolCall, .. }));
-        prop_assume!(!calls && !dropped);
-        let content: String = events.iter().filter_map(|e| match e {
-            OwnedEvent::Content { text } => Some(text.as_str()),
-            _ => None,
-        }).collect();
-        prop_assert_eq!(content, text);
-    }
+                #[test]
+                fn limits_keep_split_invariance_and_the_contract(
+                    (input, cuts) in input_and_cuts(prop_oneof![$calls, $soup]),
+                    mode in mode(),
+                    limits in tight_limits(),
+                ) {
+                    check_split_with(build(FORMAT, mode, true, Some(limits)), &input, &cuts)?;
+                }
+
+                #[test]
+                fn splits_through_utf8_characters_and_invalid_bytes_agree(
+                    bytes in prop::collection::vec(prop::sample::select(vec![
+                        b'<', b'>', b'a', b'\n', 0xe6, 0x9d, 0xb1, 0xf0, 0x9f, 0x8c, 0xa7, 0xff,
+                        0xc3, 0xa9,
+                    ]), 0..64),
+                    seed in any::<u64>(),
+                ) {
+                    let mut rng = common::Rng(seed | 1);
+                    let cuts = rng.cuts(bytes.len());
+                    check_split(&bytes, &cuts, ValueTermination::Lookahead)?;
+                }
+
+                #[test]
+                fn not_retaining_arguments_changes_nothing_but_the_whole_fields(
+                    (input, cuts) in input_and_cuts(prop_oneof![$calls, $soup]), mode in mode()
+                ) {
+                    let retained = one_shot(&mut build(FORMAT, mode, true, None), &input);
+                    let lean = feed_cut(&mut build(FORMAT, mode, false, None), &input, &cuts);
+                    let stripped: Vec<OwnedEvent> = retained.into_iter().map(|e| match e {
+                        OwnedEvent::ToolCallEnd { index, complete, .. } =>
+                            OwnedEvent::ToolCallEnd { index, arguments: None, complete },
+                        OwnedEvent::ParameterEnd { index, name, .. } =>
+                            OwnedEvent::ParameterEnd { index, name, value: None },
+                        e => e,
+                    }).collect();
+                    prop_assert_eq!(coalesce(stripped), coalesce(lean));
+                }
+
+                #[test]
+                fn without_a_call_every_byte_comes_back_as_content(
+                    input in $soup, size in 1usize..9
+                ) {
+                    let mut parser = build(FORMAT, ValueTermination::Lookahead, true, None);
+                    let events = common::chunked(&mut parser, &input, size);
+                    let calls = events.iter().any(|e| matches!(e, OwnedEvent::ToolCallStart { .. }));
+                    let dropped = events.iter().any(|e| matches!(e,
+                        OwnedEvent::Diagnostic { kind: DiagnosticKind::EmptyToolCall, .. }));
+                    prop_assume!(!calls && !dropped);
+                    let content: String = events.iter().filter_map(|e| match e {
+                        OwnedEvent::Content { text } => Some(text.as_str()),
+                        _ => None,
+                    }).collect();
+                    prop_assert_eq!(content, String::from_utf8_lossy(&input));
+                }
+
+                #[test]
+                fn push_gives_exactly_the_events_of_pull(
+                    (input, cuts) in input_and_cuts(prop_oneof![$calls, $soup]),
+                    mode in mode(),
+                    retain in any::<bool>(),
+                    limits in prop::option::of(tight_limits()),
+                ) {
+                    let mut parser = build(FORMAT, mode, retain, limits);
+                    let pull = feed_cut_batches(&mut parser, &input, &cuts, Api::Pull);
+                    for api in [Api::Push, Api::Mixed] {
+                        let other = feed_cut_batches(&mut parser, &input, &cuts, api);
+                        prop_assert_eq!(&other, &pull, "{:?}", api);
+                    }
+                }
+            }
+        }
+    };
 }
+
+properties!(qwen3_coder, Format::Qwen3Coder, qwen_output(), qwen_calls());
+properties!(glm45, Format::Glm45, glm_output(), glm_calls());
+properties!(glm47, Format::Glm47, glm_output(), glm_calls());

@@ -1,8 +1,12 @@
 //! One-shot parsing of arbitrary bytes, checked against the event contract.
 //!
-//! Input layout: byte 0 picks the value-termination mode (low bit: 0
-//! `lookahead`, 1 `vllm`) and, with bit 1 set, tight limits from its upper
-//! bits (`common::limits`); the rest is the model output.
+//! Input layout: a header of one byte (two for a GLM format with tight
+//! limits) picking the format, the value-termination mode and the limits
+//! (`common::Header`: low bit 0 `lookahead`, 1 `vllm`; bit 1 set:
+//! Qwen3-Coder with tight limits from the upper bits; bit 1 clear: bits 2-3
+//! pick the format, `01` glm45, `10` glm47, else qwen3_coder, and for GLM
+//! bit 4 takes tight limits from a second byte); the rest is the model
+//! output.
 //!
 //! Checks: no panic; the event contract (`common::check_contract`): per
 //! call, the `arguments_delta`s joined equal `tool_call_end.arguments`, which
@@ -17,20 +21,20 @@ use toolcall_stream::{coalesce, MessageBuilder, OwnedEvent};
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&header, input)) = data.split_first() else {
+    let Some((header, input)) = common::Header::split(data) else {
         return;
     };
-    let mut parser = common::parser(header);
+    let mut parser = header.parser();
 
     let events = common::feed_chunks(&mut parser, [input]);
-    common::check_contract(&events, input);
+    common::check_contract(&events, &header, input);
 
     let mut builder = MessageBuilder::new();
     builder.extend(events.iter().map(OwnedEvent::as_event));
     let built = builder.finish();
 
     let coalesced = coalesce(events);
-    common::check_contract(&coalesced, input);
+    common::check_contract(&coalesced, &header, input);
 
     // `parse` resets the parser: this also checks that reuse after
     // `finish` starts from a clean state.
@@ -38,7 +42,7 @@ fuzz_target!(|data: &[u8]| {
     assert_eq!(
         parsed,
         built,
-        "Parser::parse differs from MessageBuilder over the events; input {:?}",
+        "Parser::parse differs from MessageBuilder over the events; {header}, input {:?}",
         String::from_utf8_lossy(input)
     );
 });

@@ -1,11 +1,11 @@
 //! Split invariance: any chunking gives the same events once coalesced.
 //!
-//! Input layout: byte 0 picks the value-termination mode (low bit: 0
-//! `lookahead`, 1 `vllm`) and, with bit 1 set, tight limits
-//! (`common::limits`); byte 1 gives `k = byte % 16`, the number of chunk
-//! lengths that follow (`k = 0` means single bytes); then `k` bytes, the
-//! chunk lengths, used in a cycle (a 0 feeds an empty chunk; all zeros
-//! mean single bytes); the rest is the model output.
+//! Input layout: a header of one byte (two for a GLM format with tight
+//! limits) picking the format, the value-termination mode and the limits,
+//! as for `feed` (`common::Header`); then a byte giving `k = byte % 16`,
+//! the number of chunk lengths that follow (`k = 0` means single bytes);
+//! then `k` bytes, the chunk lengths, used in a cycle (a 0 feeds an empty
+//! chunk; all zeros mean single bytes); the rest is the model output.
 //!
 //! Checks: `coalesce(chunked) == coalesce(one_shot)`, and the chunked
 //! events keep the event contract.
@@ -17,12 +17,14 @@ use toolcall_stream::coalesce;
 mod common;
 
 fuzz_target!(|data: &[u8]| {
-    let [header, k, rest @ ..] = data else {
+    let Some((header, rest)) = common::Header::split(data) else {
+        return;
+    };
+    let [k, rest @ ..] = rest else {
         return;
     };
     let k = usize::from(*k % 16).min(rest.len());
     let (lengths, input) = rest.split_at(k);
-    let header = *header;
 
     let mut lengths: Vec<usize> = lengths.iter().map(|&l| usize::from(l)).collect();
     if lengths.iter().all(|&l| l == 0) {
@@ -41,9 +43,9 @@ fuzz_target!(|data: &[u8]| {
         start = end;
     }
 
-    let one_shot = common::feed_chunks(&mut common::parser(header), [input]);
-    let chunked = common::feed_chunks(&mut common::parser(header), chunks.iter().copied());
-    common::check_contract(&chunked, input);
+    let one_shot = common::feed_chunks(&mut header.parser(), [input]);
+    let chunked = common::feed_chunks(&mut header.parser(), chunks.iter().copied());
+    common::check_contract(&chunked, &header, input);
 
     let one_shot = coalesce(one_shot);
     let chunked = coalesce(chunked);
@@ -55,7 +57,7 @@ fuzz_target!(|data: &[u8]| {
             .unwrap_or(one_shot.len().min(chunked.len()));
         panic!(
             "split changes the events: first difference at event {first}\n\
-             one-shot: {:?}\n chunked: {:?}\n header {header:#04x}, chunk lengths {:?}, input {:?}",
+             one-shot: {:?}\n chunked: {:?}\n {header}, chunk lengths {:?}, input {:?}",
             one_shot.get(first),
             chunked.get(first),
             chunks.iter().map(|c| c.len()).collect::<Vec<_>>(),

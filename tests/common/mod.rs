@@ -67,9 +67,16 @@ pub fn fixtures() -> Vec<Fixture> {
 }
 
 pub fn parser(format: Format, mode: ValueTermination) -> Parser {
+    parser_with(format, mode, true)
+}
+
+/// A parser with sequential ids, so that two runs give identical events,
+/// retaining the whole arguments and values or not.
+pub fn parser_with(format: Format, mode: ValueTermination, retain: bool) -> Parser {
     Parser::builder()
         .format(format)
         .value_termination(mode)
+        .retain_arguments(retain)
         .ids(Ids::sequential("call_"))
         .build()
 }
@@ -88,13 +95,76 @@ pub fn feed_cut(parser: &mut Parser, input: &[u8], cuts: &[usize]) -> Vec<OwnedE
     events
 }
 
+/// Which of the parser's two APIs delivers the events.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Api {
+    /// `feed` and `finish`, iterated.
+    Pull,
+    /// `feed_with` and `finish_with`, pushed to a closure.
+    Push,
+    /// Both, by turns: even-numbered calls pull, odd-numbered ones push
+    /// (the two APIs on one stream).
+    Mixed,
+}
+
+/// Feeds `input` cut at `cuts` (sorted offsets) through `api`, then
+/// finishes; returns the events of each call (`feed`s, then `finish`)
+/// separately, converted with [`Event::into_owned`].
+pub fn feed_cut_batches(
+    parser: &mut Parser,
+    input: &[u8],
+    cuts: &[usize],
+    api: Api,
+) -> Vec<Vec<OwnedEvent>> {
+    parser.reset();
+    let mut batches = Vec::new();
+    let push = |call: usize| match api {
+        Api::Pull => false,
+        Api::Push => true,
+        Api::Mixed => call % 2 == 1,
+    };
+    let mut start = 0;
+    for &cut in cuts.iter().chain(std::iter::once(&input.len())) {
+        let cut = cut.clamp(start, input.len());
+        let chunk = &input[start..cut];
+        let mut batch = Vec::new();
+        if push(batches.len()) {
+            parser.feed_with(chunk, |event| batch.push(event.into_owned()));
+        } else {
+            batch.extend(parser.feed(chunk).map(Event::into_owned));
+        }
+        batches.push(batch);
+        start = cut;
+    }
+    let mut batch = Vec::new();
+    if push(batches.len()) {
+        parser.finish_with(|event| batch.push(event.into_owned()));
+    } else {
+        batch.extend(parser.finish().map(Event::into_owned));
+    }
+    batches.push(batch);
+    batches
+}
+
+/// [`feed_cut`] through the push API (`feed_with`, `finish_with`).
+pub fn feed_cut_push(parser: &mut Parser, input: &[u8], cuts: &[usize]) -> Vec<OwnedEvent> {
+    feed_cut_batches(parser, input, cuts, Api::Push)
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// Chunk boundaries for chunks of `size` bytes.
+pub fn chunk_cuts(len: usize, size: usize) -> Vec<usize> {
+    (size..len).step_by(size).collect()
+}
+
 pub fn one_shot(parser: &mut Parser, input: &[u8]) -> Vec<OwnedEvent> {
     feed_cut(parser, input, &[])
 }
 
 pub fn chunked(parser: &mut Parser, input: &[u8], size: usize) -> Vec<OwnedEvent> {
-    let cuts: Vec<usize> = (size..input.len()).step_by(size).collect();
-    feed_cut(parser, input, &cuts)
+    feed_cut(parser, input, &chunk_cuts(input.len(), size))
 }
 
 /// A small deterministic generator (xorshift64*) for random splits.

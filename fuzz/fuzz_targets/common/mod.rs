@@ -1,5 +1,6 @@
-//! Shared by the fuzz targets: the parser they build, feeding helpers and
-//! the event contract every output must keep.
+//! Shared by the fuzz targets: the header that picks the parser (format,
+//! value termination, limits), feeding helpers and the event contract every
+//! output must keep.
 #![allow(dead_code)]
 
 use toolcall_stream::{Event, Format, Ids, Limits, OwnedEvent, Parser, ValueTermination};
@@ -28,16 +29,107 @@ pub fn limits(byte: u8) -> Limits {
     limits
 }
 
-/// A Qwen3-Coder parser for a header byte (`mode` and `limits`), with
-/// sequential ids, so that two runs over the same input give identical
-/// events.
-pub fn parser(header: u8) -> Parser {
-    Parser::builder()
-        .format(Format::Qwen3Coder)
-        .value_termination(mode(header))
-        .limits(limits(header))
-        .ids(Ids::sequential("call_"))
-        .build()
+/// The format chosen by a header's first byte. With bit 1 set (tight
+/// limits in the upper bits) it is Qwen3-Coder, as it always was; with bit 1
+/// clear, bits 2-3 pick it: `01` GLM-4.5, `10` GLM-4.7, `00` and `11`
+/// Qwen3-Coder. Those bits meant nothing before formats were a choice, so
+/// every header byte that picks Qwen3-Coder means what it meant then.
+pub fn format(byte: u8) -> Format {
+    if byte & 2 != 0 {
+        return Format::Qwen3Coder;
+    }
+    match (byte >> 2) & 3 {
+        1 => Format::Glm45,
+        2 => Format::Glm47,
+        _ => Format::Qwen3Coder,
+    }
+}
+
+/// What the header at the start of a target's input picks: one byte, or
+/// two for a GLM format with tight limits.
+///
+/// ```text
+/// byte 0  bit 0      value termination: 0 lookahead, 1 vllm
+///         bit 1 = 1  Qwen3-Coder, tight limits from bits 2-7 (`limits`)
+///         bit 1 = 0  bits 2-3: the format (`format`); then, for GLM only,
+///                    bit 4 = 1: tight limits from byte 1's bits 2-7 (as
+///                    if its bit 1 were set), and the header is 2 bytes
+/// ```
+///
+/// Every Qwen3-Coder header is one byte, as before formats were a choice.
+#[derive(Clone, Debug)]
+pub struct Header {
+    pub format: Format,
+    pub mode: ValueTermination,
+    pub limits: Limits,
+    /// The header's bytes, for failure messages.
+    pub bytes: Vec<u8>,
+}
+
+impl Header {
+    /// Splits the header off `data`; `None` when `data` is too short to
+    /// hold it.
+    pub fn split(data: &[u8]) -> Option<(Header, &[u8])> {
+        let (&first, rest) = data.split_first()?;
+        let format = format(first);
+        let (limits, len) = if first & 2 != 0 {
+            (limits(first), 1)
+        } else if format != Format::Qwen3Coder && first & 0x10 != 0 {
+            (limits(*rest.first()? | 2), 2)
+        } else {
+            (Limits::default(), 1)
+        };
+        let header = Header {
+            format,
+            mode: mode(first),
+            limits,
+            bytes: data[..len].to_vec(),
+        };
+        Some((header, &data[len..]))
+    }
+
+    /// A header for `format` with `mode`, tight limits from `tight` (a
+    /// header byte as `limits` reads it) or the defaults.
+    pub fn new(format: Format, mode: ValueTermination, tight: Option<u8>) -> Header {
+        let format_bits = match format {
+            Format::Glm45 => 0x04,
+            Format::Glm47 => 0x08,
+            _ => 0x00,
+        };
+        let mode_bit = u8::from(mode == ValueTermination::Vllm);
+        let bytes = match (format, tight) {
+            (_, None) => vec![format_bits | mode_bit],
+            (Format::Qwen3Coder, Some(t)) => vec![(t & !1) | 2 | mode_bit],
+            (_, Some(t)) => vec![format_bits | 0x10 | mode_bit, t],
+        };
+        let (header, rest) = Header::split(&bytes).expect("a whole header");
+        debug_assert!(rest.is_empty() && header.format == format && header.mode == mode);
+        header
+    }
+
+    /// A parser for the header's choices, with sequential ids, so that two
+    /// runs over the same input give identical events.
+    pub fn parser(&self) -> Parser {
+        Parser::builder()
+            .format(self.format)
+            .value_termination(self.mode)
+            .limits(self.limits)
+            .ids(Ids::sequential("call_"))
+            .build()
+    }
+}
+
+impl std::fmt::Display for Header {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "header {:02x?} ({}, {:?}, {:?})",
+            self.bytes,
+            self.format.name(),
+            self.mode,
+            self.limits
+        )
+    }
 }
 
 /// Feeds `chunks` in order, then finishes; returns every event, owned.
@@ -55,8 +147,8 @@ pub fn feed_chunks<'a>(
 
 /// The documented contract of an event stream; panics with a description
 /// of the breach (and the input, escaped) when it does not hold.
-pub fn check_contract(events: &[OwnedEvent], input: &[u8]) {
-    let ctx = || format!("input {:?}", String::from_utf8_lossy(input));
+pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
+    let ctx = || format!("{header}, input {:?}", String::from_utf8_lossy(input));
     // (index, arguments so far) of the open call.
     let mut open: Option<(usize, String)> = None;
     // (name, raw deltas) of the open parameter.
