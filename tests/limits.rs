@@ -8,9 +8,16 @@ use toolcall_stream::{
     coalesce, DiagnosticKind, Event, Format, Ids, Limits, Message, OwnedEvent, Parser,
 };
 
-/// Held bytes never exceed this with default limits: the look-ahead window,
-/// the longest name, the longest marker and a UTF-8 character, with slack.
-const HELD_BOUND: usize = 1024;
+/// Held bytes never exceed this with default limits: the most a tentative
+/// opening holds (`<tool_call>`, the look-ahead window of whitespace,
+/// `<function=` and the longest name), a partial marker and an incomplete
+/// UTF-8 character. A name is counted once (it was counted twice before).
+const HELD_BOUND: usize = "<tool_call>".len()
+    + 256 // Limits::lookahead
+    + "<function=".len()
+    + 256 // Limits::max_name_len
+    + "</parameter>".len()
+    + 3;
 
 fn parser_with(limits: Limits) -> Parser {
     Parser::builder()
