@@ -100,13 +100,16 @@ impl Recorder {
         self.events.clear();
     }
 
+    #[inline(always)]
     fn push_text(&mut self, text: &str) -> Span {
         let start = self.text.len();
         self.text.push_str(text);
         start..self.text.len()
     }
 
-    #[inline]
+    // Inlined into each emission site, where the event's variant is known,
+    // so the match folds away.
+    #[inline(always)]
     fn record(&mut self, event: Event<'_>, whole: Option<Span>) {
         let recorded = match event {
             Event::Content { text } => Recorded::Content(self.push_text(text)),
@@ -156,7 +159,7 @@ impl Recorder {
 }
 
 impl Sink for Recorder {
-    #[inline]
+    #[inline(always)]
     fn event(&mut self, event: Event<'_>) {
         debug_assert!(!matches!(
             event,
@@ -169,7 +172,7 @@ impl Sink for Recorder {
         self.record(event, None);
     }
 
-    #[inline]
+    #[inline(always)]
     fn value_piece(&mut self, index: usize, text: &str, delta: &str) {
         let raw = self.push_text(text);
         // The same text when nothing needed escaping: recorded once.
@@ -184,7 +187,7 @@ impl Sink for Recorder {
             .push(Recorded::ArgumentsDelta { index, delta: json });
     }
 
-    #[inline]
+    #[inline(always)]
     fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
         self.record(event, Some(whole));
     }
