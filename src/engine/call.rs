@@ -341,19 +341,29 @@ impl CallWriter {
         }
         let index = self.calls - 1;
         // Most pieces need no escaping: the arguments fragment is then the
-        // raw text itself, borrowed, not copied.
-        let json = match first_escape(piece.as_bytes()) {
-            None => piece,
-            Some(at) => {
+        // raw text itself, borrowed, not copied. Escaped text is written
+        // once, where it is kept: the call's arguments, or the scratch.
+        let escape = first_escape(piece.as_bytes());
+        let json = match (escape, opts.retain_arguments) {
+            (None, retain) => {
+                if retain {
+                    self.args.push_str(piece);
+                }
+                piece
+            }
+            (Some(at), true) => {
+                let start = self.args.len();
+                self.args.push_str(&piece[..at]);
+                escape_into(&mut self.args, &piece[at..]);
+                &self.args[start..]
+            }
+            (Some(at), false) => {
                 self.scratch.clear();
                 self.scratch.push_str(&piece[..at]);
                 escape_into(&mut self.scratch, &piece[at..]);
                 &self.scratch
             }
         };
-        if opts.retain_arguments {
-            self.args.push_str(json);
-        }
         sink.value_piece(index, piece, json);
         self.value.emitted += piece.len();
     }

@@ -231,9 +231,18 @@ impl Engine {
         }
     }
 
-    /// Hands the bytes of a failed marker match to the current state.
-    #[inline(never)]
+    /// Hands the bytes of a failed marker match that arrived in earlier
+    /// chunks to the current state (those of this chunk are still in its
+    /// run).
+    #[inline]
     fn flush_pending<S: Sink>(&mut self, sink: &mut S) {
+        if !self.marker.pending.is_empty() {
+            self.flush_pending_text(sink);
+        }
+    }
+
+    #[inline(never)]
+    fn flush_pending_text<S: Sink>(&mut self, sink: &mut S) {
         let pending = mem::take(&mut self.marker.pending);
         self.text_all(&pending, sink);
         self.marker.pending = pending;

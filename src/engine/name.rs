@@ -37,6 +37,25 @@ impl Name {
 
     /// Appends `s`, noting as it goes whether it can still be a name.
     pub(crate) fn push(&mut self, s: &str) {
+        if s.is_ascii() {
+            // Names are nearly always ASCII: the same rules, per byte.
+            for b in s.bytes() {
+                if b.is_ascii_whitespace() || b == 0x0b {
+                    self.gap |= self.started;
+                } else {
+                    self.invalid |= b.is_ascii_control();
+                    self.spaced |= self.gap;
+                    self.started = true;
+                }
+            }
+            self.text.push_str(s);
+            return;
+        }
+        self.push_chars(s);
+    }
+
+    /// The same rules, character by character.
+    fn push_chars(&mut self, s: &str) {
         for c in s.chars() {
             if c.is_whitespace() {
                 self.gap |= self.started;
@@ -136,6 +155,24 @@ mod tests {
         let mut spaced = read(&[" get weather "]);
         assert!(spaced.finish(true));
         assert_eq!(spaced.text, "get weather");
+    }
+
+    #[test]
+    fn ascii_and_unicode_paths_agree() {
+        // Every ASCII byte, alone, between letters and between spaces.
+        for b in 0u8..0x80 {
+            let c = char::from(b);
+            for text in [format!("{c}"), format!("a{c}b"), format!(" {c} ")] {
+                let ascii = read(&[&text]);
+                let mut chars = Name::default();
+                chars.push_chars(&text);
+                assert_eq!(
+                    (ascii.started, ascii.gap, ascii.spaced, ascii.invalid),
+                    (chars.started, chars.gap, chars.spaced, chars.invalid),
+                    "{text:?}"
+                );
+            }
+        }
     }
 
     #[test]
