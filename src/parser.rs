@@ -177,7 +177,15 @@ struct Utf8 {
 }
 
 impl Utf8 {
+    #[inline]
     fn feed<S: Sink>(&mut self, chunk: &[u8], engine: &mut Engine, sink: &mut S) {
+        // The common case at token-sized chunks: whole characters, nothing
+        // held from the last chunk.
+        if self.len == 0 && chunk.len() < SIMD_UTF8_MIN {
+            if let Ok(s) = std::str::from_utf8(chunk) {
+                return engine.run(s, sink);
+            }
+        }
         let mut rest = chunk;
         // A long input goes through in blocks that stay in cache from
         // UTF-8 validation through the marker scan to the consumer: one
