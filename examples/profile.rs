@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! TOOLCALL_BENCH_DUMP=/tmp/tc cargo bench --bench parse -- --list   # the bench inputs
-//! cargo build --release --example profile
+//! cargo build --profile bench --example profile
 //! valgrind --tool=callgrind --callgrind-out-file=cg.out \
 //!     target/release/examples/profile /tmp/tc/tool_dense-1MiB.txt 4 push
 //! callgrind_annotate cg.out | head -40
@@ -75,10 +75,14 @@ fn main() -> ExitCode {
             if push {
                 parser.feed_with(piece, &mut consume);
             } else {
-                parser.feed(piece).for_each(&mut consume);
+                for event in parser.feed(piece) {
+                    consume(event);
+                }
             }
         }
-        parser.finish().for_each(&mut consume);
+        for event in parser.finish() {
+            consume(event);
+        }
     }
     println!("{events} events");
     ExitCode::SUCCESS
