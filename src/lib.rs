@@ -2,14 +2,17 @@
 //!
 //! Models write tool calls as text: Qwen3-Coder, for one, writes
 //! `<tool_call><function=NAME><parameter=KEY>VALUE</parameter></function>`
-//! `</tool_call>`. This crate turns that text into OpenAI-style tool calls
-//! while it streams: feed the chunks as they arrive, get content, call
-//! starts, argument fragments and call ends back at once.
+//! `</tool_call>`, GLM-4.5 `<tool_call>NAME<arg_key>KEY</arg_key>`
+//! `<arg_value>VALUE</arg_value></tool_call>`. This crate turns that text
+//! into OpenAI-style tool calls while it streams: feed the chunks as they
+//! arrive, get content, call starts, argument fragments and call ends back
+//! at once, as an iterator ([`Parser::feed`]) or pushed to a closure
+//! without copies ([`Parser::feed_with`]).
 //!
 //! * **One engine.** A byte-level state machine with markers found by
 //!   `memchr` and aho-corasick; no regex, no re-scan of consumed bytes, time
-//!   linear in the input whatever the chunk sizes. [`parse`] is the same
-//!   engine fed once.
+//!   linear in the input whatever the chunk sizes. Every [`Format`] is a
+//!   description the engine reads; [`parse`] is the same engine fed once.
 //! * **Split invariance.** Any split of the input into chunks, down to
 //!   single bytes and through UTF-8 characters, gives the same events once
 //!   [coalesced](coalesce).
