@@ -38,8 +38,10 @@ def cell(text, limit=170):
 def row(fmt, name):
     path = ROOT / "tests" / "fixtures" / fmt / f"{name}.txt"
     mode = "vllm" if name.endswith(".vllm") else "lookahead"
+    # `.hold` fixtures run with `hold_text_after_wrapper(true)`, as the tests do.
+    hold = ["--hold-text-after-wrapper"] if name.endswith(".hold") else []
     out = subprocess.run(
-        [BINARY, "parse", "-f", fmt, "--sequential-ids", "--value-termination", mode, path],
+        [BINARY, "parse", "-f", fmt, "--sequential-ids", "--value-termination", mode, *hold, path],
         check=True, capture_output=True,
     ).stdout
     message = json.loads(out)
