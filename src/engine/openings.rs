@@ -2,8 +2,6 @@
 //! parameter opener begins, how their names are read and decided, and
 //! where the text of an opening goes when it turns out not to be one.
 
-use std::mem;
-
 use super::grammar::State;
 use super::hold::Opening;
 use super::name::{find_end, Stop};
@@ -215,21 +213,7 @@ impl Engine {
 
     #[inline(never)]
     pub(super) fn keep_param_open_in_value<S: Sink>(&mut self, reason: &str, sink: &mut S) {
-        if !mem::replace(&mut self.call.value.closer_reported, true) {
-            let opener = self.hold.text.trim_matches(WS);
-            let index = self.call.current();
-            super::diagnostic(
-                sink,
-                &mut self.message,
-                Kind::CloserInValue,
-                index,
-                format_args!(
-                    "kept `{opener}` inside the value of `{}` as text: {reason} \
-                     (reported once per parameter)",
-                    self.call.param
-                ),
-            );
-        }
+        self.report_kept_in_value(None, reason, sink);
         self.back_to_value(sink);
     }
 

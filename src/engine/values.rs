@@ -146,27 +146,43 @@ impl Engine {
         }
     }
 
+    /// Reports, once per parameter, text that looked like structure and
+    /// was kept inside the value: `marker`, or the held text when `None`.
+    pub(super) fn report_kept_in_value<S: Sink>(
+        &mut self,
+        marker: Option<&'static str>,
+        why: &str,
+        sink: &mut S,
+    ) {
+        if mem::replace(&mut self.call.value.closer_reported, true) {
+            return;
+        }
+        let kept = marker.unwrap_or_else(|| self.hold.text.trim_matches(WS));
+        let index = self.call.current();
+        super::diagnostic(
+            sink,
+            &mut self.message,
+            Kind::CloserInValue,
+            index,
+            format_args!(
+                "kept `{kept}` inside the value of `{}` as text: {why} \
+                 (reported once per parameter)",
+                self.call.param
+            ),
+        );
+    }
+
     #[inline(never)]
     pub(super) fn reject_closer<S: Sink>(&mut self, sink: &mut S) {
         let State::CloserPending(closer) = self.state else {
             return;
         };
         let text = self.marker(closer);
-        if !mem::replace(&mut self.call.value.closer_reported, true) {
-            let index = self.call.current();
-            super::diagnostic(
-                sink,
-                &mut self.message,
-                Kind::CloserInValue,
-                index,
-                format_args!(
-                    "kept `{text}` inside the value of `{}` as text: what \
-                     followed it was not a marker that may follow a closer \
-                     (reported once per parameter)",
-                    self.call.param
-                ),
-            );
-        }
+        self.report_kept_in_value(
+            Some(text),
+            "what followed it was not a marker that may follow a closer",
+            sink,
+        );
         self.state = State::Value;
         let strip = self.desc().strip_one_newline;
         self.call
