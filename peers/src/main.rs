@@ -95,10 +95,11 @@ fn ours(pieces: &[&str]) -> Outcome {
         }
         black_box(event);
     };
+    // The push API: the fastest way to stream with this crate.
     for piece in pieces {
-        parser.feed(piece).for_each(&mut consume);
+        parser.feed_with(piece, &mut consume);
     }
-    parser.finish().for_each(&mut consume);
+    parser.finish_with(&mut consume);
     Outcome { names }
 }
 
