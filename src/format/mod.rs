@@ -87,6 +87,17 @@ pub(crate) struct Recoveries {
     pub value_without_open: bool,
 }
 
+impl Recoveries {
+    /// No format-specific recovery.
+    #[cfg(test)]
+    pub(crate) const NONE: Recoveries = Recoveries {
+        bare_function: false,
+        equals_in_param_name: false,
+        value_after_empty_close: false,
+        value_without_open: false,
+    };
+}
+
 /// One format's description: markers, names, values, grammar, recoveries.
 #[derive(Debug)]
 pub(crate) struct Description {
@@ -417,12 +428,7 @@ mod tests {
             bare_confirmed_by: &[],
             follows: &[],
             param_open_at_line_start: false,
-            recoveries: Recoveries {
-                bare_function: false,
-                equals_in_param_name: false,
-                value_after_empty_close: false,
-                value_without_open: false,
-            },
+            recoveries: Recoveries::NONE,
         }
     }
 

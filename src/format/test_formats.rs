@@ -31,12 +31,7 @@ pub(crate) static BRACKETS: Description = Description {
         (Role::CallClose, &[Role::CallOpen]),
     ],
     param_open_at_line_start: false,
-    recoveries: Recoveries {
-        bare_function: false,
-        equals_in_param_name: false,
-        value_after_empty_close: false,
-        value_without_open: false,
-    },
+    recoveries: Recoveries::NONE,
 };
 
 #[cfg(test)]
