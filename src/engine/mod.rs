@@ -161,6 +161,12 @@ impl Engine {
         if !self.marker.is_active() && self.scans_markers() {
             first = markers.find(bytes);
             if first.is_none() {
+                // Value text is the bulk of a tool-dense stream: straight
+                // to the call writer.
+                if self.state == grammar::State::Value {
+                    let strip = self.format.desc.strip_one_newline;
+                    return self.call.value_text(s, strip, &self.opts, sink);
+                }
                 return self.text_all(s, sink);
             }
         }
