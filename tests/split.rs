@@ -58,3 +58,17 @@ fn parse_equals_the_collected_stream() {
         assert_eq!(parsed, streamed, "{}", fixture.name);
     }
 }
+
+/// Empty chunks say nothing: fed between every pair of bytes, they change
+/// no event (a value must not count as begun because of one).
+#[test]
+fn empty_chunks_change_nothing() {
+    for fixture in fixtures() {
+        let mut parser = fixture.parser();
+        let expected = coalesce(one_shot(&mut parser, &fixture.input));
+        let cuts: Vec<usize> = (1..fixture.input.len()).flat_map(|i| [i, i]).collect();
+        let events = feed_cut(&mut parser, &fixture.input, &cuts);
+        check_contract(&events, &fixture.name);
+        assert_eq!(coalesce(events), expected, "{}", fixture.name);
+    }
+}

@@ -286,6 +286,10 @@ impl CallWriter {
         opts: &Options,
         sink: &mut S,
     ) {
+        // Empty text says nothing: in particular, not that the value began.
+        if s.is_empty() {
+            return;
+        }
         if self.value.inline {
             if !self.value.started {
                 s = s.trim_start_matches(WS);
