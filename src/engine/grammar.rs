@@ -91,6 +91,15 @@ impl Engine {
         self.opts.limits.lookahead
     }
 
+    /// Holds the whitespace at the start of `s`, the layout of a tentative
+    /// state; returns how much it took and whether the state must be
+    /// decided now (text came, or the whitespace outgrew the window).
+    fn hold_layout(&mut self, s: &str) -> (usize, bool) {
+        let ws = leading_ws(s);
+        self.hold.text.push_str(&s[..ws]);
+        (ws, ws < s.len() || self.hold.len() > self.hold_limit())
+    }
+
     pub(super) fn hold_limit(&self) -> usize {
         self.window() + 64
     }
@@ -132,9 +141,8 @@ impl Engine {
             }
             State::FuncName | State::ParamName { .. } => self.name_text(s, sink),
             State::Confirming => {
-                let ws = leading_ws(s);
-                self.hold.text.push_str(&s[..ws]);
-                if ws < s.len() || self.hold.len() > self.hold_limit() {
+                let (ws, decide) = self.hold_layout(s);
+                if decide {
                     self.reject_opening(sink);
                 }
                 ws
@@ -144,22 +152,19 @@ impl Engine {
                 s.len()
             }
             State::KeyDone => {
-                let ws = leading_ws(s);
-                self.hold.text.push_str(&s[..ws]);
-                if ws < s.len() || self.hold.len() > self.hold_limit() {
+                let (ws, decide) = self.hold_layout(s);
+                if decide {
                     self.value_without_opener(sink);
                 }
                 ws
             }
             State::Value => {
-                let strip = self.desc().strip_one_newline;
-                self.call.value_text(s, strip, &self.opts, sink);
+                self.value_text(s, sink);
                 s.len()
             }
             State::CloserPending(_) => {
-                let ws = leading_ws(s);
-                self.hold.text.push_str(&s[..ws]);
-                if ws < s.len() || self.hold.len() > self.hold_limit() {
+                let (ws, decide) = self.hold_layout(s);
+                if decide {
                     self.reject_closer(sink);
                 }
                 ws
@@ -186,9 +191,8 @@ impl Engine {
                 junk
             }
             State::NearMissCloser { junk_done: true } => {
-                let ws = leading_ws(s);
-                self.hold.text.push_str(&s[..ws]);
-                if ws < s.len() || self.hold.len() > self.hold_limit() {
+                let (ws, decide) = self.hold_layout(s);
+                if decide {
                     self.reject_near_miss(sink);
                 }
                 ws
@@ -216,9 +220,8 @@ impl Engine {
                 ws
             }
             State::AfterCall => {
-                let ws = leading_ws(s);
-                self.hold.text.push_str(&s[..ws]);
-                if ws < s.len() || self.hold.len() > self.hold_limit() {
+                let (ws, decide) = self.hold_layout(s);
+                if decide {
                     self.release_held(sink);
                     self.state = State::Content;
                 }
@@ -227,9 +230,8 @@ impl Engine {
             State::Between { bare } => {
                 // Whitespace is layout if a marker follows, content if text
                 // does.
-                let ws = leading_ws(s);
-                self.hold.text.push_str(&s[..ws]);
-                if ws < s.len() || self.hold.len() > self.hold_limit() {
+                let (ws, decide) = self.hold_layout(s);
+                if decide {
                     if !bare {
                         self.unclosed_wrapper_before_text(sink);
                     }

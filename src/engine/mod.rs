@@ -164,8 +164,7 @@ impl Engine {
                 // Value text is the bulk of a tool-dense stream: straight
                 // to the call writer.
                 if self.state == grammar::State::Value {
-                    let strip = self.format.desc.strip_one_newline;
-                    return self.call.value_text(s, strip, &self.opts, sink);
+                    return self.value_text(s, sink);
                 }
                 return self.text_all(s, sink);
             }

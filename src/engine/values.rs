@@ -102,6 +102,8 @@ impl Engine {
         }
     }
 
+    /// Value text, in the format's layout, to the call writer.
+    #[inline]
     pub(super) fn value_text<S: Sink>(&mut self, text: &str, sink: &mut S) {
         let strip = self.desc().strip_one_newline;
         self.call.value_text(text, strip, &self.opts, sink);
