@@ -75,6 +75,22 @@ pub enum DiagnosticKind {
     /// openings are content; past `max_parameters`, parameters are ignored
     /// and the call is marked incomplete. Reported once per bound and stream.
     LimitExceeded,
+    /// A value did not fit any type its schema allows: it was written as a
+    /// JSON string of its raw text, so the arguments stay valid JSON and
+    /// the call is kept.
+    InvalidValue,
+    /// A value was accepted only thanks to an opt-in leniency (Python
+    /// literals such as `True`, `None` or `{'k': 1}`).
+    LenientValue,
+    /// A call gave a parameter its tool's schema does not declare; its
+    /// value is a string.
+    UnknownParameter,
+    /// A call ended without a parameter its tool's schema requires.
+    MissingRequired,
+    /// A call was not returned as a tool call (strict mode, or an unknown
+    /// tool with `unknown_tools_as_content`): its text comes back as
+    /// content, after the diagnostics that rejected it.
+    RejectedCall,
 }
 
 impl DiagnosticKind {
@@ -99,6 +115,11 @@ impl DiagnosticKind {
             DiagnosticKind::UnknownTool => "unknown_tool",
             DiagnosticKind::InvalidUtf8 => "invalid_utf8",
             DiagnosticKind::LimitExceeded => "limit_exceeded",
+            DiagnosticKind::InvalidValue => "invalid_value",
+            DiagnosticKind::LenientValue => "lenient_value",
+            DiagnosticKind::UnknownParameter => "unknown_parameter",
+            DiagnosticKind::MissingRequired => "missing_required",
+            DiagnosticKind::RejectedCall => "rejected_call",
         }
     }
 }

@@ -58,6 +58,7 @@
 mod engine;
 mod event;
 mod format;
+mod gate;
 mod ids;
 mod json;
 mod message;

@@ -94,6 +94,16 @@ pub struct Limits {
     /// `"complete": false`, so that it is not run with arguments missing.
     /// Default 256.
     pub max_parameters: usize,
+    /// The longest typed (non-string) value held until it ends so that it
+    /// can be coerced, in bytes. A longer value is written as a string,
+    /// with a `limit_exceeded` diagnostic. Default 1 MiB.
+    pub max_held_value: usize,
+    /// The most input bytes of one call that
+    /// [`strict`](crate::ParserBuilder::strict) mode (or
+    /// [`unknown_tools_as_content`](crate::ParserBuilder::unknown_tools_as_content))
+    /// holds until the call ends. A longer call is rejected and the rest of
+    /// its text streams out as content. Default 4 MiB.
+    pub max_held_call: usize,
 }
 
 impl Default for Limits {
@@ -103,6 +113,8 @@ impl Default for Limits {
             lookahead: 256,
             max_calls: 1024,
             max_parameters: 256,
+            max_held_value: 1 << 20,
+            max_held_call: 4 << 20,
         }
     }
 }
@@ -121,6 +133,10 @@ pub(crate) struct Options {
     /// (up to `lookahead`) so that the call after it is still read as
     /// wrapped, with a `stray_text` diagnostic.
     pub hold_text_after_wrapper: bool,
+    /// Strict mode: calls that needed recovery come back as content.
+    pub strict: bool,
+    /// Calls to unknown tools come back as content.
+    pub unknown_tools_as_content: bool,
 }
 
 impl Default for Options {
@@ -133,6 +149,8 @@ impl Default for Options {
             limits: Limits::default(),
             retain_arguments: true,
             hold_text_after_wrapper: false,
+            strict: false,
+            unknown_tools_as_content: false,
         }
     }
 }

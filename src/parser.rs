@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use crate::engine::Engine;
 use crate::event::{DiagnosticKind, Event};
+use crate::gate::{Gate, Policy};
 use crate::message::{Message, MessageBuilder};
 use crate::options::{Limits, Options, ValueTermination};
 use crate::sink::{Events, Push, Recorder, Sink};
@@ -42,6 +43,8 @@ pub struct Parser {
     /// The events of the last `feed` or `finish`, for the iterator API.
     recorder: Recorder,
     utf8: Utf8,
+    /// Strict mode's gate, when calls may be rejected.
+    gate: Option<Gate>,
     finished: bool,
 }
 
@@ -71,8 +74,14 @@ impl Parser {
         self.recorder.clear();
         self.engine.begin_output();
         if !self.finished {
-            self.utf8
-                .feed(chunk.as_ref(), &mut self.engine, &mut self.recorder);
+            let chunk = chunk.as_ref();
+            match &mut self.gate {
+                None => self.utf8.feed(chunk, &mut self.engine, &mut self.recorder),
+                Some(gate) => {
+                    let sink = &mut gate.on(&mut self.recorder);
+                    self.utf8.feed(chunk, &mut self.engine, sink);
+                }
+            }
         }
         Events::new(&self.recorder, self.engine.arguments_buffer())
     }
@@ -102,8 +111,15 @@ impl Parser {
     pub fn feed_with(&mut self, chunk: impl AsRef<[u8]>, on_event: impl FnMut(Event<'_>)) {
         self.engine.begin_output();
         if !self.finished {
-            self.utf8
-                .feed(chunk.as_ref(), &mut self.engine, &mut Push(on_event));
+            let chunk = chunk.as_ref();
+            let mut push = Push(on_event);
+            match &mut self.gate {
+                None => self.utf8.feed(chunk, &mut self.engine, &mut push),
+                Some(gate) => {
+                    let sink = &mut gate.on(&mut push);
+                    self.utf8.feed(chunk, &mut self.engine, sink);
+                }
+            }
         }
     }
 
@@ -113,7 +129,12 @@ impl Parser {
         self.recorder.clear();
         self.engine.begin_output();
         if !self.finished {
-            self.utf8.finish(&mut self.engine, &mut self.recorder);
+            finish(
+                &mut self.utf8,
+                &mut self.engine,
+                &mut self.gate,
+                &mut self.recorder,
+            );
             self.finished = true;
         }
         Events::new(&self.recorder, self.engine.arguments_buffer())
@@ -124,7 +145,12 @@ impl Parser {
     pub fn finish_with(&mut self, on_event: impl FnMut(Event<'_>)) {
         self.engine.begin_output();
         if !self.finished {
-            self.utf8.finish(&mut self.engine, &mut Push(on_event));
+            finish(
+                &mut self.utf8,
+                &mut self.engine,
+                &mut self.gate,
+                &mut Push(on_event),
+            );
             self.finished = true;
         }
     }
@@ -143,7 +169,7 @@ impl Parser {
     /// assert_eq!(parser.held_back(), "<tool_call><function=abc".len());
     /// ```
     pub fn held_back(&self) -> usize {
-        self.engine.held_len() + self.utf8.len
+        self.engine.held_len() + self.utf8.len + self.gate.as_ref().map_or(0, Gate::held_len)
     }
 
     /// Makes the parser ready for a new stream, keeping its options and
@@ -151,6 +177,9 @@ impl Parser {
     pub fn reset(&mut self) {
         self.engine.reset();
         self.utf8 = Utf8::default();
+        if let Some(gate) = &mut self.gate {
+            gate.reset();
+        }
         self.finished = false;
     }
 
@@ -162,6 +191,18 @@ impl Parser {
         self.feed_with(input, |event| message.push(event));
         self.finish_with(|event| message.push(event));
         message.finish()
+    }
+}
+
+/// The end of the stream, through the gate when there is one.
+fn finish<S: Sink>(utf8: &mut Utf8, engine: &mut Engine, gate: &mut Option<Gate>, sink: &mut S) {
+    match gate {
+        None => utf8.finish(engine, sink),
+        Some(gate) => {
+            let mut gated = gate.on(sink);
+            utf8.finish(engine, &mut gated);
+            gated.finish();
+        }
     }
 }
 
@@ -426,6 +467,43 @@ impl ParserBuilder {
         self
     }
 
+    /// Strict mode (default `false`): a call is returned as a tool call
+    /// only when it parsed cleanly. A call with any diagnostic other than
+    /// `closer_in_value` (a recovery such as a missing closer, a value
+    /// that failed its type, a missing required parameter, an unknown tool
+    /// or parameter, a duplicate parameter, a limit) or that is incomplete
+    /// comes back as content, its text as the model wrote it, after its
+    /// diagnostics and a `rejected_call`, so that an agent never runs a
+    /// half-parsed call. Calls are numbered without gaps among those
+    /// returned.
+    ///
+    /// The price: each call's events wait until the call ends (up to
+    /// [`Limits::max_held_call`](crate::Limits::max_held_call) bytes; a
+    /// longer call is rejected and streams out as content).
+    ///
+    /// ```
+    /// use toolcall_stream::Parser;
+    /// let text = "<tool_call>\n<function=f>\n<parameter=a>\n1\n</function>\n</tool_call>";
+    /// let lenient = Parser::builder().build().parse(text);
+    /// assert_eq!(lenient.tool_calls[0].arguments, r#"{"a": "1"}"#);
+    /// let strict = Parser::builder().strict(true).build().parse(text);
+    /// assert!(strict.tool_calls.is_empty());
+    /// assert_eq!(strict.content.as_deref(), Some(text));
+    /// ```
+    pub fn strict(mut self, strict: bool) -> ParserBuilder {
+        self.options.strict = strict;
+        self
+    }
+
+    /// Whether a call naming a tool that is not among the
+    /// [`tools`](ParserBuilder::tools) comes back as content instead of as
+    /// a tool call (default `false`: it is kept, with an `unknown_tool`
+    /// diagnostic). Implied by [`strict`](ParserBuilder::strict).
+    pub fn unknown_tools_as_content(mut self, yes: bool) -> ParserBuilder {
+        self.options.unknown_tools_as_content = yes;
+        self
+    }
+
     /// Builds the parser. Cheap: a format's automaton is built once per
     /// process and shared.
     pub fn build(self) -> Parser {
@@ -435,10 +513,19 @@ impl ParserBuilder {
 
     /// Builds a parser for any compiled description.
     pub(crate) fn build_with(self, format: &'static crate::format::Compiled) -> Parser {
+        let max_held = self.options.limits.max_held_call;
+        let gate = if self.options.strict {
+            Some(Gate::new(Policy::Strict, max_held))
+        } else if self.options.unknown_tools_as_content {
+            Some(Gate::new(Policy::UnknownTools, max_held))
+        } else {
+            None
+        };
         Parser {
             engine: Engine::with_format(format, self.options),
             recorder: Recorder::default(),
             utf8: Utf8::default(),
+            gate,
             finished: false,
         }
     }

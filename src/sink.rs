@@ -13,7 +13,20 @@ pub(crate) type Span = Range<usize>;
 
 /// Receives the engine's events, in order.
 pub(crate) trait Sink {
+    /// Whether the sink wants the raw input through [`Sink::raw`]; when
+    /// not (every sink but strict mode's gate), the engine's calls to it
+    /// compile away.
+    const WANTS_RAW: bool = false;
+
     fn event(&mut self, event: Event<'_>);
+
+    /// The input text the engine consumed, every byte once and in order,
+    /// handed over after the events it caused. `opening` marks a marker
+    /// that may open a call (`<tool_call>`, a bare `<function=`).
+    #[inline(always)]
+    fn raw(&mut self, text: &str, opening: bool) {
+        let _ = (text, opening);
+    }
 
     /// A piece of a value: its raw text (`parameter_delta`) and the same
     /// text as a JSON fragment (`arguments_delta`), which is `text` itself
@@ -67,7 +80,7 @@ enum Recorded {
     ParameterEnd {
         index: usize,
         name: Span,
-        value: Option<Span>,
+        value: Option<Whole>,
     },
     ArgumentsDelta {
         index: usize,
@@ -75,7 +88,7 @@ enum Recorded {
     },
     ToolCallEnd {
         index: usize,
-        arguments: Option<Span>,
+        arguments: Option<Whole>,
         complete: bool,
     },
     Diagnostic {
@@ -83,6 +96,15 @@ enum Recorded {
         kind: DiagnosticKind,
         message: Span,
     },
+}
+
+/// Where a recorded whole-arguments field is.
+#[derive(Clone, Debug)]
+enum Whole {
+    /// In the call writer's arguments buffer.
+    Arguments(Span),
+    /// In the recorder's text.
+    Copied(Span),
 }
 
 /// The events of one `feed` or `finish`, recorded for the iterator API.
@@ -107,6 +129,17 @@ impl Recorder {
         start..self.text.len()
     }
 
+    /// A whole-arguments field: a span of the call writer's buffer when
+    /// the engine gave one, else (events held by strict mode's gate) a copy.
+    #[inline(always)]
+    fn whole(&mut self, text: Option<&str>, span: Option<Span>) -> Option<Whole> {
+        match (text, span) {
+            (Some(_), Some(span)) => Some(Whole::Arguments(span)),
+            (Some(text), None) => Some(Whole::Copied(self.push_text(text))),
+            (None, _) => None,
+        }
+    }
+
     // Inlined into each emission site, where the event's variant is known,
     // so the match folds away.
     #[inline(always)]
@@ -129,7 +162,7 @@ impl Recorder {
             Event::ParameterEnd { index, name, value } => Recorded::ParameterEnd {
                 index,
                 name: self.push_text(name),
-                value: value.and(whole),
+                value: self.whole(value, whole),
             },
             Event::ArgumentsDelta { index, delta } => Recorded::ArgumentsDelta {
                 index,
@@ -141,7 +174,7 @@ impl Recorder {
                 complete,
             } => Recorded::ToolCallEnd {
                 index,
-                arguments: arguments.and(whole),
+                arguments: self.whole(arguments, whole),
                 complete,
             },
             Event::Diagnostic {
@@ -161,14 +194,6 @@ impl Recorder {
 impl Sink for Recorder {
     #[inline(always)]
     fn event(&mut self, event: Event<'_>) {
-        debug_assert!(!matches!(
-            event,
-            Event::ParameterEnd { value: Some(_), .. }
-                | Event::ToolCallEnd {
-                    arguments: Some(_),
-                    ..
-                }
-        ));
         self.record(event, None);
     }
 
@@ -223,7 +248,10 @@ impl<'a> Iterator for Events<'a> {
     fn next(&mut self) -> Option<Event<'a>> {
         let (text, args) = (self.text, self.args);
         let s = |span: &Span| &text[span.clone()];
-        let a = |span: &Span| &args[span.clone()];
+        let a = |whole: &Whole| match whole {
+            Whole::Arguments(span) => &args[span.clone()],
+            Whole::Copied(span) => &text[span.clone()],
+        };
         Some(match self.events.next()? {
             Recorded::Content(span) => Event::Content { text: s(span) },
             Recorded::ToolCallStart { index, id, name } => Event::ToolCallStart {

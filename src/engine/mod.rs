@@ -35,7 +35,7 @@ mod values;
 use std::mem;
 
 use crate::event::{DiagnosticKind as Kind, Event};
-use crate::format::{Compiled, Description};
+use crate::format::{Compiled, Description, Role};
 use crate::options::Options;
 use crate::sink::{diagnostic, Sink};
 
@@ -164,9 +164,11 @@ impl Engine {
                 // Value text is the bulk of a tool-dense stream: straight
                 // to the call writer.
                 if self.state == grammar::State::Value {
-                    return self.value_text(s, sink);
+                    self.value_text(s, sink);
+                } else {
+                    self.text_all(s, sink);
                 }
-                return self.text_all(s, sink);
+                return Self::tee(sink, s);
             }
         }
         let mut i = 0;
@@ -185,9 +187,14 @@ impl Engine {
                         self.marker.state = None;
                         self.marker.pending.clear();
                         self.text_all(&s[run..marker_at], sink);
+                        Self::tee(sink, &s[run..marker_at]);
                         i += 1;
                         run = i;
                         self.on_marker(role, sink);
+                        if S::WANTS_RAW {
+                            let opening = matches!(role, Role::CallOpen | Role::FuncOpen);
+                            sink.raw(self.format.text(role), opening);
+                        }
                     }
                     Step::Dead => {
                         // The byte is not consumed: it may start a marker.
@@ -197,6 +204,11 @@ impl Engine {
                             // `</parameter` and a byte other than `>`:
                             // held, to see whether structure follows.
                             self.text_all(&s[run..marker_at.max(run)], sink);
+                            Self::tee(sink, &s[run..marker_at.max(run)]);
+                            if S::WANTS_RAW {
+                                sink.raw(&self.marker.pending, false);
+                                sink.raw(stepped, false);
+                            }
                             self.begin_near_miss_closer(stepped);
                             run = i;
                         } else {
@@ -207,7 +219,9 @@ impl Engine {
                     }
                 }
             } else if !self.scans_markers() {
-                i += self.text(&s[i..], sink);
+                let n = self.text(&s[i..], sink);
+                Self::tee(sink, &s[i..i + n]);
+                i += n;
                 run = i;
             } else if let Some(k) = first.take().or_else(|| markers.find(&bytes[i..])) {
                 marker_at = i + k;
@@ -219,9 +233,11 @@ impl Engine {
         }
         if self.marker.is_active() {
             self.text_all(&s[run..marker_at], sink);
+            Self::tee(sink, &s[run..marker_at]);
             self.marker.pending.push_str(&s[marker_at.max(run)..]);
         } else {
             self.text_all(&s[run..], sink);
+            Self::tee(sink, &s[run..]);
         }
     }
 
@@ -250,8 +266,17 @@ impl Engine {
     fn flush_pending_text<S: Sink>(&mut self, sink: &mut S) {
         let pending = mem::take(&mut self.marker.pending);
         self.text_all(&pending, sink);
+        Self::tee(sink, &pending);
         self.marker.pending = pending;
         self.marker.pending.clear();
+    }
+
+    /// Hands consumed input to a sink that wants it (strict mode).
+    #[inline(always)]
+    fn tee<S: Sink>(sink: &mut S, text: &str) {
+        if S::WANTS_RAW && !text.is_empty() {
+            sink.raw(text, false);
+        }
     }
 
     #[inline]
@@ -275,6 +300,9 @@ impl Engine {
             }
         }
         self.end_of_stream(cut_marker.as_deref(), sink);
+        if let Some(cut) = &cut_marker {
+            Self::tee(sink, cut);
+        }
         if let Some(mut cut) = cut_marker {
             cut.clear();
             self.marker.pending = cut;

@@ -1,0 +1,408 @@
+//! The gate: strict mode, and unknown tools as content.
+//!
+//! Events cannot be taken back once a consumer has them, so a call that
+//! may be rejected is held whole: the gate sits between the engine and the
+//! sink, keeps the call's events and its raw input text until the call
+//! ends, then either passes the events on (renumbering calls so that the
+//! tool calls a consumer sees are numbered 0, 1, … without gaps) or sends
+//! the call's text as content, after the diagnostics that rejected it.
+//!
+//! The raw text comes from the engine ([`Sink::raw`]): every input byte,
+//! once and in order, after the events it caused. Outside calls nothing is
+//! kept except a possible call's opening; the structure after a rejected
+//! call (a wrapper's closer, layout) goes to content with it, so that a
+//! stream whose calls are all rejected comes back as content byte for byte.
+//! A call longer than its bound is rejected as soon as it passes it, and
+//! the rest of its text streams out as content: the gate never holds more
+//! than the bound.
+
+use std::mem;
+
+use crate::event::{DiagnosticKind, Event, OwnedEvent};
+use crate::sink::{Sink, Span};
+
+/// Which calls the gate rejects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Policy {
+    /// Any call with a diagnostic other than `closer_in_value`, or not
+    /// complete.
+    Strict,
+    /// Only calls naming an unknown tool.
+    UnknownTools,
+}
+
+impl Policy {
+    fn rejects(self, kind: DiagnosticKind) -> bool {
+        match self {
+            Policy::Strict => kind != DiagnosticKind::CloserInValue,
+            Policy::UnknownTools => kind == DiagnosticKind::UnknownTool,
+        }
+    }
+}
+
+/// The gate's state, kept by the parser across chunks.
+pub(crate) struct Gate {
+    policy: Policy,
+    /// The most raw bytes one call may hold.
+    max_call_bytes: usize,
+    /// Raw text kept: a possible call's opening and what followed it, or
+    /// the open call's text.
+    raw: String,
+    /// Whether `raw` holds a possible opening (outside calls).
+    opening: bool,
+    in_call: bool,
+    /// The open call's events.
+    held: Vec<OwnedEvent>,
+    /// Whether the open call is rejected.
+    rejected: bool,
+    /// Whether diagnostics about the next call, reported before it
+    /// starts (a malformed name), reject it.
+    next_rejected: bool,
+    /// Calls the engine has started.
+    started: usize,
+    /// Diagnostics reported while a rejected call's tail streams out,
+    /// passed on when it ends: the tail's text goes out as it arrives, and
+    /// where a diagnostic falls in it would depend on the split.
+    deferred: Vec<OwnedEvent>,
+    /// The open call passed its bound: its text streams out as content.
+    overflowed: bool,
+    /// A call was rejected and no call has started since: the input
+    /// streams out as content from `raw`, and the engine's content (a part
+    /// of it) is not passed on.
+    tail: bool,
+    /// Calls passed on so far: the next accepted call's index.
+    accepted: usize,
+    /// The engine's index of the last call, and what it became.
+    last: Option<(usize, Option<usize>)>,
+}
+
+impl Gate {
+    pub(crate) fn new(policy: Policy, max_call_bytes: usize) -> Gate {
+        Gate {
+            policy,
+            max_call_bytes,
+            raw: String::new(),
+            opening: false,
+            in_call: false,
+            held: Vec::new(),
+            rejected: false,
+            next_rejected: false,
+            started: 0,
+            deferred: Vec::new(),
+            overflowed: false,
+            tail: false,
+            accepted: 0,
+            last: None,
+        }
+    }
+
+    pub(crate) fn reset(&mut self) {
+        let raw = mem::take(&mut self.raw);
+        let held = mem::take(&mut self.held);
+        *self = Gate::new(self.policy, self.max_call_bytes);
+        self.raw = raw;
+        self.raw.clear();
+        self.held = held;
+        self.held.clear();
+    }
+
+    /// Bytes the gate holds.
+    pub(crate) fn held_len(&self) -> usize {
+        self.raw.len()
+    }
+
+    /// The gate in front of `sink` for one `feed` or `finish`.
+    pub(crate) fn on<'a, S: Sink>(&'a mut self, sink: &'a mut S) -> Gated<'a, S> {
+        Gated { gate: self, sink }
+    }
+}
+
+/// A [`Gate`] in front of a sink.
+pub(crate) struct Gated<'a, S> {
+    gate: &'a mut Gate,
+    sink: &'a mut S,
+}
+
+impl<S: Sink> Gated<'_, S> {
+    /// The end of the stream: what a rejected call left is content.
+    pub(crate) fn finish(&mut self) {
+        let g = &mut *self.gate;
+        // An opening still held here was dropped as structure (had the
+        // engine released it, a content event would have taken it): it is
+        // content only after a rejected call.
+        if g.tail {
+            content(self.sink, &g.raw);
+        }
+        g.raw.clear();
+        g.opening = false;
+        g.tail = false;
+        self.pass_deferred();
+    }
+
+    fn pass_deferred(&mut self) {
+        for event in self.gate.deferred.drain(..) {
+            self.sink.event(event.as_event());
+        }
+    }
+
+    fn map_index(&self, index: Option<usize>) -> Option<usize> {
+        match (index, self.gate.last) {
+            (Some(i), Some((old, new))) if i == old => new,
+            _ => index,
+        }
+    }
+
+    fn start_call(&mut self, event: Event<'_>) {
+        let g = &mut *self.gate;
+        if !mem::take(&mut g.opening) {
+            g.raw.clear();
+        }
+        g.tail = false;
+        g.in_call = true;
+        g.started += 1;
+        g.rejected = mem::take(&mut g.next_rejected);
+        g.overflowed = false;
+        g.held.push(event.into_owned());
+        self.pass_deferred();
+    }
+
+    fn end_call(&mut self, event: Event<'_>, complete: bool) {
+        let g = &mut *self.gate;
+        g.in_call = false;
+        let old = call_index(&event);
+        if mem::take(&mut g.overflowed) {
+            // Its text went out as content already.
+            g.last = Some((old, None));
+            g.tail = true;
+            return;
+        }
+        g.held.push(event.into_owned());
+        if g.rejected || (!complete && g.policy == Policy::Strict) {
+            self.reject(old, "it needed recovery or failed a check");
+            let g = &mut *self.gate;
+            content(self.sink, &g.raw);
+            g.raw.clear();
+            g.tail = true;
+            return;
+        }
+        let new = g.accepted;
+        g.accepted += 1;
+        g.last = Some((old, Some(new)));
+        for event in g.held.drain(..) {
+            let mut event = event;
+            renumber(&mut event, new);
+            self.sink.event(event.as_event());
+        }
+        g.raw.clear();
+    }
+
+    /// Sends the held call's diagnostics (about no call now) and a
+    /// `rejected_call`; its text stays in `raw` for content.
+    fn reject(&mut self, old: usize, why: &str) {
+        let g = &mut *self.gate;
+        g.last = Some((old, None));
+        let mut name = String::new();
+        for event in g.held.drain(..) {
+            match event {
+                OwnedEvent::ToolCallStart { name: n, .. } => name = n,
+                OwnedEvent::Diagnostic { kind, message, .. } => {
+                    self.sink.event(Event::Diagnostic {
+                        index: None,
+                        kind,
+                        message: &message,
+                    });
+                }
+                _ => {}
+            }
+        }
+        let policy = match g.policy {
+            Policy::Strict => "strict mode",
+            Policy::UnknownTools => "unknown tools are content",
+        };
+        let message = format!(
+            "call `{name}` was not returned as a tool call ({policy}: {why}); its text is content"
+        );
+        self.sink.event(Event::Diagnostic {
+            index: None,
+            kind: DiagnosticKind::RejectedCall,
+            message: &message,
+        });
+    }
+
+    fn overflow(&mut self) {
+        let g = &mut *self.gate;
+        let old = g.held.first().map_or(0, |e| call_index(&e.as_event()));
+        let max = g.max_call_bytes;
+        self.sink.event(Event::Diagnostic {
+            index: None,
+            kind: DiagnosticKind::LimitExceeded,
+            message: &format!(
+                "a call passed {max} bytes (`max_held_call`), the most a call \
+                 may hold while its check waits for its end"
+            ),
+        });
+        self.reject(old, "too long to hold");
+        let g = &mut *self.gate;
+        content(self.sink, &g.raw);
+        g.raw.clear();
+        g.overflowed = true;
+    }
+}
+
+impl<S: Sink> Sink for Gated<'_, S> {
+    const WANTS_RAW: bool = true;
+
+    fn event(&mut self, event: Event<'_>) {
+        if self.gate.in_call {
+            if self.gate.overflowed {
+                match event {
+                    Event::ToolCallEnd { complete, .. } => self.end_call(event, complete),
+                    Event::Diagnostic { kind, message, .. } => self.sink.event(Event::Diagnostic {
+                        index: None,
+                        kind,
+                        message,
+                    }),
+                    _ => {}
+                }
+                return;
+            }
+            match event {
+                Event::ToolCallEnd { complete, .. } => self.end_call(event, complete),
+                Event::Diagnostic { kind, .. } => {
+                    let g = &mut *self.gate;
+                    g.rejected |= g.policy.rejects(kind);
+                    g.held.push(event.into_owned());
+                }
+                _ => self.gate.held.push(event.into_owned()),
+            }
+            return;
+        }
+        match event {
+            Event::ToolCallStart { .. } => self.start_call(event),
+            Event::Content { text } => {
+                let g = &mut *self.gate;
+                let mut pass = !g.tail;
+                if g.opening {
+                    let raw = g.raw.as_str();
+                    if text.starts_with(raw) || raw.starts_with(text) {
+                        // The held opening was not a call after all.
+                        if g.tail {
+                            content(self.sink, raw);
+                        }
+                        g.raw.clear();
+                        g.opening = false;
+                    } else if let Some(at) = raw.find(text) {
+                        // Text inside a held opening (`stray_text`) that the
+                        // engine releases before the call: content now, and
+                        // not a second time with a rejected call.
+                        g.raw.drain(at..at + text.len());
+                        pass = true;
+                    } else {
+                        // The opening was dropped as structure (an empty
+                        // wrapper).
+                        if g.tail {
+                            content(self.sink, raw);
+                        }
+                        g.raw.clear();
+                        g.opening = false;
+                    }
+                }
+                if pass {
+                    self.sink.event(event);
+                }
+            }
+            Event::Diagnostic { index, kind, .. } if index == Some(self.gate.started) => {
+                // About the call about to start.
+                let g = &mut *self.gate;
+                g.next_rejected |= g.policy.rejects(kind);
+                g.held.push(event.into_owned());
+            }
+            Event::Diagnostic {
+                index,
+                kind,
+                message,
+            } => {
+                let index = self.map_index(index);
+                let event = Event::Diagnostic {
+                    index,
+                    kind,
+                    message,
+                };
+                if self.gate.tail {
+                    self.gate.deferred.push(event.into_owned());
+                } else {
+                    self.sink.event(event);
+                }
+            }
+            // Every other event belongs to a call.
+            _ => self.sink.event(event),
+        }
+    }
+
+    fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
+        if self.gate.in_call {
+            // Held events own their text: the span will not outlive this
+            // chunk.
+            self.event(event);
+        } else {
+            self.sink.event_with_whole(event, whole);
+        }
+    }
+
+    fn raw(&mut self, text: &str, opening: bool) {
+        let g = &mut *self.gate;
+        if g.in_call {
+            if g.overflowed {
+                content(self.sink, text);
+                return;
+            }
+            g.raw.push_str(text);
+            if g.raw.len() > g.max_call_bytes {
+                self.overflow();
+            }
+            return;
+        }
+        g.opening |= opening;
+        if g.opening {
+            g.raw.push_str(text);
+        } else if g.tail {
+            content(self.sink, text);
+        }
+    }
+}
+
+fn content<S: Sink>(sink: &mut S, text: &str) {
+    if !text.is_empty() {
+        sink.event(Event::Content { text });
+    }
+}
+
+fn call_index(event: &Event<'_>) -> usize {
+    match *event {
+        Event::ToolCallStart { index, .. }
+        | Event::ParameterStart { index, .. }
+        | Event::ParameterDelta { index, .. }
+        | Event::ParameterEnd { index, .. }
+        | Event::ArgumentsDelta { index, .. }
+        | Event::ToolCallEnd { index, .. } => index,
+        Event::Diagnostic { index, .. } => index.unwrap_or(0),
+        Event::Content { .. } => 0,
+    }
+}
+
+fn renumber(event: &mut OwnedEvent, new: usize) {
+    match event {
+        OwnedEvent::ToolCallStart { index, .. }
+        | OwnedEvent::ParameterStart { index, .. }
+        | OwnedEvent::ParameterDelta { index, .. }
+        | OwnedEvent::ParameterEnd { index, .. }
+        | OwnedEvent::ArgumentsDelta { index, .. }
+        | OwnedEvent::ToolCallEnd { index, .. } => *index = new,
+        OwnedEvent::Diagnostic { index, .. } => {
+            if index.is_some() {
+                *index = Some(new);
+            }
+        }
+        OwnedEvent::Content { .. } => {}
+    }
+}

@@ -1,0 +1,173 @@
+//! Strict mode and unknown tools as content: calls that fail come back as
+//! their text, byte for byte; calls that pass are the lenient parser's
+//! calls; the events do not depend on how the input is split.
+
+mod common;
+
+use std::sync::Arc;
+
+use common::{check_contract, chunked, feed_cut, fixtures, message_of, one_shot, Fixture, Rng};
+use toolcall_stream::{coalesce, DiagnosticKind, Ids, Limits, Message, Parser, Tools};
+
+fn strict(fixture: &Fixture) -> Parser {
+    builder(fixture).strict(true).build()
+}
+
+fn builder(fixture: &Fixture) -> toolcall_stream::ParserBuilder {
+    Parser::builder()
+        .format(fixture.format)
+        .value_termination(fixture.mode)
+        .hold_text_after_wrapper(fixture.hold_text_after_wrapper)
+        .ids(Ids::sequential("call_"))
+}
+
+/// Every call of every fixture names a tool that is not declared, so all
+/// are rejected: the content is the input.
+fn rejecting_all(fixture: &Fixture) -> Parser {
+    builder(fixture)
+        .tools(Arc::new(Tools::from_json("[]").unwrap()))
+        .unknown_tools_as_content(true)
+        .build()
+}
+
+/// Whether the lenient parser's call `index` is clean: complete, and no
+/// diagnostic about it other than `closer_in_value` (and a wrapper left
+/// unclosed, which is known only after the call ends).
+fn clean(message: &Message, index: usize) -> bool {
+    message.tool_calls[index].complete
+        && !message.diagnostics.iter().any(|d| {
+            d.index == Some(message.tool_calls[index].index)
+                && d.kind != DiagnosticKind::CloserInValue
+                && d.kind != DiagnosticKind::UnclosedToolCall
+        })
+}
+
+#[test]
+fn strict_keeps_exactly_the_clean_calls() {
+    for fixture in fixtures() {
+        let lenient = fixture.parser().parse(&fixture.input);
+        let strict = strict(&fixture).parse(&fixture.input);
+        let kept: Vec<_> = (0..lenient.tool_calls.len())
+            .filter(|&i| clean(&lenient, i))
+            .map(|i| &lenient.tool_calls[i])
+            .collect();
+        assert_eq!(strict.tool_calls.len(), kept.len(), "{}", fixture.name);
+        for (i, (got, want)) in strict.tool_calls.iter().zip(&kept).enumerate() {
+            assert_eq!(got.index, i, "{}: calls are renumbered", fixture.name);
+            assert_eq!(
+                (&got.name, &got.arguments, got.complete),
+                (&want.name, &want.arguments, want.complete),
+                "{}",
+                fixture.name
+            );
+        }
+        let rejected = lenient.tool_calls.len() - kept.len();
+        let reported = strict
+            .diagnostics
+            .iter()
+            .filter(|d| d.kind == DiagnosticKind::RejectedCall)
+            .count();
+        assert_eq!(reported, rejected, "{}", fixture.name);
+        if rejected == 0 {
+            assert_eq!(strict.content, lenient.content, "{}", fixture.name);
+        }
+    }
+}
+
+#[test]
+fn rejected_calls_come_back_as_their_text() {
+    let mut whole = 0;
+    for fixture in fixtures() {
+        let lenient = fixture.parser().parse(&fixture.input);
+        let message = rejecting_all(&fixture).parse(&fixture.input);
+        assert!(message.tool_calls.is_empty(), "{}", fixture.name);
+        let input = String::from_utf8_lossy(&fixture.input);
+        let content = message.content.clone().unwrap_or_default();
+        // Only a wrapper with nothing in it is dropped, as it is without
+        // the gate.
+        if lenient
+            .diagnostics
+            .iter()
+            .any(|d| d.kind == DiagnosticKind::EmptyToolCall)
+        {
+            continue;
+        }
+        if fixture.hold_text_after_wrapper {
+            // Held stray text is content before the call's text, so the
+            // order differs; nothing is lost or repeated.
+            assert_eq!(content.len(), input.len(), "{}", fixture.name);
+        } else {
+            assert_eq!(content, input, "{}", fixture.name);
+        }
+        whole += 1;
+    }
+    assert!(whole > 80, "only {whole} fixtures compared");
+}
+
+#[test]
+fn strict_events_do_not_depend_on_the_split() {
+    let mut rng = Rng(0x5757_0001);
+    for fixture in fixtures() {
+        for make in [strict, rejecting_all] {
+            let mut parser = make(&fixture);
+            let expected = coalesce(one_shot(&mut parser, &fixture.input));
+            check_contract(&expected, &fixture.name);
+            for size in [1, 2, 3, 5, 8, 13] {
+                let events = chunked(&mut parser, &fixture.input, size);
+                let context = format!("{} at chunk size {size}", fixture.name);
+                check_contract(&events, &context);
+                assert_eq!(coalesce(events), expected, "{context}");
+            }
+            for _ in 0..8 {
+                let cuts = rng.cuts(fixture.input.len());
+                let events = feed_cut(&mut parser, &fixture.input, &cuts);
+                assert_eq!(coalesce(events), expected, "{} cuts {cuts:?}", fixture.name);
+            }
+            // The iterator and push forms agree.
+            let streamed = message_of(&chunked(&mut parser, &fixture.input, 4));
+            assert_eq!(parser.parse(&fixture.input), streamed, "{}", fixture.name);
+        }
+    }
+}
+
+#[test]
+fn a_call_longer_than_the_bound_streams_out_as_content() {
+    let value = "x".repeat(10_000);
+    let text = format!(
+        "a<tool_call>\n<function=f>\n<parameter=v>\n{value}\n</parameter>\n</function>\n</tool_call>b"
+    );
+    let mut limits = Limits::default();
+    limits.max_held_call = 1000;
+    let mut parser = Parser::builder().strict(true).limits(limits).build();
+    let mut held_most = 0;
+    let mut events = Vec::new();
+    for chunk in text.as_bytes().chunks(7) {
+        events.extend(parser.feed(chunk).map(|e| e.into_owned()));
+        held_most = held_most.max(parser.held_back());
+    }
+    events.extend(parser.finish().map(|e| e.into_owned()));
+    assert!(held_most <= 1000 + 256, "held {held_most} bytes");
+    let message = message_of(&events);
+    assert!(message.tool_calls.is_empty());
+    assert_eq!(message.content.as_deref(), Some(text.as_str()));
+    let kinds: Vec<_> = message.diagnostics.iter().map(|d| d.kind).collect();
+    assert_eq!(
+        kinds,
+        [DiagnosticKind::LimitExceeded, DiagnosticKind::RejectedCall]
+    );
+}
+
+#[test]
+fn a_clean_call_after_a_rejected_one_is_call_zero() {
+    let text = "<tool_call>\n<function=bad>\n<parameter=a>\n1\n</function>\n</tool_call>\n\
+                <tool_call>\n<function=good>\n<parameter=a>\n2\n</parameter>\n</function>\n</tool_call>";
+    let message = Parser::builder().strict(true).build().parse(text);
+    assert_eq!(message.tool_calls.len(), 1);
+    assert_eq!(message.tool_calls[0].index, 0);
+    assert_eq!(message.tool_calls[0].name, "good");
+    assert_eq!(
+        message.content.as_deref(),
+        Some("<tool_call>\n<function=bad>\n<parameter=a>\n1\n</function>\n</tool_call>\n")
+    );
+    assert!(message.diagnostics.iter().all(|d| d.index.is_none()));
+}
