@@ -64,6 +64,7 @@ mod json;
 mod message;
 mod options;
 mod parser;
+mod partial;
 mod sink;
 mod tools;
 
@@ -73,6 +74,7 @@ pub use ids::Ids;
 pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
 pub use options::{Limits, ValueTermination};
 pub use parser::{Parser, ParserBuilder};
+pub use partial::PartialCall;
 pub use sink::Events;
 pub use tools::{Tools, ToolsError};
 

@@ -172,6 +172,25 @@ impl Parser {
         self.engine.held_len() + self.utf8.len + self.gate.as_ref().map_or(0, Gate::held_len)
     }
 
+    /// The call being read, as it stands after the last chunk: its name
+    /// and its arguments so far as a valid JSON object, for a UI that shows
+    /// a call while it streams. `None` between calls, and when the parser
+    /// was built with
+    /// [`retain_arguments(false)`](ParserBuilder::retain_arguments). Cheap
+    /// enough to call after every chunk: it borrows the parser's buffers.
+    ///
+    /// ```
+    /// use toolcall_stream::Parser;
+    /// let mut parser = Parser::new(toolcall_stream::Format::Qwen3Coder);
+    /// parser.feed("<tool_call>\n<function=write>\n<parameter=path>\na.txt\n</parameter>\n<parameter=text>\nHel").count();
+    /// let call = parser.partial_call().unwrap();
+    /// assert_eq!(call.name, "write");
+    /// assert_eq!(call.arguments(), r#"{"path": "a.txt", "text": "Hel"}"#);
+    /// ```
+    pub fn partial_call(&self) -> Option<crate::PartialCall<'_>> {
+        self.engine.partial_call()
+    }
+
     /// Makes the parser ready for a new stream, keeping its options and
     /// its buffers' capacity.
     pub fn reset(&mut self) {

@@ -284,6 +284,100 @@ fn check_split_with(mut parser: Parser, input: &[u8], cuts: &[usize]) -> Result<
     Ok(())
 }
 
+/// A strict parser, or one that rejects every call (no tool is declared
+/// and unknown tools are content).
+fn build_gated(format: Format, mode: ValueTermination, strict: bool) -> Parser {
+    let builder = Parser::builder()
+        .format(format)
+        .value_termination(mode)
+        .ids(Ids::sequential("call_"));
+    if strict {
+        builder.strict(true)
+    } else {
+        builder
+            .tools(std::sync::Arc::new(
+                toolcall_stream::Tools::from_json("[]").unwrap(),
+            ))
+            .unknown_tools_as_content(true)
+    }
+    .build()
+}
+
+/// Feeds `input` cut at `cuts`; after each chunk, the partial view must be
+/// a valid JSON object whose text (less its closing) the call's final
+/// arguments start with, and whose values the final ones agree with.
+fn check_partial_views(
+    mut parser: Parser,
+    input: &[u8],
+    cuts: &[usize],
+) -> Result<(), TestCaseError> {
+    use serde_json::{Map, Value};
+    let mut views: Vec<(usize, String, String)> = Vec::new();
+    let mut finals: Vec<Option<String>> = Vec::new();
+    let mut duplicates = false;
+    let mut start = 0;
+    let ends = cuts.iter().copied().chain([input.len()]);
+    let mut record = |events: Vec<OwnedEvent>, finals: &mut Vec<Option<String>>| {
+        for event in events {
+            match event {
+                OwnedEvent::ToolCallEnd {
+                    index, arguments, ..
+                } => {
+                    finals.resize(finals.len().max(index + 1), None);
+                    finals[index] = arguments;
+                }
+                OwnedEvent::Diagnostic {
+                    kind: DiagnosticKind::DuplicateParameter,
+                    ..
+                } => {
+                    duplicates = true;
+                }
+                _ => {}
+            }
+        }
+    };
+    for end in ends {
+        let end = end.max(start);
+        let events: Vec<OwnedEvent> = parser
+            .feed(&input[start..end])
+            .map(|e| e.into_owned())
+            .collect();
+        start = end;
+        record(events, &mut finals);
+        if let Some(view) = parser.partial_call() {
+            let text = view.arguments();
+            let parsed: Value = serde_json::from_str(&text)
+                .map_err(|e| TestCaseError::fail(format!("partial view {text:?}: {e}")))?;
+            prop_assert!(parsed.is_object(), "{}", text);
+            views.push((view.index, view.arguments_so_far().to_owned(), text));
+        }
+    }
+    let events: Vec<OwnedEvent> = parser.finish().map(|e| e.into_owned()).collect();
+    record(events, &mut finals);
+    for (index, so_far, text) in views {
+        let last = finals.get(index).cloned().flatten();
+        let last = last.expect("a call seen open ends");
+        prop_assert!(
+            last.starts_with(&so_far),
+            "{:?} is not a prefix of {:?}",
+            so_far,
+            last
+        );
+        if duplicates {
+            continue;
+        }
+        let view: Map<String, Value> = serde_json::from_str(&text).unwrap();
+        let last: Map<String, Value> = serde_json::from_str(&last).unwrap();
+        for (key, value) in &view {
+            let done = &last[key];
+            let agrees = done == value
+                || matches!((done, value), (Value::String(d), Value::String(v)) if d.starts_with(v.as_str()));
+            prop_assert!(agrees, "{}: {} vs {}", key, value, done);
+        }
+    }
+    Ok(())
+}
+
 /// The properties, for one format: `$soup` and `$calls` are its generators
 /// of marker soup and of well-formed calls.
 macro_rules! properties {
@@ -378,6 +472,41 @@ macro_rules! properties {
                         _ => None,
                     }).collect();
                     prop_assert_eq!(content, String::from_utf8_lossy(&input));
+                }
+
+                #[test]
+                fn gated_parsers_keep_split_invariance_and_the_contract(
+                    (input, cuts) in input_and_cuts(prop_oneof![$calls, $soup]),
+                    mode in mode(),
+                    strict in any::<bool>(),
+                ) {
+                    check_split_with(build_gated(FORMAT, mode, strict), &input, &cuts)?;
+                }
+
+                #[test]
+                fn with_every_call_rejected_the_input_comes_back_as_content(
+                    (input, cuts) in input_and_cuts(prop_oneof![$calls, $soup]),
+                    mode in mode(),
+                ) {
+                    let events = feed_cut(&mut build_gated(FORMAT, mode, false), &input, &cuts);
+                    let dropped = events.iter().any(|e| matches!(e,
+                        OwnedEvent::Diagnostic { kind: DiagnosticKind::EmptyToolCall, .. }));
+                    prop_assume!(!dropped);
+                    let calls = events.iter().any(|e| matches!(e, OwnedEvent::ToolCallStart { .. }));
+                    prop_assert!(!calls, "a call was returned");
+                    let content: String = events.iter().filter_map(|e| match e {
+                        OwnedEvent::Content { text } => Some(text.as_str()),
+                        _ => None,
+                    }).collect();
+                    prop_assert_eq!(content, String::from_utf8_lossy(&input));
+                }
+
+                #[test]
+                fn partial_views_are_json_and_agree_with_the_final_arguments(
+                    (input, cuts) in input_and_cuts(prop_oneof![$calls, $soup]),
+                    mode in mode(),
+                ) {
+                    check_partial_views(build(FORMAT, mode, true, None), &input, &cuts)?;
                 }
 
                 #[test]

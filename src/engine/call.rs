@@ -41,6 +41,15 @@ pub(crate) struct Value {
     line_start: bool,
 }
 
+/// The open call as it stands (see [`CallWriter::partial`]).
+pub(crate) struct Partial<'a> {
+    pub index: usize,
+    pub id: &'a str,
+    pub name: &'a str,
+    pub arguments: &'a str,
+    pub closing: &'static str,
+}
+
 pub(crate) struct CallWriter {
     seed: RandomState,
     /// How many calls have started.
@@ -48,6 +57,8 @@ pub(crate) struct CallWriter {
     open: bool,
     /// The open (or last) call's name.
     pub name: String,
+    /// The open (or last) call's id.
+    id: String,
     /// The arguments of the calls of this output and of the open call,
     /// which whole-argument fields are spans of (kept once, not copied).
     pub args: String,
@@ -78,6 +89,7 @@ impl CallWriter {
             calls: 0,
             open: false,
             name: String::new(),
+            id: String::new(),
             args: String::new(),
             args_start: 0,
             param_names: String::new(),
@@ -99,6 +111,7 @@ impl CallWriter {
         self.seed = old.seed;
         for (new, old) in [
             (&mut self.name, &mut old.name),
+            (&mut self.id, &mut old.id),
             (&mut self.args, &mut old.args),
             (&mut self.param_names, &mut old.param_names),
             (&mut self.param, &mut old.param),
@@ -196,11 +209,11 @@ impl CallWriter {
         self.open = true;
         self.name.clear();
         self.name.push_str(name);
-        self.scratch.clear();
-        opts.ids.write(index, &self.seed, &mut self.scratch);
+        self.id.clear();
+        opts.ids.write(index, &self.seed, &mut self.id);
         sink.event(Event::ToolCallStart {
             index,
-            id: &self.scratch,
+            id: &self.id,
             name,
         });
         if let Some(tools) = &opts.tools {
@@ -370,6 +383,31 @@ impl CallWriter {
         };
         sink.value_piece(index, piece, json);
         self.value.emitted += piece.len();
+    }
+
+    /// The open call as it stands: index, id, name, its arguments so far
+    /// (a prefix of the final JSON) and the text that closes them into a
+    /// valid JSON object. `None` outside calls or when arguments are not
+    /// retained.
+    pub(crate) fn partial(&self, opts: &Options) -> Option<Partial<'_>> {
+        let index = self.current()?;
+        if !opts.retain_arguments {
+            return None;
+        }
+        let closing = if self.param_open {
+            "\"}"
+        } else if self.param_count == 0 {
+            "{}"
+        } else {
+            "}"
+        };
+        Some(Partial {
+            index,
+            id: &self.id,
+            name: &self.name,
+            arguments: &self.args[self.args_start..],
+            closing,
+        })
     }
 
     /// Whether the open call already has a parameter `name`.

@@ -112,6 +112,18 @@ impl Engine {
         &self.call.args
     }
 
+    /// The call being read, as it stands.
+    pub(crate) fn partial_call(&self) -> Option<crate::PartialCall<'_>> {
+        let p = self.call.partial(&self.opts)?;
+        Some(crate::PartialCall::new(
+            p.index,
+            p.id,
+            p.name,
+            p.arguments,
+            p.closing,
+        ))
+    }
+
     /// The call the engine is inside, if any.
     pub(crate) fn current_call(&self) -> Option<usize> {
         self.call.current()
