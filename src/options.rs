@@ -4,7 +4,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use crate::{Format, Ids, Tools};
+use crate::{Format, Ids, Tools, Typing};
 
 /// How a Qwen3-Coder parameter value ends when it contains text that looks
 /// like a closer, such as a file that holds `</parameter>`.
@@ -135,6 +135,10 @@ pub(crate) struct Options {
     pub hold_text_after_wrapper: bool,
     /// Strict mode: calls that needed recovery come back as content.
     pub strict: bool,
+    /// How values become JSON.
+    pub typing: Typing,
+    /// Accept Python literals for non-string types (reported).
+    pub python_literals: bool,
     /// Calls to unknown tools come back as content.
     pub unknown_tools_as_content: bool,
 }
@@ -150,6 +154,8 @@ impl Default for Options {
             retain_arguments: true,
             hold_text_after_wrapper: false,
             strict: false,
+            typing: Typing::default(),
+            python_literals: false,
             unknown_tools_as_content: false,
         }
     }

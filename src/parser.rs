@@ -8,7 +8,7 @@ use crate::gate::{Gate, Policy};
 use crate::message::{Message, MessageBuilder};
 use crate::options::{Limits, Options, ValueTermination};
 use crate::sink::{Events, Push, Recorder, Sink};
-use crate::{Format, Ids, Tools};
+use crate::{Format, Ids, Tools, Typing};
 
 /// A streaming tool-call parser for one model output.
 ///
@@ -414,7 +414,21 @@ impl ParserBuilder {
         self
     }
 
-    /// The request's tools: calls to undeclared tools are reported.
+    /// The request's tools: values are typed from their parameters'
+    /// schemas (see [`typing`](ParserBuilder::typing)), and calls to
+    /// undeclared tools, parameters a tool does not declare and required
+    /// parameters left out are reported.
+    ///
+    /// ```
+    /// use toolcall_stream::{Parser, Tools};
+    /// let tools = Tools::from_json(r#"[{"type": "function", "function": {"name": "forecast",
+    ///     "parameters": {"type": "object", "properties": {"city": {"type": "string"},
+    ///     "days": {"type": "integer"}, "metric": {"type": "boolean"}}}}}]"#).unwrap();
+    /// let mut parser = Parser::builder().tools(tools).build();
+    /// let message = parser.parse("<tool_call>\n<function=forecast>\n<parameter=city>\n001\n</parameter>\n\
+    ///     <parameter=days>\n3\n</parameter>\n<parameter=metric>\nTrue\n</parameter>\n</function>\n</tool_call>");
+    /// assert_eq!(message.tool_calls[0].arguments, r#"{"city": "001", "days": 3, "metric": true}"#);
+    /// ```
     pub fn tools(mut self, tools: impl Into<Arc<Tools>>) -> ParserBuilder {
         self.options.tools = Some(tools.into());
         self
@@ -483,6 +497,22 @@ impl ParserBuilder {
     /// ```
     pub fn hold_text_after_wrapper(mut self, hold: bool) -> ParserBuilder {
         self.options.hold_text_after_wrapper = hold;
+        self
+    }
+
+    /// How values become JSON (default [`Typing::Schema`]: typed from the
+    /// [`tools`](ParserBuilder::tools), a string where there is no schema).
+    pub fn typing(mut self, typing: Typing) -> ParserBuilder {
+        self.options.typing = typing;
+        self
+    }
+
+    /// Whether Python literals are accepted where the schema wants another
+    /// type than a string (default `false`, as vLLM): `None` for null,
+    /// `{'k': True}` for an object, `(1, 2)` for an array. Each value read
+    /// this way is reported (`lenient_value`).
+    pub fn python_literals(mut self, accept: bool) -> ParserBuilder {
+        self.options.python_literals = accept;
         self
     }
 

@@ -1,6 +1,7 @@
 //! The call being read, as it stands: for UIs that show a call's arguments
 //! while they stream.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// The call the parser is inside, as it stands after the last chunk: see
@@ -11,7 +12,7 @@ use std::fmt;
 /// closing (an open string value closed, the object closed). Making the
 /// view costs nothing per byte of arguments; only
 /// [`arguments`](PartialCall::arguments) copies them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PartialCall<'a> {
     /// The call's index (the engine's: in strict mode, the call may still
     /// be rejected, and calls returned are renumbered).
@@ -21,7 +22,7 @@ pub struct PartialCall<'a> {
     /// The function name.
     pub name: &'a str,
     so_far: &'a str,
-    closing: &'a str,
+    closing: Cow<'a, str>,
 }
 
 impl<'a> PartialCall<'a> {
@@ -30,7 +31,7 @@ impl<'a> PartialCall<'a> {
         id: &'a str,
         name: &'a str,
         so_far: &'a str,
-        closing: &'a str,
+        closing: Cow<'a, str>,
     ) -> PartialCall<'a> {
         PartialCall {
             index,
@@ -50,8 +51,8 @@ impl<'a> PartialCall<'a> {
     /// What closes [`arguments_so_far`](PartialCall::arguments_so_far)
     /// into a valid JSON object (`"}`, `}`, `{}`, or a held value written
     /// as a string and closed).
-    pub fn closing(&self) -> &'a str {
-        self.closing
+    pub fn closing(&self) -> &str {
+        &self.closing
     }
 
     /// The arguments so far as a valid JSON object.
@@ -64,7 +65,7 @@ impl<'a> PartialCall<'a> {
     /// Appends the arguments so far, as a valid JSON object, to `out`.
     pub fn write_arguments(&self, out: &mut String) {
         out.push_str(self.so_far);
-        out.push_str(self.closing);
+        out.push_str(&self.closing);
     }
 }
 

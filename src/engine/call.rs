@@ -7,15 +7,21 @@
 //! tools, duplicate parameters).
 //!
 //! Values go through [`CallWriter::value_text`], the one place that decides
-//! how value text becomes JSON: today a JSON string streamed piece by
-//! piece; typed values will be held and coerced here.
+//! how value text becomes JSON. A value that can only be a string streams
+//! as a JSON string, piece by piece, in constant memory. A value whose
+//! schema allows another type (or, with `Typing::Infer`, one without a
+//! schema) is held until it ends, its raw `parameter_delta`s still
+//! streaming, and then written coerced; past `Limits::max_held_value` it
+//! is written as a string after all.
 
+use std::borrow::Cow;
 use std::collections::hash_map::RandomState;
 use std::mem;
 
 use crate::event::{DiagnosticKind as Kind, Event};
 use crate::json::{escape_into, first_escape};
 use crate::options::Options;
+use crate::schema::{coerce_into, infer_into, Outcome, TypeSet, Typing};
 use crate::sink::{diagnostic, Sink};
 
 const WS: [char; 4] = [' ', '\t', '\r', '\n'];
@@ -39,6 +45,26 @@ pub(crate) struct Value {
     pub closer_reported: bool,
     /// Whether the value text so far ends a line (or has not begun).
     line_start: bool,
+    /// Whether the value is held to be typed when it ends.
+    holding: bool,
+    /// The types its schema allows (`EMPTY` with `Typing::Infer` and no
+    /// schema: inferred).
+    types: TypeSet,
+    /// The held value's text.
+    held: String,
+}
+
+/// A value in a diagnostic: quoted, and cut short when long.
+struct Shown<'a>(&'a str);
+
+impl std::fmt::Display for Shown<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        const MOST: usize = 40;
+        match self.0.char_indices().nth(MOST) {
+            None => write!(f, "{:?}", self.0),
+            Some((cut, _)) => write!(f, "{:?}…", &self.0[..cut]),
+        }
+    }
 }
 
 /// The open call as it stands (see [`CallWriter::partial`]).
@@ -47,7 +73,7 @@ pub(crate) struct Partial<'a> {
     pub id: &'a str,
     pub name: &'a str,
     pub arguments: &'a str,
-    pub closing: &'static str,
+    pub closing: Cow<'static, str>,
 }
 
 pub(crate) struct CallWriter {
@@ -116,6 +142,7 @@ impl CallWriter {
             (&mut self.param_names, &mut old.param_names),
             (&mut self.param, &mut old.param),
             (&mut self.value.tail, &mut old.value.tail),
+            (&mut self.value.held, &mut old.value.held),
             (&mut self.scratch, &mut old.scratch),
             (&mut self.message, &mut old.message),
         ] {
@@ -264,20 +291,26 @@ impl CallWriter {
         }
         self.param_names.push_str(name);
         sink.event(Event::ParameterStart { index, name });
+        let (holding, types) = self.value_types(name, opts, sink);
         self.scratch.clear();
         self.scratch
             .push_str(if self.param_count == 0 { "{\"" } else { ", \"" });
         escape_into(&mut self.scratch, name);
-        self.scratch.push_str("\": \"");
+        // A held value's JSON is written when it ends.
+        self.scratch
+            .push_str(if holding { "\": " } else { "\": \"" });
         sink.event(Event::ArgumentsDelta {
             index,
             delta: &self.scratch,
         });
         if opts.retain_arguments {
             self.args.push_str(&self.scratch);
-            // The value's JSON string starts at the quote just written.
-            self.value.json_start = self.args.len() - 1;
+            // The value's JSON starts at the quote just written, or next.
+            self.value.json_start = self.args.len() - usize::from(!holding);
         }
+        self.value.holding = holding;
+        self.value.types = types;
+        self.value.held.clear();
         self.param_count += 1;
         self.param_open = true;
         self.value.inline = inline;
@@ -356,6 +389,9 @@ impl CallWriter {
         if piece.is_empty() {
             return;
         }
+        if self.value.holding {
+            return self.hold_value(piece, opts, sink);
+        }
         let index = self.calls - 1;
         // Most pieces need no escaping: the arguments fragment is then the
         // raw text itself, borrowed, not copied. Escaped text is written
@@ -394,12 +430,19 @@ impl CallWriter {
         if !opts.retain_arguments {
             return None;
         }
-        let closing = if self.param_open {
-            "\"}"
+        let closing = if self.param_open && self.value.holding {
+            // A held value is shown raw, as a string.
+            let mut closing = String::with_capacity(self.value.held.len() + 4);
+            closing.push('"');
+            escape_into(&mut closing, &self.value.held);
+            closing.push_str("\"}");
+            Cow::Owned(closing)
+        } else if self.param_open {
+            Cow::Borrowed("\"}")
         } else if self.param_count == 0 {
-            "{}"
+            Cow::Borrowed("{}")
         } else {
-            "}"
+            Cow::Borrowed("}")
         };
         Some(Partial {
             index,
@@ -408,6 +451,152 @@ impl CallWriter {
             arguments: &self.args[self.args_start..],
             closing,
         })
+    }
+
+    /// Whether parameter `name`'s value is held to be typed, and the types
+    /// its schema allows; reports a parameter the schema does not declare.
+    fn value_types<S: Sink>(&mut self, name: &str, opts: &Options, sink: &mut S) -> (bool, TypeSet) {
+        if opts.typing == Typing::Strings {
+            return (false, TypeSet::STRING);
+        }
+        let schema = opts.tools.as_deref().and_then(|t| t.schema(&self.name));
+        let types = match schema {
+            Some(schema) => match schema.param(name) {
+                Some(types) => Some(types),
+                None => {
+                    if schema.declares_properties() {
+                        let index = self.current();
+                        diagnostic(
+                            sink,
+                            &mut self.message,
+                            Kind::UnknownParameter,
+                            index,
+                            format_args!(
+                                "call `{}` gives parameter `{name}`, which its tool does not \
+                                 declare; its value is a string",
+                                self.name
+                            ),
+                        );
+                        return (false, TypeSet::STRING);
+                    }
+                    None
+                }
+            },
+            None => None,
+        };
+        match types {
+            Some(types) => (!types.is_string_only(), types),
+            None if opts.typing == Typing::Infer => (true, TypeSet::EMPTY),
+            None => (false, TypeSet::STRING),
+        }
+    }
+
+    /// A piece of a held value: streamed raw for UIs, kept for typing;
+    /// past the bound, the value is a string after all.
+    #[inline(never)]
+    fn hold_value<S: Sink>(&mut self, piece: &str, opts: &Options, sink: &mut S) {
+        let index = self.calls - 1;
+        let max = opts.limits.max_held_value;
+        if self.value.held.len() + piece.len() <= max {
+            self.value.held.push_str(piece);
+            sink.event(Event::ParameterDelta { index, text: piece });
+            return;
+        }
+        diagnostic(
+            sink,
+            &mut self.message,
+            Kind::LimitExceeded,
+            Some(index),
+            format_args!(
+                "the value of `{}` in call `{}` passed {max} bytes (`max_held_value`) \
+                 before it ended, so it could not be typed ({}): it is a string",
+                self.param, self.name, self.value.types
+            ),
+        );
+        self.value.holding = false;
+        let held = mem::take(&mut self.value.held);
+        self.scratch.clear();
+        self.scratch.push('"');
+        escape_into(&mut self.scratch, &held);
+        sink.event(Event::ArgumentsDelta {
+            index,
+            delta: &self.scratch,
+        });
+        if opts.retain_arguments {
+            self.args.push_str(&self.scratch);
+        }
+        self.value.emitted += held.len();
+        self.value.held = held;
+        self.value.held.clear();
+        self.emit_value(piece, opts, sink);
+    }
+
+    /// Writes the held value, typed.
+    #[inline(never)]
+    fn write_held<S: Sink>(&mut self, opts: &Options, sink: &mut S) {
+        let index = self.calls - 1;
+        self.value.holding = false;
+        let text = self.value.held.as_str();
+        self.scratch.clear();
+        let outcome = if self.value.types.is_empty() {
+            infer_into(text, &mut self.scratch);
+            Outcome::Typed
+        } else {
+            coerce_into(text, self.value.types, opts.python_literals, &mut self.scratch)
+        };
+        sink.event(Event::ArgumentsDelta {
+            index,
+            delta: &self.scratch,
+        });
+        if opts.retain_arguments {
+            self.args.push_str(&self.scratch);
+        }
+        let shown = Shown(text);
+        match outcome {
+            Outcome::Typed => {}
+            Outcome::Lenient(what) => diagnostic(
+                sink,
+                &mut self.message,
+                Kind::LenientValue,
+                Some(index),
+                format_args!(
+                    "the value {shown} of `{}` in call `{}` was read as a {what} ({})",
+                    self.param, self.name, self.value.types
+                ),
+            ),
+            Outcome::Invalid => diagnostic(
+                sink,
+                &mut self.message,
+                Kind::InvalidValue,
+                Some(index),
+                format_args!(
+                    "the value {shown} of `{}` in call `{}` is not {}; it is kept as a string",
+                    self.param, self.name, self.value.types
+                ),
+            ),
+        }
+    }
+
+    /// Reports the required parameters the open call lacks.
+    fn check_required<S: Sink>(&mut self, opts: &Options, sink: &mut S) {
+        let Some(schema) = opts.tools.as_deref().and_then(|t| t.schema(&self.name)) else {
+            return;
+        };
+        let index = self.current();
+        for required in schema.required() {
+            if !self.has_param(required) {
+                diagnostic(
+                    sink,
+                    &mut self.message,
+                    Kind::MissingRequired,
+                    index,
+                    format_args!(
+                        "call `{}` lacks `{required}`, which its tool requires",
+                        self.name
+                    ),
+                );
+            }
+        }
     }
 
     /// Whether the open call already has a parameter `name`.
@@ -428,10 +617,16 @@ impl CallWriter {
         self.param_open = false;
         self.value.tail.clear();
         let index = self.calls - 1;
-        sink.event(Event::ArgumentsDelta { index, delta: "\"" });
+        if self.value.holding {
+            self.write_held(opts, sink);
+        } else {
+            sink.event(Event::ArgumentsDelta { index, delta: "\"" });
+            if opts.retain_arguments {
+                self.args.push('"');
+            }
+        }
         let name = &self.param;
         if opts.retain_arguments {
-            self.args.push('"');
             let whole = self.value.json_start..self.args.len();
             sink.event_with_whole(
                 Event::ParameterEnd {
@@ -456,6 +651,9 @@ impl CallWriter {
             return;
         }
         self.end_param(opts, sink);
+        if opts.tools.is_some() && opts.typing != Typing::Strings {
+            self.check_required(opts, sink);
+        }
         let index = self.calls - 1;
         let closing = if self.param_count == 0 { "{}" } else { "}" };
         sink.event(Event::ArgumentsDelta {
