@@ -68,7 +68,7 @@ mod tools;
 
 pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent};
 pub use format::{Format, UnknownFormat};
-pub use ids::Ids;
+pub use ids::{IdStyle, Ids};
 pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
 pub use options::{Limits, ValueTermination};
 pub use parser::{Parser, ParserBuilder};
