@@ -203,6 +203,21 @@ fn write_alphanumeric(words: &mut impl FnMut() -> u64, count: usize, out: &mut S
     }
 }
 
+/// `count` random letters and digits, from a fresh `RandomState`.
+pub(crate) fn random_alphanumeric(count: usize, out: &mut String) {
+    let seed = RandomState::new();
+    write_alphanumeric(&mut random_words(0, &seed), count, out);
+}
+
+/// `count` letters and digits made from `seed`, from other words than the
+/// seeded call ids, so that a response id made from a seed does not begin
+/// like the first call id made from it.
+pub(crate) fn seeded_alphanumeric(seed: u64, count: usize, out: &mut String) {
+    // "chatcmpl" in ASCII: another stream of words than a call's.
+    const DOMAIN: u64 = 0x6368_6174_636d_706c;
+    write_alphanumeric(&mut seeded_words(splitmix64(seed ^ DOMAIN), 0), count, out);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -20,6 +20,9 @@
 //!   reported with a [diagnostic](DiagnosticKind); text that is not a call
 //!   comes back as content; a call cut off by the end of the stream is
 //!   marked incomplete.
+//! * **OpenAI on the wire.** [`openai::ChunkEncoder`] turns the events into
+//!   `chat.completion.chunk`s, [`Message::to_chat_completion`] a message
+//!   into a `chat.completion`.
 //!
 //! # Example: streaming
 //! ```
@@ -61,6 +64,7 @@ mod format;
 mod ids;
 mod json;
 mod message;
+pub mod openai;
 mod options;
 mod parser;
 mod sink;
