@@ -689,6 +689,15 @@ impl ChunkEncoder {
     }
 }
 
+/// Pushes each event, as [`ChunkEncoder::push`]: `encoder.extend(parser.feed(piece))`.
+impl<'a> Extend<Event<'a>> for ChunkEncoder {
+    fn extend<I: IntoIterator<Item = Event<'a>>>(&mut self, events: I) {
+        for event in events {
+            self.push(&event);
+        }
+    }
+}
+
 /// Appends `value` as one server-sent event: `data: {json}` and a blank
 /// line. On an error (a value JSON cannot hold) nothing is appended.
 ///
@@ -897,6 +906,24 @@ mod tests {
                 Some(expected)
             );
         }
+    }
+
+    #[test]
+    fn extend_is_push_for_each_event() {
+        let mut parser = Parser::builder().ids(Ids::sequential("c")).build();
+        let input = "Hi<tool_call><function=f><parameter=a>1</parameter></function></tool_call>";
+        let mut pushed = ChunkEncoder::new(meta());
+        parser.feed_with(input, |event| pushed.push(&event));
+        parser.reset();
+        let mut extended = ChunkEncoder::new(meta());
+        extended.extend(parser.feed(input));
+        let chunk = extended.take_chunk().unwrap();
+        assert_eq!(
+            to_json(&chunk.choices[0].delta)["tool_calls"][0]["function"],
+            json!({"name": "f", "arguments": "{\"a\": \"1\"}"})
+        );
+        assert_eq!(Some(chunk), pushed.take_chunk());
+        assert_eq!(extended.finish(false), pushed.finish(false));
     }
 
     #[test]
