@@ -20,6 +20,9 @@
 //!   reported with a [diagnostic](DiagnosticKind); text that is not a call
 //!   comes back as content; a call cut off by the end of the stream is
 //!   marked incomplete.
+//! * **OpenAI on the wire.** [`openai::ChunkEncoder`] turns the events into
+//!   `chat.completion.chunk`s, [`Message::to_chat_completion`] a message
+//!   into a `chat.completion`.
 //!
 //! # Example: streaming
 //! ```
@@ -62,6 +65,7 @@ mod gate;
 mod ids;
 mod json;
 mod message;
+pub mod openai;
 mod options;
 mod parser;
 mod partial;
@@ -70,7 +74,7 @@ mod tools;
 
 pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent};
 pub use format::{Format, UnknownFormat};
-pub use ids::Ids;
+pub use ids::{IdStyle, Ids};
 pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
 pub use options::{Limits, ValueTermination};
 pub use parser::{Parser, ParserBuilder};

@@ -9,7 +9,10 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
-use clap::{Args, Parser as ClapParser, Subcommand};
+use clap::{Args, Parser as ClapParser, Subcommand, ValueEnum};
+use toolcall_stream::openai::{
+    write_sse, ChatCompletionChunk, ChunkEncoder, CompletionMeta, SSE_DONE,
+};
 use toolcall_stream::{Event, Format, Ids, Limits, Parser, Tools, ValueTermination};
 
 /// Turn raw LLM output into OpenAI-compatible tool calls.
@@ -23,13 +26,15 @@ struct Cli {
 #[derive(Subcommand)]
 enum Command {
     /// Parse a whole output; print one JSON message
-    /// `{"content", "tool_calls", "diagnostics"}`.
+    /// `{"content", "tool_calls", "diagnostics"}` (with `--openai`, one
+    /// `chat.completion`).
     Parse {
         #[command(flatten)]
         common: Common,
     },
     /// Feed the output in chunks; print one JSON event per line as the
-    /// bytes arrive (a pipe works live).
+    /// bytes arrive (a pipe works live; with `--openai`, server-sent
+    /// `chat.completion.chunk`s).
     Stream {
         #[command(flatten)]
         common: Common,
@@ -37,7 +42,7 @@ enum Command {
         #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u64).range(1..))]
         chunk_size: u64,
         /// Print no events, only one JSON line of counts and throughput.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "openai")]
         summary: bool,
         /// Leave out `tool_call_end.arguments` and `parameter_end.value`,
         /// which repeat the deltas: memory then stays constant however
@@ -59,9 +64,19 @@ struct Common {
     /// How a value ends around closer-like text: `lookahead` or `vllm`.
     #[arg(long, default_value = "lookahead")]
     value_termination: ValueTermination,
-    /// Number call ids `call_0`, `call_1`, … instead of random ids.
-    #[arg(long)]
+    /// Number call ids `call_0`, `call_1`, … instead of random ids (the
+    /// same as `--ids sequential`).
+    #[arg(long, conflicts_with = "ids")]
     sequential_ids: bool,
+    /// How call ids are made.
+    #[arg(long, value_enum, default_value_t = IdsArg::Random)]
+    ids: IdsArg,
+    /// Make random ids (`--ids random` or `openai`) and the response id
+    /// from this seed: the same output on every run.
+    #[arg(long, value_name = "N")]
+    seed: Option<u64>,
+    #[command(flatten)]
+    openai: OpenAiArgs,
     /// Hold text between `<tool_call>` and `<function=` (up to
     /// `--lookahead` bytes) so that the call after it is still read as
     /// wrapped; by default such text is content at once.
@@ -71,6 +86,38 @@ struct Common {
     limits: LimitArgs,
     /// The model output: a path, or `-` (or nothing) for stdin.
     input: Option<PathBuf>,
+}
+
+/// `--ids`: the forms of `Ids`.
+#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
+enum IdsArg {
+    /// `chatcmpl-tool-` and 16 hex digits, as vLLM makes them.
+    Random,
+    /// `call_` and 24 letters and digits, as OpenAI makes them.
+    Openai,
+    /// `call_0`, `call_1`, …
+    Sequential,
+}
+
+#[derive(Args)]
+struct OpenAiArgs {
+    /// Print OpenAI's wire format: `parse` one `chat.completion` JSON,
+    /// `stream` one server-sent event (`data: {chunk}` and a blank line) per
+    /// chunk fed that completed something, the last with the
+    /// `finish_reason`, then `data: [DONE]`. Diagnostics go to stderr, one
+    /// JSON line each, so that stdout stays valid. `stream --openai` keeps
+    /// no copy of a call, as `--lean`.
+    #[arg(long, help_heading = "OpenAI output")]
+    openai: bool,
+    /// The response's `model`.
+    #[arg(long, value_name = "NAME", default_value = "toolcall")]
+    #[arg(requires = "openai", help_heading = "OpenAI output")]
+    model: String,
+    /// The model was cut off by its token limit: `finish_reason` is
+    /// `length` (otherwise `tool_calls` when a call is complete, else
+    /// `stop`).
+    #[arg(long, requires = "openai", help_heading = "OpenAI output")]
+    finish_length: bool,
 }
 
 /// The fields of `Limits`, with its defaults.
@@ -180,9 +227,7 @@ impl Common {
             .limits(self.limits.limits())
             .retain_arguments(retain_arguments)
             .hold_text_after_wrapper(self.hold_text_after_wrapper);
-        if self.sequential_ids {
-            builder = builder.ids(Ids::sequential("call_"));
-        }
+        builder = builder.ids(self.ids());
         if let Some(path) = &self.tools {
             let text = std::fs::read_to_string(path)
                 .map_err(|e| Fatal(format!("cannot read tools {}: {e}", path.display())))?;
@@ -191,6 +236,26 @@ impl Common {
             builder = builder.tools(Arc::new(tools));
         }
         Ok(builder.build())
+    }
+
+    fn ids(&self) -> Ids {
+        match (self.ids, self.seed) {
+            _ if self.sequential_ids => Ids::sequential("call_"),
+            (IdsArg::Sequential, _) => Ids::sequential("call_"),
+            (IdsArg::Random, None) => Ids::Random,
+            (IdsArg::Random, Some(seed)) => Ids::seeded(seed),
+            (IdsArg::Openai, None) => Ids::OpenAi,
+            (IdsArg::Openai, Some(seed)) => Ids::openai_seeded(seed),
+        }
+    }
+
+    /// The response's id, model and time for `--openai`.
+    fn meta(&self) -> CompletionMeta {
+        let model = self.openai.model.clone();
+        match self.seed {
+            Some(seed) => CompletionMeta::seeded(model, seed),
+            None => CompletionMeta::new(model),
+        }
     }
 
     /// The input path, unless it is stdin.
@@ -226,14 +291,87 @@ fn parse(common: &Common) -> Result<(), Fatal> {
     let input = common.read_all()?;
     let message = parser.parse(&input);
     let mut out = io::stdout().lock();
-    let written = serde_json::to_writer(&mut out, &message)
+    let written = if common.openai.openai {
+        let mut stderr = io::stderr().lock();
+        for diagnostic in &message.diagnostics {
+            let event = Event::Diagnostic {
+                index: diagnostic.index,
+                kind: diagnostic.kind,
+                message: &diagnostic.message,
+            };
+            report_diagnostic(&mut stderr, &event);
+        }
+        let completion = message.to_chat_completion(&common.meta(), common.openai.finish_length);
+        serde_json::to_writer(&mut out, &completion)
+    } else {
+        serde_json::to_writer(&mut out, &message)
+    };
+    let written = written
         .map_err(io::Error::from)
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush());
     output_result(written)
 }
 
+/// A diagnostic as one JSON line on stderr, in `--openai` mode where stdout
+/// has no place for it. A failed write to stderr is not worth failing for.
+fn report_diagnostic(stderr: &mut impl Write, event: &Event<'_>) {
+    if matches!(event, Event::Diagnostic { .. }) {
+        let _ = serde_json::to_writer(&mut *stderr, event);
+        let _ = stderr.write_all(b"\n");
+    }
+}
+
+/// `stream --openai`: server-sent chunks, one per piece fed that completed
+/// something, the last with the `finish_reason`, then `[DONE]`.
+fn stream_openai(common: &Common, chunk_size: usize) -> Result<(), Fatal> {
+    // The chunks need only the argument fragments: keep no copy of a call.
+    let mut parser = common.parser(false)?;
+    let mut encoder = ChunkEncoder::new(common.meta());
+    let mut reader = common.open()?;
+    let mut out = BufWriter::new(io::stdout().lock());
+    let mut stderr = io::stderr().lock();
+    let mut frame = String::new();
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Fatal(format!("cannot read {}: {e}", common.input_name()))),
+        };
+        for piece in buf[..n].chunks(chunk_size) {
+            parser.feed_with(piece, |event| {
+                report_diagnostic(&mut stderr, &event);
+                encoder.push(&event);
+            });
+            if let Some(chunk) = encoder.take_chunk() {
+                frame.clear();
+                write_frame(&chunk, &mut frame)?;
+                output_result(out.write_all(frame.as_bytes()))?;
+            }
+        }
+        // Live output: what these bytes completed is sent now.
+        output_result(out.flush())?;
+    }
+    parser.finish_with(|event| {
+        report_diagnostic(&mut stderr, &event);
+        encoder.push(&event);
+    });
+    frame.clear();
+    write_frame(&encoder.finish(common.openai.finish_length), &mut frame)?;
+    frame.push_str(SSE_DONE);
+    output_result(out.write_all(frame.as_bytes()).and_then(|()| out.flush()))
+}
+
+fn write_frame(chunk: &ChatCompletionChunk, frame: &mut String) -> Result<(), Fatal> {
+    write_sse(chunk, frame).map_err(|e| Fatal(format!("cannot write a chunk as JSON: {e}")))
+}
+
 fn stream(common: &Common, chunk_size: usize, summary: bool, lean: bool) -> Result<(), Fatal> {
+    if common.openai.openai {
+        return stream_openai(common, chunk_size);
+    }
     // The whole-argument fields are only copies of the deltas: without
     // them a parser's memory does not grow with a value.
     let mut parser = common.parser(!(summary || lean))?;
