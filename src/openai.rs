@@ -501,6 +501,9 @@ impl Message {
 ///   be content: a message that is only whitespace around calls has
 ///   `content: null`, as [`Message`] has, so the chunks joined are the
 ///   [`chat.completion`](Message::to_chat_completion) of the same events.
+///   At most [`MAX_LEADING_BLANK`] bytes are held; past that the
+///   whitespace is sent as content (where a [`Message`] would still say
+///   `null`).
 ///
 /// # Example
 /// ```
@@ -595,7 +598,9 @@ impl ChunkEncoder {
     fn push_content(&mut self, text: &str) {
         if self.text_seen {
             self.content.push_str(text);
-        } else if text.trim().is_empty() {
+        } else if text.trim().is_empty()
+            && self.leading_blank.len() + text.len() <= MAX_LEADING_BLANK
+        {
             self.leading_blank.push_str(text);
         } else {
             self.text_seen = true;
@@ -697,6 +702,11 @@ impl<'a> Extend<Event<'a>> for ChunkEncoder {
         }
     }
 }
+
+/// The most leading whitespace a [`ChunkEncoder`] holds before it sends it
+/// as content: holding is for the usual newline or two around calls, and
+/// must stay bounded whatever the model writes.
+pub const MAX_LEADING_BLANK: usize = 4096;
 
 /// Appends `value` as one server-sent event: `data: {json}` and a blank
 /// line. On an error (a value JSON cannot hold) nothing is appended.
