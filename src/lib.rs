@@ -63,6 +63,7 @@ mod json;
 mod message;
 mod options;
 mod parser;
+pub mod schema;
 mod sink;
 mod tools;
 
@@ -72,6 +73,7 @@ pub use ids::Ids;
 pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
 pub use options::{Limits, ValueTermination};
 pub use parser::{Parser, ParserBuilder};
+pub use schema::{TypeSet, Typing, UnknownTyping};
 pub use sink::Events;
 pub use tools::{Tools, ToolsError};
 
