@@ -318,3 +318,27 @@ fn json_value() -> impl Strategy<Value = Value> {
         ]
     })
 }
+
+/// Writes our coercion of every `{"text", "types"}` line of the JSON Lines
+/// file `$LADDER_DIFF_IN` to `$LADDER_DIFF_OUT`, one JSON text a line, for
+/// `check_vllm.py --differential` to compare with vLLM's.
+#[test]
+#[ignore = "driven by tests/schema_ladder/check_vllm.py --differential"]
+fn differential_against_vllm() {
+    let (Ok(input), Ok(output)) = (
+        std::env::var("LADDER_DIFF_IN"),
+        std::env::var("LADDER_DIFF_OUT"),
+    ) else {
+        return;
+    };
+    let mut written = String::new();
+    for line in std::fs::read_to_string(input).unwrap().lines() {
+        let case: Value = serde_json::from_str(line).unwrap();
+        let types = TypeSet::from_schema(&json!({"type": case["types"]}), None);
+        let mut out = String::new();
+        coerce_into(case["text"].as_str().unwrap(), types, false, &mut out);
+        written.push_str(&out);
+        written.push('\n');
+    }
+    std::fs::write(output, written).unwrap();
+}
