@@ -75,9 +75,10 @@ pub enum DiagnosticKind {
     /// openings are content; past `max_parameters`, parameters are ignored
     /// and the call is marked incomplete. Reported once per bound and stream.
     LimitExceeded,
-    /// A value did not fit any type its schema allows: it was written as a
-    /// JSON string of its raw text, so the arguments stay valid JSON and
-    /// the call is kept.
+    /// A value did not fit any type its schema allows: it was written as
+    /// the JSON it is when it is JSON (`2.5` for an integer, as vLLM), else
+    /// as a JSON string of its raw text, so the arguments stay valid JSON
+    /// and the call is kept.
     InvalidValue,
     /// A value was accepted only thanks to an opt-in leniency (Python
     /// literals such as `True`, `None` or `{'k': 1}`).

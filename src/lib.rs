@@ -69,6 +69,7 @@ pub mod openai;
 mod options;
 mod parser;
 mod partial;
+pub mod schema;
 mod sink;
 mod tools;
 
@@ -79,6 +80,7 @@ pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
 pub use options::{Limits, ValueTermination};
 pub use parser::{Parser, ParserBuilder};
 pub use partial::PartialCall;
+pub use schema::{TypeSet, Typing, UnknownTyping};
 pub use sink::Events;
 pub use tools::{Tools, ToolsError};
 

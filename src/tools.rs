@@ -1,8 +1,11 @@
 //! The request's OpenAI `tools` array.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde_json::Value;
+
+use crate::schema::TypeSet;
 
 /// The tools a request declared: their names, and their parameter schemas
 /// for typed arguments.
@@ -18,12 +21,123 @@ use serde_json::Value;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Tools {
     tools: Vec<Tool>,
+    /// Each name's first declaration in `tools`: the one vLLM's lookups
+    /// (`find_tool_properties`) find too.
+    by_name: HashMap<String, usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 struct Tool {
     name: String,
     parameters: Value,
+    schema: ToolSchema,
+}
+
+/// A tool's parameters as the call writer needs them: each declared
+/// parameter's types, read once when the tools are.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct ToolSchema {
+    params: HashMap<String, TypeSet>,
+    required: Vec<String>,
+    declares_properties: bool,
+}
+
+impl ToolSchema {
+    /// The types parameter `name` accepts; `None` when it is not declared.
+    pub(crate) fn param(&self, name: &str) -> Option<TypeSet> {
+        self.params.get(name).copied()
+    }
+
+    /// The parameters the schema lists as `required`.
+    pub(crate) fn required(&self) -> &[String] {
+        &self.required
+    }
+
+    /// Whether the schema lists `properties` (possibly none). Without them
+    /// any parameter name is acceptable, so none is reported unknown.
+    pub(crate) fn declares_properties(&self) -> bool {
+        self.declares_properties
+    }
+
+    /// Reads a tool's `parameters` (`None` or JSON `null` when absent).
+    fn read(
+        index: usize,
+        name: &str,
+        parameters: Option<&Value>,
+    ) -> Result<ToolSchema, ToolsError> {
+        let wrong = |what: &str, found: &Value| ToolsError {
+            message: format!(
+                "tool {index} (`{name}`): {what}, found {}",
+                json_kind(found)
+            ),
+        };
+        let parameters = match parameters {
+            None | Some(Value::Null) => return Ok(ToolSchema::default()),
+            Some(Value::Object(parameters)) => parameters,
+            Some(other) => {
+                return Err(wrong(
+                    "`parameters` must be a JSON object (a JSON schema)",
+                    other,
+                ))
+            }
+        };
+        let root = Value::Object(parameters.clone());
+        let mut schema = ToolSchema::default();
+        match parameters.get("properties") {
+            None | Some(Value::Null) => {}
+            Some(Value::Object(properties)) => {
+                schema.declares_properties = true;
+                schema.params = properties
+                    .iter()
+                    .map(|(param, param_schema)| {
+                        (
+                            param.clone(),
+                            TypeSet::from_schema(param_schema, Some(&root)),
+                        )
+                    })
+                    .collect();
+            }
+            Some(other) => {
+                return Err(wrong(
+                    "`parameters.properties` must be a JSON object",
+                    other,
+                ))
+            }
+        }
+        match parameters.get("required") {
+            None | Some(Value::Null) => {}
+            Some(Value::Array(required)) => {
+                for entry in required {
+                    let param = entry.as_str().ok_or_else(|| ToolsError {
+                        message: format!(
+                            "tool {index} (`{name}`): `parameters.required` must be an array \
+                             of strings, but holds {}",
+                            json_kind(entry)
+                        ),
+                    })?;
+                    schema.required.push(param.to_owned());
+                }
+            }
+            Some(other) => {
+                return Err(wrong(
+                    "`parameters.required` must be an array of strings",
+                    other,
+                ))
+            }
+        }
+        Ok(schema)
+    }
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
 }
 
 /// Why a `tools` document was rejected.
@@ -43,10 +157,11 @@ impl std::error::Error for ToolsError {}
 impl Tools {
     /// Reads an OpenAI `tools` array: `[{"type": "function", "function":
     /// {"name": .., "parameters": ..}}, ..]`. The flat form `{"name": ..,
-    /// "parameters": ..}` is accepted too.
+    /// "parameters": ..}` is accepted too. A name declared twice keeps its
+    /// first declaration, as vLLM's lookups do.
     ///
     /// # Errors
-    /// When the text is not JSON, not an array, or an entry has no name.
+    /// When the text is not JSON, or as [`Tools::from_value`].
     pub fn from_json(text: &str) -> Result<Tools, ToolsError> {
         let value: Value = serde_json::from_str(text).map_err(|e| ToolsError {
             message: format!("tools are not valid JSON: {e}"),
@@ -57,12 +172,19 @@ impl Tools {
     /// Reads an OpenAI `tools` array already parsed as JSON.
     ///
     /// # Errors
-    /// When the value is not an array or an entry has no name.
+    /// When the value is not an array, an entry has no `function.name`
+    /// string, or a tool's `parameters` is not an object, its `properties`
+    /// not an object or its `required` not an array of strings. The message
+    /// names the tool by index (from 0) and name.
     pub fn from_value(value: &Value) -> Result<Tools, ToolsError> {
         let entries = value.as_array().ok_or_else(|| ToolsError {
-            message: "tools must be a JSON array of OpenAI tool definitions".into(),
+            message: format!(
+                "tools must be a JSON array of OpenAI tool definitions, found {}",
+                json_kind(value)
+            ),
         })?;
         let mut tools = Vec::with_capacity(entries.len());
+        let mut by_name = HashMap::with_capacity(entries.len());
         for (i, entry) in entries.iter().enumerate() {
             let function = entry.get("function").unwrap_or(entry);
             let name = function
@@ -71,18 +193,54 @@ impl Tools {
                 .ok_or_else(|| ToolsError {
                     message: format!("tool {i} has no `function.name` string"),
                 })?;
-            let parameters = function.get("parameters").cloned().unwrap_or(Value::Null);
+            let parameters = function.get("parameters");
+            let schema = ToolSchema::read(i, name, parameters)?;
+            by_name.entry(name.to_owned()).or_insert(i);
             tools.push(Tool {
                 name: name.to_owned(),
-                parameters,
+                parameters: parameters.cloned().unwrap_or(Value::Null),
+                schema,
             });
         }
-        Ok(Tools { tools })
+        Ok(Tools { tools, by_name })
+    }
+
+    fn tool(&self, name: &str) -> Option<&Tool> {
+        self.by_name.get(name).map(|&i| &self.tools[i])
+    }
+
+    /// The schema table of tool `tool`, for typing its arguments.
+    pub(crate) fn schema(&self, tool: &str) -> Option<&ToolSchema> {
+        self.tool(tool).map(|t| &t.schema)
+    }
+
+    /// The types parameter `parameter` of tool `tool` accepts, read from its
+    /// schema as [`TypeSet::from_schema`] does (`$ref`s resolved in the
+    /// tool's `parameters`); `None` when the tool or the parameter is not
+    /// declared.
+    ///
+    /// ```
+    /// use toolcall_stream::{Tools, TypeSet};
+    /// let tools = Tools::from_json(r##"[{"type": "function", "function": {"name": "forecast",
+    ///     "parameters": {"type": "object", "properties": {
+    ///         "city": {"type": "string"},
+    ///         "days": {"type": ["integer", "null"]},
+    ///         "unit": {"$ref": "#/$defs/Unit"}},
+    ///     "$defs": {"Unit": {"enum": ["celsius", "fahrenheit"]}}}}}]"##).unwrap();
+    /// assert_eq!(tools.parameter_types("forecast", "city"), Some(TypeSet::STRING));
+    /// let days = tools.parameter_types("forecast", "days").unwrap();
+    /// assert_eq!(days.to_string(), "integer or null");
+    /// assert_eq!(tools.parameter_types("forecast", "unit"), Some(TypeSet::STRING));
+    /// assert_eq!(tools.parameter_types("forecast", "hours"), None);
+    /// assert_eq!(tools.parameter_types("rm_rf", "path"), None);
+    /// ```
+    pub fn parameter_types(&self, tool: &str, parameter: &str) -> Option<TypeSet> {
+        self.tool(tool)?.schema.param(parameter)
     }
 
     /// Whether a tool of this name was declared.
     pub fn contains(&self, name: &str) -> bool {
-        self.tools.iter().any(|t| t.name == name)
+        self.by_name.contains_key(name)
     }
 
     /// The declared tool names, in order.
@@ -92,10 +250,7 @@ impl Tools {
 
     /// A tool's `parameters` JSON schema, if it was declared with one.
     pub fn parameters(&self, name: &str) -> Option<&Value> {
-        self.tools
-            .iter()
-            .find(|t| t.name == name)
-            .map(|t| &t.parameters)
+        self.tool(name).map(|t| &t.parameters)
     }
 
     /// Whether tool `name` declares a parameter `parameter`: `None` when
@@ -110,8 +265,10 @@ impl Tools {
     /// assert_eq!(tools.has_parameter("other", "city"), None);
     /// ```
     pub fn has_parameter(&self, name: &str, parameter: &str) -> Option<bool> {
-        let properties = self.parameters(name)?.get("properties")?.as_object()?;
-        Some(properties.contains_key(parameter))
+        let schema = &self.tool(name)?.schema;
+        schema
+            .declares_properties
+            .then(|| schema.params.contains_key(parameter))
     }
 
     /// How many tools were declared.
@@ -122,5 +279,98 @@ impl Tools {
     /// Whether no tool was declared.
     pub fn is_empty(&self) -> bool {
         self.tools.is_empty()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::{Tools, TypeSet};
+
+    #[test]
+    fn invalid_tools_name_the_tool_and_the_fault() {
+        let cases = [
+            (json!({"name": "x"}), "tools must be a JSON array of OpenAI tool definitions, found an object"),
+            (json!([{"type": "function"}]), "tool 0 has no `function.name` string"),
+            (json!([{"name": "a"}, "b"]), "tool 1 has no `function.name` string"),
+            (
+                json!([{"name": "a", "parameters": "object"}]),
+                "tool 0 (`a`): `parameters` must be a JSON object (a JSON schema), found a string",
+            ),
+            (
+                json!([{"name": "a"}, {"function": {"name": "b", "parameters": {"properties": []}}}]),
+                "tool 1 (`b`): `parameters.properties` must be a JSON object, found an array",
+            ),
+            (
+                json!([{"name": "a", "parameters": {"required": "city"}}]),
+                "tool 0 (`a`): `parameters.required` must be an array of strings, found a string",
+            ),
+            (
+                json!([{"name": "a", "parameters": {"required": ["city", 3]}}]),
+                "tool 0 (`a`): `parameters.required` must be an array of strings, but holds a number",
+            ),
+        ];
+        for (tools, message) in cases {
+            let error = Tools::from_value(&tools).expect_err(message);
+            assert_eq!(error.to_string(), message);
+        }
+        let error = Tools::from_json("[{").unwrap_err().to_string();
+        assert!(error.starts_with("tools are not valid JSON: "), "{error}");
+    }
+
+    #[test]
+    fn the_schema_table() {
+        let tools = Tools::from_value(&json!([
+            {"type": "function", "function": {"name": "forecast", "parameters": {
+                "type": "object",
+                "properties": {
+                    "city": {"type": "string"},
+                    "days": {"anyOf": [{"type": "integer"}, {"type": "null"}]},
+                    "at": {"$ref": "#/definitions/Point"},
+                    "loose": {}
+                },
+                "required": ["city"],
+                "definitions": {"Point": {"type": "object"}}
+            }}},
+            {"name": "ping"},
+            {"name": "free", "parameters": {"type": "object"}},
+            {"name": "none", "parameters": {"type": "object", "properties": {}}},
+            {"name": "forecast", "parameters": {"properties": {"city": {"type": "integer"}}}}
+        ]))
+        .unwrap();
+        assert_eq!(tools.len(), 5);
+        let forecast = tools.schema("forecast").unwrap();
+        let cases = [
+            ("city", Some(TypeSet::STRING)),
+            ("days", Some(TypeSet::INTEGER.union(TypeSet::NULL))),
+            ("at", Some(TypeSet::OBJECT)),
+            ("loose", Some(TypeSet::STRING)),
+            ("hours", None),
+        ];
+        for (param, types) in cases {
+            assert_eq!(forecast.param(param), types, "{param}");
+            assert_eq!(tools.parameter_types("forecast", param), types, "{param}");
+        }
+        assert_eq!(forecast.required(), ["city"]);
+        assert!(forecast.declares_properties());
+        // The first declaration of a name wins, as in vLLM.
+        assert_eq!(tools.has_parameter("forecast", "loose"), Some(true));
+
+        for (tool, declares) in [("ping", false), ("free", false), ("none", true)] {
+            let schema = tools.schema(tool).unwrap();
+            assert_eq!(schema.declares_properties(), declares, "{tool}");
+            assert_eq!(schema.param("city"), None);
+            assert!(schema.required().is_empty());
+            assert_eq!(tools.has_parameter(tool, "city"), declares.then_some(false));
+        }
+        assert!(tools.schema("other").is_none());
+        assert_eq!(tools.parameter_types("other", "city"), None);
+        assert!(tools.contains("ping") && !tools.contains("pong"));
+        assert_eq!(
+            tools.names().collect::<Vec<_>>(),
+            ["forecast", "ping", "free", "none", "forecast"]
+        );
+        assert_eq!(tools.parameters("ping"), Some(&serde_json::Value::Null));
     }
 }

@@ -8,10 +8,8 @@
 //! [`KNOWN_DIVERGENCES`] with its reason, and a listed case must still differ,
 //! so the table stays exactly the set of deliberate differences.
 //!
-//! Typed coercion (schema-driven numbers, booleans, objects…) is not done
-//! yet: every value is a JSON string. Cases where vLLM returns a non-string
-//! value are listed in [`TYPED_PENDING`]; for them the non-string values are
-//! not compared (names, count, keys and string values still are).
+//! Values are typed from each case's `tools` (the schema ladder), so typed
+//! values are compared too: numbers, booleans, nulls, objects and arrays.
 
 mod common;
 
@@ -115,22 +113,6 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "g47_name_with_json_args",
         "as g45_name_with_json_args, under vLLM's `glm47` name (same parser)",
     ),
-];
-
-/// Cases where vLLM returns a typed (non-string) argument value from the
-/// tool's schema; we return strings until typed coercion lands.
-const TYPED_PENDING: &[&str] = &[
-    "q_one_call_int",
-    "q_two_calls",
-    "q_typed_all",
-    "q_int_bad",
-    "q_number_nan_inf",
-    "q_object_nested_coercion",
-    "qx_one_call_int",
-    "qx_missing_param_close",
-    "qx_bool_variants",
-    "g45_typed",
-    "g47_typed",
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -256,9 +238,8 @@ fn expected_calls(case: &Case) -> &[Value] {
 }
 
 /// The differences between our message and vLLM's, one line each; empty
-/// when they agree. With `typed_pending`, vLLM's non-string values are not
-/// compared.
-fn differences(case: &Case, message: &Message, typed_pending: bool) -> Vec<String> {
+/// when they agree.
+fn differences(case: &Case, message: &Message) -> Vec<String> {
     let mut diffs = Vec::new();
     let want_content = normal_content(case.expected["content"].as_str());
     let got_content = normal_content(message.content.as_deref());
@@ -294,29 +275,7 @@ fn differences(case: &Case, message: &Message, typed_pending: bool) -> Vec<Strin
             }
         };
         let want_args = &reference["arguments"];
-        if typed_pending {
-            let (Some(got), Some(want)) = (got.as_object(), want_args.as_object()) else {
-                diffs.push(format!(
-                    "call {i} arguments: ours {got}, vLLM {want_args} (not both objects)"
-                ));
-                continue;
-            };
-            let got_keys: BTreeSet<_> = got.keys().collect();
-            let want_keys: BTreeSet<_> = want.keys().collect();
-            if got_keys != want_keys {
-                diffs.push(format!(
-                    "call {i} argument keys: ours {got_keys:?}, vLLM {want_keys:?}"
-                ));
-            }
-            for (key, value) in want.iter().filter(|(_, v)| v.is_string()) {
-                if got.get(key) != Some(value) {
-                    diffs.push(format!(
-                        "call {i} argument {key:?}: ours {}, vLLM {value}",
-                        got.get(key).map_or("(absent)".to_owned(), Value::to_string)
-                    ));
-                }
-            }
-        } else if &got != want_args {
+        if &got != want_args {
             diffs.push(format!("call {i} arguments: ours {got}, vLLM {want_args}"));
         }
     }
@@ -390,19 +349,18 @@ fn every_format_is_compared() {
     }
 }
 
+/// The cases where vLLM returns non-string values are compared in full,
+/// and agree: the schema ladder is vLLM's.
 #[test]
-fn typed_pending_lists_exactly_the_typed_cases() {
+fn typed_values_agree_with_vllm() {
     let cases = cases();
-    let typed: BTreeSet<&str> = cases
-        .iter()
-        .filter(|c| is_typed(c))
-        .map(|c| c.id.as_str())
-        .collect();
-    let listed: BTreeSet<&str> = TYPED_PENDING.iter().copied().collect();
-    assert_eq!(
-        typed, listed,
-        "TYPED_PENDING must list exactly the cases where vLLM returns a non-string value"
-    );
+    let typed: Vec<&Case> = cases.iter().filter(|c| is_typed(c)).collect();
+    assert!(typed.len() >= 11, "only {} typed cases", typed.len());
+    for case in typed {
+        let message = ours(case);
+        let diffs = differences(case, &message);
+        assert!(diffs.is_empty(), "{}", describe(case, &message, &diffs));
+    }
 }
 
 #[test]
@@ -416,7 +374,7 @@ fn matches_vllm_except_known_divergences() {
     let cases = cases();
     let ids: BTreeSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
     let mut failures = String::new();
-    for id in known.keys().chain(TYPED_PENDING) {
+    for id in known.keys() {
         if !ids.contains(id) {
             let _ = writeln!(
                 failures,
@@ -426,8 +384,7 @@ fn matches_vllm_except_known_divergences() {
     }
     for case in &cases {
         let message = ours(case);
-        let typed = TYPED_PENDING.contains(&case.id.as_str());
-        let diffs = differences(case, &message, typed);
+        let diffs = differences(case, &message);
         match (diffs.is_empty(), known.get(case.id.as_str())) {
             (false, None) => {
                 failures.push_str("UNEXPECTED DIVERGENCE (fix it, or list it with a reason)\n");
@@ -443,13 +400,6 @@ fn matches_vllm_except_known_divergences() {
             }
             _ => {}
         }
-        if typed && differences(case, &message, false).is_empty() {
-            let _ = writeln!(
-                failures,
-                "STALE TYPED_PENDING ENTRY: {} now matches vLLM's typed values; remove it",
-                case.id
-            );
-        }
     }
     assert!(failures.is_empty(), "conformance with vLLM:\n{failures}");
 }
@@ -460,8 +410,7 @@ fn matches_vllm_except_known_divergences() {
 fn report() {
     for case in &cases() {
         let message = ours(case);
-        let typed = TYPED_PENDING.contains(&case.id.as_str());
-        let diffs = differences(case, &message, typed);
+        let diffs = differences(case, &message);
         if !diffs.is_empty() {
             print!("{}", describe(case, &message, &diffs));
         }
@@ -609,9 +558,17 @@ fn glm_agreements_with_a_diagnostic() {
         // finds nothing; we leave the key out and say so.
         let c = case(&cases, id);
         let m = ours(c);
-        assert!(differences(c, &m, false).is_empty(), "{id}");
+        assert!(differences(c, &m).is_empty(), "{id}");
         assert_eq!(arguments(&m, 0), serde_json::json!({}), "{id}");
-        assert_eq!(kinds(&m), [DiagnosticKind::MissingValue], "{id}");
+        // `city` is required: its absence is reported too.
+        assert_eq!(
+            kinds(&m),
+            [
+                DiagnosticKind::MissingValue,
+                DiagnosticKind::MissingRequired
+            ],
+            "{id}"
+        );
     }
 }
 
@@ -624,7 +581,7 @@ fn vllm_value_termination_reproduces_vllm_cuts() {
 
     let c = case(&cases, "q_value_param_lookalike");
     let message = vllm(&c.id).parse(&c.text);
-    let diffs = differences(c, &message, false);
+    let diffs = differences(c, &message);
     assert!(diffs.is_empty(), "{}", describe(c, &message, &diffs));
 
     // vLLM ends this value at the inner `</function>` too; its non-streaming

@@ -455,7 +455,12 @@ impl CallWriter {
 
     /// Whether parameter `name`'s value is held to be typed, and the types
     /// its schema allows; reports a parameter the schema does not declare.
-    fn value_types<S: Sink>(&mut self, name: &str, opts: &Options, sink: &mut S) -> (bool, TypeSet) {
+    fn value_types<S: Sink>(
+        &mut self,
+        name: &str,
+        opts: &Options,
+        sink: &mut S,
+    ) -> (bool, TypeSet) {
         if opts.typing == Typing::Strings {
             return (false, TypeSet::STRING);
         }
@@ -542,7 +547,12 @@ impl CallWriter {
             infer_into(text, &mut self.scratch);
             Outcome::Typed
         } else {
-            coerce_into(text, self.value.types, opts.python_literals, &mut self.scratch)
+            coerce_into(
+                text,
+                self.value.types,
+                opts.python_literals,
+                &mut self.scratch,
+            )
         };
         sink.event(Event::ArgumentsDelta {
             index,
@@ -561,6 +571,17 @@ impl CallWriter {
                 Some(index),
                 format_args!(
                     "the value {shown} of `{}` in call `{}` was read as a {what} ({})",
+                    self.param, self.name, self.value.types
+                ),
+            ),
+            Outcome::JsonOutsideTypes => diagnostic(
+                sink,
+                &mut self.message,
+                Kind::InvalidValue,
+                Some(index),
+                format_args!(
+                    "the value {shown} of `{}` in call `{}` is not {}; it is kept as the JSON \
+                     it is (as vLLM)",
                     self.param, self.name, self.value.types
                 ),
             ),
