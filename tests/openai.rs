@@ -13,7 +13,7 @@ use toolcall_stream::openai::{
     ChatCompletion, ChatCompletionChunk, Choice, ChunkEncoder, CompletionMeta, FinishReason,
     FunctionCall, ResponseMessage, ToolCall, CHAT_COMPLETION, CHAT_COMPLETION_CHUNK,
 };
-use toolcall_stream::{Format, Ids, Parser, ValueTermination};
+use toolcall_stream::{Format, Parser, ValueTermination};
 
 /// Bytes per piece fed; `usize::MAX` is the whole output at once.
 const PIECE_SIZES: [usize; 5] = [1, 3, 7, 64, usize::MAX];
@@ -27,13 +27,7 @@ fn meta() -> CompletionMeta {
 /// The streaming side as a proxy runs it: the whole arguments are not
 /// kept, since the chunks need only the fragments.
 fn lean_parser(fixture: &Fixture) -> Parser {
-    Parser::builder()
-        .format(fixture.format)
-        .value_termination(fixture.mode)
-        .hold_text_after_wrapper(fixture.hold_text_after_wrapper)
-        .ids(Ids::sequential("call_"))
-        .retain_arguments(false)
-        .build()
+    fixture.builder().retain_arguments(false).build()
 }
 
 /// Streams `input` in pieces of `size` bytes, taking a chunk after each
@@ -243,6 +237,8 @@ fn corner_cases() -> Vec<Fixture> {
         format: Format::Qwen3Coder,
         mode: ValueTermination::Lookahead,
         hold_text_after_wrapper: false,
+        strict: false,
+        tools: None,
         input: input.as_bytes().to_vec(),
     };
     let glm = |name: &str, input: &str| Fixture {

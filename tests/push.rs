@@ -8,8 +8,8 @@
 
 mod common;
 
-use common::{chunk_cuts, feed_cut_batches, fixtures, parser_with, Api, Fixture, Rng};
-use toolcall_stream::{Event, Format, OwnedEvent, ValueTermination};
+use common::{chunk_cuts, feed_cut_batches, fixtures, Api, Fixture, Rng};
+use toolcall_stream::{Event, Format, Ids, OwnedEvent, Parser, ParserBuilder, ValueTermination};
 
 /// Both value terminations (a fixture's own and the other), retaining the
 /// whole arguments or not.
@@ -44,9 +44,12 @@ fn assert_same(pull: &[Vec<OwnedEvent>], other: &[Vec<OwnedEvent>], context: &st
 
 /// Feeds `input` at `cuts` through the iterator API, the push API and the
 /// two by turns, under every configuration; all must agree call for call.
-fn check(format: Format, input: &[u8], cuts: &[usize], context: &str) {
+fn check(base: &dyn Fn() -> ParserBuilder, input: &[u8], cuts: &[usize], context: &str) {
     for (mode, retain) in CONFIGS {
-        let mut parser = parser_with(format, mode, retain);
+        let mut parser = base()
+            .value_termination(mode)
+            .retain_arguments(retain)
+            .build();
         let pull = feed_cut_batches(&mut parser, input, cuts, Api::Pull);
         let context = format!("{context} ({mode:?}, retain_arguments({retain}))");
         if !retain {
@@ -76,7 +79,7 @@ fn name(fixture: &Fixture) -> String {
 #[test]
 fn push_equals_pull_one_shot() {
     for fixture in fixtures() {
-        check(fixture.format, &fixture.input, &[], &name(&fixture));
+        check(&|| fixture.builder(), &fixture.input, &[], &name(&fixture));
     }
 }
 
@@ -86,7 +89,7 @@ fn push_equals_pull_at_chunk_sizes_1_to_16() {
         for size in 1..=16 {
             let cuts = chunk_cuts(fixture.input.len(), size);
             let context = format!("{} at chunk size {size}", name(&fixture));
-            check(fixture.format, &fixture.input, &cuts, &context);
+            check(&|| fixture.builder(), &fixture.input, &cuts, &context);
         }
     }
 }
@@ -98,7 +101,7 @@ fn push_equals_pull_at_seeded_random_splits() {
         for round in 0..24 {
             let cuts = rng.cuts(fixture.input.len());
             let context = format!("{} round {round} cuts {cuts:?}", name(&fixture));
-            check(fixture.format, &fixture.input, &cuts, &context);
+            check(&|| fixture.builder(), &fixture.input, &cuts, &context);
         }
     }
 }
@@ -119,7 +122,12 @@ fn push_equals_pull_past_the_decoding_block() {
         }
         for cuts in [Vec::new(), chunk_cuts(input.len(), 40_961)] {
             let context = format!("{} fixtures repeated, cuts {cuts:?}", format.name());
-            check(format, &input, &cuts, &context);
+            let base = || {
+                Parser::builder()
+                    .format(format)
+                    .ids(Ids::sequential("call_"))
+            };
+            check(&base, &input, &cuts, &context);
         }
     }
 }
@@ -127,7 +135,7 @@ fn push_equals_pull_past_the_decoding_block() {
 #[test]
 fn after_finish_neither_api_gives_events_until_reset() {
     for fixture in fixtures() {
-        let mut parser = parser_with(fixture.format, fixture.mode, true);
+        let mut parser = fixture.parser();
         parser.feed_with(&fixture.input, |_| {});
         parser.finish_with(|_| {});
         let mut pushed = 0;
@@ -139,7 +147,7 @@ fn after_finish_neither_api_gives_events_until_reset() {
         let mut again = Vec::new();
         parser.feed_with(&fixture.input, |e| again.push(e.into_owned()));
         parser.finish_with(|e| again.push(e.into_owned()));
-        let mut fresh = parser_with(fixture.format, fixture.mode, true);
+        let mut fresh = fixture.parser();
         let mut expected: Vec<OwnedEvent> =
             fresh.feed(&fixture.input).map(Event::into_owned).collect();
         expected.extend(fresh.finish().map(Event::into_owned));

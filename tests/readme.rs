@@ -136,6 +136,8 @@ fn every_glm_fixture_has_a_row() {
     let missing: Vec<String> = fixtures()
         .iter()
         .filter(|f| EVERY_FIXTURE_HAS_A_ROW.contains(&f.format))
+        // Typed fixtures (with tools) are in the typed-arguments section.
+        .filter(|f| f.tools.is_none())
         .filter(|f| !rows.contains(&(f.format.name().to_owned(), f.name.clone())))
         .map(|f| format!("{}/{}", f.format.name(), f.name))
         .collect();

@@ -7,18 +7,14 @@ mod common;
 use std::sync::Arc;
 
 use common::{check_contract, chunked, feed_cut, fixtures, message_of, one_shot, Fixture, Rng};
-use toolcall_stream::{coalesce, DiagnosticKind, Ids, Limits, Message, Parser, Tools};
+use toolcall_stream::{coalesce, DiagnosticKind, Limits, Message, Parser, Tools};
 
 fn strict(fixture: &Fixture) -> Parser {
     builder(fixture).strict(true).build()
 }
 
 fn builder(fixture: &Fixture) -> toolcall_stream::ParserBuilder {
-    Parser::builder()
-        .format(fixture.format)
-        .value_termination(fixture.mode)
-        .hold_text_after_wrapper(fixture.hold_text_after_wrapper)
-        .ids(Ids::sequential("call_"))
+    fixture.builder()
 }
 
 /// Every call of every fixture names a tool that is not declared, so all
@@ -45,7 +41,11 @@ fn clean(message: &Message, index: usize) -> bool {
 #[test]
 fn strict_keeps_exactly_the_clean_calls() {
     for fixture in fixtures() {
-        let lenient = fixture.parser().parse(&fixture.input);
+        let lenient = fixture
+            .builder()
+            .strict(false)
+            .build()
+            .parse(&fixture.input);
         let strict = strict(&fixture).parse(&fixture.input);
         let kept: Vec<_> = (0..lenient.tool_calls.len())
             .filter(|&i| clean(&lenient, i))
@@ -78,7 +78,11 @@ fn strict_keeps_exactly_the_clean_calls() {
 fn rejected_calls_come_back_as_their_text() {
     let mut whole = 0;
     for fixture in fixtures() {
-        let lenient = fixture.parser().parse(&fixture.input);
+        let lenient = fixture
+            .builder()
+            .strict(false)
+            .build()
+            .parse(&fixture.input);
         let message = rejecting_all(&fixture).parse(&fixture.input);
         assert!(message.tool_calls.is_empty(), "{}", fixture.name);
         let input = String::from_utf8_lossy(&fixture.input);

@@ -3,31 +3,48 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use toolcall_stream::{
-    coalesce, Event, Format, Ids, Message, OwnedEvent, Parser, ValueTermination,
+    coalesce, Event, Format, Ids, Message, OwnedEvent, Parser, ParserBuilder, Tools,
+    ValueTermination,
 };
 
 /// A model output under `tests/fixtures/<format>/`. A name ending in
 /// `.vllm` runs with `vllm` value termination, one ending in `.hold` with
-/// `hold_text_after_wrapper(true)`, any other with the defaults.
+/// `hold_text_after_wrapper(true)`, one ending in `.strict` in strict mode,
+/// any other with the defaults. `NAME.tools.json` beside `NAME.txt` gives
+/// the request's tools (typed values).
 pub struct Fixture {
     pub name: String,
     pub format: Format,
     pub mode: ValueTermination,
     pub hold_text_after_wrapper: bool,
+    /// `NAME.strict.txt`: strict mode.
+    pub strict: bool,
+    /// The request's tools, from `NAME.tools.json` beside the fixture.
+    pub tools: Option<Arc<Tools>>,
     pub input: Vec<u8>,
 }
 
 impl Fixture {
     /// A parser with the fixture's options and sequential ids.
     pub fn parser(&self) -> Parser {
-        Parser::builder()
+        self.builder().build()
+    }
+
+    /// A builder with the fixture's options and sequential ids.
+    pub fn builder(&self) -> ParserBuilder {
+        let builder = Parser::builder()
             .format(self.format)
             .value_termination(self.mode)
             .hold_text_after_wrapper(self.hold_text_after_wrapper)
-            .ids(Ids::sequential("call_"))
-            .build()
+            .strict(self.strict)
+            .ids(Ids::sequential("call_"));
+        match &self.tools {
+            Some(tools) => builder.tools(tools.clone()),
+            None => builder,
+        }
     }
 }
 
@@ -53,8 +70,16 @@ pub fn fixtures() -> Vec<Fixture> {
                 ValueTermination::Lookahead
             };
             let input = std::fs::read(&path).unwrap();
+            let tools_path = path.with_file_name(format!("{name}.tools.json"));
+            let tools = std::fs::read_to_string(&tools_path).ok().map(|text| {
+                let tools = Tools::from_json(&text)
+                    .unwrap_or_else(|e| panic!("{}: {e}", tools_path.display()));
+                Arc::new(tools)
+            });
             all.push(Fixture {
                 hold_text_after_wrapper: name.ends_with(".hold"),
+                strict: name.ends_with(".strict"),
+                tools,
                 name,
                 format: *format,
                 mode,
