@@ -13,7 +13,7 @@ use clap::{Args, Parser as ClapParser, Subcommand, ValueEnum};
 use toolcall_stream::openai::{
     write_sse, ChatCompletionChunk, ChunkEncoder, CompletionMeta, SSE_DONE,
 };
-use toolcall_stream::{Event, Format, Ids, Limits, Parser, Tools, ValueTermination};
+use toolcall_stream::{Event, Format, Ids, Limits, Parser, Tools, Typing, ValueTermination};
 
 /// Turn raw LLM output into OpenAI-compatible tool calls.
 #[derive(ClapParser)]
@@ -58,9 +58,29 @@ struct Common {
     /// any case, `-` or `_` alike.
     #[arg(long, short, default_value = "qwen3_coder", value_parser = FormatParser)]
     format: Format,
-    /// The request's OpenAI `tools` array, as a JSON file.
+    /// The request's OpenAI `tools` array, as a JSON file: values are
+    /// typed from its schemas; unknown tools and parameters and missing
+    /// required ones are reported.
     #[arg(long)]
     tools: Option<PathBuf>,
+    /// How values become JSON: `schema` (typed from `--tools`, a string
+    /// where there is no schema, as vLLM), `infer` (values without a
+    /// schema inferred: integer, float, boolean, else string) or `strings`
+    /// (every value a string).
+    #[arg(long, default_value = "schema", value_parser = TypingParser)]
+    typing: Typing,
+    /// Accept Python literals (`True`, `None`, `{'k': 1}`) where a schema
+    /// wants another type than a string; each one is reported.
+    #[arg(long)]
+    python_literals: bool,
+    /// Return only calls that parsed cleanly: a call with any diagnostic
+    /// other than `closer_in_value`, or incomplete, comes back as content,
+    /// as the model wrote it.
+    #[arg(long)]
+    strict: bool,
+    /// Return calls to tools not in `--tools` as content.
+    #[arg(long, requires = "tools")]
+    unknown_tools_as_content: bool,
     /// How a value ends around closer-like text: `lookahead` or `vllm`.
     #[arg(long, default_value = "lookahead")]
     value_termination: ValueTermination,
@@ -189,6 +209,31 @@ impl TypedValueParser for FormatParser {
     }
 }
 
+/// `--typing`: the library's names, listed in `--help` from `Typing::ALL`.
+#[derive(Clone)]
+struct TypingParser;
+
+impl TypedValueParser for TypingParser {
+    type Value = Typing;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &OsStr,
+    ) -> Result<Typing, clap::Error> {
+        StringValueParser::new()
+            .try_map(|name| name.parse::<Typing>())
+            .parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
+        Some(Box::new(
+            Typing::ALL.iter().map(|typing| PossibleValue::new(typing.name())),
+        ))
+    }
+}
+
 /// A failure worth exit code 2: bad input or options.
 struct Fatal(String);
 
@@ -226,7 +271,11 @@ impl Common {
             .value_termination(self.value_termination)
             .limits(self.limits.limits())
             .retain_arguments(retain_arguments)
-            .hold_text_after_wrapper(self.hold_text_after_wrapper);
+            .hold_text_after_wrapper(self.hold_text_after_wrapper)
+            .typing(self.typing)
+            .python_literals(self.python_literals)
+            .strict(self.strict)
+            .unknown_tools_as_content(self.unknown_tools_as_content);
         builder = builder.ids(self.ids());
         if let Some(path) = &self.tools {
             let text = std::fs::read_to_string(path)
