@@ -617,9 +617,11 @@ impl PythonFloat {
         let bytes = rest.as_bytes();
         let int_len = digit_part(bytes).unwrap_or(0);
         let mut at = int_len;
+        let mut fraction_start = at;
         let mut fraction_len = 0;
         if bytes.get(at) == Some(&b'.') {
             at += 1;
+            fraction_start = at;
             fraction_len = digit_part(&bytes[at..]).unwrap_or(0);
             at += fraction_len;
         }
@@ -650,11 +652,6 @@ impl PythonFloat {
         }
         let without_underscores: String = text.chars().filter(|&c| c != '_').collect();
         let value: f64 = without_underscores.parse().ok()?;
-        let fraction_start = if int_len < bytes.len() && bytes[int_len] == b'.' {
-            int_len + 1
-        } else {
-            int_len
-        };
         let mut mantissa = String::with_capacity(int_len + fraction_len);
         mantissa.extend(rest[..int_len].chars().filter(|&c| c != '_'));
         let fraction = &rest[fraction_start..fraction_start + fraction_len];
