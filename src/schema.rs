@@ -520,8 +520,12 @@ fn write_f64(value: f64, out: &mut String) {
 }
 
 /// Text Python's `int()` accepts (base 10, ASCII digits): white space
-/// around, a sign, digits with single `_` between them. Kept as digits, so
-/// integers of any size stay exact.
+/// around, a sign, digits with single `_` between them, within `f64` range
+/// (below 1.8e308). Kept as digits, so integers stay exact.
+///
+/// The bound is `f64`'s: JSON readers that read numbers as `f64` (serde_json
+/// without `arbitrary_precision`) refuse larger ones, as they refuse `1e400`.
+/// Python has no such bound (vLLM writes such integers).
 struct PythonInt<'a> {
     negative: bool,
     /// Digits and underscores, as written.
@@ -533,7 +537,15 @@ impl<'a> PythonInt<'a> {
         let text = text.trim_matches(is_python_space);
         let (negative, digits) = split_sign(text);
         digit_part(digits.as_bytes()).filter(|&n| n == digits.len())?;
-        Some(PythonInt { negative, digits })
+        let significant = digits.trim_start_matches(['0', '_']);
+        let significant_digits = significant.bytes().filter(u8::is_ascii_digit).count();
+        let within_f64 = significant_digits < F64_MAX_DIGITS
+            || (significant_digits == F64_MAX_DIGITS
+                && significant
+                    .replace('_', "")
+                    .parse::<f64>()
+                    .is_ok_and(f64::is_finite));
+        within_f64.then_some(PythonInt { negative, digits })
     }
 
     /// As Python's `json.dumps(int(text))`: no `+`, no underscores, no
@@ -550,6 +562,9 @@ impl<'a> PythonInt<'a> {
         out.extend(significant.chars().filter(|&c| c != '_'));
     }
 }
+
+/// Digits of `f64::MAX` (1.8e308), the largest integer written.
+const F64_MAX_DIGITS: usize = 309;
 
 fn split_sign(text: &str) -> (bool, &str) {
     match text.as_bytes().first() {
@@ -594,9 +609,11 @@ impl PythonFloat {
         let bytes = rest.as_bytes();
         let int_len = digit_part(bytes).unwrap_or(0);
         let mut at = int_len;
+        let mut fraction_start = at;
         let mut fraction_len = 0;
         if bytes.get(at) == Some(&b'.') {
             at += 1;
+            fraction_start = at;
             fraction_len = digit_part(&bytes[at..]).unwrap_or(0);
             at += fraction_len;
         }
@@ -627,11 +644,6 @@ impl PythonFloat {
         }
         let without_underscores: String = text.chars().filter(|&c| c != '_').collect();
         let value: f64 = without_underscores.parse().ok()?;
-        let fraction_start = if int_len < bytes.len() && bytes[int_len] == b'.' {
-            int_len + 1
-        } else {
-            int_len
-        };
         let mut mantissa = String::with_capacity(int_len + fraction_len);
         mantissa.extend(rest[..int_len].chars().filter(|&c| c != '_'));
         let fraction = &rest[fraction_start..fraction_start + fraction_len];

@@ -319,8 +319,9 @@ fn json_value() -> impl Strategy<Value = Value> {
     })
 }
 
-/// Writes our coercion of every `{"text", "types"}` line of the JSON Lines
-/// file `$LADDER_DIFF_IN` to `$LADDER_DIFF_OUT`, one JSON text a line, for
+/// Writes our coercion of every `{"text", "types" or "schema"}` line of the JSON Lines
+/// file `$LADDER_DIFF_IN` to `$LADDER_DIFF_OUT`, one JSON text a line (as a
+/// JSON string), for
 /// `check_vllm.py --differential` to compare with vLLM's.
 #[test]
 #[ignore = "driven by tests/schema_ladder/check_vllm.py --differential"]
@@ -334,10 +335,15 @@ fn differential_against_vllm() {
     let mut written = String::new();
     for line in std::fs::read_to_string(input).unwrap().lines() {
         let case: Value = serde_json::from_str(line).unwrap();
-        let types = TypeSet::from_schema(&json!({"type": case["types"]}), None);
+        let schema = match case.get("schema") {
+            Some(schema) => schema.clone(),
+            None => json!({"type": case["types"]}),
+        };
+        let types = TypeSet::from_schema(&schema, None);
         let mut out = String::new();
         coerce_into(case["text"].as_str().unwrap(), types, false, &mut out);
-        written.push_str(&out);
+        // As a JSON string: an object's text may hold newlines.
+        written.push_str(&serde_json::to_string(&out).unwrap());
         written.push('\n');
     }
     std::fs::write(output, written).unwrap();

@@ -88,7 +88,8 @@ def main():
 
 TYPE_NAMES = ["null", "integer", "number", "boolean", "object", "array", "string", "int", "bool", "any"]
 PIECES = ["0", "1", "7", "-", "+", ".", "e", "E", "_", " ", "\t", "\n", "null", "None", "true", "True", "false",
-          "nan", "inf", "Infinity", "[", "]", "{", "}", '"', "'", ":", ",", "a", "x", "1e400", "00", "\u00e9"]
+          "nan", "inf", "Infinity", "[", "]", "{", "}", '"', "'", ":", ",", "a", "x", "1e400", "00", "\u00e9",
+          "\u0661"]
 
 
 def differential(count):
@@ -96,8 +97,10 @@ def differential(count):
     cases = []
     for _ in range(count):
         text = "".join(rng.choice(PIECES) for _ in range(rng.randint(0, 6)))
-        types = rng.sample(TYPE_NAMES, rng.randint(1, 3))
-        cases.append({"text": text, "types": types})
+        if rng.random() < 0.5:
+            cases.append({"text": text, "types": rng.sample(TYPE_NAMES, rng.randint(1, 3))})
+        else:
+            cases.append({"text": text, "schema": random_schema(rng, 3)})
     here = os.path.dirname(os.path.abspath(__file__))
     with tempfile.TemporaryDirectory() as tmp:
         cases_path, ours_path = os.path.join(tmp, "in.jsonl"), os.path.join(tmp, "out.jsonl")
@@ -110,7 +113,9 @@ def differential(count):
         ours_lines = open(ours_path, encoding="utf-8").read().split("\n")
     disagreements = {}
     for case, ours in zip(cases, ours_lines):
-        theirs = dumps(coerce_to_schema_type(case["text"], case["types"]))
+        types = case["types"] if "types" in case else extract_types_from_schema(case["schema"])
+        theirs = dumps(coerce_to_schema_type(case["text"], types))
+        ours = json.loads(ours)
         if theirs != dumps(json.loads(ours)):
             kind = explain(case, theirs)
             disagreements.setdefault(kind, []).append((case, theirs, ours))
@@ -123,16 +128,32 @@ def differential(count):
     return unexplained
 
 
+ENUM_VALUES = [None, True, 1, 1.5, "a", [], {}]
+
+
+def random_schema(rng, depth):
+    """A schema fragment mixing type, enum and nested anyOf/oneOf/allOf."""
+    schema = {}
+    if rng.random() < 0.5:
+        schema["type"] = rng.choice(TYPE_NAMES) if rng.random() < 0.5 else rng.sample(TYPE_NAMES, 2)
+    if rng.random() < 0.2:
+        schema["enum"] = rng.sample(ENUM_VALUES, rng.randint(0, 2))
+    if depth > 0 and rng.random() < 0.4:
+        schema[rng.choice(["anyOf", "oneOf", "allOf"])] = [random_schema(rng, depth - 1)
+                                                           for _ in range(rng.randint(1, 3))]
+    return schema
+
+
 def explain(case, theirs):
     """The documented difference a disagreement comes from, if any."""
-    types = {t.lower() for t in case["types"]}
+    types = {t.lower() for t in case.get("types") or extract_types_from_schema(case["schema"])}
     text = case["text"]
     if theirs.startswith("<invalid JSON"):
         return "vLLM writes invalid JSON"
-    if any(c in text for c in "\u00e9") and ("integer" in types or "int" in types or "number" in types):
-        return "non-ASCII digits"
-    if ({"object", "array"} & types) and "string" in types:
+    if ({"object", "array", "dict", "list"} & types) and "string" in types:
         return "object/array step takes only an object/array"
+    if any(c.isdigit() and not c.isascii() for c in text):
+        return "non-ASCII digits"
     if "number" in types and "e" in text.lower():
         return "whole float: exact decimal digits"
     return "unexplained"
