@@ -229,7 +229,9 @@ impl TypedValueParser for TypingParser {
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
         Some(Box::new(
-            Typing::ALL.iter().map(|typing| PossibleValue::new(typing.name())),
+            Typing::ALL
+                .iter()
+                .map(|typing| PossibleValue::new(typing.name())),
         ))
     }
 }
