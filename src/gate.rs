@@ -50,6 +50,8 @@ pub(crate) struct Gate {
     raw: String,
     /// Whether `raw` holds a possible opening (outside calls).
     opening: bool,
+    /// The length of that opening's first marker.
+    opening_len: usize,
     in_call: bool,
     /// The open call's events.
     held: Vec<OwnedEvent>,
@@ -83,6 +85,7 @@ impl Gate {
             max_call_bytes,
             raw: String::new(),
             opening: false,
+            opening_len: 0,
             in_call: false,
             held: Vec::new(),
             rejected: false,
@@ -291,15 +294,15 @@ impl<S: Sink> Sink for Gated<'_, S> {
                         }
                         g.raw.clear();
                         g.opening = false;
-                    } else if let Some(at) = raw.find(text) {
-                        // Text inside a held opening (`stray_text`) that the
-                        // engine releases before the call: content now, and
-                        // not a second time with a rejected call.
+                    } else if let Some(at) = raw[g.opening_len..].find(text) {
+                        // Text inside a held opening (`stray_text`, with
+                        // `hold_text_after_wrapper`) that the engine releases
+                        // before the call: content now, and not a second
+                        // time with a rejected call.
+                        let at = g.opening_len + at;
                         g.raw.drain(at..at + text.len());
                         pass = true;
                     } else {
-                        // The opening was dropped as structure (an empty
-                        // wrapper).
                         if g.tail {
                             content(self.sink, raw);
                         }
@@ -322,6 +325,15 @@ impl<S: Sink> Sink for Gated<'_, S> {
                 kind,
                 message,
             } => {
+                let g = &mut *self.gate;
+                if kind == DiagnosticKind::EmptyToolCall && g.opening {
+                    // The held opening was dropped as structure.
+                    if g.tail {
+                        content(self.sink, &g.raw);
+                    }
+                    g.raw.clear();
+                    g.opening = false;
+                }
                 let index = self.map_index(index);
                 let event = Event::Diagnostic {
                     index,
@@ -362,7 +374,10 @@ impl<S: Sink> Sink for Gated<'_, S> {
             }
             return;
         }
-        g.opening |= opening;
+        if opening && !g.opening {
+            g.opening = true;
+            g.opening_len = text.len();
+        }
         if g.opening {
             g.raw.push_str(text);
         } else if g.tail {
