@@ -72,3 +72,28 @@ fn empty_chunks_change_nothing() {
         assert_eq!(coalesce(events), expected, "{}", fixture.name);
     }
 }
+
+/// A near-miss closer met while the text before it still had to decide a
+/// tentative state (a near miss or a key inside a value): every cut gives
+/// the one-shot events (found by the property tests).
+#[test]
+fn near_misses_after_tentative_states_do_not_depend_on_the_split() {
+    use toolcall_stream::{Format, Ids, Parser};
+    let inputs: [&[u8]; 2] = [
+        b"<tool_call>get_weather\n<arg_key>city</arg_key>\n<arg_value></arg_value{\"k\": 1}</arg_values><tool_call></arg_value>\n</tool_call>get_weather\xc3\xa9<tool_calls>/<tool_call>",
+        b"<tool_call>get_weather<arg_key>city</arg_key><arg_value><arg_key></arg_values></arg_values>\n\n<tool",
+    ];
+    for input in inputs {
+        for format in [Format::Glm45, Format::Glm47] {
+            let mut parser = Parser::builder()
+                .format(format)
+                .ids(Ids::sequential("c"))
+                .build();
+            let expected = coalesce(one_shot(&mut parser, input));
+            for cut in 1..input.len() {
+                let events = feed_cut(&mut parser, input, &[cut]);
+                assert_eq!(coalesce(events), expected, "{format} cut at {cut}");
+            }
+        }
+    }
+}

@@ -59,6 +59,12 @@ pub(crate) enum State {
 }
 
 impl State {
+    /// States whose text only accumulates (content, a value): text handed
+    /// over in one piece or several leaves them as they are.
+    pub(crate) fn accumulates_text(self) -> bool {
+        matches!(self, State::Content | State::Value)
+    }
+
     /// States in which the stream ending means a call was cut off.
     pub(crate) fn inside_call(self) -> bool {
         matches!(

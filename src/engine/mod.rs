@@ -211,7 +211,18 @@ impl Engine {
                     Step::Dead => {
                         // The byte is not consumed: it may start a marker.
                         self.marker.state = None;
-                        let stepped = &s[marker_at.max(run)..i];
+                        let start = marker_at.max(run);
+                        if run < start && !self.state.accumulates_text() {
+                            // The text before the match may change the state
+                            // (a tentative closer or name inside a value may
+                            // go back to the value): hand it over first, as
+                            // a chunk ending there would, so that the
+                            // near-miss test sees the state that text leaves.
+                            self.text_all(&s[run..start], sink);
+                            Self::tee(sink, &s[run..start]);
+                            run = start;
+                        }
+                        let stepped = &s[start..i];
                         if self.is_near_miss_closer(stepped) {
                             // `</parameter` and a byte other than `>`:
                             // held, to see whether structure follows.
