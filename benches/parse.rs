@@ -51,7 +51,7 @@ use std::time::Duration;
 use criterion::{
     criterion_group, criterion_main, BenchmarkId, Criterion, SamplingMode, Throughput,
 };
-use toolcall_stream::{parse, Event, Format, Ids, Limits, Parser};
+use toolcall_stream::{parse, Event, Format, Ids, Limits, Parser, ParserBuilder, Tools};
 
 #[path = "support/transcript.rs"]
 mod transcript;
@@ -73,6 +73,10 @@ const INPUTS: [(&str, Generator, Format); 5] = [
 ];
 
 fn parser(format: Format) -> Parser {
+    parser_builder(format).build()
+}
+
+fn parser_builder(format: Format) -> ParserBuilder {
     // A 10 MiB transcript is many responses' worth of calls: lift the
     // per-stream bound so that all of them are parsed as calls.
     let mut limits = Limits::default();
@@ -82,7 +86,6 @@ fn parser(format: Format) -> Parser {
         .format(format)
         .ids(Ids::sequential("call_"))
         .limits(limits)
-        .build()
 }
 
 /// Feeds `input` in `chunk`-byte pieces and hands every event to
@@ -203,5 +206,74 @@ fn bench_parse_fn(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_inputs, bench_parse_fn);
+/// What typed values, strict mode and the partial view cost on the
+/// tool-dense transcript at 4-byte chunks (push API): the plain parser, the
+/// same with the request's tools (integers typed, held until they end),
+/// with strict mode (each call held until it ends), and with
+/// `partial_call()` looked at (its arguments' length and closing) after
+/// every chunk, as a UI would.
+fn bench_typed_and_views(c: &mut Criterion) {
+    let input = checked(
+        "tool_dense-1MiB",
+        Format::Qwen3Coder,
+        transcript::mixed(SIZES[0].1),
+    );
+    let tools = std::sync::Arc::new(Tools::from_json(transcript::TOOLS).unwrap());
+    let typed = || parser_builder(Format::Qwen3Coder).tools(tools.clone());
+    let typed_message = typed().build().parse(&input);
+    assert!(
+        typed_message.diagnostics.is_empty(),
+        "typed: {:?}",
+        &typed_message.diagnostics[..1]
+    );
+    assert!(
+        typed_message
+            .tool_calls
+            .iter()
+            .any(|c| c.arguments.contains("\"timeout\": ")
+                && !c.arguments.contains("\"timeout\": \""))
+    );
+    let mut group = c.benchmark_group("features/tool_dense/1MiB");
+    group
+        .throughput(Throughput::Bytes(input.len() as u64))
+        .sampling_mode(SamplingMode::Flat)
+        .sample_size(10)
+        .warm_up_time(Duration::from_millis(500))
+        .measurement_time(Duration::from_secs(2));
+    let chunk = 4;
+    let mut plain = parser(Format::Qwen3Coder);
+    group.bench_function("push/4/plain", |b| {
+        b.iter(|| push(&mut plain, black_box(&input), chunk))
+    });
+    let mut typed_parser = typed().build();
+    group.bench_function("push/4/typed", |b| {
+        b.iter(|| push(&mut typed_parser, black_box(&input), chunk))
+    });
+    let mut strict = typed().strict(true).build();
+    group.bench_function("push/4/typed_strict", |b| {
+        b.iter(|| push(&mut strict, black_box(&input), chunk))
+    });
+    let mut viewed = typed().build();
+    group.bench_function("push/4/typed_partial_view", |b| {
+        b.iter(|| {
+            let parser = &mut viewed;
+            parser.reset();
+            let mut seen = 0usize;
+            let mut consume = |event: Event<'_>| {
+                black_box(event);
+            };
+            for piece in input.chunks(chunk) {
+                parser.feed_with(piece, &mut consume);
+                if let Some(call) = parser.partial_call() {
+                    seen += call.arguments_so_far().len() + call.closing().len();
+                }
+            }
+            parser.finish_with(&mut consume);
+            black_box(seen)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, bench_inputs, bench_parse_fn, bench_typed_and_views);
 criterion_main!(benches);

@@ -169,6 +169,26 @@ const SMALL_CALLS: &[(&str, &[&str])] = &[
     ("edit_file", &["path", "old", "new"]),
 ];
 
+/// The request's tools for the calls these transcripts make: the numbers
+/// are integers, everything else a string.
+#[allow(dead_code)] // Not every bench that includes this file types values.
+pub const TOOLS: &str = r#"[
+  {"type": "function", "function": {"name": "write_file", "parameters": {"type": "object",
+    "properties": {"path": {"type": "string"}, "content": {"type": "string"}}, "required": ["path", "content"]}}},
+  {"type": "function", "function": {"name": "read_file", "parameters": {"type": "object",
+    "properties": {"path": {"type": "string"}}, "required": ["path"]}}},
+  {"type": "function", "function": {"name": "run_shell", "parameters": {"type": "object",
+    "properties": {"command": {"type": "string"}, "timeout": {"type": "integer"}, "cwd": {"type": "string"}},
+    "required": ["command"]}}},
+  {"type": "function", "function": {"name": "search", "parameters": {"type": "object",
+    "properties": {"query": {"type": "string"}, "path": {"type": "string"}, "max_results": {"type": "integer"}}}}},
+  {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
+    "properties": {"city": {"type": "string"}, "days": {"type": "integer"},
+    "units": {"type": "string", "enum": ["metric", "imperial"]}}}}},
+  {"type": "function", "function": {"name": "edit_file", "parameters": {"type": "object",
+    "properties": {"path": {"type": "string"}, "old": {"type": "string"}, "new": {"type": "string"}}}}}
+]"#;
+
 fn prose_sentence(rng: &mut Rng, out: &mut String, angles: bool) {
     let words = 6 + rng.below(14);
     for i in 0..words {
