@@ -11,7 +11,9 @@
 //! of different sizes must give exactly the same peak: no tolerance is
 //! needed, and any growth with the value fails.
 
-use toolcall_stream::{Event, Parser};
+use std::sync::Arc;
+
+use toolcall_stream::{DiagnosticKind, Event, Limits, Parser, ParserBuilder, Tools};
 
 #[path = "../benches/support/alloc.rs"]
 mod alloc;
@@ -29,7 +31,12 @@ struct Measured {
 /// Streams a `write_file` call whose value is `lines` lines, in 4-byte
 /// chunks, every event consumed as it comes.
 fn stream_value(lines: usize, retain_arguments: bool) -> Measured {
-    let mut parser = Parser::builder().retain_arguments(retain_arguments).build();
+    stream_value_with(lines, retain_arguments, Parser::builder())
+}
+
+/// [`stream_value`] with a parser of `builder`.
+fn stream_value_with(lines: usize, retain_arguments: bool, builder: ParserBuilder) -> Measured {
+    let mut parser = builder.retain_arguments(retain_arguments).build();
     let mut arguments = 0;
     let mut feed = |parser: &mut Parser, bytes: &[u8]| {
         for piece in bytes.chunks(4) {
@@ -125,4 +132,57 @@ fn other_threads_allocations_are_not_counted() {
         release.wait();
         assert_eq!(busy.peak, quiet.peak);
     });
+}
+
+/// The request's tools, giving `write_file`'s `content` the type `kind`.
+fn tools(kind: &str) -> Arc<Tools> {
+    let text = format!(
+        r#"[{{"type": "function", "function": {{"name": "write_file", "parameters": {{
+            "type": "object", "properties": {{"content": {{"type": "{kind}"}}}}}}}}}}]"#
+    );
+    Arc::new(Tools::from_json(&text).unwrap())
+}
+
+/// With the request's tools, a string-typed value still streams: the same
+/// peak whatever its size.
+#[test]
+fn a_string_value_typed_by_the_tools_streams_in_bounded_memory() {
+    let builder = || Parser::builder().tools(tools("string"));
+    let small = stream_value_with(2_000, false, builder());
+    let large = stream_value_with(20_000, false, builder());
+    assert!(large.arguments > 9 * small.arguments);
+    assert_eq!(large.peak, small.peak, "peak heap grew with the value");
+}
+
+/// A value whose schema wants another type is held to be typed, but never
+/// past `max_held_value`: from there on it streams as a string, so the
+/// peak is the bound, whatever the value's size.
+#[test]
+fn a_typed_value_is_held_no_further_than_its_bound() {
+    let mut limits = Limits::default();
+    limits.max_held_value = 64 << 10;
+    let builder = || Parser::builder().tools(tools("object")).limits(limits);
+    let small = stream_value_with(2_000, false, builder());
+    let large = stream_value_with(20_000, false, builder());
+    assert!(large.arguments > 9 * small.arguments);
+    assert_eq!(large.peak, small.peak, "peak heap grew with the value");
+    assert!(
+        small.peak >= 64 << 10,
+        "the value was held: peak {}",
+        small.peak
+    );
+    assert!(small.peak < 3 * (64 << 10), "peak {} bytes", small.peak);
+    // And the spill is reported.
+    let mut parser = builder().build();
+    let value = "x".repeat(100 << 10);
+    let text = format!("<tool_call>\n<function=write_file>\n<parameter=content>\n{value}\n</parameter>\n</function>\n</tool_call>");
+    let message = parser.parse(text);
+    let kinds: Vec<_> = message.diagnostics.iter().map(|d| d.kind).collect();
+    assert_eq!(kinds, [DiagnosticKind::LimitExceeded]);
+    let arguments: serde_json::Value =
+        serde_json::from_str(&message.tool_calls[0].arguments).unwrap();
+    assert_eq!(
+        arguments["content"].as_str().map(str::len),
+        Some(value.len())
+    );
 }

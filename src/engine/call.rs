@@ -26,6 +26,10 @@ use crate::sink::{diagnostic, Sink};
 
 const WS: [char; 4] = [' ', '\t', '\r', '\n'];
 
+/// The size of the pieces a held value that passed its bound is written
+/// in.
+const SPILL_PIECE: usize = 4096;
+
 /// The parameter value being read.
 #[derive(Default)]
 pub(crate) struct Value {
@@ -520,15 +524,29 @@ impl CallWriter {
         );
         self.value.holding = false;
         let held = mem::take(&mut self.value.held);
-        self.scratch.clear();
-        self.scratch.push('"');
-        escape_into(&mut self.scratch, &held);
-        sink.event(Event::ArgumentsDelta {
-            index,
-            delta: &self.scratch,
-        });
+        sink.event(Event::ArgumentsDelta { index, delta: "\"" });
         if opts.retain_arguments {
-            self.args.push_str(&self.scratch);
+            self.args.push('"');
+        }
+        // Escaped in pieces, so that the spill needs no second copy of the
+        // held text.
+        let mut rest = held.as_str();
+        while !rest.is_empty() {
+            let mut cut = rest.len().min(SPILL_PIECE);
+            while !rest.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            let (piece, tail) = rest.split_at(cut);
+            self.scratch.clear();
+            escape_into(&mut self.scratch, piece);
+            sink.event(Event::ArgumentsDelta {
+                index,
+                delta: &self.scratch,
+            });
+            if opts.retain_arguments {
+                self.args.push_str(&self.scratch);
+            }
+            rest = tail;
         }
         self.value.emitted += held.len();
         self.value.held = held;
