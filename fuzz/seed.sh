@@ -9,6 +9,8 @@
 #   feed        header byte, then the text (and a tight-limits variant)
 #   split       header byte, count k, k chunk lengths, then the text
 #   no_markers  the text as is (the target runs every format)
+#   features    feature byte (format in bits 0-1, tools, strict, …; see
+#               fuzz_targets/features.rs), count k, k chunk lengths, text
 # The header byte is the format's bits (qwen3_coder 0x00, glm45 0x04,
 # glm47 0x08) plus the value termination (+0 lookahead, +1 vllm).
 #
@@ -17,7 +19,7 @@ set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
 corpus="$here/corpus"
-mkdir -p "$corpus/feed" "$corpus/split" "$corpus/no_markers"
+mkdir -p "$corpus/feed" "$corpus/split" "$corpus/no_markers" "$corpus/features"
 
 # The header's format bits (bits 2-3, bit 1 clear), in octal for printf.
 format_bits() {
@@ -63,6 +65,13 @@ for file in "$root"/tests/fixtures/*/*.txt "$root"/examples/transcripts/*.txt; d
     { printf "$vllm\\003\\001\\007\\003"; cat "$file"; } >"$corpus/split/$name.1-7-3"
     { printf "$lookahead\\001\\004"; cat "$file"; } >"$corpus/split/$name.4"
     cp "$file" "$corpus/no_markers/$name.txt"
+    # features: typed (0x08), typed + strict (0x18), every call rejected
+    # (0x20), in 4-byte chunks.
+    case "$format" in glm45) f=1 ;; glm47) f=2 ;; *) f=0 ;; esac
+    for feature in 8 24 32; do
+        byte="$(printf '\\%03o' "$((feature + f))")"
+        { printf "$byte\\001\\004"; cat "$file"; } >"$corpus/features/$name.$feature"
+    done
     count=$((count + 1))
 done
-echo "seeded $count inputs into $corpus/{feed,split,no_markers}"
+echo "seeded $count inputs into $corpus/{feed,split,no_markers,features}"
