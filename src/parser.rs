@@ -157,8 +157,10 @@ impl Parser {
 
     /// How many input bytes the parser holds back, undecided: a possible
     /// marker, a name being read, a tentative opening, a layout newline at
-    /// the end of a value, an incomplete UTF-8 character. Bounded by
-    /// [`Limits`](crate::Limits) whatever the input; values are never held.
+    /// the end of a value, an incomplete UTF-8 character, a typed value
+    /// until it ends, and in strict mode the open call. Bounded by
+    /// [`Limits`](crate::Limits) whatever the input; string values are
+    /// never held.
     ///
     /// ```
     /// use toolcall_stream::{Format, Parser};

@@ -638,6 +638,15 @@ impl CallWriter {
         }
     }
 
+    /// Bytes of a typed value held until it ends.
+    pub(crate) fn held_len(&self) -> usize {
+        if self.value.holding {
+            self.value.held.len()
+        } else {
+            0
+        }
+    }
+
     /// Whether the open call already has a parameter `name`.
     pub(crate) fn has_param(&self, name: &str) -> bool {
         self.param_names.split('\n').any(|p| p == name)

@@ -131,7 +131,10 @@ impl Engine {
 
     /// Bytes held back (undecided). A name being read is in `hold` too.
     pub(crate) fn held_len(&self) -> usize {
-        self.marker.pending.len() + self.hold.len() + self.call.value.tail.len()
+        self.marker.pending.len()
+            + self.hold.len()
+            + self.call.value.tail.len()
+            + self.call.held_len()
     }
 
     /// Reports something worth knowing.
