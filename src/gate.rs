@@ -22,20 +22,41 @@ use crate::event::{DiagnosticKind, Event, OwnedEvent};
 use crate::sink::{Sink, Span};
 
 /// Which calls the gate rejects.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Policy {
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) struct Policy {
     /// Any call with a diagnostic other than `closer_in_value`, or not
-    /// complete.
-    Strict,
-    /// Only calls naming an unknown tool.
-    UnknownTools,
+    /// complete (strict mode).
+    pub strict: bool,
+    /// Calls naming an unknown tool.
+    pub unknown_tools: bool,
+    /// Calls that are not complete.
+    pub incomplete: bool,
 }
 
 impl Policy {
+    /// Whether any call may be rejected: the gate is needed.
+    pub(crate) fn any(self) -> bool {
+        self.strict || self.unknown_tools || self.incomplete
+    }
+
     fn rejects(self, kind: DiagnosticKind) -> bool {
-        match self {
-            Policy::Strict => kind != DiagnosticKind::CloserInValue,
-            Policy::UnknownTools => kind == DiagnosticKind::UnknownTool,
+        (self.strict && kind != DiagnosticKind::CloserInValue)
+            || (self.unknown_tools && kind == DiagnosticKind::UnknownTool)
+    }
+
+    fn rejects_incomplete(self) -> bool {
+        self.strict || self.incomplete
+    }
+
+    fn name(self) -> &'static str {
+        if self.strict {
+            "strict mode"
+        } else if self.unknown_tools && self.incomplete {
+            "unknown tools and incomplete calls are content"
+        } else if self.unknown_tools {
+            "unknown tools are content"
+        } else {
+            "incomplete calls are content"
         }
     }
 }
@@ -180,7 +201,7 @@ impl<S: Sink> Gated<'_, S> {
             return;
         }
         g.held.push(event.into_owned());
-        if g.rejected || (!complete && g.policy == Policy::Strict) {
+        if g.rejected || (!complete && g.policy.rejects_incomplete()) {
             self.reject(old, "it needed recovery or failed a check");
             let g = &mut *self.gate;
             content(self.sink, &g.raw);
@@ -218,10 +239,7 @@ impl<S: Sink> Gated<'_, S> {
                 _ => {}
             }
         }
-        let policy = match g.policy {
-            Policy::Strict => "strict mode",
-            Policy::UnknownTools => "unknown tools are content",
-        };
+        let policy = g.policy.name();
         let message = format!(
             "call `{name}` was not returned as a tool call ({policy}: {why}); its text is content"
         );

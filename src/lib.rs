@@ -69,6 +69,7 @@ pub mod openai;
 mod options;
 mod parser;
 mod partial;
+mod rewrite;
 pub mod schema;
 mod sink;
 mod tools;

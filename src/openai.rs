@@ -22,6 +22,7 @@
 //! (vLLM's field for reasoning models), and change their types with nearly
 //! every release; a few small structs here cost less than any of that.
 
+pub use crate::rewrite::{rewrite_completion, Rewriter};
 use std::fmt;
 use std::time::{SystemTime, UNIX_EPOCH};
 

@@ -141,6 +141,8 @@ pub(crate) struct Options {
     pub python_literals: bool,
     /// Calls to unknown tools come back as content.
     pub unknown_tools_as_content: bool,
+    /// Incomplete calls come back as content.
+    pub incomplete_calls_as_content: bool,
 }
 
 impl Default for Options {
@@ -157,6 +159,7 @@ impl Default for Options {
             typing: Typing::default(),
             python_literals: false,
             unknown_tools_as_content: false,
+            incomplete_calls_as_content: false,
         }
     }
 }

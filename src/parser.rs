@@ -555,6 +555,26 @@ impl ParserBuilder {
         self
     }
 
+    /// Whether a call that is not complete (cut off by the end of the
+    /// stream, or past `max_parameters`) comes back as content instead of
+    /// as a tool call (default `false`: it is returned with `"complete":
+    /// false`). Implied by [`strict`](ParserBuilder::strict). Each call is
+    /// then held until it ends, as in strict mode: for a server that must
+    /// never send a call it cannot finish (a model cut off by its token
+    /// limit).
+    ///
+    /// ```
+    /// use toolcall_stream::Parser;
+    /// let cut = "<tool_call>\n<function=rm>\n<parameter=path>\n/tmp/a";
+    /// let message = Parser::builder().incomplete_calls_as_content(true).build().parse(cut);
+    /// assert!(message.tool_calls.is_empty());
+    /// assert_eq!(message.content.as_deref(), Some(cut));
+    /// ```
+    pub fn incomplete_calls_as_content(mut self, yes: bool) -> ParserBuilder {
+        self.options.incomplete_calls_as_content = yes;
+        self
+    }
+
     /// Builds the parser. Cheap: a format's automaton is built once per
     /// process and shared.
     pub fn build(self) -> Parser {
@@ -565,13 +585,12 @@ impl ParserBuilder {
     /// Builds a parser for any compiled description.
     pub(crate) fn build_with(self, format: &'static crate::format::Compiled) -> Parser {
         let max_held = self.options.limits.max_held_call;
-        let gate = if self.options.strict {
-            Some(Gate::new(Policy::Strict, max_held))
-        } else if self.options.unknown_tools_as_content {
-            Some(Gate::new(Policy::UnknownTools, max_held))
-        } else {
-            None
+        let policy = Policy {
+            strict: self.options.strict,
+            unknown_tools: self.options.unknown_tools_as_content,
+            incomplete: self.options.incomplete_calls_as_content,
         };
+        let gate = policy.any().then(|| Gate::new(policy, max_held));
         Parser {
             engine: Engine::with_format(format, self.options),
             recorder: Recorder::default(),

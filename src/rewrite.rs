@@ -1,0 +1,354 @@
+//! Rewriting an upstream server's OpenAI responses: the text its model
+//! wrote (`delta.content`, `message.content`) goes through a parser, and
+//! the tool calls in it come out as `tool_calls`. Sans-IO: a proxy reads
+//! the upstream's chunks and writes what comes out.
+
+use std::mem;
+
+use crate::openai::{
+    ChatCompletion, ChatCompletionChunk, ChunkChoice, ChunkEncoder, CompletionMeta, Delta,
+    FinishReason, FunctionCall, ResponseMessage, ToolCall, ToolCallDelta,
+};
+use crate::{Parser, ParserBuilder};
+
+/// Rewrites a stream of `chat.completion.chunk`s: each choice's
+/// `delta.content` goes through its own parser, and comes out as
+/// `delta.content` and `delta.tool_calls`.
+///
+/// Everything else passes through: the chunk's `id`, `model`, `created`,
+/// `system_fingerprint`, `usage` and unknown fields, each choice's `role`,
+/// `reasoning_content`, `logprobs` and unknown fields. A chunk that is left
+/// with nothing to say is not sent. `finish_reason`: the upstream's
+/// `length` (and any reason this crate does not know, such as
+/// `content_filter`) is kept; otherwise it is `tool_calls` when the choice
+/// made a complete call, else `stop`.
+///
+/// The parsers come from one [`ParserBuilder`]: give it the request's
+/// `tools` (values are typed from them), and
+/// [`incomplete_calls_as_content(true)`](ParserBuilder::incomplete_calls_as_content)
+/// so that a call the upstream's token limit cut off is not sent as a tool
+/// call (each call is then held until it ends), or
+/// [`strict(true)`](ParserBuilder::strict).
+///
+/// ```
+/// use toolcall_stream::openai::{ChatCompletionChunk, FinishReason, Rewriter};
+/// use toolcall_stream::Parser;
+///
+/// let upstream = |content: &str, finish: Option<&str>| -> ChatCompletionChunk {
+///     serde_json::from_value(serde_json::json!({
+///         "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+///         "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": finish}]
+///     })).unwrap()
+/// };
+/// let mut rewriter = Rewriter::new(Parser::builder());
+/// let mut out = Vec::new();
+/// rewriter.push(upstream("Sure.<tool_call>\n<function=ls>\n<param", None), &mut out);
+/// rewriter.push(upstream("eter=path>\n.\n</parameter>\n</function>\n</tool_call>", Some("stop")), &mut out);
+/// rewriter.finish(&mut out);
+/// let last = out.last().unwrap();
+/// assert_eq!(last.choices[0].finish_reason, Some(FinishReason::ToolCalls));
+/// assert_eq!(out[0].choices[0].delta.content.as_deref(), Some("Sure."));
+/// assert_eq!(rewriter.calls(), 1);
+/// ```
+#[derive(Debug)]
+pub struct Rewriter {
+    builder: ParserBuilder,
+    choices: Vec<ChoiceState>,
+    calls: usize,
+    /// The last upstream chunk's fields, without its choices: the chunk
+    /// [`finish`](Rewriter::finish) sends is made of them.
+    template: Option<ChatCompletionChunk>,
+}
+
+struct ChoiceState {
+    index: usize,
+    parser: Parser,
+    encoder: ChunkEncoder,
+    /// The choice got its `finish_reason` (its parser is finished).
+    finished: bool,
+    /// Complete calls this choice made.
+    calls: usize,
+}
+
+impl std::fmt::Debug for ChoiceState {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ChoiceState")
+            .field("index", &self.index)
+            .field("finished", &self.finished)
+            .field("calls", &self.calls)
+            .finish_non_exhaustive()
+    }
+}
+
+/// What a choice's parser added since the last look.
+#[derive(Default)]
+struct Added {
+    content: Option<String>,
+    tool_calls: Option<Vec<ToolCallDelta>>,
+    finish_reason: Option<FinishReason>,
+}
+
+impl Rewriter {
+    /// A rewriter whose parsers (one per choice) `builder` makes.
+    pub fn new(builder: ParserBuilder) -> Rewriter {
+        Rewriter {
+            builder,
+            choices: Vec::new(),
+            calls: 0,
+            template: None,
+        }
+    }
+
+    /// Complete tool calls made so far, over all choices.
+    pub fn calls(&self) -> usize {
+        self.calls
+    }
+
+    /// One upstream chunk; the chunks to send are appended to `out`
+    /// (none when it added nothing to send).
+    pub fn push(&mut self, mut chunk: ChatCompletionChunk, out: &mut Vec<ChatCompletionChunk>) {
+        let upstream_choices = mem::take(&mut chunk.choices);
+        let had_choices = !upstream_choices.is_empty();
+        self.template = Some(ChatCompletionChunk {
+            choices: Vec::new(),
+            usage: None,
+            ..chunk.clone()
+        });
+        for mut choice in upstream_choices {
+            let text = choice.delta.content.take();
+            let upstream_reason = choice.finish_reason.take();
+            let state = self.state(choice.index);
+            let mut added = Added::default();
+            if let Some(text) = text {
+                state.feed(&text, &mut added);
+            }
+            if let Some(reason) = upstream_reason {
+                state.finish(reason, &mut added);
+            }
+            self.calls = self.choices.iter().map(|c| c.calls).sum();
+            choice.delta.content = added.content;
+            choice.delta.tool_calls = merge_calls(choice.delta.tool_calls.take(), added.tool_calls);
+            choice.finish_reason = added.finish_reason;
+            if choice_says_something(&choice) {
+                chunk.choices.push(choice);
+            }
+        }
+        // A chunk without choices (usage, at the end) passes as it came;
+        // one whose choices all had nothing left to say is not sent.
+        if !chunk.choices.is_empty() || !had_choices || chunk.usage.is_some() {
+            out.push(chunk);
+        }
+    }
+
+    /// The upstream stream ended (`data: [DONE]`, or the end of the body):
+    /// choices that never got a `finish_reason` are finished (`stop`, or
+    /// `tool_calls`), and what their parsers held is sent.
+    pub fn finish(&mut self, out: &mut Vec<ChatCompletionChunk>) {
+        let Some(template) = self.template.take() else {
+            return;
+        };
+        let mut chunk = template;
+        for state in self.choices.iter_mut().filter(|c| !c.finished) {
+            let mut added = Added::default();
+            state.finish(FinishReason::Stop, &mut added);
+            let choice = ChunkChoice {
+                index: state.index,
+                delta: Delta {
+                    content: added.content,
+                    tool_calls: added.tool_calls,
+                    ..Delta::default()
+                },
+                finish_reason: added.finish_reason,
+                logprobs: None,
+                extra: Default::default(),
+            };
+            chunk.choices.push(choice);
+        }
+        self.calls = self.choices.iter().map(|c| c.calls).sum();
+        if !chunk.choices.is_empty() {
+            out.push(chunk);
+        }
+    }
+
+    fn state(&mut self, index: usize) -> &mut ChoiceState {
+        let at = match self.choices.iter().position(|c| c.index == index) {
+            Some(at) => at,
+            None => {
+                self.choices.push(ChoiceState {
+                    index,
+                    parser: self.builder.clone().build(),
+                    encoder: ChunkEncoder::new(CompletionMeta::new("")),
+                    finished: false,
+                    calls: 0,
+                });
+                self.choices.len() - 1
+            }
+        };
+        &mut self.choices[at]
+    }
+}
+
+impl ChoiceState {
+    /// Feeds model text; what it completed goes to `added`.
+    fn feed(&mut self, text: &str, added: &mut Added) {
+        if self.finished {
+            // Text after the choice's end has no parser left: as it came.
+            append(&mut added.content, text);
+            return;
+        }
+        let (encoder, calls) = (&mut self.encoder, &mut self.calls);
+        self.parser.feed_with(text, |event| {
+            count_call(&event, calls);
+            encoder.push(&event);
+        });
+        if let Some(chunk) = self.encoder.take_chunk() {
+            take_delta(chunk, added);
+        }
+    }
+
+    /// The choice ended with the upstream's `reason`.
+    fn finish(&mut self, reason: FinishReason, added: &mut Added) {
+        if self.finished {
+            added.finish_reason = Some(reason);
+            return;
+        }
+        self.finished = true;
+        let (encoder, calls) = (&mut self.encoder, &mut self.calls);
+        self.parser.finish_with(|event| {
+            count_call(&event, calls);
+            encoder.push(&event);
+        });
+        let encoder = mem::replace(
+            &mut self.encoder,
+            ChunkEncoder::new(CompletionMeta::new("")),
+        );
+        let last = encoder.finish(reason == FinishReason::Length);
+        let ours = last.choices.first().and_then(|c| c.finish_reason.clone());
+        take_delta(last, added);
+        added.finish_reason = Some(match reason {
+            FinishReason::Stop | FinishReason::ToolCalls => ours.unwrap_or(FinishReason::Stop),
+            other => other,
+        });
+    }
+}
+
+fn count_call(event: &crate::Event<'_>, calls: &mut usize) {
+    if let crate::Event::ToolCallEnd { complete: true, .. } = event {
+        *calls += 1;
+    }
+}
+
+fn append(to: &mut Option<String>, text: &str) {
+    if !text.is_empty() {
+        to.get_or_insert_with(String::new).push_str(text);
+    }
+}
+
+/// Moves an encoder chunk's content and tool calls into `added`.
+fn take_delta(chunk: ChatCompletionChunk, added: &mut Added) {
+    for choice in chunk.choices {
+        if let Some(content) = choice.delta.content {
+            append(&mut added.content, &content);
+        }
+        if let Some(calls) = choice.delta.tool_calls {
+            added.tool_calls.get_or_insert_with(Vec::new).extend(calls);
+        }
+    }
+}
+
+/// The upstream's own tool calls (a server that parsed some itself) first,
+/// then ours.
+fn merge_calls(
+    upstream: Option<Vec<ToolCallDelta>>,
+    ours: Option<Vec<ToolCallDelta>>,
+) -> Option<Vec<ToolCallDelta>> {
+    match (upstream, ours) {
+        (Some(mut theirs), Some(ours)) => {
+            theirs.extend(ours);
+            Some(theirs)
+        }
+        (theirs, None) => theirs,
+        (None, ours) => ours,
+    }
+}
+
+/// Whether a choice still carries anything once its text was taken out.
+fn choice_says_something(choice: &ChunkChoice) -> bool {
+    let delta = &choice.delta;
+    delta.role.is_some()
+        || delta.content.is_some()
+        || delta.reasoning_content.is_some()
+        || delta.tool_calls.is_some()
+        || !delta.extra.is_empty()
+        || choice.finish_reason.is_some()
+        || choice.logprobs.is_some()
+        || !choice.extra.is_empty()
+}
+
+/// Rewrites a whole `chat.completion`: each choice's `message.content` is
+/// parsed into `content` and `tool_calls` (after any the upstream made
+/// itself), and its `finish_reason` follows the rule of [`Rewriter`].
+/// Returns the completion and the number of complete calls made.
+///
+/// ```
+/// use toolcall_stream::openai::{rewrite_completion, ChatCompletion, FinishReason};
+/// use toolcall_stream::Parser;
+///
+/// let completion: ChatCompletion = serde_json::from_value(serde_json::json!({
+///     "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "m",
+///     "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant",
+///         "content": "<tool_call>\n<function=ls>\n<parameter=path>\n.\n</parameter>\n</function>\n</tool_call>"}}]
+/// })).unwrap();
+/// let (completion, calls) = rewrite_completion(&Parser::builder(), completion);
+/// assert_eq!(calls, 1);
+/// let choice = &completion.choices[0];
+/// assert_eq!(choice.finish_reason, Some(FinishReason::ToolCalls));
+/// assert_eq!(choice.message.content, None);
+/// assert_eq!(choice.message.tool_calls.as_ref().unwrap()[0].function.arguments, r#"{"path": "."}"#);
+/// ```
+pub fn rewrite_completion(
+    builder: &ParserBuilder,
+    mut completion: ChatCompletion,
+) -> (ChatCompletion, usize) {
+    let mut calls = 0;
+    for choice in &mut completion.choices {
+        let Some(text) = choice.message.content.take() else {
+            continue;
+        };
+        let message = builder.clone().build().parse(&text);
+        let complete = message.tool_calls.iter().filter(|c| c.complete).count();
+        calls += complete;
+        rewrite_message(&mut choice.message, message);
+        choice.finish_reason = match choice.finish_reason.take() {
+            Some(FinishReason::Stop) | Some(FinishReason::ToolCalls) | None => {
+                Some(if complete > 0 {
+                    FinishReason::ToolCalls
+                } else {
+                    FinishReason::Stop
+                })
+            }
+            Some(other) => Some(other),
+        };
+    }
+    (completion, calls)
+}
+
+fn rewrite_message(message: &mut ResponseMessage, parsed: crate::Message) {
+    message.content = parsed.content;
+    if parsed.tool_calls.is_empty() {
+        return;
+    }
+    let calls = message.tool_calls.get_or_insert_with(Vec::new);
+    for call in parsed.tool_calls {
+        calls.push(ToolCall {
+            id: call.id,
+            kind: "function".to_owned(),
+            function: FunctionCall {
+                name: call.name,
+                arguments: call.arguments,
+                extra: Default::default(),
+            },
+            extra: Default::default(),
+        });
+    }
+}
