@@ -186,3 +186,40 @@ fn a_typed_value_is_held_no_further_than_its_bound() {
         Some(value.len())
     );
 }
+
+/// A proxy's path: an upstream's chunks through `openai::Rewriter` (lean
+/// parsers, calls not held) keep the same peak heap however long the value
+/// they carry.
+#[test]
+fn rewriting_an_upstream_stream_takes_constant_memory() {
+    use toolcall_stream::openai::{ChatCompletionChunk, Rewriter};
+    let chunk = |content: &str| -> ChatCompletionChunk {
+        serde_json::from_value(serde_json::json!({
+            "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+            "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": null}]
+        }))
+        .unwrap()
+    };
+    let run = |lines: usize| -> isize {
+        let mut rewriter = Rewriter::new(Parser::builder().retain_arguments(false));
+        let mut out = Vec::new();
+        let open = chunk("<tool_call>\n<function=write_file>\n<parameter=content>\n");
+        let line = chunk("a line of \"code\" <b>\t\n");
+        let close = chunk("</parameter>\n</function>\n</tool_call>");
+        let before = HEAP.reset_peak();
+        rewriter.push(open.clone(), &mut out);
+        out.clear();
+        for _ in 0..lines {
+            rewriter.push(line.clone(), &mut out);
+            out.clear();
+        }
+        rewriter.push(close.clone(), &mut out);
+        rewriter.finish(&mut out);
+        assert_eq!(rewriter.calls(), 1);
+        HEAP.peak() - before
+    };
+    let small = run(2_000);
+    let large = run(20_000);
+    assert_eq!(large, small, "peak heap grew with the value");
+    assert!(small < 64 << 10, "peak {small} bytes");
+}
