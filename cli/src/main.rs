@@ -1,4 +1,7 @@
-//! `toolcall`: parse model output into tool calls, whole or as a stream.
+//! `toolcall`: parse model output into tool calls, whole or as a stream,
+//! or rewrite an OpenAI-compatible server's responses as a proxy.
+
+mod proxy;
 
 use std::ffi::OsStr;
 use std::fs::File;
@@ -50,6 +53,11 @@ enum Command {
         #[arg(long)]
         lean: bool,
     },
+    /// Serve an OpenAI-compatible API in front of `--upstream`: chat
+    /// completions with `tools` come back with the model's tool-call text
+    /// parsed into `tool_calls` (streamed or whole); every other request
+    /// passes through unchanged.
+    Proxy(proxy::config::ProxyArgs),
 }
 
 #[derive(Args)]
@@ -254,6 +262,7 @@ fn main() -> ExitCode {
             summary,
             lean,
         ),
+        Command::Proxy(args) => proxy::run(&args).map_err(Fatal),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

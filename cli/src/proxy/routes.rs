@@ -1,0 +1,144 @@
+//! Which requests are rewritten and which pass through.
+
+use std::sync::Arc;
+
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::{header, HeaderMap, Method};
+use axum::response::{IntoResponse, Response};
+use bytes::{Bytes, BytesMut};
+use futures_util::StreamExt;
+use serde_json::Value;
+use toolcall_stream::{Parser, ParserBuilder, Tools};
+
+use super::config::Config;
+use super::error::ProxyError;
+use super::forward::Upstream;
+use super::log::RequestLog;
+use super::{completion_rewrite, passthrough, stream_rewrite};
+
+/// What every request handler shares.
+pub struct Proxy {
+    pub config: Config,
+    pub upstream: Upstream,
+}
+
+/// How a chat request with tools is answered.
+struct Rewrite {
+    builder: ParserBuilder,
+    stream: bool,
+}
+
+/// Every request, whatever its method and path.
+pub async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
+    let (parts, body) = request.into_parts();
+    let mut log = RequestLog::new(parts.method.clone(), parts.uri.path());
+    let path_and_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let answer = async {
+        let body = read_body(&parts.headers, body, proxy.config.max_body_bytes).await?;
+        let rewrite = if parts.method == Method::POST && is_chat_completions(parts.uri.path()) {
+            rewrite_for(&proxy.config, &body)?
+        } else {
+            None
+        };
+        let plain = rewrite.is_some();
+        let upstream = proxy
+            .upstream
+            .send(
+                parts.method.clone(),
+                path_and_query,
+                &parts.headers,
+                body,
+                plain,
+            )
+            .await?;
+        Ok::<_, ProxyError>((upstream, rewrite))
+    };
+    match answer.await {
+        Err(error) => {
+            log.status(error.status().as_u16());
+            log.note(format!("{error:?}"));
+            error.into_response()
+        }
+        // An upstream error is the client's to read, as the upstream wrote it.
+        Ok((upstream, Some(rewrite))) if upstream.status().is_success() => {
+            if rewrite.stream {
+                stream_rewrite::respond(upstream, rewrite.builder, log)
+            } else {
+                completion_rewrite::respond(upstream, &rewrite.builder, &mut log).await
+            }
+        }
+        Ok((upstream, _)) => passthrough::respond(upstream, log),
+    }
+}
+
+/// `/v1/chat/completions`, or `/chat/completions` under any base (clients
+/// pointed at `http://proxy/v1` and upstreams with a longer base path).
+fn is_chat_completions(path: &str) -> bool {
+    path.trim_end_matches('/').ends_with("/chat/completions")
+}
+
+/// The request body, refused past `limit` bytes (at once when its
+/// `Content-Length` says so, else as soon as that many have arrived).
+async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Bytes, ProxyError> {
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|value| value.to_str().ok())
+        .and_then(|value| value.parse::<u64>().ok());
+    if declared.is_some_and(|length| length > limit as u64) {
+        return Err(ProxyError::BodyTooLarge { limit });
+    }
+    let mut pieces = body.into_data_stream();
+    let mut read = BytesMut::new();
+    while let Some(piece) = pieces.next().await {
+        let piece = piece.map_err(|e| ProxyError::BadRequestBody(e.to_string()))?;
+        if read.len() + piece.len() > limit {
+            return Err(ProxyError::BodyTooLarge { limit });
+        }
+        read.extend_from_slice(&piece);
+    }
+    Ok(read.freeze())
+}
+
+/// How to rewrite a chat request, or `None` to pass it through: no `tools`
+/// (nothing to parse), a model with no format, or a body the upstream
+/// should judge (not JSON).
+fn rewrite_for(config: &Config, body: &[u8]) -> Result<Option<Rewrite>, ProxyError> {
+    let Ok(request) = serde_json::from_slice::<Value>(body) else {
+        return Ok(None);
+    };
+    let tools = match request.get("tools") {
+        None | Some(Value::Null) => return Ok(None),
+        Some(Value::Array(tools)) if tools.is_empty() => return Ok(None),
+        Some(tools) => tools,
+    };
+    let model = request.get("model").and_then(Value::as_str);
+    let Some(format) = config.formats.for_model(model) else {
+        return Ok(None);
+    };
+    let tools = Tools::from_value(tools).map_err(|e| ProxyError::InvalidTools(e.to_string()))?;
+    let builder = Parser::builder()
+        .format(format)
+        .tools(Arc::new(tools))
+        .ids(config.ids.clone())
+        .incomplete_calls_as_content(config.incomplete_calls_as_content)
+        .strict(config.strict)
+        // The chunks need only the argument fragments.
+        .retain_arguments(false);
+    let stream = request.get("stream").and_then(Value::as_bool) == Some(true);
+    Ok(Some(Rewrite { builder, stream }))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn chat_completions_under_any_base() {
+        assert!(is_chat_completions("/v1/chat/completions"));
+        assert!(is_chat_completions("/chat/completions/"));
+        assert!(is_chat_completions("/openai/v1/chat/completions"));
+        assert!(!is_chat_completions("/v1/completions"));
+        assert!(!is_chat_completions("/v1/chat/completionsx"));
+    }
+}

@@ -1,0 +1,644 @@
+//! `toolcall proxy` in front of the replay upstream (`support/replay.rs`):
+//! what is rewritten, what passes through, and every failure it must
+//! survive. Timeouts here only guard against a hang.
+
+mod support;
+
+use std::sync::Arc;
+
+use eventsource_stream::Eventsource;
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use support::proxy::{ProxyProcess, TIMEOUT};
+use support::replay::{self, Replay};
+use toolcall_stream::{Format, Parser, Tools};
+
+const FORMATS: &[&str] = &["qwen3_coder", "glm45", "glm47"];
+
+/// Tools for fixtures that have no `.tools.json`: the rewrite needs a
+/// non-empty `tools`, and one unrelated tool types nothing.
+fn placeholder_tools() -> Value {
+    json!([{"type": "function", "function": {"name": "placeholder",
+        "parameters": {"type": "object", "properties": {"x": {"type": "string"}}}}}])
+}
+
+fn client() -> reqwest::Client {
+    reqwest::Client::builder().no_proxy().build().unwrap()
+}
+
+async fn setup(args: &[&str]) -> (Replay, ProxyProcess) {
+    let replay = replay::start().await;
+    let proxy = ProxyProcess::start(&replay.url(), args);
+    (replay, proxy)
+}
+
+/// What an OpenAI client makes of a response: content, calls by index
+/// (id, name, arguments), finish reason.
+#[derive(Debug, Default, PartialEq)]
+struct Assembled {
+    content: Option<String>,
+    calls: Vec<(String, String, String)>,
+    finish_reason: Option<String>,
+}
+
+impl Assembled {
+    fn from_chunks(chunks: &[Value]) -> Assembled {
+        let mut assembled = Assembled::default();
+        for chunk in chunks {
+            for choice in chunk["choices"].as_array().unwrap() {
+                let delta = &choice["delta"];
+                if let Some(text) = delta["content"].as_str() {
+                    assembled
+                        .content
+                        .get_or_insert_with(String::new)
+                        .push_str(text);
+                }
+                for call in delta["tool_calls"].as_array().into_iter().flatten() {
+                    let index = call["index"].as_u64().unwrap() as usize;
+                    if index == assembled.calls.len() {
+                        assembled.calls.push(Default::default());
+                    }
+                    let entry = &mut assembled.calls[index];
+                    if let Some(id) = call["id"].as_str() {
+                        entry.0 = id.to_owned();
+                    }
+                    if let Some(name) = call["function"]["name"].as_str() {
+                        entry.1 = name.to_owned();
+                    }
+                    if let Some(arguments) = call["function"]["arguments"].as_str() {
+                        entry.2.push_str(arguments);
+                    }
+                }
+                if let Some(reason) = choice["finish_reason"].as_str() {
+                    assembled.finish_reason = Some(reason.to_owned());
+                }
+            }
+        }
+        assembled
+    }
+
+    fn from_completion(completion: &Value) -> Assembled {
+        let choice = &completion["choices"][0];
+        let message = &choice["message"];
+        let calls = message["tool_calls"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|call| {
+                let text = |v: &Value| v.as_str().unwrap().to_owned();
+                (
+                    text(&call["id"]),
+                    text(&call["function"]["name"]),
+                    text(&call["function"]["arguments"]),
+                )
+            })
+            .collect();
+        Assembled {
+            content: message["content"].as_str().map(str::to_owned),
+            calls,
+            finish_reason: choice["finish_reason"].as_str().map(str::to_owned),
+        }
+    }
+
+    /// Equal to the library's `parse` of the same text with the same tools:
+    /// names, arguments as JSON, content, finish reason.
+    fn assert_matches(&self, format: &str, text: &str, tools: &Value, what: &str) {
+        let tools = Tools::from_value(tools).unwrap();
+        let format: Format = format.parse().unwrap();
+        let message = Parser::builder()
+            .format(format)
+            .tools(Arc::new(tools))
+            .build()
+            .parse(text);
+        assert_eq!(self.content, message.content, "{what}: content");
+        assert_eq!(
+            self.calls.len(),
+            message.tool_calls.len(),
+            "{what}: calls {:?}",
+            self.calls
+        );
+        for (got, want) in self.calls.iter().zip(&message.tool_calls) {
+            assert!(
+                got.0.starts_with("call_") && got.0.len() == 29,
+                "{what}: id {}",
+                got.0
+            );
+            assert_eq!(got.1, want.name, "{what}: name");
+            let got_arguments: Value = serde_json::from_str(&got.2).unwrap();
+            let want_arguments: Value = serde_json::from_str(&want.arguments).unwrap();
+            assert_eq!(got_arguments, want_arguments, "{what}: arguments");
+        }
+        let complete = message.tool_calls.iter().any(|call| call.complete);
+        let reason = if complete { "tool_calls" } else { "stop" };
+        assert_eq!(
+            self.finish_reason.as_deref(),
+            Some(reason),
+            "{what}: finish_reason"
+        );
+    }
+}
+
+/// The events of a streamed response, parsed; the last must be `[DONE]`.
+async fn read_sse(response: reqwest::Response) -> Vec<Value> {
+    let mut events = response.bytes_stream().eventsource();
+    let mut values = Vec::new();
+    let read = async {
+        while let Some(event) = events.next().await {
+            let data = event.expect("the proxy's stream is valid SSE").data;
+            if data == "[DONE]" {
+                assert!(events.next().await.is_none(), "nothing after [DONE]");
+                return true;
+            }
+            values.push(serde_json::from_str(&data).expect("each event is JSON"));
+        }
+        false
+    };
+    let done = tokio::time::timeout(TIMEOUT, read)
+        .await
+        .expect("stream hung");
+    assert!(done, "the stream ended without [DONE]: {values:?}");
+    values
+}
+
+async fn chat(proxy: &ProxyProcess, body: &Value) -> reqwest::Response {
+    let request = client()
+        .post(format!("{}/v1/chat/completions", proxy.url))
+        .bearer_auth("sk-test-secret")
+        .json(body)
+        .send();
+    tokio::time::timeout(TIMEOUT, request)
+        .await
+        .expect("request hung")
+        .unwrap()
+}
+
+fn request(model: &str, tools: &Value, stream: bool) -> Value {
+    json!({"model": model, "messages": [{"role": "user", "content": "go"}], "tools": tools, "stream": stream})
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_fixture_streamed_and_whole_equals_the_parse() {
+    let (_replay, proxy) = setup(&["--model-map", &model_map()]).await;
+    let mut checked = 0;
+    for format in FORMATS {
+        for name in replay::fixture_names(format) {
+            let text = replay::fixture_text(format, &name).unwrap();
+            let tools = replay::fixture_tools(format, &name).unwrap_or_else(placeholder_tools);
+            let model = format!("{format}/{name}");
+
+            let response = chat(&proxy, &request(&model, &tools, true)).await;
+            assert_eq!(response.status(), 200, "{model}");
+            assert_eq!(response.headers()["content-type"], "text/event-stream");
+            let chunks = read_sse(response).await;
+            for chunk in &chunks {
+                assert_eq!(chunk["id"], "chatcmpl-replay", "{model}: id kept");
+                assert_eq!(chunk["system_fingerprint"], "fp_replay");
+                assert_eq!(chunk["model"], model.as_str());
+            }
+            Assembled::from_chunks(&chunks).assert_matches(
+                format,
+                &text,
+                &tools,
+                &format!("{model} streamed"),
+            );
+
+            let response = chat(&proxy, &request(&model, &tools, false)).await;
+            assert_eq!(response.status(), 200, "{model}");
+            let completion: Value = response.json().await.unwrap();
+            assert_eq!(
+                completion["service_tier"], "replayed",
+                "unknown fields kept"
+            );
+            assert_eq!(completion["usage"]["total_tokens"], 30);
+            assert_eq!(
+                completion["choices"][0]["message"]["reasoning_content"],
+                "thought"
+            );
+            Assembled::from_completion(&completion).assert_matches(
+                format,
+                &text,
+                &tools,
+                &format!("{model} whole"),
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} fixtures");
+}
+
+/// Every format by the prefix of the replay's model names.
+fn model_map() -> String {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("proxy-model-map.json");
+    std::fs::write(
+        &path,
+        r#"{"qwen3_coder/*": "qwen3_coder", "quirks/qwen3_coder/*": "qwen3_coder", "glm45/*": "glm45", "glm47/*": "glm47"}"#,
+    )
+    .unwrap();
+    path.to_str().unwrap().to_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typed_values_come_from_the_requests_tools() {
+    let (_replay, proxy) = setup(&["--format", "qwen3_coder"]).await;
+    let tools = replay::fixture_tools("qwen3_coder", "typed_ladder").unwrap();
+    let chunks =
+        read_sse(chat(&proxy, &request("qwen3_coder/typed_ladder", &tools, true)).await).await;
+    let assembled = Assembled::from_chunks(&chunks);
+    let arguments: Value = serde_json::from_str(&assembled.calls[0].2).unwrap();
+    assert_eq!(arguments["days"], json!(3));
+    assert_eq!(arguments["zip"], json!("00750"));
+    assert_eq!(assembled.calls[0].1, "plan_trip");
+    assert_eq!(assembled.finish_reason.as_deref(), Some("tool_calls"));
+    assert!(proxy
+        .log()
+        .iter()
+        .all(|line| !line.contains("sk-test-secret")));
+    proxy.wait_for_log(|line| line.contains("POST /v1/chat/completions 200 calls=1"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn odd_but_valid_sse_is_read_comments_crlf_multiline_data_no_final_blank_line() {
+    let (_replay, proxy) = setup(&["--model-map", &model_map()]).await;
+    let tools = replay::fixture_tools("qwen3_coder", "typed_ladder").unwrap();
+    let text = replay::fixture_text("qwen3_coder", "typed_ladder").unwrap();
+    let mut body = request("quirks/qwen3_coder/typed_ladder", &tools, true);
+    // The usage chunk is the last event, the one without its blank line.
+    body["stream_options"] = json!({"include_usage": true});
+    let chunks = read_sse(chat(&proxy, &body).await).await;
+    Assembled::from_chunks(&chunks).assert_matches("qwen3_coder", &text, &tools, "quirks");
+    assert_eq!(
+        chunks.last().unwrap()["usage"]["total_tokens"],
+        30,
+        "{chunks:?}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn usage_passes_through_the_stream() {
+    let (_replay, proxy) = setup(&["--format", "glm45"]).await;
+    let mut body = request("glm45/two_calls", &placeholder_tools(), true);
+    body["stream_options"] = json!({"include_usage": true});
+    let chunks = read_sse(chat(&proxy, &body).await).await;
+    assert_eq!(chunks.last().unwrap()["usage"]["total_tokens"], 30);
+    assert_eq!(Assembled::from_chunks(&chunks).calls.len(), 2);
+}
+
+/// The same request straight to the upstream, for byte comparisons.
+async fn direct(
+    replay: &Replay,
+    method: reqwest::Method,
+    path: &str,
+    body: &Value,
+) -> (u16, Vec<u8>) {
+    let response = client()
+        .request(method, format!("{}{path}", replay.url()))
+        .json(body)
+        .send()
+        .await
+        .unwrap();
+    (
+        response.status().as_u16(),
+        response.bytes().await.unwrap().to_vec(),
+    )
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn requests_without_tools_pass_through_byte_for_byte() {
+    let (replay, proxy) = setup(&["--format", "qwen3_coder"]).await;
+    for stream in [true, false] {
+        for tools in [Value::Null, json!([])] {
+            let mut body = request("qwen3_coder/two_calls", &tools, stream);
+            if tools.is_null() {
+                body.as_object_mut().unwrap().remove("tools");
+            }
+            let response = chat(&proxy, &body).await;
+            if stream {
+                assert_eq!(
+                    response.headers()["x-replay"],
+                    "stream",
+                    "headers pass through"
+                );
+            }
+            let status = response.status().as_u16();
+            let bytes = response.bytes().await.unwrap().to_vec();
+            let expected = direct(
+                &replay,
+                reqwest::Method::POST,
+                "/v1/chat/completions",
+                &body,
+            )
+            .await;
+            assert_eq!((status, bytes), expected, "{body}");
+        }
+    }
+    proxy.wait_for_log(|line| line.contains("POST /v1/chat/completions 200 passthrough"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn other_paths_pass_through_with_headers_status_and_body() {
+    let (replay, proxy) = setup(&["--format", "qwen3_coder"]).await;
+    let response = client()
+        .get(format!("{}/v1/models", proxy.url))
+        .bearer_auth("sk-test-secret")
+        .header("x-custom", "kept")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert_eq!(response.headers()["x-replay"], "models");
+    let bytes = response.bytes().await.unwrap().to_vec();
+    assert_eq!(
+        bytes,
+        direct(&replay, reqwest::Method::GET, "/v1/models", &Value::Null)
+            .await
+            .1
+    );
+    let models = &replay.requests()[0];
+    assert_eq!(models.headers["authorization"], "Bearer sk-test-secret");
+    assert_eq!(models.headers["x-custom"], "kept");
+
+    // Any method and path, the query string and body included; the
+    // upstream's status (418 here) is kept.
+    let response = client()
+        .put(format!("{}/v1/completions/x?q=1&r=two", proxy.url))
+        .header("x-custom", "kept")
+        .body("raw \u{0} bytes")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 418);
+    assert_eq!(response.headers()["x-replay"], "echo");
+    let echo: Value = response.json().await.unwrap();
+    assert_eq!(echo["method"], "PUT");
+    assert_eq!(echo["path"], "/v1/completions/x?q=1&r=two");
+    assert_eq!(echo["body"], "raw \u{0} bytes");
+    assert_eq!(echo["headers"]["x-custom"], "kept");
+
+    // The chat request with tools is forwarded as it came too.
+    let body = request("qwen3_coder/one_call", &placeholder_tools(), false);
+    chat(&proxy, &body).await.bytes().await.unwrap();
+    let forwarded = replay.requests().last().unwrap().clone();
+    assert_eq!(
+        serde_json::from_slice::<Value>(&forwarded.body).unwrap(),
+        body
+    );
+    assert_eq!(forwarded.headers["authorization"], "Bearer sk-test-secret");
+
+    proxy.wait_for_log(|line| line.contains("PUT /v1/completions/x 418 passthrough"));
+    assert!(proxy
+        .log()
+        .iter()
+        .all(|line| !line.contains("sk-test-secret") && !line.contains("q=1")));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn upstream_errors_keep_their_status_and_body() {
+    let (replay, proxy) = setup(&["--format", "qwen3_coder"]).await;
+    for code in [400, 404, 429, 500, 503] {
+        for stream in [true, false] {
+            let body = request(&format!("status/{code}"), &placeholder_tools(), stream);
+            let response = chat(&proxy, &body).await;
+            assert_eq!(response.status().as_u16(), code);
+            assert_eq!(
+                response.headers()["x-replay-status"],
+                code.to_string().as_str()
+            );
+            let bytes = response.bytes().await.unwrap().to_vec();
+            let expected = direct(
+                &replay,
+                reqwest::Method::POST,
+                "/v1/chat/completions",
+                &body,
+            )
+            .await;
+            assert_eq!((code, bytes), expected);
+        }
+    }
+}
+
+fn assert_error(body: &Value, kind: &str) {
+    assert_eq!(body["error"]["type"], kind, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_unreachable_upstream_is_502() {
+    // A port nobody listens on: bound, then closed.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let dead = format!("http://{}", listener.local_addr().unwrap());
+    drop(listener);
+    let proxy = ProxyProcess::start(&dead, &["--format", "qwen3_coder"]);
+    for body in [
+        request("m", &placeholder_tools(), true),
+        request("m", &Value::Null, false),
+    ] {
+        let response = chat(&proxy, &body).await;
+        assert_eq!(response.status(), 502);
+        assert_eq!(response.headers()["content-type"], "application/json");
+        assert_error(&response.json().await.unwrap(), "upstream_unreachable");
+    }
+    let response = client()
+        .get(format!("{}/v1/models", proxy.url))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 502);
+    proxy.wait_for_log(|line| line.contains("GET /v1/models 502"));
+}
+
+/// The events of a stream that must end with an error event and `[DONE]`.
+async fn read_failed_stream(response: reqwest::Response) -> (Vec<Value>, Value) {
+    let mut values = read_sse(response).await;
+    let error = values.pop().expect("an error event");
+    (values, error)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_malformed_upstream_stream_ends_with_an_error_event() {
+    let (_replay, proxy) = setup(&["--format", "qwen3_coder"]).await;
+    let response = chat(
+        &proxy,
+        &request("malformed/bad_json", &placeholder_tools(), true),
+    )
+    .await;
+    assert_eq!(response.status(), 200);
+    let (chunks, error) = read_failed_stream(response).await;
+    assert_error(&error, "upstream_stream_error");
+    assert_eq!(
+        Assembled::from_chunks(&chunks).content.as_deref(),
+        Some("Hi"),
+        "nothing after the bad event"
+    );
+
+    let response = chat(
+        &proxy,
+        &request("malformed/cut", &placeholder_tools(), true),
+    )
+    .await;
+    let (chunks, error) = read_failed_stream(response).await;
+    assert_error(&error, "upstream_stream_error");
+    assert!(
+        error["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("cut off"),
+        "{error}"
+    );
+    assert_eq!(
+        Assembled::from_chunks(&chunks).content.as_deref(),
+        Some("Hi")
+    );
+    proxy.wait_for_log(|line| line.contains("upstream stream cut off"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_going_away_cancels_the_upstream_request() {
+    let (replay, proxy) = setup(&["--format", "qwen3_coder"]).await;
+    let response = chat(&proxy, &request("endless", &placeholder_tools(), true)).await;
+    assert_eq!(response.status(), 200);
+    let mut body = response.bytes_stream();
+    // Some of the stream arrives: the upstream request is under way.
+    let first = tokio::time::timeout(TIMEOUT, body.next())
+        .await
+        .expect("no chunk");
+    assert!(first.is_some());
+    assert!(replay.recorder.endless_dropped.lock().unwrap().is_none());
+    drop(body);
+    tokio::time::timeout(TIMEOUT, replay.endless_cancelled())
+        .await
+        .expect("the upstream never saw the client go away");
+    proxy.wait_for_log(|line| line.contains("client went away"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bodies_over_the_limit_are_413_and_never_forwarded() {
+    let (replay, proxy) = setup(&["--format", "qwen3_coder", "--max-body-bytes", "1000"]).await;
+    let big = json!({"model": "m", "messages": [{"role": "user", "content": "x".repeat(2000)}]});
+    let response = chat(&proxy, &big).await;
+    assert_eq!(response.status(), 413);
+    assert_error(&response.json().await.unwrap(), "invalid_request_error");
+
+    // Without a Content-Length (chunked): refused once past the limit.
+    let pieces =
+        futures_util::stream::iter((0..20).map(|_| Ok::<_, std::io::Error>(vec![b'x'; 100])));
+    let response = client()
+        .post(format!("{}/v1/anything", proxy.url))
+        .body(reqwest::Body::wrap_stream(pieces))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 413);
+    assert!(replay.requests().is_empty(), "nothing reached the upstream");
+
+    // At the limit it goes through.
+    let response = client()
+        .post(format!("{}/v1/anything", proxy.url))
+        .body(vec![b'x'; 1000])
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 418);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn invalid_tools_are_400() {
+    let (replay, proxy) = setup(&["--format", "qwen3_coder"]).await;
+    for tools in [
+        json!({"not": "an array"}),
+        json!([{"type": "function", "function": {}}]),
+    ] {
+        let response = chat(&proxy, &request("qwen3_coder/one_call", &tools, true)).await;
+        assert_eq!(response.status(), 400);
+        let body: Value = response.json().await.unwrap();
+        assert_error(&body, "invalid_request_error");
+        assert_eq!(body["error"]["param"], "tools");
+    }
+    assert!(replay.requests().is_empty());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_the_map_does_not_know_passes_through() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("proxy-glm-only.json");
+    std::fs::write(&path, r#"{"glm45/*": "glm45"}"#).unwrap();
+    let (_replay, proxy) = setup(&["--model-map", path.to_str().unwrap()]).await;
+    let mapped = chat(
+        &proxy,
+        &request("glm45/one_call", &placeholder_tools(), false),
+    )
+    .await;
+    let mapped = Assembled::from_completion(&mapped.json().await.unwrap());
+    assert_eq!(mapped.calls.len(), 1);
+    let unmapped = chat(
+        &proxy,
+        &request("qwen3_coder/one_call", &placeholder_tools(), false),
+    )
+    .await;
+    let unmapped = Assembled::from_completion(&unmapped.json().await.unwrap());
+    assert!(unmapped.calls.is_empty());
+    assert!(
+        unmapped.content.unwrap().contains("<tool_call>"),
+        "raw text as the model wrote it"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn vllm_ids_on_request() {
+    let (_replay, proxy) = setup(&["--format", "qwen3_coder", "--ids", "vllm"]).await;
+    let completion: Value = chat(
+        &proxy,
+        &request("qwen3_coder/one_call", &placeholder_tools(), false),
+    )
+    .await
+    .json()
+    .await
+    .unwrap();
+    let id = completion["choices"][0]["message"]["tool_calls"][0]["id"]
+        .as_str()
+        .unwrap();
+    assert!(id.starts_with("chatcmpl-tool-") && id.len() == 30, "{id}");
+}
+
+#[test]
+fn help_documents_every_flag_and_bad_flags_exit_2() {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_toolcall"))
+        .args(["proxy", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(output.stdout).unwrap();
+    for flag in [
+        "--upstream",
+        "--listen",
+        "--format",
+        "--model-map",
+        "--ids",
+        "--incomplete-calls-as-content",
+        "--strict",
+        "--max-body-bytes",
+        "--connect-timeout",
+        "--threads",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from --help");
+    }
+    for args in [
+        &["proxy", "--upstream", "ftp://x", "--format", "glm45"][..],
+        &["proxy", "--upstream", "http://127.0.0.1:1"][..],
+        &[
+            "proxy",
+            "--upstream",
+            "http://127.0.0.1:1",
+            "--model-map",
+            "/no/such/file",
+        ][..],
+    ] {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_toolcall"))
+            .args(args)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{args:?}");
+    }
+}

@@ -1,0 +1,2 @@
+pub mod proxy;
+pub mod replay;

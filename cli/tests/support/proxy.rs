@@ -1,0 +1,92 @@
+//! The `toolcall proxy` binary as a child process, for the tests.
+
+#![allow(dead_code)] // each test binary uses a different part
+
+use std::io::{BufRead, BufReader};
+use std::process::{Child, Command, Stdio};
+use std::sync::{mpsc, Arc, Condvar, Mutex};
+use std::time::{Duration, Instant};
+
+/// How long the tests wait for anything before failing: only a guard
+/// against a hang, never a speed check.
+pub const TIMEOUT: Duration = Duration::from_secs(60);
+
+pub struct ProxyProcess {
+    child: Child,
+    /// `http://127.0.0.1:PORT`.
+    pub url: String,
+    log: Arc<(Mutex<Vec<String>>, Condvar)>,
+}
+
+impl ProxyProcess {
+    /// Starts `toolcall proxy --upstream UPSTREAM --listen 127.0.0.1:0 ARGS…`
+    /// and waits for the line that gives its address.
+    pub fn start(upstream: &str, args: &[&str]) -> ProxyProcess {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
+            .args([
+                "proxy",
+                "--upstream",
+                upstream,
+                "--listen",
+                "127.0.0.1:0",
+                "--threads",
+                "2",
+            ])
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cannot start toolcall");
+        let stderr = child.stderr.take().unwrap();
+        let log = Arc::new((Mutex::new(Vec::new()), Condvar::new()));
+        let (address_tx, address_rx) = mpsc::channel();
+        let lines = log.clone();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines() {
+                let Ok(line) = line else { break };
+                if let Some(rest) = line.split("listening on ").nth(1) {
+                    let url = rest.split(',').next().unwrap_or("").to_owned();
+                    let _ = address_tx.send(url);
+                }
+                lines.0.lock().unwrap().push(line);
+                lines.1.notify_all();
+            }
+        });
+        let url = match address_rx.recv_timeout(TIMEOUT) {
+            Ok(url) => url,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("the proxy did not start: {:?}", log.0.lock().unwrap());
+            }
+        };
+        ProxyProcess { child, url, log }
+    }
+
+    /// The stderr lines so far.
+    pub fn log(&self) -> Vec<String> {
+        self.log.0.lock().unwrap().clone()
+    }
+
+    /// Waits until a stderr line matches (lines are written when a
+    /// response ends, which may be just after the client has read it).
+    pub fn wait_for_log(&self, matches: impl Fn(&str) -> bool) -> String {
+        let deadline = Instant::now() + TIMEOUT;
+        let mut lines = self.log.0.lock().unwrap();
+        loop {
+            if let Some(line) = lines.iter().find(|line| matches(line)) {
+                return line.clone();
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            assert!(!left.is_zero(), "no such log line in {lines:?}");
+            lines = self.log.1.wait_timeout(lines, left).unwrap().0;
+        }
+    }
+}
+
+impl Drop for ProxyProcess {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
