@@ -71,6 +71,8 @@ mod parser;
 mod partial;
 pub mod schema;
 mod sink;
+#[cfg(feature = "stream")]
+pub mod stream;
 mod tools;
 
 pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent};
@@ -82,6 +84,8 @@ pub use parser::{Parser, ParserBuilder};
 pub use partial::PartialCall;
 pub use schema::{TypeSet, Typing, UnknownTyping};
 pub use sink::Events;
+#[cfg(feature = "stream")]
+pub use stream::ToolCallStreamExt;
 pub use tools::{Tools, ToolsError};
 
 /// Parses a whole model output with default options: the same engine as
