@@ -72,6 +72,8 @@ mod partial;
 mod rewrite;
 pub mod schema;
 mod sink;
+#[cfg(feature = "stream")]
+pub mod stream;
 mod tools;
 
 pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent};
@@ -83,6 +85,8 @@ pub use parser::{Parser, ParserBuilder};
 pub use partial::PartialCall;
 pub use schema::{TypeSet, Typing, UnknownTyping};
 pub use sink::Events;
+#[cfg(feature = "stream")]
+pub use stream::ToolCallStreamExt;
 pub use tools::{Tools, ToolsError};
 
 /// Parses a whole model output with default options: the same engine as
