@@ -15,6 +15,7 @@ mod stream_rewrite;
 
 use std::sync::Arc;
 
+use axum::serve::ListenerExt;
 use axum::Router;
 
 use config::{Config, ProxyArgs};
@@ -53,6 +54,12 @@ async fn serve(config: Config) -> Result<(), String> {
         "toolcall proxy: listening on http://{local}, upstream {}",
         proxy.config.upstream
     );
+    // Each server-sent event is to go out as soon as it is written, not
+    // wait for the last one's ACK (Nagle); a socket that refuses only
+    // loses that.
+    let listener = listener.tap_io(|tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     let app = Router::new().fallback(routes::handle).with_state(proxy);
     axum::serve(listener, app)
         .with_graceful_shutdown(shutdown_signal())

@@ -12,6 +12,7 @@
 //! | `status/<code>` | that status with an OpenAI error body and an `x-replay-status` header |
 //! | `malformed/bad_json` | a good chunk, then `data: {not json`, then a good chunk |
 //! | `malformed/cut` | a good chunk, then the connection is cut mid-body |
+//! | `paced/<ms>/<format>/<fixture>` | the stream with `ms` milliseconds between chunks (a model's pace), each chunk stamped with `x_sent_ns`, nanoseconds since [`clock_start`] when it was sent |
 //! | `endless` | a chunk every few milliseconds, forever; the time the client went away is recorded |
 //!
 //! `GET /v1/models` lists the formats; any other path echoes the request
@@ -21,7 +22,7 @@
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -130,6 +131,10 @@ pub async fn start() -> Replay {
         .route("/v1/chat/completions", any(chat))
         .fallback(echo)
         .with_state(recorder.clone());
+    // As a model server does (uvicorn, for one): every chunk at once.
+    let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+        let _ = tcp.set_nodelay(true);
+    });
     tokio::spawn(async move {
         axum::serve(listener, app).await.unwrap();
     });
@@ -227,6 +232,13 @@ async fn chat(State(recorder): State<Arc<Recorder>>, request: Request) -> Respon
             sse(Box::pin(pieces))
         }
         ["endless"] => endless(recorder.clone(), model),
+        ["paced", millis, format, name] => {
+            let Some(text) = fixture_text(format, name) else {
+                return (StatusCode::NOT_FOUND, "no such fixture").into_response();
+            };
+            let pause = Duration::from_millis(millis.parse().unwrap_or(20));
+            paced(&model, &text, pause)
+        }
         [format, name] | ["quirks", format, name] => {
             let Some(text) = fixture_text(format, name) else {
                 return (StatusCode::NOT_FOUND, "no such fixture").into_response();
@@ -406,5 +418,42 @@ fn endless(recorder: Arc<Recorder>, model: String) -> Response {
         Some((Ok::<_, std::io::Error>(Bytes::from(piece)), (signal, model)))
     });
     let body = futures_util::stream::once(async move { Ok(Bytes::from(first)) }).chain(ticks);
+    sse(Box::pin(body))
+}
+
+/// The clock `x_sent_ns` counts from: whoever reads the stamps in this
+/// process (the load bench) compares them with the same clock.
+pub fn clock_start() -> Instant {
+    static START: OnceLock<Instant> = OnceLock::new();
+    *START.get_or_init(Instant::now)
+}
+
+/// Nanoseconds since [`clock_start`].
+pub fn clock_now_ns() -> u64 {
+    u64::try_from(clock_start().elapsed().as_nanos()).unwrap_or(u64::MAX)
+}
+
+fn paced(model: &str, text: &str, pause: Duration) -> Response {
+    let mut events = vec![chunk(
+        model,
+        json!({"role": "assistant", "content": ""}),
+        None,
+    )];
+    for token in tokens(text) {
+        events.push(chunk(model, json!({"content": token}), None));
+    }
+    events.push(chunk(model, json!({}), Some("stop")));
+    let events = futures_util::stream::iter(events.into_iter().map(Some).chain([None]));
+    let body = events.then(move |event| async move {
+        tokio::time::sleep(pause).await;
+        let text = match event {
+            Some(mut event) => {
+                event["x_sent_ns"] = json!(clock_now_ns());
+                frame(&event)
+            }
+            None => "data: [DONE]\n\n".to_owned(),
+        };
+        Ok::<_, std::io::Error>(Bytes::from(text))
+    });
     sse(Box::pin(body))
 }
