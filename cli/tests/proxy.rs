@@ -494,6 +494,28 @@ async fn a_malformed_upstream_stream_ends_with_an_error_event() {
         Some("Hi")
     );
     proxy.wait_for_log(|line| line.contains("upstream stream cut off"));
+
+    // The upstream's own error event is passed on as it came.
+    let response = chat(
+        &proxy,
+        &request("malformed/error_event", &placeholder_tools(), true),
+    )
+    .await;
+    let (chunks, error) = read_failed_stream(response).await;
+    assert_eq!(error["error"]["message"], "replayed failure");
+    assert_eq!(
+        Assembled::from_chunks(&chunks).content.as_deref(),
+        Some("Hi")
+    );
+
+    // A 2xx answer to `stream: false` that is not a chat.completion.
+    let response = chat(
+        &proxy,
+        &request("malformed/bad_json", &placeholder_tools(), false),
+    )
+    .await;
+    assert_eq!(response.status(), 502);
+    assert_error(&response.json().await.unwrap(), "upstream_invalid_response");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -63,6 +63,7 @@ where
         log,
         chunks: Vec::new(),
         ended: false,
+        upstream_failed: false,
     };
     futures_util::stream::unfold((events, state), |(mut events, mut state)| async move {
         while !state.ended {
@@ -95,6 +96,8 @@ struct SseRewrite {
     chunks: Vec<ChatCompletionChunk>,
     /// `[DONE]` was sent: nothing more follows.
     ended: bool,
+    /// The upstream sent an error event.
+    upstream_failed: bool,
 }
 
 impl SseRewrite {
@@ -107,24 +110,33 @@ impl SseRewrite {
             return None;
         }
         match serde_json::from_str::<ChatCompletionChunk>(data) {
+            // The upstream's own error event (vLLM sends one when
+            // generation fails; the chunk's fields all have defaults, so
+            // it reads as a chunk): the client should see it as it was.
+            Ok(chunk) if chunk.extra.contains_key("error") => self.upstream_error(data),
             Ok(chunk) => {
                 self.rewriter.push(chunk, &mut self.chunks);
                 self.log.calls(self.rewriter.calls());
                 self.frames(None)
             }
-            // The upstream's own error event (vLLM sends one when
-            // generation fails): the client should see it as it was.
-            Err(_) if is_error_event(data) => {
-                self.log.note("upstream sent an error event");
-                Some(Bytes::from(format!("data: {data}\n\n")))
-            }
+            Err(_) if is_error_event(data) => self.upstream_error(data),
             Err(e) => Some(self.fail(&format!("upstream sent an invalid chunk: {e}"))),
         }
     }
 
+    fn upstream_error(&mut self, data: &str) -> Option<Bytes> {
+        self.log.note("upstream sent an error event");
+        self.upstream_failed = true;
+        Some(Bytes::from(format!("data: {data}\n\n")))
+    }
+
     /// The upstream ended: the parsers' last chunks, then `[DONE]`.
     fn end(&mut self) -> Bytes {
-        self.rewriter.finish(&mut self.chunks);
+        // After an error the upstream did not finish its choices: no
+        // finish_reason is made up for them.
+        if !self.upstream_failed {
+            self.rewriter.finish(&mut self.chunks);
+        }
         self.log.calls(self.rewriter.calls());
         self.ended = true;
         self.frames(Some(SSE_DONE)).unwrap_or_default()

@@ -11,6 +11,7 @@
 //! | `quirks/<format>/<fixture>` | the same stream with `:` comments, CRLF line ends, each JSON split over two `data:` lines and no blank line after the last event |
 //! | `status/<code>` | that status with an OpenAI error body and an `x-replay-status` header |
 //! | `malformed/bad_json` | a good chunk, then `data: {not json`, then a good chunk |
+//! | `malformed/error_event` | a good chunk, then an error event (`data: {"error": …}`, as vLLM sends when generation fails), then `[DONE]` |
 //! | `malformed/cut` | a good chunk, then the connection is cut mid-body |
 //! | `paced/<ms>/<format>/<fixture>` | the stream with `ms` milliseconds between chunks (a model's pace), each chunk stamped with `x_sent_ns`, nanoseconds since [`clock_start`] when it was sent |
 //! | `endless` | a chunk every few milliseconds, forever; the time the client went away is recorded |
@@ -211,6 +212,14 @@ async fn chat(State(recorder): State<Arc<Recorder>>, request: Request) -> Respon
                 )),
                 "data: {not json\n\n".to_owned(),
                 frame(&chunk(&model, json!({"content": " there"}), None)),
+                "data: [DONE]\n\n".to_owned(),
+            ]
+            .map(|text| Ok::<_, std::io::Error>(Bytes::from(text))),
+        ))),
+        ["malformed", "error_event"] => sse(Box::pin(futures_util::stream::iter(
+            [
+                frame(&chunk(&model, json!({"role": "assistant", "content": "Hi"}), None)),
+                frame(&json!({"error": {"message": "replayed failure", "type": "internal_error", "code": 500}})),
                 "data: [DONE]\n\n".to_owned(),
             ]
             .map(|text| Ok::<_, std::io::Error>(Bytes::from(text))),
