@@ -508,6 +508,12 @@ async fn a_malformed_upstream_stream_ends_with_an_error_event() {
         Some("Hi")
     );
 
+    // A 2xx answer to `stream: true` with no event in it.
+    let response = chat(&proxy, &request("status/200", &placeholder_tools(), true)).await;
+    let (chunks, error) = read_failed_stream(response).await;
+    assert_error(&error, "upstream_stream_error");
+    assert!(chunks.is_empty());
+
     // A 2xx answer to `stream: false` that is not a chat.completion.
     let response = chat(
         &proxy,

@@ -64,12 +64,16 @@ where
         chunks: Vec::new(),
         ended: false,
         upstream_failed: false,
+        saw_event: false,
     };
     futures_util::stream::unfold((events, state), |(mut events, mut state)| async move {
         while !state.ended {
             let frame = match events.next().await {
                 Some(Ok(event)) => state.event(&event.data),
                 Some(Err(e)) => Some(state.fail(&stream_error(&e))),
+                // A body with no event at all was not an event stream (a
+                // server that ignored `stream: true`, say).
+                None if !state.saw_event => Some(state.fail("upstream sent no server-sent events")),
                 None => Some(state.end()),
             };
             if let Some(frame) = frame {
@@ -98,11 +102,13 @@ struct SseRewrite {
     ended: bool,
     /// The upstream sent an error event.
     upstream_failed: bool,
+    saw_event: bool,
 }
 
 impl SseRewrite {
     /// One upstream event's data: what to send for it, if anything.
     fn event(&mut self, data: &str) -> Option<Bytes> {
+        self.saw_event = true;
         if data == DONE {
             return Some(self.end());
         }
