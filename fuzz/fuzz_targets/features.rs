@@ -108,25 +108,12 @@ fn check_arguments(events: &[OwnedEvent]) {
 }
 
 fuzz_target!(|data: &[u8]| {
-    let [header, k, rest @ ..] = data else {
+    let Some((header, rest)) = data.split_first() else {
         return;
     };
-    let k = usize::from(*k % 16).min(rest.len());
-    let (lengths, input) = rest.split_at(k);
-    let mut lengths: Vec<usize> = lengths.iter().map(|&l| usize::from(l)).collect();
-    if lengths.iter().all(|&l| l == 0) {
-        lengths.push(1);
-    }
-    let mut chunks = Vec::new();
-    let mut start = 0;
-    for &len in lengths.iter().cycle() {
-        if start >= input.len() {
-            break;
-        }
-        let end = (start + len).min(input.len());
-        chunks.push(&input[start..end]);
-        start = end;
-    }
+    let Some((input, chunks)) = common::chunked(rest) else {
+        return;
+    };
     let one_shot = feed(&mut parser(*header), &[input]);
     let chunked = feed(&mut parser(*header), &chunks);
     check_arguments(&chunked);

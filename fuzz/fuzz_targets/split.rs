@@ -20,28 +20,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((header, rest)) = common::Header::split(data) else {
         return;
     };
-    let [k, rest @ ..] = rest else {
+    let Some((input, chunks)) = common::chunked(rest) else {
         return;
     };
-    let k = usize::from(*k % 16).min(rest.len());
-    let (lengths, input) = rest.split_at(k);
-
-    let mut lengths: Vec<usize> = lengths.iter().map(|&l| usize::from(l)).collect();
-    if lengths.iter().all(|&l| l == 0) {
-        // Keep any empty chunks, but make progress.
-        lengths.push(1);
-    }
-
-    let mut chunks = Vec::new();
-    let mut start = 0;
-    for &len in lengths.iter().cycle() {
-        if start >= input.len() {
-            break;
-        }
-        let end = (start + len).min(input.len());
-        chunks.push(&input[start..end]);
-        start = end;
-    }
 
     let one_shot = common::feed_chunks(&mut header.parser(), [input]);
     let chunked = common::feed_chunks(&mut header.parser(), chunks.iter().copied());

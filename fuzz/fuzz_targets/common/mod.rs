@@ -264,3 +264,29 @@ pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
     assert!(open.is_none(), "a call was never ended; {}", ctx());
     assert!(param.is_none(), "a parameter was never ended; {}", ctx());
 }
+
+/// Reads a count byte `k` (`% 16`), then `k` chunk lengths, off `data`,
+/// and cuts the rest, the model output, into chunks of those lengths in a
+/// cycle (a 0 is an empty chunk; all zeros mean single bytes). Returns the
+/// output and its chunks; `None` when there is no count byte.
+pub fn chunked(data: &[u8]) -> Option<(&[u8], Vec<&[u8]>)> {
+    let (k, rest) = data.split_first()?;
+    let k = usize::from(*k % 16).min(rest.len());
+    let (lengths, input) = rest.split_at(k);
+    let mut lengths: Vec<usize> = lengths.iter().map(|&l| usize::from(l)).collect();
+    if lengths.iter().all(|&l| l == 0) {
+        // Keep any empty chunks, but make progress.
+        lengths.push(1);
+    }
+    let mut chunks = Vec::new();
+    let mut start = 0;
+    for &len in lengths.iter().cycle() {
+        if start >= input.len() {
+            break;
+        }
+        let end = (start + len).min(input.len());
+        chunks.push(&input[start..end]);
+        start = end;
+    }
+    Some((input, chunks))
+}
