@@ -49,7 +49,7 @@ pub fn respond(
 }
 
 /// The body: one piece per upstream event that gave something to send.
-pub fn rewrite<S, E>(
+fn rewrite<S, E>(
     events: S,
     builder: ParserBuilder,
     log: RequestLog,
