@@ -89,6 +89,9 @@ pub(crate) struct Gate {
     deferred: Vec<OwnedEvent>,
     /// The open call passed its bound: its text streams out as content.
     overflowed: bool,
+    /// The open call passed its bound and, having failed no check, is
+    /// passed on as it streams, as call `index`.
+    released: Option<usize>,
     /// A call was rejected and no call has started since: the input
     /// streams out as content from `raw`, and the engine's content (a part
     /// of it) is not passed on.
@@ -114,6 +117,7 @@ impl Gate {
             started: 0,
             deferred: Vec::new(),
             overflowed: false,
+            released: None,
             tail: false,
             accepted: 0,
             last: None,
@@ -250,6 +254,22 @@ impl<S: Sink> Gated<'_, S> {
         });
     }
 
+    /// A call past the bound that failed no check: its events so far are
+    /// passed on, and the rest as they come (it may still end incomplete).
+    fn release(&mut self) {
+        let g = &mut *self.gate;
+        let old = g.held.first().map_or(0, |e| call_index(&e.as_event()));
+        let new = g.accepted;
+        g.accepted += 1;
+        g.last = Some((old, Some(new)));
+        g.released = Some(new);
+        g.raw.clear();
+        for mut event in g.held.drain(..) {
+            renumber(&mut event, new);
+            self.sink.event(event.as_event());
+        }
+    }
+
     fn overflow(&mut self) {
         let g = &mut *self.gate;
         let old = g.held.first().map_or(0, |e| call_index(&e.as_event()));
@@ -275,6 +295,16 @@ impl<S: Sink> Sink for Gated<'_, S> {
 
     fn event(&mut self, event: Event<'_>) {
         if self.gate.in_call {
+            if let Some(new) = self.gate.released {
+                if let Event::ToolCallEnd { .. } = event {
+                    let g = &mut *self.gate;
+                    g.in_call = false;
+                    g.released = None;
+                    g.raw.clear();
+                }
+                self.sink.event(with_index(event, new));
+                return;
+            }
             if self.gate.overflowed {
                 match event {
                     Event::ToolCallEnd { complete, .. } => self.end_call(event, complete),
@@ -370,7 +400,15 @@ impl<S: Sink> Sink for Gated<'_, S> {
     }
 
     fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
-        if self.gate.in_call {
+        if let (true, Some(new)) = (self.gate.in_call, self.gate.released) {
+            if let Event::ToolCallEnd { .. } = event {
+                let g = &mut *self.gate;
+                g.in_call = false;
+                g.released = None;
+                g.raw.clear();
+            }
+            self.sink.event_with_whole(with_index(event, new), whole);
+        } else if self.gate.in_call {
             // Held events own their text: the span will not outlive this
             // chunk.
             self.event(event);
@@ -382,13 +420,20 @@ impl<S: Sink> Sink for Gated<'_, S> {
     fn raw(&mut self, text: &str, opening: bool) {
         let g = &mut *self.gate;
         if g.in_call {
+            if g.released.is_some() {
+                return;
+            }
             if g.overflowed {
                 content(self.sink, text);
                 return;
             }
             g.raw.push_str(text);
             if g.raw.len() > g.max_call_bytes {
-                self.overflow();
+                if g.policy.strict || g.rejected {
+                    self.overflow();
+                } else {
+                    self.release();
+                }
             }
             return;
         }
@@ -420,6 +465,44 @@ fn call_index(event: &Event<'_>) -> usize {
         | Event::ToolCallEnd { index, .. } => index,
         Event::Diagnostic { index, .. } => index.unwrap_or(0),
         Event::Content { .. } => 0,
+    }
+}
+
+/// `event` as the event of call `new`.
+fn with_index(event: Event<'_>, new: usize) -> Event<'_> {
+    match event {
+        Event::ToolCallStart { id, name, .. } => Event::ToolCallStart {
+            index: new,
+            id,
+            name,
+        },
+        Event::ParameterStart { name, .. } => Event::ParameterStart { index: new, name },
+        Event::ParameterDelta { text, .. } => Event::ParameterDelta { index: new, text },
+        Event::ParameterEnd { name, value, .. } => Event::ParameterEnd {
+            index: new,
+            name,
+            value,
+        },
+        Event::ArgumentsDelta { delta, .. } => Event::ArgumentsDelta { index: new, delta },
+        Event::ToolCallEnd {
+            arguments,
+            complete,
+            ..
+        } => Event::ToolCallEnd {
+            index: new,
+            arguments,
+            complete,
+        },
+        Event::Diagnostic {
+            index,
+            kind,
+            message,
+        } => Event::Diagnostic {
+            index: index.map(|_| new),
+            kind,
+            message,
+        },
+        Event::Content { text } => Event::Content { text },
     }
 }
 

@@ -101,8 +101,9 @@ pub struct Limits {
     /// The most input bytes of one call that
     /// [`strict`](crate::ParserBuilder::strict) mode (or
     /// [`unknown_tools_as_content`](crate::ParserBuilder::unknown_tools_as_content))
-    /// holds until the call ends. A longer call is rejected and the rest of
-    /// its text streams out as content. Default 4 MiB.
+    /// holds until the call ends. Past it, strict mode rejects the call
+    /// (the rest of its text streams out as content); otherwise a call that
+    /// failed no check so far is passed on as it streams. Default 4 MiB.
     pub max_held_call: usize,
 }
 

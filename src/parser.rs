@@ -561,7 +561,10 @@ impl ParserBuilder {
     /// false`). Implied by [`strict`](ParserBuilder::strict). Each call is
     /// then held until it ends, as in strict mode: for a server that must
     /// never send a call it cannot finish (a model cut off by its token
-    /// limit).
+    /// limit). A call longer than
+    /// [`Limits::max_held_call`](crate::Limits::max_held_call) is passed on
+    /// from there as it streams (it may then still end incomplete), so the
+    /// hold stays bounded.
     ///
     /// ```
     /// use toolcall_stream::Parser;

@@ -175,3 +175,55 @@ fn a_clean_call_after_a_rejected_one_is_call_zero() {
     );
     assert!(message.diagnostics.iter().all(|d| d.index.is_none()));
 }
+
+/// Without strict mode, a call longer than `max_held_call` that failed no
+/// check is passed on as it streams (held no further), renumbered like
+/// any other; a short call cut off is content.
+#[test]
+fn incomplete_calls_as_content_releases_a_long_call_at_the_bound() {
+    let value = "y".repeat(10_000);
+    let long = format!(
+        "<tool_call>\n<function=write>\n<parameter=v>\n{value}\n</parameter>\n</function>\n</tool_call>"
+    );
+    let cut = "<tool_call>\n<function=rm>\n<parameter=path>\n/tmp";
+    let mut limits = Limits::default();
+    limits.max_held_call = 1000;
+    let builder = || {
+        Parser::builder()
+            .incomplete_calls_as_content(true)
+            .limits(limits)
+            .ids(toolcall_stream::Ids::sequential("call_"))
+    };
+    for (text, calls, complete) in [
+        (cut.to_owned(), 0, None),
+        (long.clone(), 1, Some(true)),
+        (format!("{long}\n{cut}"), 1, Some(true)),
+        (long[..5_000].to_owned(), 1, Some(false)),
+    ] {
+        let mut parser = builder().build();
+        let mut held_most = 0;
+        let mut events = Vec::new();
+        for chunk in text.as_bytes().chunks(5) {
+            events.extend(parser.feed(chunk).map(|e| e.into_owned()));
+            held_most = held_most.max(parser.held_back());
+        }
+        events.extend(parser.finish().map(|e| e.into_owned()));
+        check_contract(&events, "released");
+        assert!(held_most <= 1000 + 256, "held {held_most} bytes");
+        let message = message_of(&events);
+        assert_eq!(message.tool_calls.len(), calls, "{text:.60}");
+        if let Some(complete) = complete {
+            let call = &message.tool_calls[0];
+            assert_eq!(call.index, 0);
+            assert_eq!(call.complete, complete);
+            let args: serde_json::Value = serde_json::from_str(&call.arguments).unwrap();
+            assert!(args["v"].as_str().unwrap().starts_with("yyy"));
+        }
+        // The same events whatever the split.
+        let whole = coalesce(one_shot(&mut builder().build(), text.as_bytes()));
+        assert!(
+            coalesce(events) == whole,
+            "split changes the events: {text:.60}"
+        );
+    }
+}

@@ -105,9 +105,11 @@ impl Assembled {
     fn assert_matches(&self, format: &str, text: &str, tools: &Value, what: &str) {
         let tools = Tools::from_value(tools).unwrap();
         let format: Format = format.parse().unwrap();
+        // As the proxy runs by default: a call cut off is content.
         let message = Parser::builder()
             .format(format)
             .tools(Arc::new(tools))
+            .incomplete_calls_as_content(true)
             .build()
             .parse(text);
         assert_eq!(self.content, message.content, "{what}: content");
@@ -644,7 +646,8 @@ fn help_documents_every_flag_and_bad_flags_exit_2() {
         "--format",
         "--model-map",
         "--ids",
-        "--incomplete-calls-as-content",
+        "--send-incomplete-calls",
+        "--max-held-call",
         "--strict",
         "--max-body-bytes",
         "--connect-timeout",

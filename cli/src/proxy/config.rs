@@ -40,11 +40,18 @@ pub struct ProxyArgs {
     /// How the ids of the calls the proxy makes look.
     #[arg(long, value_enum, default_value_t = IdsStyle::Openai)]
     pub ids: IdsStyle,
-    /// A call the stream cut off (the upstream's token limit) comes back
-    /// as content, not as a tool call a client might run. Each call is
-    /// then held until it ends, so its arguments arrive in one chunk.
+    /// Send every call as it is parsed. By default a call is held until
+    /// it ends (up to `--max-held-call` bytes), so that one the stream cuts
+    /// off (the upstream's token limit) comes back as content, never as a
+    /// tool call a client might run.
     #[arg(long)]
-    pub incomplete_calls_as_content: bool,
+    pub send_incomplete_calls: bool,
+    /// The most bytes of one call held until it ends; a longer call is
+    /// sent on as it streams (it may then still end cut off, with
+    /// `finish_reason: "length"`). With `--strict`, a longer call is
+    /// content.
+    #[arg(long, value_name = "N", default_value_t = 64 << 10)]
+    pub max_held_call: usize,
     /// Return only calls that parsed cleanly; the others come back as
     /// content, as the model wrote them (each call is held until it ends).
     #[arg(long)]
@@ -156,6 +163,7 @@ pub struct Config {
     pub formats: FormatChoice,
     pub ids: Ids,
     pub incomplete_calls_as_content: bool,
+    pub max_held_call: usize,
     pub strict: bool,
     pub max_body_bytes: usize,
     pub connect_timeout: Duration,
@@ -187,7 +195,8 @@ impl Config {
             listen: args.listen,
             formats,
             ids: args.ids.ids(),
-            incomplete_calls_as_content: args.incomplete_calls_as_content,
+            incomplete_calls_as_content: !args.send_incomplete_calls,
+            max_held_call: args.max_held_call,
             strict: args.strict,
             max_body_bytes: args.max_body_bytes,
             connect_timeout,

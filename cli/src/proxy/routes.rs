@@ -9,7 +9,7 @@ use axum::response::{IntoResponse, Response};
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use serde_json::Value;
-use toolcall_stream::{Parser, ParserBuilder, Tools};
+use toolcall_stream::{Limits, Parser, ParserBuilder, Tools};
 
 use super::config::Config;
 use super::error::ProxyError;
@@ -117,10 +117,13 @@ fn rewrite_for(config: &Config, body: &[u8]) -> Result<Option<Rewrite>, ProxyErr
         return Ok(None);
     };
     let tools = Tools::from_value(tools).map_err(|e| ProxyError::InvalidTools(e.to_string()))?;
+    let mut limits = Limits::default();
+    limits.max_held_call = config.max_held_call;
     let builder = Parser::builder()
         .format(format)
         .tools(Arc::new(tools))
         .ids(config.ids.clone())
+        .limits(limits)
         .incomplete_calls_as_content(config.incomplete_calls_as_content)
         .strict(config.strict)
         // The chunks need only the argument fragments.
