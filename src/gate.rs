@@ -399,6 +399,27 @@ impl<S: Sink> Sink for Gated<'_, S> {
         }
     }
 
+    /// A value piece of a held call joins the piece before it: a held
+    /// call costs its text, not an event per piece (the joined fragments
+    /// are the same).
+    fn value_piece(&mut self, index: usize, text: &str, delta: &str) {
+        let g = &mut *self.gate;
+        let holding = g.in_call && !g.overflowed && g.released.is_none();
+        if holding {
+            if let [.., OwnedEvent::ParameterDelta { index: i, text: t }, OwnedEvent::ArgumentsDelta { index: j, delta: d }] =
+                g.held.as_mut_slice()
+            {
+                if *i == index && *j == index {
+                    t.push_str(text);
+                    d.push_str(delta);
+                    return;
+                }
+            }
+        }
+        self.event(Event::ParameterDelta { index, text });
+        self.event(Event::ArgumentsDelta { index, delta });
+    }
+
     fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
         if let (true, Some(new)) = (self.gate.in_call, self.gate.released) {
             if let Event::ToolCallEnd { .. } = event {
