@@ -6,8 +6,10 @@ mod proxy;
 use std::ffi::OsStr;
 use std::fs::File;
 use std::io::{self, BufWriter, Read, Write};
+use std::marker::PhantomData;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::str::FromStr;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -185,62 +187,66 @@ impl LimitArgs {
     }
 }
 
-/// `--format`: the library's name matching, with every format and its
-/// aliases listed in `--help` from `Format::ALL`, so a new format shows up
-/// without touching the CLI.
+/// A value read by the library's own name matching (`FromStr`), with the
+/// names `--help` lists taken from the library, so that a new format or
+/// typing shows up without touching the CLI.
 #[derive(Clone)]
-struct FormatParser;
-
-impl TypedValueParser for FormatParser {
-    type Value = Format;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &OsStr,
-    ) -> Result<Format, clap::Error> {
-        StringValueParser::new()
-            .try_map(|name| name.parse::<Format>())
-            .parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(Format::ALL.iter().map(|format| {
-            let value = PossibleValue::new(format.name()).aliases(format.aliases());
-            match format.aliases() {
-                [] => value,
-                [alias] => value.help(format!("alias {alias}")),
-                aliases => value.help(format!("aliases {}", aliases.join(", "))),
-            }
-        })))
-    }
+pub(crate) struct ByName<T> {
+    names: fn() -> Vec<PossibleValue>,
+    value: PhantomData<fn() -> T>,
 }
 
-/// `--typing`: the library's names, listed in `--help` from `Typing::ALL`.
-#[derive(Clone)]
-struct TypingParser;
+/// `--format`: every format and its aliases, from `Format::ALL`.
+#[allow(non_upper_case_globals)]
+pub(crate) const FormatParser: ByName<Format> = ByName {
+    names: || {
+        Format::ALL
+            .iter()
+            .map(|format| {
+                let value = PossibleValue::new(format.name()).aliases(format.aliases());
+                match format.aliases() {
+                    [] => value,
+                    [alias] => value.help(format!("alias {alias}")),
+                    aliases => value.help(format!("aliases {}", aliases.join(", "))),
+                }
+            })
+            .collect()
+    },
+    value: PhantomData,
+};
 
-impl TypedValueParser for TypingParser {
-    type Value = Typing;
+/// `--typing`: every typing, from `Typing::ALL`.
+#[allow(non_upper_case_globals)]
+const TypingParser: ByName<Typing> = ByName {
+    names: || {
+        Typing::ALL
+            .iter()
+            .map(|t| PossibleValue::new(t.name()))
+            .collect()
+    },
+    value: PhantomData,
+};
+
+impl<T> TypedValueParser for ByName<T>
+where
+    T: FromStr + Clone + Send + Sync + 'static,
+    T::Err: std::fmt::Display,
+{
+    type Value = T;
 
     fn parse_ref(
         &self,
         cmd: &clap::Command,
         arg: Option<&clap::Arg>,
         value: &OsStr,
-    ) -> Result<Typing, clap::Error> {
+    ) -> Result<T, clap::Error> {
         StringValueParser::new()
-            .try_map(|name| name.parse::<Typing>())
+            .try_map(|name| name.parse::<T>().map_err(|e| e.to_string()))
             .parse_ref(cmd, arg, value)
     }
 
     fn possible_values(&self) -> Option<Box<dyn Iterator<Item = PossibleValue> + '_>> {
-        Some(Box::new(
-            Typing::ALL
-                .iter()
-                .map(|typing| PossibleValue::new(typing.name())),
-        ))
+        Some(Box::new((self.names)().into_iter()))
     }
 }
 
