@@ -398,15 +398,8 @@ fn stream_openai(common: &Common, chunk_size: usize) -> Result<(), Fatal> {
     let mut out = BufWriter::new(io::stdout().lock());
     let mut stderr = io::stderr().lock();
     let mut frame = String::new();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Fatal(format!("cannot read {}: {e}", common.input_name()))),
-        };
-        for piece in buf[..n].chunks(chunk_size) {
+    read_in_pieces(common, &mut reader, chunk_size, |pieces| {
+        for piece in pieces {
             parser.feed_with(piece, |event| {
                 report_diagnostic(&mut stderr, &event);
                 encoder.push(&event);
@@ -418,8 +411,8 @@ fn stream_openai(common: &Common, chunk_size: usize) -> Result<(), Fatal> {
             }
         }
         // Live output: what these bytes completed is sent now.
-        output_result(out.flush())?;
-    }
+        output_result(out.flush())
+    })?;
     parser.finish_with(|event| {
         report_diagnostic(&mut stderr, &event);
         encoder.push(&event);
@@ -458,16 +451,9 @@ fn stream(common: &Common, chunk_size: usize, summary: bool, lean: bool) -> Resu
     let mut reader = common.open()?;
     let mut out = BufWriter::new(io::stdout().lock());
     let mut counts = Counts::default();
-    let mut buf = vec![0u8; 64 * 1024];
-    loop {
-        let n = match reader.read(&mut buf) {
-            Ok(0) => break,
-            Ok(n) => n,
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(Fatal(format!("cannot read {}: {e}", common.input_name()))),
-        };
-        counts.bytes += n;
-        for chunk in buf[..n].chunks(chunk_size) {
+    read_in_pieces(common, &mut reader, chunk_size, |pieces| {
+        for chunk in pieces {
+            counts.bytes += chunk.len();
             let events = parser.feed(chunk);
             if summary {
                 counts.chunk(events);
@@ -480,12 +466,34 @@ fn stream(common: &Common, chunk_size: usize, summary: bool, lean: bool) -> Resu
             // Live output: what these bytes completed is shown now.
             output_result(out.flush())?;
         }
-    }
+        Ok(())
+    })?;
     if summary {
         counts.events(parser.finish());
         return print_summary(&counts, start.elapsed().as_secs_f64());
     }
     output_result(write_events(&mut out, parser.finish()).and_then(|()| out.flush()))
+}
+
+/// Reads `reader` to its end, 64 KiB at a time, and hands each read's
+/// bytes to `on_read` cut into pieces of at most `chunk_size` bytes: the
+/// input arrives as it is read (a pipe stays live), in constant memory.
+fn read_in_pieces(
+    common: &Common,
+    reader: &mut dyn Read,
+    chunk_size: usize,
+    mut on_read: impl FnMut(std::slice::Chunks<'_, u8>) -> Result<(), Fatal>,
+) -> Result<(), Fatal> {
+    let mut buf = vec![0u8; 64 * 1024];
+    loop {
+        let n = match reader.read(&mut buf) {
+            Ok(0) => return Ok(()),
+            Ok(n) => n,
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(Fatal(format!("cannot read {}: {e}", common.input_name()))),
+        };
+        on_read(buf[..n].chunks(chunk_size))?;
+    }
 }
 
 fn write_events<'a>(
