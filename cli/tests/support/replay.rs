@@ -337,9 +337,9 @@ pub fn tokens(text: &str) -> Vec<&str> {
     pieces
 }
 
-/// The whole SSE body for a fixture: role, content tokens, the last chunk,
-/// usage when asked, `[DONE]`.
-pub fn stream_body(model: &str, text: &str, usage: bool, quirks: bool) -> Vec<String> {
+/// A model's output as a server without a tool parser streams it: the
+/// role, the text token by token, then the last chunk with `stop`.
+fn content_chunks(model: &str, text: &str) -> Vec<Value> {
     let mut events = vec![chunk(
         model,
         json!({"role": "assistant", "content": ""}),
@@ -349,6 +349,13 @@ pub fn stream_body(model: &str, text: &str, usage: bool, quirks: bool) -> Vec<St
         events.push(chunk(model, json!({"content": token}), None));
     }
     events.push(chunk(model, json!({}), Some("stop")));
+    events
+}
+
+/// The whole SSE body for a fixture: role, content tokens, the last chunk,
+/// usage when asked, `[DONE]`.
+pub fn stream_body(model: &str, text: &str, usage: bool, quirks: bool) -> Vec<String> {
+    let mut events = content_chunks(model, text);
     if usage {
         let mut last = chunk(model, json!({}), None);
         last["choices"] = json!([]);
@@ -443,15 +450,7 @@ pub fn clock_now_ns() -> u64 {
 }
 
 fn paced(model: &str, text: &str, pause: Duration) -> Response {
-    let mut events = vec![chunk(
-        model,
-        json!({"role": "assistant", "content": ""}),
-        None,
-    )];
-    for token in tokens(text) {
-        events.push(chunk(model, json!({"content": token}), None));
-    }
-    events.push(chunk(model, json!({}), Some("stop")));
+    let events = content_chunks(model, text);
     let events = futures_util::stream::iter(events.into_iter().map(Some).chain([None]));
     let body = events.then(move |event| async move {
         tokio::time::sleep(pause).await;
