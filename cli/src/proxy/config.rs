@@ -14,6 +14,19 @@ use crate::FormatParser;
 /// that a runaway client cannot make the proxy hold much.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 16 * 1024 * 1024;
 
+/// The default `--max-response-bytes`: a whole chat completion is far
+/// smaller (a 128k-token answer is about 0.5 MB); an endless body stops here.
+pub const DEFAULT_MAX_RESPONSE_BYTES: usize = 32 * 1024 * 1024;
+
+/// The default `--max-event-bytes`: one chunk of a chat stream is a few
+/// hundred bytes; a server that batches tokens stays far below this.
+pub const DEFAULT_MAX_EVENT_BYTES: usize = 1024 * 1024;
+
+/// The default `--max-held-call`. Smaller than the library's 4 MiB
+/// (`Limits::max_held_call`, sized for one parser in one program): a proxy
+/// holds one call per stream for thousands of streams at once.
+pub const DEFAULT_MAX_HELD_CALL: usize = 64 * 1024;
+
 #[derive(Args)]
 pub struct ProxyArgs {
     /// The OpenAI-compatible server to forward to, e.g.
@@ -40,17 +53,23 @@ pub struct ProxyArgs {
     /// How the ids of the calls the proxy makes look.
     #[arg(long, value_enum, default_value_t = IdsStyle::Openai)]
     pub ids: IdsStyle,
-    /// Send every call as it is parsed. By default a call is held until
-    /// it ends (up to `--max-held-call` bytes), so that one the stream cuts
-    /// off (the upstream's token limit) comes back as content, never as a
-    /// tool call a client might run.
+    /// Hold each call until it ends (up to `--max-held-call` bytes), so
+    /// that one the stream cuts off (the upstream's token limit) comes back
+    /// as content, never as a tool call a client might run. The price: a
+    /// client sees nothing of a call until it ends. By default calls
+    /// stream: the name as soon as it is known, the arguments as they
+    /// arrive, and a cut is told by `finish_reason: "length"`.
     #[arg(long)]
+    pub hold_calls: bool,
+    /// Streaming calls is now the default; kept so that scripts written
+    /// for earlier versions still start.
+    #[arg(long, hide = true, conflicts_with = "hold_calls")]
     pub send_incomplete_calls: bool,
-    /// The most bytes of one call held until it ends; a longer call is
-    /// sent on as it streams (it may then still end cut off, with
-    /// `finish_reason: "length"`). With `--strict`, a longer call is
-    /// content.
-    #[arg(long, value_name = "N", default_value_t = 64 << 10)]
+    /// With `--hold-calls`: the most bytes of one call held until it ends;
+    /// a longer call is sent on as it streams (it may then still end cut
+    /// off, with `finish_reason: "length"`). With `--strict`, a longer
+    /// call is content.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_HELD_CALL)]
     pub max_held_call: usize,
     /// Return only calls that parsed cleanly; the others come back as
     /// content, as the model wrote them (each call is held until it ends).
@@ -62,13 +81,44 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_BODY_BYTES)]
     pub max_body_bytes: usize,
     /// Seconds to wait for a connection to the upstream before answering
-    /// 502. Responses themselves have no time limit (a model may think
-    /// long).
+    /// 502.
     #[arg(long, value_name = "SECONDS", default_value_t = 10.0)]
     pub connect_timeout: f64,
+    /// Seconds to wait for the upstream's response head once the request
+    /// is sent; past it, 504 `upstream_timeout`. Generous: a non-streaming
+    /// answer only starts when the model has finished.
+    #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
+    pub first_byte_timeout: f64,
+    /// Seconds the upstream may stay silent in the middle of a response
+    /// body; past it, a stream ends with an `upstream_timeout` error event
+    /// (a whole answer gets 504). Generous: models think long.
+    #[arg(long, value_name = "SECONDS", default_value_t = 300.0)]
+    pub idle_timeout: f64,
+    /// The largest upstream answer read whole (`"stream": false` with
+    /// tools); past it, 502 `upstream_response_too_large`, and no more
+    /// than this is held.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_RESPONSE_BYTES)]
+    pub max_response_bytes: usize,
+    /// The largest server-sent event read from the upstream, in bytes;
+    /// past it, the stream ends with an `upstream_stream_error` event.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_MAX_EVENT_BYTES)]
+    pub max_event_bytes: usize,
+    /// How each log line on stderr is written: `text` for people, `json`
+    /// (one object per line) for log shippers.
+    #[arg(long, value_enum, default_value_t = LogFormat::Text)]
+    pub log_format: LogFormat,
     /// Worker threads for the server (default: one per core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+}
+
+/// `--log-format`.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, ValueEnum)]
+pub enum LogFormat {
+    /// `toolcall proxy: POST /v1/chat/completions 200 rewrite calls=1 812.4ms`.
+    Text,
+    /// `{"ts":"…","msg":"request","method":"POST",…}`, one object a line.
+    Json,
 }
 
 /// `--ids`.
@@ -167,6 +217,19 @@ pub struct Config {
     pub strict: bool,
     pub max_body_bytes: usize,
     pub connect_timeout: Duration,
+    pub first_byte_timeout: Duration,
+    pub idle_timeout: Duration,
+    pub max_response_bytes: usize,
+    pub max_event_bytes: usize,
+    pub log_format: LogFormat,
+}
+
+/// A flag's seconds as a duration: positive and finite.
+fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
+    match Duration::try_from_secs_f64(value) {
+        Ok(duration) if !duration.is_zero() => Ok(duration),
+        _ => Err(format!("{flag} {value} is not a positive number of seconds")),
+    }
 }
 
 impl Config {
@@ -184,22 +247,21 @@ impl Config {
             (Some(format), None) => FormatChoice::Fixed(*format),
             (None, None) => return Err("give --format or --model-map".to_owned()),
         };
-        let connect_timeout = Duration::try_from_secs_f64(args.connect_timeout).map_err(|_| {
-            format!(
-                "--connect-timeout {} is not a duration",
-                args.connect_timeout
-            )
-        })?;
         Ok(Config {
             upstream,
             listen: args.listen,
             formats,
             ids: args.ids.ids(),
-            incomplete_calls_as_content: !args.send_incomplete_calls,
+            incomplete_calls_as_content: args.hold_calls,
             max_held_call: args.max_held_call,
             strict: args.strict,
             max_body_bytes: args.max_body_bytes,
-            connect_timeout,
+            connect_timeout: seconds("--connect-timeout", args.connect_timeout)?,
+            first_byte_timeout: seconds("--first-byte-timeout", args.first_byte_timeout)?,
+            idle_timeout: seconds("--idle-timeout", args.idle_timeout)?,
+            max_response_bytes: args.max_response_bytes,
+            max_event_bytes: args.max_event_bytes.max(1),
+            log_format: args.log_format,
         })
     }
 }

@@ -1,4 +1,9 @@
 //! Errors the proxy answers itself, as OpenAI error objects.
+//!
+//! Messages are written for the client and for the operator's log alike,
+//! so they never name the upstream's address nor carry a query string.
+
+use std::fmt;
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -13,56 +18,82 @@ pub enum ProxyError {
     BadRequestBody(String),
     /// The request's `tools` cannot be read as OpenAI tools.
     InvalidTools(String),
+    /// The request's `stream` is not a boolean.
+    InvalidStream,
     /// No connection to the upstream, or it failed before any response.
     UpstreamUnreachable(String),
     /// The upstream answered 2xx with something that is not what OpenAI's
     /// API says it sends.
     UpstreamInvalid(String),
+    /// The upstream's whole answer is larger than `--max-response-bytes`.
+    UpstreamTooLarge { limit: usize },
+    /// The upstream did not answer in time (`--first-byte-timeout`,
+    /// `--idle-timeout`).
+    UpstreamTimeout(&'static str),
 }
 
 impl ProxyError {
     pub fn status(&self) -> StatusCode {
         match self {
             ProxyError::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ProxyError::BadRequestBody(_) | ProxyError::InvalidTools(_) => StatusCode::BAD_REQUEST,
-            ProxyError::UpstreamUnreachable(_) | ProxyError::UpstreamInvalid(_) => {
-                StatusCode::BAD_GATEWAY
-            }
+            ProxyError::BadRequestBody(_)
+            | ProxyError::InvalidTools(_)
+            | ProxyError::InvalidStream => StatusCode::BAD_REQUEST,
+            ProxyError::UpstreamUnreachable(_)
+            | ProxyError::UpstreamInvalid(_)
+            | ProxyError::UpstreamTooLarge { .. } => StatusCode::BAD_GATEWAY,
+            ProxyError::UpstreamTimeout(_) => StatusCode::GATEWAY_TIMEOUT,
         }
     }
 
-    /// OpenAI's `type` for this error.
-    fn kind(&self) -> &'static str {
+    /// OpenAI's `type` for this error; also the outcome in logs and metrics.
+    pub fn kind(&self) -> &'static str {
         match self {
-            ProxyError::BodyTooLarge { .. } | ProxyError::BadRequestBody(_) => {
-                "invalid_request_error"
-            }
-            ProxyError::InvalidTools(_) => "invalid_request_error",
+            ProxyError::BodyTooLarge { .. }
+            | ProxyError::BadRequestBody(_)
+            | ProxyError::InvalidTools(_)
+            | ProxyError::InvalidStream => "invalid_request_error",
             ProxyError::UpstreamUnreachable(_) => "upstream_unreachable",
             ProxyError::UpstreamInvalid(_) => "upstream_invalid_response",
+            ProxyError::UpstreamTooLarge { .. } => "upstream_response_too_large",
+            ProxyError::UpstreamTimeout(_) => "upstream_timeout",
         }
     }
 
     fn param(&self) -> Option<&'static str> {
-        matches!(self, ProxyError::InvalidTools(_)).then_some("tools")
-    }
-
-    fn message(&self) -> String {
         match self {
-            ProxyError::BodyTooLarge { limit } => {
-                format!("request body larger than {limit} bytes (--max-body-bytes)")
-            }
-            ProxyError::BadRequestBody(e) => format!("cannot read the request body: {e}"),
-            ProxyError::InvalidTools(e) => format!("invalid tools: {e}"),
-            ProxyError::UpstreamUnreachable(e) => format!("upstream unreachable: {e}"),
-            ProxyError::UpstreamInvalid(e) => format!("upstream sent an invalid response: {e}"),
+            ProxyError::InvalidTools(_) => Some("tools"),
+            ProxyError::InvalidStream => Some("stream"),
+            _ => None,
         }
     }
 
     /// `{"error": {"message", "type", "param", "code"}}`, as OpenAI's API
     /// writes errors (also the payload of an error event in a stream).
     pub fn body(&self) -> Value {
-        error_object(&self.message(), self.kind(), self.param())
+        error_object(&self.to_string(), self.kind(), self.param())
+    }
+}
+
+impl fmt::Display for ProxyError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ProxyError::BodyTooLarge { limit } => {
+                write!(f, "request body larger than {limit} bytes (--max-body-bytes)")
+            }
+            ProxyError::BadRequestBody(e) => write!(f, "cannot read the request body: {e}"),
+            ProxyError::InvalidTools(e) => write!(f, "invalid tools: {e}"),
+            ProxyError::InvalidStream => {
+                write!(f, "invalid stream: expected a boolean (true or false)")
+            }
+            ProxyError::UpstreamUnreachable(e) => write!(f, "upstream unreachable: {e}"),
+            ProxyError::UpstreamInvalid(e) => write!(f, "upstream sent an invalid response: {e}"),
+            ProxyError::UpstreamTooLarge { limit } => write!(
+                f,
+                "upstream response larger than {limit} bytes (--max-response-bytes)"
+            ),
+            ProxyError::UpstreamTimeout(what) => write!(f, "upstream timed out: {what}"),
+        }
     }
 }
 
@@ -79,4 +110,28 @@ impl IntoResponse for ProxyError {
         );
         response
     }
+}
+
+/// A reqwest error as the operator and client may read it: its causes
+/// (reqwest's own message alone, "error sending request", does not say
+/// what went wrong), without the URL, which names the internal upstream
+/// and may carry the client's query string.
+pub fn upstream_cause(error: reqwest::Error) -> String {
+    let error = error.without_url();
+    let mut message = if error.is_connect() {
+        "cannot connect".to_owned()
+    } else if error.is_timeout() {
+        "timed out".to_owned()
+    } else if error.is_body() || error.is_decode() {
+        "body failed".to_owned()
+    } else {
+        "request failed".to_owned()
+    };
+    let mut source = std::error::Error::source(&error);
+    while let Some(cause) = source {
+        message.push_str(": ");
+        message.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    message
 }

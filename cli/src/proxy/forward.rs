@@ -4,31 +4,47 @@ use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
 use bytes::Bytes;
 
 use super::config::Config;
-use super::error::ProxyError;
+use super::error::{upstream_cause, ProxyError};
 
-/// The upstream server and the connection pool to it.
+/// The upstream server and the connection pools to it.
 pub struct Upstream {
-    client: reqwest::Client,
+    /// For rewritten requests: decodes a compressed answer (an upstream
+    /// may compress although asked for `identity`), since the proxy reads it.
+    reading: reqwest::Client,
+    /// For everything else: bytes go back as they came, encoding and all.
+    passing: reqwest::Client,
     /// Scheme, host and any base path, without a trailing `/`.
     base: String,
 }
 
 impl Upstream {
     pub fn new(config: &Config) -> Result<Upstream, String> {
-        let client = reqwest::Client::builder()
-            .connect_timeout(config.connect_timeout)
-            // Redirects are the client's business: pass them back.
-            .redirect(reqwest::redirect::Policy::none())
+        let builder = || {
+            reqwest::Client::builder()
+                .connect_timeout(config.connect_timeout)
+                // Redirects are the client's business: pass them back.
+                .redirect(reqwest::redirect::Policy::none())
+        };
+        let passing = builder()
+            .no_gzip()
+            .no_brotli()
+            .no_deflate()
+            .no_zstd()
+            .build()
+            .map_err(|e| format!("cannot make an HTTP client: {e}"))?;
+        let reading = builder()
             .build()
             .map_err(|e| format!("cannot make an HTTP client: {e}"))?;
         Ok(Upstream {
-            client,
+            reading,
+            passing,
             base: config.upstream.clone(),
         })
     }
 
     /// Sends the request as the client made it (less hop-by-hop headers).
-    /// `plain`: ask for an unencoded body, because the proxy reads it.
+    /// `plain`: ask for an unencoded body, because the proxy reads it (and
+    /// decode one that comes encoded all the same).
     pub async fn send(
         &self,
         method: Method,
@@ -48,13 +64,14 @@ impl Upstream {
             );
         }
         let url = format!("{}{path_and_query}", self.base);
-        self.client
+        let client = if plain { &self.reading } else { &self.passing };
+        client
             .request(method, url)
             .headers(headers)
             .body(body)
             .send()
             .await
-            .map_err(|e| ProxyError::UpstreamUnreachable(error_chain(&e)))
+            .map_err(|e| ProxyError::UpstreamUnreachable(upstream_cause(e)))
     }
 }
 
@@ -90,19 +107,6 @@ fn is_hop_by_hop(name: &HeaderName) -> bool {
         "upgrade",
     ];
     HOP_BY_HOP.contains(&name.as_str())
-}
-
-/// An error with its causes: reqwest's own message alone ("error sending
-/// request") does not say what went wrong.
-pub fn error_chain(error: &dyn std::error::Error) -> String {
-    let mut message = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        message.push_str(": ");
-        message.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    message
 }
 
 #[cfg(test)]

@@ -1,9 +1,95 @@
-//! One line per request on stderr, written when the response ends (or the
-//! client goes away), so that latency covers the whole body.
+//! Log lines on stderr: one per request, written when the response ends
+//! (or the client goes away), so that latency covers the whole body; and
+//! the server's own lines (start, refusals, shutdown). `--log-format json`
+//! writes each as one JSON object for log shippers.
 
-use std::time::Instant;
+use std::io::Write;
+use std::sync::OnceLock;
+use std::time::{Instant, SystemTime};
 
 use axum::http::Method;
+use serde_json::{json, Map, Value};
+
+use super::config::LogFormat;
+use super::error::ProxyError;
+use super::metrics;
+
+static FORMAT: OnceLock<LogFormat> = OnceLock::new();
+
+/// Sets how lines are written (once, at start; text until then).
+pub fn set_format(format: LogFormat) {
+    let _ = FORMAT.set(format);
+}
+
+fn format() -> LogFormat {
+    FORMAT.get().copied().unwrap_or(LogFormat::Text)
+}
+
+/// A line of the server's own: `message`, then `fields` (as `key=value` in
+/// text, as members in JSON).
+pub fn line(level: &str, message: &str, fields: &[(&str, Value)]) {
+    let text = match format() {
+        LogFormat::Text => {
+            let mut text = format!("toolcall proxy: {message}");
+            for (key, value) in fields {
+                match value {
+                    Value::String(value) => text.push_str(&format!(" {key}={value}")),
+                    value => text.push_str(&format!(" {key}={value}")),
+                }
+            }
+            text
+        }
+        LogFormat::Json => {
+            let mut object = Map::new();
+            object.insert("ts".into(), json!(timestamp()));
+            object.insert("level".into(), json!(level));
+            object.insert("msg".into(), json!(message));
+            for (key, value) in fields {
+                object.insert((*key).to_owned(), value.clone());
+            }
+            Value::Object(object).to_string()
+        }
+    };
+    // One write per line, so that lines from several threads never mix;
+    // a closed stderr only loses the log.
+    let _ = writeln!(std::io::stderr().lock(), "{text}");
+}
+
+fn timestamp() -> String {
+    humantime::format_rfc3339_millis(SystemTime::now()).to_string()
+}
+
+/// How a request was answered, for the log and `/metrics`.
+pub mod route {
+    /// A chat completion with tools, answered whole.
+    pub const REWRITE: &str = "rewrite";
+    /// A chat completion with tools, streamed.
+    pub const REWRITE_STREAM: &str = "rewrite_stream";
+    /// Sent on as it came.
+    pub const PASSTHROUGH: &str = "passthrough";
+    /// Answered by the proxy itself (`/healthz`, `/readyz`, `/metrics`).
+    pub const LOCAL: &str = "local";
+}
+
+/// How a request ended, for the log and `/metrics`.
+pub mod outcome {
+    pub const OK: &str = "ok";
+    /// The client closed the connection before the response ended (logged
+    /// with status 499, as nginx does).
+    pub const CLIENT_CLOSED: &str = "client_closed";
+    /// The upstream answered with an error status, passed on.
+    pub const UPSTREAM_STATUS: &str = "upstream_status";
+    /// The upstream's stream stopped before its end (no `[DONE]`, no
+    /// `finish_reason`): the client got an error event.
+    pub const UPSTREAM_CUT: &str = "upstream_cut";
+    /// The upstream's stream was not a chat stream, or too large.
+    pub const UPSTREAM_STREAM_ERROR: &str = "upstream_stream_error";
+    /// The upstream sent its own error event.
+    pub const UPSTREAM_ERROR_EVENT: &str = "upstream_error_event";
+}
+
+/// The status logged for a client that went away first (nginx's).
+pub const CLIENT_CLOSED_STATUS: u16 = 499;
 
 /// The request's log line, written when dropped: move it into the response
 /// body to log when the body ends.
@@ -13,9 +99,11 @@ pub struct RequestLog {
     path: String,
     start: Instant,
     status: u16,
-    /// `Some` for rewritten responses: the calls the proxy made.
-    calls: Option<usize>,
-    /// How the response went, when not the usual way.
+    route: &'static str,
+    outcome: &'static str,
+    /// Complete calls the proxy made (rewritten routes).
+    calls: usize,
+    /// What happened, when not the usual way.
     note: Option<String>,
 }
 
@@ -26,9 +114,15 @@ impl RequestLog {
             path: path.to_owned(),
             start: Instant::now(),
             status: 0,
-            calls: None,
+            route: route::PASSTHROUGH,
+            outcome: outcome::OK,
+            calls: 0,
             note: None,
         }
+    }
+
+    pub fn route(&mut self, route: &'static str) {
+        self.route = route;
     }
 
     pub fn status(&mut self, status: u16) {
@@ -36,28 +130,80 @@ impl RequestLog {
     }
 
     pub fn calls(&mut self, calls: usize) {
-        self.calls = Some(calls);
+        self.calls = calls;
+    }
+
+    pub fn outcome(&mut self, outcome: &'static str) {
+        self.outcome = outcome;
     }
 
     pub fn note(&mut self, note: impl Into<String>) {
         self.note = Some(note.into());
     }
+
+    /// The proxy answered `error` itself.
+    pub fn error(&mut self, error: &ProxyError) {
+        self.status = error.status().as_u16();
+        self.outcome = error.kind();
+        self.note = Some(error.to_string());
+    }
+
+    /// The client went away before the response ended.
+    pub fn client_closed(&mut self) {
+        self.status = CLIENT_CLOSED_STATUS;
+        self.outcome = outcome::CLIENT_CLOSED;
+        self.note = Some("the client closed the connection before the response ended".into());
+    }
 }
 
 impl Drop for RequestLog {
     fn drop(&mut self) {
+        metrics::request(self.route, self.outcome);
+        metrics::tool_calls(self.calls);
         let millis = self.start.elapsed().as_secs_f64() * 1000.0;
-        let calls = match self.calls {
-            Some(calls) => format!(" calls={calls}"),
-            None => " passthrough".to_owned(),
-        };
-        let note = self
-            .note
-            .as_deref()
-            .map_or_else(String::new, |note| format!(" ({note})"));
-        eprintln!(
-            "toolcall proxy: {} {} {}{calls} {millis:.1}ms{note}",
-            self.method, self.path, self.status
-        );
+        let rewritten = self.route != route::PASSTHROUGH && self.route != route::LOCAL;
+        match format() {
+            LogFormat::Text => {
+                let calls = if rewritten {
+                    format!(" calls={}", self.calls)
+                } else {
+                    String::new()
+                };
+                let outcome = if self.outcome == outcome::OK {
+                    String::new()
+                } else {
+                    format!(" {}", self.outcome)
+                };
+                let note = self
+                    .note
+                    .as_deref()
+                    .map_or_else(String::new, |note| format!(" ({note})"));
+                let _ = writeln!(
+                    std::io::stderr().lock(),
+                    "toolcall proxy: {} {} {} {}{calls}{outcome} {millis:.1}ms{note}",
+                    self.method,
+                    self.path,
+                    self.status,
+                    self.route,
+                );
+            }
+            LogFormat::Json => {
+                let mut fields = vec![
+                    ("method", json!(self.method.as_str())),
+                    ("path", json!(self.path)),
+                    ("status", json!(self.status)),
+                    ("route", json!(self.route)),
+                    ("outcome", json!(self.outcome)),
+                    ("ms", json!((millis * 10.0).round() / 10.0)),
+                ];
+                if rewritten {
+                    fields.push(("calls", json!(self.calls)));
+                }
+                if let Some(note) = &self.note {
+                    fields.push(("note", json!(note)));
+                }
+                line("info", "request", &fields);
+            }
+        }
     }
 }

@@ -8,9 +8,13 @@ mod completion_rewrite;
 pub mod config;
 mod error;
 mod forward;
+mod idle;
+mod local;
 mod log;
+mod metrics;
 mod passthrough;
 mod routes;
+mod sse;
 mod stream_rewrite;
 
 use std::sync::Arc;
@@ -26,6 +30,8 @@ use routes::Proxy;
 /// finished first.
 pub fn run(args: &ProxyArgs) -> Result<(), String> {
     let config = Config::from_args(args)?;
+    log::set_format(config.log_format);
+    metrics::install();
     let mut runtime = tokio::runtime::Builder::new_multi_thread();
     if let Some(threads) = args.threads {
         runtime.worker_threads(threads.max(1));

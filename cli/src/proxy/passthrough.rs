@@ -1,27 +1,78 @@
 //! Responses sent back as the upstream sent them: status, headers (less
 //! hop-by-hop ones) and body bytes, streamed as they arrive.
 
+use std::pin::Pin;
+use std::task::{Context, Poll};
+use std::time::Duration;
+
 use axum::body::Body;
 use axum::response::Response;
-use futures_util::StreamExt;
+use bytes::Bytes;
+use futures_util::Stream;
 
-use super::forward::{end_to_end, error_chain};
-use super::log::RequestLog;
+use super::forward::end_to_end;
+use super::idle::{BodyError, IdleBody};
+use super::log::{outcome, RequestLog};
+use super::metrics;
 
 /// The upstream's response, unchanged; the log line is written when its
-/// body ends or the client goes away.
-pub fn respond(upstream: reqwest::Response, mut log: RequestLog) -> Response {
+/// body ends or the client goes away. A body that fails or goes silent
+/// past `idle` is cut (the client sees the connection end early).
+pub fn respond(upstream: reqwest::Response, idle: Duration, mut log: RequestLog) -> Response {
     let status = upstream.status();
     log.status(status.as_u16());
+    if !status.is_success() {
+        log.outcome(outcome::UPSTREAM_STATUS);
+    }
     let headers = end_to_end(upstream.headers());
-    let body = upstream.bytes_stream().map(move |piece| {
-        if let Err(e) = &piece {
-            log.note(format!("upstream body failed: {}", error_chain(e)));
-        }
-        piece
-    });
+    let body = LoggedBody {
+        body: IdleBody::new(upstream, idle),
+        log,
+        ended: false,
+    };
     let mut response = Response::new(Body::from_stream(body));
     *response.status_mut() = status;
     *response.headers_mut() = headers;
     response
+}
+
+/// The upstream's body, and the log line, which learns how it ended.
+struct LoggedBody {
+    body: IdleBody,
+    log: RequestLog,
+    ended: bool,
+}
+
+impl Stream for LoggedBody {
+    type Item = Result<Bytes, std::io::Error>;
+
+    fn poll_next(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
+        let this = &mut *self;
+        match Pin::new(&mut this.body).poll_next(cx) {
+            Poll::Ready(None) => {
+                this.ended = true;
+                Poll::Ready(None)
+            }
+            Poll::Ready(Some(Err(e))) => {
+                match e {
+                    BodyError::Idle(_) => metrics::upstream_timeout("idle"),
+                    BodyError::Failed(_) => metrics::upstream_error("stream_error"),
+                }
+                this.log.outcome(outcome::UPSTREAM_STREAM_ERROR);
+                this.log.note(e.to_string());
+                this.ended = true;
+                Poll::Ready(Some(Err(std::io::Error::other(e.to_string()))))
+            }
+            Poll::Ready(Some(Ok(piece))) => Poll::Ready(Some(Ok(piece))),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+impl Drop for LoggedBody {
+    fn drop(&mut self) {
+        if !self.ended {
+            self.log.client_closed();
+        }
+    }
 }

@@ -1,6 +1,7 @@
 //! Which requests are rewritten and which pass through.
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -14,8 +15,8 @@ use toolcall_stream::{Limits, Parser, ParserBuilder, Tools};
 use super::config::Config;
 use super::error::ProxyError;
 use super::forward::Upstream;
-use super::log::RequestLog;
-use super::{completion_rewrite, passthrough, stream_rewrite};
+use super::log::{route, RequestLog};
+use super::{completion_rewrite, local, metrics, passthrough, stream_rewrite};
 
 /// What every request handler shares.
 pub struct Proxy {
@@ -31,44 +32,74 @@ struct Rewrite {
 
 /// Every request, whatever its method and path.
 pub async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
+    if let Some(response) = local::answer(&proxy, request.method(), request.uri().path()).await {
+        return response;
+    }
     let (parts, body) = request.into_parts();
     let mut log = RequestLog::new(parts.method.clone(), parts.uri.path());
     let path_and_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
+    let config = &proxy.config;
     let answer = async {
-        let body = read_body(&parts.headers, body, proxy.config.max_body_bytes).await?;
+        let body = read_body(&parts.headers, body, config.max_body_bytes).await?;
         let rewrite = if parts.method == Method::POST && is_chat_completions(parts.uri.path()) {
-            rewrite_for(&proxy.config, &body)?
+            rewrite_for(config, &body)?
         } else {
             None
         };
+        if let Some(rewrite) = &rewrite {
+            log.route(if rewrite.stream {
+                route::REWRITE_STREAM
+            } else {
+                route::REWRITE
+            });
+        }
         let plain = rewrite.is_some();
-        let upstream = proxy
-            .upstream
-            .send(
-                parts.method.clone(),
-                path_and_query,
-                &parts.headers,
-                body,
-                plain,
-            )
-            .await?;
+        let sent = Instant::now();
+        let send = proxy.upstream.send(
+            parts.method.clone(),
+            path_and_query,
+            &parts.headers,
+            body,
+            plain,
+        );
+        let upstream = match tokio::time::timeout(config.first_byte_timeout, send).await {
+            Ok(Ok(upstream)) => upstream,
+            Ok(Err(error)) => {
+                metrics::upstream_error("unreachable");
+                return Err(error);
+            }
+            Err(_) => {
+                metrics::upstream_timeout("first_byte");
+                return Err(ProxyError::UpstreamTimeout(
+                    "no answer in time (--first-byte-timeout)",
+                ));
+            }
+        };
+        metrics::first_byte(sent.elapsed());
         Ok::<_, ProxyError>((upstream, rewrite))
     };
     match answer.await {
         Err(error) => {
-            log.status(error.status().as_u16());
-            log.note(format!("{error:?}"));
+            log.error(&error);
             error.into_response()
         }
         // An upstream error is the client's to read, as the upstream wrote it.
         Ok((upstream, Some(rewrite))) if upstream.status().is_success() => {
             if rewrite.stream {
-                stream_rewrite::respond(upstream, rewrite.builder, log)
+                let reading = stream_rewrite::Reading {
+                    max_event_bytes: config.max_event_bytes,
+                    idle: config.idle_timeout,
+                };
+                stream_rewrite::respond(upstream, rewrite.builder, reading, log)
             } else {
-                completion_rewrite::respond(upstream, &rewrite.builder, &mut log).await
+                let reading = completion_rewrite::Reading {
+                    limit: config.max_response_bytes,
+                    idle: config.idle_timeout,
+                };
+                completion_rewrite::respond(upstream, &rewrite.builder, reading, &mut log).await
             }
         }
-        Ok((upstream, _)) => passthrough::respond(upstream, log),
+        Ok((upstream, _)) => passthrough::respond(upstream, config.idle_timeout, log),
     }
 }
 
@@ -128,7 +159,14 @@ fn rewrite_for(config: &Config, body: &[u8]) -> Result<Option<Rewrite>, ProxyErr
         .strict(config.strict)
         // The chunks need only the argument fragments.
         .retain_arguments(false);
-    let stream = request.get("stream").and_then(Value::as_bool) == Some(true);
+    // A `stream` that is not a boolean is refused rather than guessed: the
+    // upstream might read `"true"` as true and stream to a client that
+    // was answered as if it had not asked.
+    let stream = match request.get("stream") {
+        None | Some(Value::Null) => false,
+        Some(Value::Bool(stream)) => *stream,
+        Some(_) => return Err(ProxyError::InvalidStream),
+    };
     Ok(Some(Rewrite { builder, stream }))
 }
 

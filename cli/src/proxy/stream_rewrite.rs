@@ -1,24 +1,40 @@
 //! `stream: true`: the upstream's server-sent `chat.completion.chunk`s,
 //! each run through a `Rewriter` as it arrives and sent on at once.
+//!
+//! Memory per stream is bounded: the SSE decoder holds at most one event
+//! (`--max-event-bytes`), the parsers hold at most their limits (and a
+//! held call, `--max-held-call`), and each upstream read becomes one
+//! piece of the response, so nothing accumulates between reads.
 
 use std::convert::Infallible;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::http::header;
 use axum::response::Response;
 use bytes::Bytes;
-use eventsource_stream::{EventStreamError, Eventsource};
-use futures_util::{Stream, StreamExt};
+use futures_util::StreamExt;
 use serde_json::Value;
 use toolcall_stream::openai::{write_sse, ChatCompletionChunk, Rewriter, SSE_DONE};
 use toolcall_stream::ParserBuilder;
 
 use super::error::error_object;
-use super::forward::{end_to_end, error_chain};
-use super::log::RequestLog;
+use super::forward::end_to_end;
+use super::idle::{BodyError, IdleBody};
+use super::log::{outcome, RequestLog};
+use super::metrics::{self, OpenStream};
+use super::sse::{SseDecoder, SseError, SseEvent};
 
 /// The data of the event that ends an OpenAI stream.
 const DONE: &str = "[DONE]";
+
+/// How the upstream's stream is read.
+pub struct Reading {
+    /// `--max-event-bytes`.
+    pub max_event_bytes: usize,
+    /// `--idle-timeout`.
+    pub idle: Duration,
+}
 
 /// The rewritten stream as the response; the log line is written when it
 /// ends or the client goes away (which drops the upstream's body, and so
@@ -26,6 +42,7 @@ const DONE: &str = "[DONE]";
 pub fn respond(
     upstream: reqwest::Response,
     builder: ParserBuilder,
+    reading: Reading,
     mut log: RequestLog,
 ) -> Response {
     let status = upstream.status();
@@ -33,161 +50,275 @@ pub fn respond(
     let mut headers = end_to_end(upstream.headers());
     headers.remove(header::CONTENT_LENGTH);
     headers.remove(header::CONTENT_ENCODING);
-    // A last event without its blank line is still an event: servers that
-    // end the body right after `data: [DONE]` are common, and the SSE
-    // reader (rightly, by the spec) drops an event the body cut short.
-    let events = upstream
-        .bytes_stream()
-        .chain(futures_util::stream::once(std::future::ready(Ok(
-            Bytes::from_static(b"\n\n"),
-        ))))
-        .eventsource();
-    let mut response = Response::new(Body::from_stream(rewrite(events, builder, log)));
+    let body = IdleBody::new(upstream, reading.idle);
+    let state = SseRewrite::new(builder, reading.max_event_bytes, log);
+    let pieces = futures_util::stream::unfold(Some((body, state)), |running| async move {
+        let (mut body, mut state) = running?;
+        loop {
+            let frame = match body.next().await {
+                Some(Ok(piece)) => state.piece(&piece),
+                Some(Err(e)) => state.body_failed(&e),
+                None => state.body_ended(),
+            };
+            if state.ended {
+                // The upstream's body (and its connection) go now.
+                return Some((Ok::<_, Infallible>(frame), None));
+            }
+            if !frame.is_empty() {
+                return Some((Ok(frame), Some((body, state))));
+            }
+        }
+    });
+    let mut response = Response::new(Body::from_stream(pieces));
     *response.status_mut() = status;
     *response.headers_mut() = headers;
     response
 }
 
-/// The body: one piece per upstream event that gave something to send.
-fn rewrite<S, E>(
-    events: S,
-    builder: ParserBuilder,
-    log: RequestLog,
-) -> impl Stream<Item = Result<Bytes, Infallible>> + Send
-where
-    S: Stream<Item = Result<eventsource_stream::Event, EventStreamError<E>>> + Send + Unpin,
-    E: std::error::Error,
-{
-    let state = SseRewrite {
-        rewriter: Rewriter::new(builder),
-        log,
-        chunks: Vec::new(),
-        ended: false,
-        upstream_failed: false,
-        saw_event: false,
-    };
-    futures_util::stream::unfold((events, state), |(mut events, mut state)| async move {
-        while !state.ended {
-            let frame = match events.next().await {
-                Some(Ok(event)) => state.event(&event.data),
-                Some(Err(e)) => Some(state.fail(&stream_error(&e))),
-                // A body with no event at all was not an event stream (a
-                // server that ignored `stream: true`, say).
-                None if !state.saw_event => Some(state.fail("upstream sent no server-sent events")),
-                None => Some(state.end()),
-            };
-            if let Some(frame) = frame {
-                return Some((Ok(frame), (events, state)));
-            }
-        }
-        None
-    })
-}
-
-fn stream_error<E: std::error::Error>(error: &EventStreamError<E>) -> String {
-    match error {
-        EventStreamError::Transport(e) => format!("upstream stream cut off: {}", error_chain(e)),
-        other => format!("upstream stream is not valid server-sent events: {other}"),
-    }
-}
-
-/// The rewrite of one response, sans-IO: upstream event data in, bytes to
-/// send out.
+/// The rewrite of one response, sans-IO: upstream bytes in, bytes to send
+/// out.
 struct SseRewrite {
+    decoder: SseDecoder,
+    /// Reused for each read's events.
+    events: Vec<SseEvent>,
     rewriter: Rewriter,
     log: RequestLog,
     /// Reused for each event's chunks.
     chunks: Vec<ChatCompletionChunk>,
-    /// `[DONE]` was sent: nothing more follows.
+    /// Choices seen, and whether each got its `finish_reason`: a body that
+    /// ends after every choice finished has ended, even without `[DONE]`.
+    choices: Vec<(usize, bool)>,
+    /// `[DONE]` (or the error event that ends a cut) was sent.
     ended: bool,
     /// The upstream sent an error event.
     upstream_failed: bool,
     saw_event: bool,
+    /// Invalid UTF-8 was replaced (reported once per stream).
+    replaced_invalid_utf8: bool,
+    _open: OpenStream,
 }
 
 impl SseRewrite {
-    /// One upstream event's data: what to send for it, if anything.
-    fn event(&mut self, data: &str) -> Option<Bytes> {
+    fn new(builder: ParserBuilder, max_event_bytes: usize, log: RequestLog) -> SseRewrite {
+        SseRewrite {
+            decoder: SseDecoder::new(max_event_bytes),
+            events: Vec::new(),
+            rewriter: Rewriter::new(builder),
+            log,
+            chunks: Vec::new(),
+            choices: Vec::new(),
+            ended: false,
+            upstream_failed: false,
+            saw_event: false,
+            replaced_invalid_utf8: false,
+            _open: OpenStream::new(),
+        }
+    }
+
+    /// One read from the upstream: what to send for it (maybe nothing).
+    fn piece(&mut self, piece: &[u8]) -> Bytes {
+        let start = Instant::now();
+        let decoded = self.decoder.feed(piece, &mut self.events);
+        let mut out = String::new();
+        self.drain_events(&mut out);
+        if let Err(e) = decoded {
+            self.fail(&mut out, &decode_error(&e), outcome::UPSTREAM_STREAM_ERROR);
+        }
+        metrics::added_latency(start.elapsed());
+        Bytes::from(out)
+    }
+
+    /// The upstream's body ended.
+    fn body_ended(&mut self) -> Bytes {
+        let mut out = String::new();
+        let decoded = self.decoder.finish(&mut self.events);
+        self.drain_events(&mut out);
+        if self.ended {
+            return Bytes::from(out);
+        }
+        if let Err(e) = decoded {
+            self.fail(&mut out, &decode_error(&e), outcome::UPSTREAM_STREAM_ERROR);
+        } else if !self.saw_event {
+            // Not an event stream at all (a server that ignored `stream`).
+            let message = "upstream sent no server-sent events";
+            self.fail(&mut out, message, outcome::UPSTREAM_STREAM_ERROR);
+        } else if self.upstream_failed || self.all_choices_finished() {
+            self.end(&mut out);
+        } else {
+            // Neither `[DONE]` nor a `finish_reason`: a crashed or
+            // restarted server, a dropped connection. Not an end.
+            let message = "upstream stream ended before the answer was complete (no finish_reason, no [DONE])";
+            self.fail(&mut out, message, outcome::UPSTREAM_CUT);
+        }
+        Bytes::from(out)
+    }
+
+    /// The upstream's body failed or went silent.
+    fn body_failed(&mut self, error: &BodyError) -> Bytes {
+        let mut out = String::new();
+        match error {
+            BodyError::Idle(_) => {
+                metrics::upstream_timeout("idle");
+                self.fail_as(&mut out, &error.to_string(), "upstream_timeout");
+                self.log.outcome("upstream_timeout");
+            }
+            BodyError::Failed(_) => {
+                self.fail(&mut out, &error.to_string(), outcome::UPSTREAM_CUT);
+            }
+        }
+        Bytes::from(out)
+    }
+
+    fn drain_events(&mut self, out: &mut String) {
+        let mut events = std::mem::take(&mut self.events);
+        for event in events.drain(..) {
+            if self.ended {
+                break;
+            }
+            if event.invalid_utf8 && !self.replaced_invalid_utf8 {
+                self.replaced_invalid_utf8 = true;
+                metrics::diagnostic("invalid_utf8");
+                self.log
+                    .note("upstream sent invalid UTF-8, replaced with U+FFFD");
+            }
+            self.event(&event.data, out);
+        }
+        // Keeps the vector's room for the next read.
+        self.events = events;
+    }
+
+    /// One upstream event's data: what to send for it goes to `out`.
+    fn event(&mut self, data: &str, out: &mut String) {
         self.saw_event = true;
-        if data == DONE {
-            return Some(self.end());
+        if data.trim() == DONE {
+            self.end(out);
+            return;
         }
         if data.trim().is_empty() {
-            return None;
+            return;
         }
         match serde_json::from_str::<ChatCompletionChunk>(data) {
             // The upstream's own error event (vLLM sends one when
             // generation fails; the chunk's fields all have defaults, so
             // it reads as a chunk): the client should see it as it was.
-            Ok(chunk) if chunk.extra.contains_key("error") => self.upstream_error(data),
+            Ok(chunk) if chunk.extra.contains_key("error") => self.upstream_error(data, out),
             Ok(chunk) => {
+                self.note_choices(&chunk);
                 self.rewriter.push(chunk, &mut self.chunks);
-                self.log.calls(self.rewriter.calls());
-                self.frames(None)
+                self.write_chunks(out);
             }
-            Err(_) if is_error_event(data) => self.upstream_error(data),
-            Err(e) => Some(self.fail(&format!("upstream sent an invalid chunk: {e}"))),
+            Err(_) if is_error_event(data) => self.upstream_error(data, out),
+            Err(e) => {
+                let message = format!("upstream sent an invalid chunk: {e}");
+                self.fail(out, &message, outcome::UPSTREAM_STREAM_ERROR);
+            }
         }
     }
 
-    fn upstream_error(&mut self, data: &str) -> Option<Bytes> {
+    fn note_choices(&mut self, chunk: &ChatCompletionChunk) {
+        for choice in &chunk.choices {
+            let finished = choice.finish_reason.is_some();
+            match self.choices.iter_mut().find(|(i, _)| *i == choice.index) {
+                Some((_, done)) => *done |= finished,
+                None => self.choices.push((choice.index, finished)),
+            }
+        }
+    }
+
+    fn all_choices_finished(&self) -> bool {
+        !self.choices.is_empty() && self.choices.iter().all(|&(_, done)| done)
+    }
+
+    fn upstream_error(&mut self, data: &str, out: &mut String) {
+        metrics::upstream_error("error_event");
+        self.log.outcome(outcome::UPSTREAM_ERROR_EVENT);
         self.log.note("upstream sent an error event");
         self.upstream_failed = true;
-        Some(Bytes::from(format!("data: {data}\n\n")))
+        out.push_str("data: ");
+        out.push_str(data);
+        out.push_str("\n\n");
     }
 
     /// The upstream ended: the parsers' last chunks, then `[DONE]`.
-    fn end(&mut self) -> Bytes {
+    fn end(&mut self, out: &mut String) {
         // After an error the upstream did not finish its choices: no
         // finish_reason is made up for them.
         if !self.upstream_failed {
             self.rewriter.finish(&mut self.chunks);
         }
+        self.write_chunks(out);
         self.log.calls(self.rewriter.calls());
         self.ended = true;
-        self.frames(Some(SSE_DONE)).unwrap_or_default()
+        out.push_str(SSE_DONE);
     }
 
     /// The stream cannot go on: an error event, then `[DONE]`, so that a
     /// client stops reading instead of waiting.
-    fn fail(&mut self, message: &str) -> Bytes {
-        self.log.note(message);
-        self.ended = true;
-        let mut frame = String::new();
-        let error = error_object(message, "upstream_stream_error", None);
-        // A `Value` always serializes.
-        let _ = write_sse(&error, &mut frame);
-        frame.push_str(SSE_DONE);
-        Bytes::from(frame)
+    fn fail(&mut self, out: &mut String, message: &str, outcome: &'static str) {
+        let kind = if outcome == outcome::UPSTREAM_CUT {
+            "cut"
+        } else {
+            "stream_error"
+        };
+        metrics::upstream_error(kind);
+        self.log.outcome(outcome);
+        self.fail_as(out, message, "upstream_stream_error");
     }
 
-    /// The chunks made, as server-sent events, and `tail` after them.
-    fn frames(&mut self, tail: Option<&str>) -> Option<Bytes> {
-        if self.chunks.is_empty() && tail.is_none() {
-            return None;
+    /// What the parsers held comes back first, each choice finished as
+    /// cut off (`length`: no call that lacked its end is sent as complete),
+    /// then the error event of `kind` and `[DONE]`.
+    fn fail_as(&mut self, out: &mut String, message: &str, kind: &str) {
+        self.log.note(message);
+        if !self.upstream_failed {
+            self.rewriter.finish_cut(&mut self.chunks);
+            self.write_chunks(out);
         }
-        let mut frame = String::new();
+        self.log.calls(self.rewriter.calls());
+        self.ended = true;
+        let error = error_object(message, kind, None);
+        // A `Value` always serializes.
+        let _ = write_sse(&error, out);
+        out.push_str(SSE_DONE);
+    }
+
+    /// The chunks made, as server-sent events.
+    fn write_chunks(&mut self, out: &mut String) {
         for chunk in self.chunks.drain(..) {
-            if let Err(e) = write_sse(&chunk, &mut frame) {
+            if let Err(e) = write_sse(&chunk, out) {
                 // Only a non-string map key could do this; say so rather than drop it.
                 let error =
                     error_object(&format!("cannot write a chunk: {e}"), "proxy_error", None);
-                let _ = write_sse(&error, &mut frame);
+                let _ = write_sse(&error, out);
             }
         }
-        frame.push_str(tail.unwrap_or(""));
-        Some(Bytes::from(frame))
     }
 }
 
 impl Drop for SseRewrite {
     fn drop(&mut self) {
         if !self.ended {
-            self.log.note("client went away");
+            self.log.calls(self.rewriter.calls());
+            self.log.client_closed();
         }
     }
 }
 
+fn decode_error(error: &SseError) -> String {
+    format!("upstream stream is not readable: {error}")
+}
+
 fn is_error_event(data: &str) -> bool {
     serde_json::from_str::<Value>(data).is_ok_and(|value| value.get("error").is_some())
+}
+
+/// TEMPORARY: until the library's `Rewriter::finish_cut` lands.
+trait FinishCut {
+    fn finish_cut(&mut self, out: &mut Vec<ChatCompletionChunk>);
+}
+
+impl FinishCut for Rewriter {
+    fn finish_cut(&mut self, out: &mut Vec<ChatCompletionChunk>) {
+        self.finish(out);
+    }
 }

@@ -15,11 +15,15 @@
 //! | `malformed/cut` | a good chunk, then the connection is cut mid-body |
 //! | `paced/<ms>/<format>/<fixture>` | the stream with `ms` milliseconds between chunks (a model's pace), each chunk stamped with `x_sent_ns`, nanoseconds since [`clock_start`] when it was sent |
 //! | `endless` | a chunk every few milliseconds, forever; the time the client went away is recorded |
+//! | `fault/…` | the misbehaviours of [`faults`] |
 //!
 //! `GET /v1/models` lists the formats; any other path echoes the request
 //! (method, path, query, headers, body) as JSON. Every request is recorded.
 
 #![allow(dead_code)] // each test binary uses a different part
+
+#[path = "faults.rs"]
+pub mod faults;
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -241,6 +245,7 @@ async fn chat(State(recorder): State<Arc<Recorder>>, request: Request) -> Respon
             sse(Box::pin(pieces))
         }
         ["endless"] => endless(recorder.clone(), model),
+        ["fault", rest @ ..] => faults::respond(rest, &model, stream, usage).await,
         ["paced", millis, format, name] => {
             let Some(text) = fixture_text(format, name) else {
                 return (StatusCode::NOT_FOUND, "no such fixture").into_response();
