@@ -11,6 +11,7 @@ mod forward;
 mod log;
 mod passthrough;
 mod routes;
+mod sse;
 mod stream_rewrite;
 
 use std::sync::Arc;
