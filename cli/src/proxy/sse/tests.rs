@@ -10,9 +10,18 @@ fn decode_chunks<'a>(
 ) -> Result<(Vec<SseEvent>, Option<u64>), SseError> {
     let mut decoder = SseDecoder::new(BIG);
     let mut out = Vec::new();
+    let mut input = Vec::new();
     for chunk in chunks {
         decoder.feed(chunk, &mut out)?;
+        input.extend_from_slice(chunk);
     }
+    // Each byte examined once, but for a BOM (skipped, not scanned).
+    let bom = match decoder.bom {
+        Some(matched) => matched,
+        None if input.starts_with(BOM) => BOM.len(),
+        None => 0,
+    };
+    assert_eq!(decoder.examined + bom, input.len(), "{input:?}");
     let retry = decoder.retry();
     decoder.finish(&mut out)?;
     Ok((out, retry))
