@@ -9,6 +9,7 @@
 //! and async code. Both serialize to the JSON form the `toolcall` CLI
 //! prints.
 
+use std::borrow::Cow;
 use std::fmt;
 
 use serde::{Serialize, Serializer};
@@ -178,8 +179,9 @@ pub enum Event<'a> {
         index: usize,
         /// The parameter's name.
         name: &'a str,
-        /// The value as JSON text (a JSON string without a schema); `None`
-        /// when the parser was built with
+        /// The value as JSON text (a JSON string without a schema), as it
+        /// went into the arguments; serialized without its layout, so an
+        /// event stays on one line. `None` when the parser was built with
         /// [`retain_arguments(false)`](crate::ParserBuilder::retain_arguments).
         #[serde(serialize_with = "raw_json", skip_serializing_if = "Option::is_none")]
         value: Option<&'a str>,
@@ -218,16 +220,24 @@ pub enum Event<'a> {
     },
 }
 
-/// Serializes JSON text as itself, not as a string. Only called for
-/// `Some` (`None` is skipped).
+/// Serializes JSON text as itself, not as a string, without its layout:
+/// a value the model wrote over lines would otherwise break an event
+/// written as one JSON line. Only called for `Some` (`None` is skipped).
 fn raw_json<S: Serializer, T: AsRef<str>>(
     value: &Option<T>,
     serializer: S,
 ) -> Result<S::Ok, S::Error> {
     use serde::ser::Error;
+    use serde_json::value::RawValue;
     let text = value.as_ref().map_or("null", AsRef::as_ref);
-    let raw: &serde_json::value::RawValue = serde_json::from_str(text).map_err(S::Error::custom)?;
-    raw.serialize(serializer)
+    // Checked as written, so that dropping layout cannot make text valid.
+    let raw: &RawValue = serde_json::from_str(text).map_err(S::Error::custom)?;
+    match crate::json::compact(raw.get()) {
+        Cow::Borrowed(_) => raw.serialize(serializer),
+        Cow::Owned(one_line) => serde_json::from_str::<&RawValue>(&one_line)
+            .map_err(S::Error::custom)?
+            .serialize(serializer),
+    }
 }
 
 /// An [`Event`] that owns its text.
@@ -436,4 +446,41 @@ pub fn coalesce(events: impl IntoIterator<Item = OwnedEvent>) -> Vec<OwnedEvent>
         }
     }
     merged
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Event;
+
+    #[test]
+    fn a_value_laid_out_over_lines_serializes_on_one_line() {
+        let laid_out = "{\"width\": 10,\n \"height\": [1,\r\n\t2], \"note\": \"a\\nb\"}\n";
+        let event = Event::ParameterEnd {
+            index: 0,
+            name: "dimensions",
+            value: Some(laid_out),
+        };
+        for line in [
+            serde_json::to_string(&event).unwrap(),
+            serde_json::to_string(&event.into_owned()).unwrap(),
+        ] {
+            assert_eq!(
+                line,
+                r#"{"type":"parameter_end","index":0,"name":"dimensions","value":{"width":10,"height":[1,2],"note":"a\nb"}}"#
+            );
+            let parsed: serde_json::Value = serde_json::from_str(&line).unwrap();
+            let expected: serde_json::Value = serde_json::from_str(laid_out).unwrap();
+            assert_eq!(parsed["value"], expected);
+        }
+    }
+
+    #[test]
+    fn a_value_that_is_not_json_is_an_error_even_if_layout_hides_it() {
+        let event = Event::ParameterEnd {
+            index: 0,
+            name: "n",
+            value: Some("1 2"),
+        };
+        assert!(serde_json::to_string(&event).is_err());
+    }
 }

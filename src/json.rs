@@ -2,7 +2,10 @@
 //! `json.dumps(..., ensure_ascii=False)`, which is what vLLM serializes
 //! arguments with: `"`, `\` and control characters are escaped (the short
 //! forms where JSON has them, `\u00XX` in lowercase hex otherwise);
-//! everything else, non-ASCII included, is copied as is.
+//! everything else, non-ASCII included, is copied as is. Also [`compact`],
+//! which takes the layout out of JSON text.
+
+use std::borrow::Cow;
 
 /// The position of the first byte of `bytes` that escaping changes: `"`,
 /// `\` or a control character below U+0020.
@@ -95,9 +98,69 @@ fn push_escaped(out: &mut String, b: u8) {
     out.push_str(short);
 }
 
+/// `text`, JSON, without the whitespace between its tokens: the same
+/// value on one line, as `serde_json` writes it. A model may lay a typed
+/// value out over lines, and a value written into a JSON-lines record must
+/// not carry those line breaks. Borrows when there is nothing to drop.
+///
+/// Whitespace inside strings is kept (a raw line break cannot occur there
+/// in valid JSON); escapes are skipped so that `\"` does not end a string.
+pub(crate) fn compact(text: &str) -> Cow<'_, str> {
+    let is_layout = |b: u8| matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+    let bytes = text.as_bytes();
+    let mut out = String::new();
+    // `text[kept..]` is not yet copied to `out`.
+    let mut kept = 0;
+    let mut in_string = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if in_string {
+            match b {
+                b'\\' => i += 1,
+                b'"' => in_string = false,
+                _ => {}
+            }
+        } else if b == b'"' {
+            in_string = true;
+        } else if is_layout(b) {
+            let end = i + bytes[i..].iter().take_while(|&&c| is_layout(c)).count();
+            // Layout bytes are ASCII: both ends are char boundaries.
+            out.push_str(&text[kept..i]);
+            kept = end;
+            i = end;
+            continue;
+        }
+        i += 1;
+    }
+    if kept == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[kept..]);
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
-    use super::{escape_into, first_escape};
+    use std::borrow::Cow;
+
+    use super::{compact, escape_into, first_escape};
+
+    #[test]
+    fn compact_drops_layout_outside_strings_only() {
+        let laid_out = "{\"width\": 10,\n \"height\": 20,\r\n\t\"n\": \"a \\\" b\\n c\"}";
+        let one_line = compact(laid_out);
+        assert_eq!(one_line, r#"{"width":10,"height":20,"n":"a \" b\n c"}"#);
+        let parse = |text: &str| serde_json::from_str::<serde_json::Value>(text).unwrap();
+        assert_eq!(parse(&one_line), parse(laid_out));
+        assert!(matches!(compact(r#"[1,"a b"]"#), Cow::Borrowed(_)));
+        assert_eq!(compact(" 12\n"), "12");
+        // An escaped backslash before a quote ends the string.
+        assert_eq!(
+            compact("[\n  \"\\\\\",\n  \"東京 🌧️\"\n]"),
+            r#"["\\","東京 🌧️"]"#
+        );
+    }
 
     fn escaped(text: &str) -> String {
         let mut out = String::new();
