@@ -105,11 +105,10 @@ impl Assembled {
     fn assert_matches(&self, format: &str, text: &str, tools: &Value, what: &str) {
         let tools = Tools::from_value(tools).unwrap();
         let format: Format = format.parse().unwrap();
-        // As the proxy runs by default: a call cut off is content.
+        // As the proxy runs by default: calls stream as they are parsed.
         let message = Parser::builder()
             .format(format)
             .tools(Arc::new(tools))
-            .incomplete_calls_as_content(true)
             .build()
             .parse(text);
         assert_eq!(self.content, message.content, "{what}: content");
@@ -255,7 +254,8 @@ async fn typed_values_come_from_the_requests_tools() {
         .log()
         .iter()
         .all(|line| !line.contains("sk-test-secret")));
-    proxy.wait_for_log(|line| line.contains("POST /v1/chat/completions 200 calls=1"));
+    proxy
+        .wait_for_log(|line| line.contains("POST /v1/chat/completions 200 rewrite_stream calls=1"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -495,7 +495,7 @@ async fn a_malformed_upstream_stream_ends_with_an_error_event() {
         Assembled::from_chunks(&chunks).content.as_deref(),
         Some("Hi")
     );
-    proxy.wait_for_log(|line| line.contains("upstream stream cut off"));
+    proxy.wait_for_log(|line| line.contains("upstream body cut off"));
 
     // The upstream's own error event is passed on as it came.
     let response = chat(
@@ -542,7 +542,7 @@ async fn a_client_going_away_cancels_the_upstream_request() {
     tokio::time::timeout(TIMEOUT, replay.endless_cancelled())
         .await
         .expect("the upstream never saw the client go away");
-    proxy.wait_for_log(|line| line.contains("client went away"));
+    proxy.wait_for_log(|line| line.contains("499 rewrite_stream calls=0 client_closed"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -646,8 +646,13 @@ fn help_documents_every_flag_and_bad_flags_exit_2() {
         "--format",
         "--model-map",
         "--ids",
-        "--send-incomplete-calls",
+        "--hold-calls",
         "--max-held-call",
+        "--max-response-bytes",
+        "--max-event-bytes",
+        "--first-byte-timeout",
+        "--idle-timeout",
+        "--log-format",
         "--strict",
         "--max-body-bytes",
         "--connect-timeout",

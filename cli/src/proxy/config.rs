@@ -228,7 +228,9 @@ pub struct Config {
 fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
     match Duration::try_from_secs_f64(value) {
         Ok(duration) if !duration.is_zero() => Ok(duration),
-        _ => Err(format!("{flag} {value} is not a positive number of seconds")),
+        _ => Err(format!(
+            "{flag} {value} is not a positive number of seconds"
+        )),
     }
 }
 

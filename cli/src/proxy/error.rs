@@ -79,7 +79,10 @@ impl fmt::Display for ProxyError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             ProxyError::BodyTooLarge { limit } => {
-                write!(f, "request body larger than {limit} bytes (--max-body-bytes)")
+                write!(
+                    f,
+                    "request body larger than {limit} bytes (--max-body-bytes)"
+                )
             }
             ProxyError::BadRequestBody(e) => write!(f, "cannot read the request body: {e}"),
             ProxyError::InvalidTools(e) => write!(f, "invalid tools: {e}"),

@@ -29,14 +29,18 @@ pub fn install() {
             // a model's time to first token, up to --first-byte-timeout.
             .set_buckets_for_metric(
                 Matcher::Full(FIRST_BYTE.to_owned()),
-                &[0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0],
+                &[
+                    0.01, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0, 60.0, 300.0,
+                ],
             )
             .and_then(|builder| {
                 // The proxy's own work on one read from the upstream:
                 // microseconds, unless something is wrong.
                 builder.set_buckets_for_metric(
                     Matcher::Full(ADDED_LATENCY.to_owned()),
-                    &[1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 5e-3, 0.025, 0.1],
+                    &[
+                        1e-5, 2.5e-5, 5e-5, 1e-4, 2.5e-4, 5e-4, 1e-3, 5e-3, 0.025, 0.1,
+                    ],
                 )
             })
             .map(PrometheusBuilder::build_recorder)
@@ -53,7 +57,10 @@ fn describe() {
         REQUESTS,
         "Requests answered, by route (rewrite, rewrite_stream, passthrough, local) and outcome"
     );
-    describe_counter!(TOOL_CALLS, "Complete tool calls the proxy made from model text");
+    describe_counter!(
+        TOOL_CALLS,
+        "Complete tool calls the proxy made from model text"
+    );
     describe_counter!(
         DIAGNOSTICS,
         "Recoveries reported while rewriting, by kind (the parser's and the proxy's own)"

@@ -26,6 +26,7 @@ pub fn respond(upstream: reqwest::Response, idle: Duration, mut log: RequestLog)
     }
     let headers = end_to_end(upstream.headers());
     let body = LoggedBody {
+        left: upstream.content_length(),
         body: IdleBody::new(upstream, idle),
         log,
         ended: false,
@@ -38,6 +39,9 @@ pub fn respond(upstream: reqwest::Response, idle: Duration, mut log: RequestLog)
 
 /// The upstream's body, and the log line, which learns how it ended.
 struct LoggedBody {
+    /// Bytes still to come, when the upstream said its length: the server
+    /// stops reading at that length, without waiting for the end.
+    left: Option<u64>,
     body: IdleBody,
     log: RequestLog,
     ended: bool,
@@ -63,7 +67,13 @@ impl Stream for LoggedBody {
                 this.ended = true;
                 Poll::Ready(Some(Err(std::io::Error::other(e.to_string()))))
             }
-            Poll::Ready(Some(Ok(piece))) => Poll::Ready(Some(Ok(piece))),
+            Poll::Ready(Some(Ok(piece))) => {
+                if let Some(left) = &mut this.left {
+                    *left = left.saturating_sub(piece.len() as u64);
+                    this.ended |= *left == 0;
+                }
+                Poll::Ready(Some(Ok(piece)))
+            }
             Poll::Pending => Poll::Pending,
         }
     }

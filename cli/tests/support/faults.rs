@@ -69,7 +69,11 @@ pub async fn respond(parts: &[&str], model: &str, stream: bool, usage: bool) -> 
                 axum::Json(completion(model, &text)).into_response()
             }
         }
-        _ => (StatusCode::NOT_FOUND, format!("replay has no fault {model:?}")).into_response(),
+        _ => (
+            StatusCode::NOT_FOUND,
+            format!("replay has no fault {model:?}"),
+        )
+            .into_response(),
     }
 }
 
@@ -84,8 +88,9 @@ fn pieces(texts: Vec<String>) -> Pieces {
 fn endless_body() -> Response {
     let start = Bytes::from_static(br#"{"id":"chatcmpl-replay","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":""#);
     let filler = Bytes::from(vec![b'a'; PIECE]);
-    let body = futures_util::stream::once(async move { Ok::<_, std::io::Error>(start) })
-        .chain(futures_util::stream::repeat_with(move || Ok(filler.clone())));
+    let body = futures_util::stream::once(async move { Ok::<_, std::io::Error>(start) }).chain(
+        futures_util::stream::repeat_with(move || Ok(filler.clone())),
+    );
     let mut response = Response::new(Body::from_stream(body));
     response
         .headers_mut()
@@ -94,21 +99,40 @@ fn endless_body() -> Response {
 }
 
 /// `bytes` of one line, `PIECE` at a time.
-fn repeated(byte: u8, bytes: usize) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
+fn repeated(
+    byte: u8,
+    bytes: usize,
+) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> {
     let filler = Bytes::from(vec![byte; PIECE]);
     let count = bytes.div_ceil(PIECE);
     futures_util::stream::iter((0..count).map(move |i| {
-        let len = if i + 1 == count { bytes - i * PIECE } else { PIECE };
+        let len = if i + 1 == count {
+            bytes - i * PIECE
+        } else {
+            PIECE
+        };
         Ok(filler.slice(..len))
     }))
 }
 
 fn long_line(model: &str, bytes: usize) -> Response {
-    let first = frame(&chunk(model, json!({"role": "assistant", "content": "Hi"}), None));
-    let end = format!("\n\n{}data: [DONE]\n\n", frame(&chunk(model, json!({}), Some("stop"))));
-    let body = futures_util::stream::iter([Ok(Bytes::from(first)), Ok(Bytes::from_static(b"data: {\"x\":\""))])
-        .chain(repeated(b'a', bytes))
-        .chain(futures_util::stream::once(async move { Ok(Bytes::from(end)) }));
+    let first = frame(&chunk(
+        model,
+        json!({"role": "assistant", "content": "Hi"}),
+        None,
+    ));
+    let end = format!(
+        "\n\n{}data: [DONE]\n\n",
+        frame(&chunk(model, json!({}), Some("stop")))
+    );
+    let body = futures_util::stream::iter([
+        Ok(Bytes::from(first)),
+        Ok(Bytes::from_static(b"data: {\"x\":\"")),
+    ])
+    .chain(repeated(b'a', bytes))
+    .chain(futures_util::stream::once(
+        async move { Ok(Bytes::from(end)) },
+    ));
     sse(Box::pin(body))
 }
 
@@ -121,7 +145,11 @@ pub fn big_call(bytes: usize) -> String {
 }
 
 fn big_event(model: &str, bytes: usize) -> Response {
-    let event = frame(&chunk(model, json!({"role": "assistant", "content": big_call(bytes)}), None));
+    let event = frame(&chunk(
+        model,
+        json!({"role": "assistant", "content": big_call(bytes)}),
+        None,
+    ));
     let event = Bytes::from(event);
     let count = event.len().div_ceil(PIECE);
     let body = futures_util::stream::iter((0..count).map(move |i| {
@@ -135,9 +163,14 @@ fn big_event(model: &str, bytes: usize) -> Response {
 }
 
 fn invalid_utf8(model: &str) -> Response {
-    let good = frame(&chunk(model, json!({"role": "assistant", "content": "caf"}), None));
+    let good = frame(&chunk(
+        model,
+        json!({"role": "assistant", "content": "caf"}),
+        None,
+    ));
     // `PLACEHOLDER` becomes a lone continuation byte, which no UTF-8 text holds.
-    let bad = frame(&chunk(model, json!({"content": "PLACEHOLDER ok"}), None)).replace("PLACEHOLDER", "\u{1}");
+    let bad = frame(&chunk(model, json!({"content": "PLACEHOLDER ok"}), None))
+        .replace("PLACEHOLDER", "\u{1}");
     let mut bad = bad.into_bytes();
     for byte in &mut bad {
         if *byte == 1 {
@@ -156,12 +189,14 @@ fn invalid_utf8(model: &str) -> Response {
 fn compressed(encoding: &str, body: &[u8], stream: bool) -> Response {
     let bytes = match encoding {
         "gzip" => {
-            let mut encoder = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+            let mut encoder =
+                flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
             encoder.write_all(body).unwrap();
             encoder.finish().unwrap()
         }
         "deflate" => {
-            let mut encoder = flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
+            let mut encoder =
+                flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::fast());
             encoder.write_all(body).unwrap();
             encoder.finish().unwrap()
         }
@@ -175,7 +210,11 @@ fn compressed(encoding: &str, body: &[u8], stream: bool) -> Response {
         _ => zstd::encode_all(body, 3).unwrap(),
     };
     let mut response = Response::new(Body::from(bytes));
-    let kind = if stream { "text/event-stream" } else { "application/json" };
+    let kind = if stream {
+        "text/event-stream"
+    } else {
+        "application/json"
+    };
     response
         .headers_mut()
         .insert("content-type", kind.parse().unwrap());
