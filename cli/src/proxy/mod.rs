@@ -11,6 +11,8 @@ mod forward;
 mod idle;
 mod local;
 mod log;
+#[cfg(test)]
+mod memory_tests;
 mod metrics;
 mod passthrough;
 mod routes;

@@ -75,9 +75,26 @@ pub fn respond(
     response
 }
 
+/// The most heap one rewritten stream holds, in bytes, with
+/// `--max-event-bytes` `event`, the parser's `Limits::max_held_value`
+/// `value` and (with `--hold-calls`) `--max-held-call` `held`:
+///
+/// - the SSE decoder: `2 × event` (its buffers never pass the bound, and
+///   it shrinks them after a large event) and 32 KiB of reused buffers;
+/// - the event's data, and the chunk parsed from it: `2 × event`;
+/// - the chunks written for it: at most `6 × event` (JSON escapes a
+///   control character as six bytes; text is usually one);
+/// - the parser: `value` (a typed value held to be coerced) and `held`;
+/// - 64 KiB of fixed state (parser, rewriter, encoder, connection).
+///
+/// `cli/src/proxy/memory_tests.rs` measures a stream against it.
+pub fn worst_case_bytes(event: usize, value: usize, held: usize) -> usize {
+    10 * event + value + held + (96 << 10)
+}
+
 /// The rewrite of one response, sans-IO: upstream bytes in, bytes to send
 /// out.
-struct SseRewrite {
+pub(super) struct SseRewrite {
     decoder: SseDecoder,
     /// Reused for each read's events.
     events: Vec<SseEvent>,
@@ -99,7 +116,11 @@ struct SseRewrite {
 }
 
 impl SseRewrite {
-    fn new(builder: ParserBuilder, max_event_bytes: usize, log: RequestLog) -> SseRewrite {
+    pub(super) fn new(
+        builder: ParserBuilder,
+        max_event_bytes: usize,
+        log: RequestLog,
+    ) -> SseRewrite {
         SseRewrite {
             decoder: SseDecoder::new(max_event_bytes),
             events: Vec::new(),
@@ -116,7 +137,7 @@ impl SseRewrite {
     }
 
     /// One read from the upstream: what to send for it (maybe nothing).
-    fn piece(&mut self, piece: &[u8]) -> Bytes {
+    pub(super) fn piece(&mut self, piece: &[u8]) -> Bytes {
         let start = Instant::now();
         let decoded = self.decoder.feed(piece, &mut self.events);
         let mut out = String::new();
@@ -129,7 +150,7 @@ impl SseRewrite {
     }
 
     /// The upstream's body ended.
-    fn body_ended(&mut self) -> Bytes {
+    pub(super) fn body_ended(&mut self) -> Bytes {
         let mut out = String::new();
         let decoded = self.decoder.finish(&mut self.events);
         self.drain_events(&mut out);
