@@ -18,13 +18,21 @@ pub enum ProxyError {
     /// The upstream answered 2xx with something that is not what OpenAI's
     /// API says it sends.
     UpstreamInvalid(String),
+    /// A path that could leave the upstream's base path (`..` in any
+    /// encoding, …), or a request target that is not a path (`OPTIONS *`).
+    InvalidPath(String),
+    /// A method the proxy never forwards (`CONNECT`).
+    MethodNotAllowed(String),
 }
 
 impl ProxyError {
     pub fn status(&self) -> StatusCode {
         match self {
             ProxyError::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
-            ProxyError::BadRequestBody(_) | ProxyError::InvalidTools(_) => StatusCode::BAD_REQUEST,
+            ProxyError::BadRequestBody(_)
+            | ProxyError::InvalidTools(_)
+            | ProxyError::InvalidPath(_) => StatusCode::BAD_REQUEST,
+            ProxyError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ProxyError::UpstreamUnreachable(_) | ProxyError::UpstreamInvalid(_) => {
                 StatusCode::BAD_GATEWAY
             }
@@ -37,7 +45,9 @@ impl ProxyError {
             ProxyError::BodyTooLarge { .. } | ProxyError::BadRequestBody(_) => {
                 "invalid_request_error"
             }
-            ProxyError::InvalidTools(_) => "invalid_request_error",
+            ProxyError::InvalidTools(_)
+            | ProxyError::InvalidPath(_)
+            | ProxyError::MethodNotAllowed(_) => "invalid_request_error",
             ProxyError::UpstreamUnreachable(_) => "upstream_unreachable",
             ProxyError::UpstreamInvalid(_) => "upstream_invalid_response",
         }
@@ -56,6 +66,10 @@ impl ProxyError {
             ProxyError::InvalidTools(e) => format!("invalid tools: {e}"),
             ProxyError::UpstreamUnreachable(e) => format!("upstream unreachable: {e}"),
             ProxyError::UpstreamInvalid(e) => format!("upstream sent an invalid response: {e}"),
+            ProxyError::InvalidPath(e) => format!("invalid request path: {e}"),
+            ProxyError::MethodNotAllowed(method) => {
+                format!("method {method} is not forwarded by this proxy")
+            }
         }
     }
 

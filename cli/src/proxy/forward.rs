@@ -5,12 +5,12 @@ use bytes::Bytes;
 
 use super::config::Config;
 use super::error::ProxyError;
+use super::target::Target;
 
 /// The upstream server and the connection pool to it.
 pub struct Upstream {
     client: reqwest::Client,
-    /// Scheme, host and any base path, without a trailing `/`.
-    base: String,
+    target: Target,
 }
 
 impl Upstream {
@@ -23,7 +23,7 @@ impl Upstream {
             .map_err(|e| format!("cannot make an HTTP client: {e}"))?;
         Ok(Upstream {
             client,
-            base: config.upstream.clone(),
+            target: config.upstream.clone(),
         })
     }
 
@@ -47,7 +47,12 @@ impl Upstream {
                 HeaderValue::from_static("identity"),
             );
         }
-        let url = format!("{}{path_and_query}", self.base);
+        // The server screens paths before the body is read; this is the
+        // same check, for any path that reaches here another way.
+        let url = self
+            .target
+            .url(path_and_query)
+            .map_err(ProxyError::InvalidPath)?;
         self.client
             .request(method, url)
             .headers(headers)
