@@ -7,7 +7,7 @@ use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::task::Poll;
 use std::time::Duration;
 
@@ -37,6 +37,8 @@ const FILE_HEADROOM: u64 = 64;
 const REFUSING_AT_ONCE: usize = 16;
 /// How long a refused client has to read its 503 before it is closed.
 const REFUSAL_TIME: Duration = Duration::from_secs(1);
+/// A refused client that sends nothing for this long is closed.
+const REFUSAL_IDLE: Duration = Duration::from_millis(200);
 /// The pause after a failed accept (out of descriptors, say), so that the
 /// loop does not spin while nothing can be accepted.
 const ACCEPT_BACKOFF: Duration = Duration::from_millis(100);
@@ -310,26 +312,48 @@ fn is_per_connection(error: &std::io::Error) -> bool {
 
 /// Answers 503 and closes. The client's request is read and dropped for a
 /// moment after the answer, so that closing with it unread does not reset
-/// the connection before the client has read the 503.
-fn refuse(mut stream: TcpStream, refusing: &Arc<Semaphore>) {
+/// the connection before the client has read the 503; with no slot for
+/// that, it is answered and closed at once.
+fn refuse(stream: TcpStream, refusing: &Arc<Semaphore>) {
     let Ok(slot) = refusing.clone().try_acquire_owned() else {
+        answer_at_once(stream);
         return;
     };
+    let mut stream = stream;
     tokio::spawn(async move {
         let _slot = slot;
         let answer = async {
-            stream.write_all(refusal().as_bytes()).await?;
+            stream.write_all(REFUSAL.as_bytes()).await?;
             stream.shutdown().await?;
+            // Until the client closes, or sends nothing for a moment (a
+            // silent or slow client is not waited for).
             let mut sink = [0u8; 1024];
-            while stream.read(&mut sink).await? > 0 {}
+            while tokio::time::timeout(REFUSAL_IDLE, stream.read(&mut sink)).await?? > 0 {}
             Ok::<_, std::io::Error>(())
         };
         let _ = tokio::time::timeout(REFUSAL_TIME, answer).await;
     });
 }
 
+/// The 503 without waiting: what the client has sent so far is read (the
+/// socket does not block), the answer written, and the socket closed.
+fn answer_at_once(stream: TcpStream) {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = stream.into_std() else {
+        return;
+    };
+    let mut sink = [0u8; 4096];
+    for _ in 0..16 {
+        if !matches!(stream.read(&mut sink), Ok(n) if n > 0) {
+            break;
+        }
+    }
+    let _ = stream.write(REFUSAL.as_bytes());
+    let _ = stream.shutdown(std::net::Shutdown::Write);
+}
+
 /// The 503 a connection past `--max-connections` gets.
-fn refusal() -> String {
+static REFUSAL: LazyLock<String> = LazyLock::new(|| {
     let body = error_object(
         "the proxy has as many connections open as it may (--max-connections); try again shortly",
         "server_overloaded",
@@ -340,7 +364,7 @@ fn refusal() -> String {
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
         body.len()
     )
-}
+});
 
 /// Requests answered here, before the body is read: methods never
 /// forwarded, and request targets that could leave the upstream's base.
