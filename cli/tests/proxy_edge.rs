@@ -159,6 +159,18 @@ async fn upstream_with_v1_and_userinfo_and_a_host_name_to_listen_on() {
 
 #[test]
 fn bad_listen_and_upstream_addresses_are_usage_errors() {
+    let help = std::process::Command::new(env!("CARGO_BIN_EXE_toolcall"))
+        .args(["proxy", "--help"])
+        .output()
+        .unwrap();
+    let help = String::from_utf8(help.stdout).unwrap();
+    for flag in [
+        "--header-read-timeout",
+        "--max-connections",
+        "--shutdown-grace",
+    ] {
+        assert!(help.contains(flag), "{flag} missing from --help");
+    }
     for args in [
         &["--upstream", "http://127.0.0.1:1", "--listen", "no-port"][..],
         &[

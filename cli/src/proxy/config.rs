@@ -224,12 +224,19 @@ impl Config {
     }
 }
 
+/// The longest time a flag in seconds takes.
+const MOST_SECONDS: Duration = Duration::from_secs(365 * 24 * 3600);
+
 /// A flag in seconds as a duration; zero only where it makes sense.
 fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
     let duration = Duration::try_from_secs_f64(value)
         .map_err(|_| format!("{flag} {value} is not a number of seconds"))?;
     if duration.is_zero() && flag != "--shutdown-grace" {
         return Err(format!("{flag} must be more than 0"));
+    }
+    // Deadlines are instants: a year keeps them far from overflowing.
+    if duration > MOST_SECONDS {
+        return Err(format!("{flag} {value} is more than a year"));
     }
     Ok(duration)
 }

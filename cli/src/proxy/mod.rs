@@ -77,7 +77,7 @@ async fn serve(config: Config) -> Result<(), String> {
         config,
     });
     let app = Router::new().fallback(routes::handle).with_state(proxy);
-    server::serve(listeners, app, target, limits, shutdown_signal()).await;
+    server::serve(listeners, app, target, limits, shutdown_signal).await;
     Ok(())
 }
 

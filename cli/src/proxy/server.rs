@@ -174,16 +174,18 @@ pub fn secs(duration: Duration) -> String {
     format!("{}s", duration.as_secs_f64())
 }
 
-/// Serves `app` on the listeners until `shutdown` resolves, then stops
-/// accepting, lets open connections finish for `--shutdown-grace`, and
-/// cuts the rest.
-pub async fn serve(
+/// Serves `app` on the listeners until `shutdown()` resolves, then stops
+/// accepting, lets open connections finish for `--shutdown-grace` (or
+/// until `shutdown()` resolves again: a second Ctrl-C), and cuts the rest.
+pub async fn serve<F>(
     listeners: Vec<TcpListener>,
     app: Router,
     target: Arc<Target>,
     limits: Limits,
-    shutdown: impl Future<Output = ()>,
-) {
+    shutdown: impl Fn() -> F,
+) where
+    F: Future<Output = ()>,
+{
     let limits = Arc::new(limits);
     let counters = Arc::new(Counters::default());
     let reporter = tokio::spawn({
@@ -204,12 +206,13 @@ pub async fn serve(
         .timer(TokioTimer::new())
         .header_read_timeout(limits.header_read_timeout);
     let router = TowerToHyperService::new(app);
-    tokio::pin!(shutdown);
+    let stop = shutdown();
+    tokio::pin!(stop);
     let mut next = 0;
     loop {
         let accepted = tokio::select! {
             biased;
-            () = &mut shutdown => break,
+            () = &mut stop => break,
             accepted = accept_any(&listeners, &mut next) => accepted,
         };
         let stream = match accepted {
@@ -271,18 +274,20 @@ pub async fn serve(
         "toolcall proxy: shutting down: accepting no more connections; waiting up to {} for {open} open connection(s) (--shutdown-grace)",
         secs(limits.shutdown_grace)
     );
-    let drained = tokio::time::timeout(limits.shutdown_grace, graceful.shutdown()).await;
+    let drained = tokio::select! {
+        drained = tokio::time::timeout(limits.shutdown_grace, graceful.shutdown()) => drained.is_ok(),
+        () = shutdown() => false,
+    };
     counters.report(&limits);
     reporter.abort();
-    match drained {
-        Ok(()) => eprintln!("toolcall proxy: stopped: every connection finished"),
-        Err(_) => {
-            let cut = limits.max_connections - permits.available_permits();
-            eprintln!(
-                "toolcall proxy: stopped: --shutdown-grace {} over, cut {cut} connection(s) still open",
-                secs(limits.shutdown_grace)
-            );
-        }
+    if drained {
+        eprintln!("toolcall proxy: stopped: every connection finished");
+    } else {
+        let cut = limits.max_connections - permits.available_permits();
+        eprintln!(
+            "toolcall proxy: stopped: --shutdown-grace {} over or a second signal, cut {cut} connection(s) still open",
+            secs(limits.shutdown_grace)
+        );
     }
 }
 
