@@ -1,6 +1,5 @@
 //! `toolcall proxy`'s flags, and what the server reads from them.
 
-use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -8,6 +7,7 @@ use clap::{Args, ValueEnum};
 use serde_json::Value;
 use toolcall_stream::{Format, Ids};
 
+use super::target::Target;
 use crate::FormatParser;
 
 /// The default `--max-body-bytes`: far above any chat request, small enough
@@ -29,15 +29,17 @@ pub const DEFAULT_MAX_HELD_CALL: usize = 64 * 1024;
 
 #[derive(Args)]
 pub struct ProxyArgs {
-    /// The OpenAI-compatible server to forward to, e.g.
-    /// `http://127.0.0.1:8000` (paths are appended as they came: a request
-    /// for `/v1/models` goes to `URL/v1/models`).
+    /// The OpenAI-compatible server to forward to, as OpenAI clients take
+    /// `base_url`: `http://127.0.0.1:8000/v1` or `http://127.0.0.1:8000`
+    /// (either way `/v1/models` goes to `http://127.0.0.1:8000/v1/models`;
+    /// a path outside `/v1`, like `/health`, goes to the URL less its `/v1`).
     #[arg(long, value_name = "URL")]
     pub upstream: String,
-    /// Where to listen, e.g. `127.0.0.1:8080` (port 0: any free port, printed
-    /// on stderr at start).
+    /// Where to listen, `HOST:PORT`, e.g. `127.0.0.1:8080` or
+    /// `localhost:8080` (a name: every address it resolves to). Port 0:
+    /// any free port, printed on stderr at start.
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
-    pub listen: SocketAddr,
+    pub listen: String,
     /// The tool-call format of every model behind the upstream (vLLM's
     /// `--tool-call-parser` names).
     #[arg(long, short, value_parser = FormatParser, conflicts_with = "model_map")]
@@ -110,6 +112,21 @@ pub struct ProxyArgs {
     /// Worker threads for the server (default: one per core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+    /// Seconds a client has to send a request's headers (also how long an
+    /// idle keep-alive connection stays open); past it the connection is
+    /// closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub header_read_timeout: f64,
+    /// The most client connections open at once; past it a new connection
+    /// gets 503 and is closed. Default: 10000, or less to stay within the
+    /// open-file limit (`ulimit -n`): (limit - 64) / 2, since each
+    /// connection may need one upstream.
+    #[arg(long, value_name = "N")]
+    pub max_connections: Option<usize>,
+    /// Seconds to let responses in flight finish after SIGTERM or Ctrl-C
+    /// (no new connection is accepted); past it the rest are cut.
+    #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
+    pub shutdown_grace: f64,
 }
 
 /// `--log-format`.
@@ -207,9 +224,9 @@ impl ModelMap {
 
 /// What the server needs, read from the flags.
 pub struct Config {
-    /// The upstream's base, without a trailing `/`.
-    pub upstream: String,
-    pub listen: SocketAddr,
+    pub upstream: Target,
+    /// `HOST:PORT`, resolved when the server starts.
+    pub listen: String,
     pub formats: FormatChoice,
     pub ids: Ids,
     pub incomplete_calls_as_content: bool,
@@ -222,28 +239,15 @@ pub struct Config {
     pub max_response_bytes: usize,
     pub max_event_bytes: usize,
     pub log_format: LogFormat,
-}
-
-/// A flag's seconds as a duration: positive and finite.
-fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
-    match Duration::try_from_secs_f64(value) {
-        Ok(duration) if !duration.is_zero() => Ok(duration),
-        _ => Err(format!(
-            "{flag} {value} is not a positive number of seconds"
-        )),
-    }
+    pub header_read_timeout: Duration,
+    /// `None`: the default for the open-file limit (see `server`).
+    pub max_connections: Option<usize>,
+    pub shutdown_grace: Duration,
 }
 
 impl Config {
     pub fn from_args(args: &ProxyArgs) -> Result<Config, String> {
-        let upstream = args.upstream.trim_end_matches('/').to_owned();
-        let scheme_ok = upstream.starts_with("http://") || upstream.starts_with("https://");
-        if !scheme_ok || reqwest::Url::parse(&upstream).is_err() {
-            return Err(format!(
-                "--upstream {:?} is not an http:// or https:// URL",
-                args.upstream
-            ));
-        }
+        let upstream = Target::parse(&args.upstream)?;
         let formats = match (&args.format, &args.model_map) {
             (_, Some(path)) => FormatChoice::ByModel(ModelMap::read(path)?),
             (Some(format), None) => FormatChoice::Fixed(*format),
@@ -251,7 +255,7 @@ impl Config {
         };
         Ok(Config {
             upstream,
-            listen: args.listen,
+            listen: args.listen.clone(),
             formats,
             ids: args.ids.ids(),
             incomplete_calls_as_content: args.hold_calls,
@@ -264,8 +268,31 @@ impl Config {
             max_response_bytes: args.max_response_bytes,
             max_event_bytes: args.max_event_bytes.max(1),
             log_format: args.log_format,
+            header_read_timeout: seconds("--header-read-timeout", args.header_read_timeout)?,
+            max_connections: match args.max_connections {
+                Some(0) => return Err("--max-connections must be at least 1".to_owned()),
+                n => n,
+            },
+            shutdown_grace: seconds("--shutdown-grace", args.shutdown_grace)?,
         })
     }
+}
+
+/// The longest time a flag in seconds takes.
+const MOST_SECONDS: Duration = Duration::from_secs(365 * 24 * 3600);
+
+/// A flag in seconds as a duration; zero only where it makes sense.
+fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
+    let duration = Duration::try_from_secs_f64(value)
+        .map_err(|_| format!("{flag} {value} is not a number of seconds"))?;
+    if duration.is_zero() && flag != "--shutdown-grace" {
+        return Err(format!("{flag} must be more than 0"));
+    }
+    // Deadlines are instants: a year keeps them far from overflowing.
+    if duration > MOST_SECONDS {
+        return Err(format!("{flag} {value} is more than a year"));
+    }
+    Ok(duration)
 }
 
 #[cfg(test)]

@@ -30,6 +30,11 @@ pub enum ProxyError {
     /// The upstream did not answer in time (`--first-byte-timeout`,
     /// `--idle-timeout`).
     UpstreamTimeout(&'static str),
+    /// A path that could leave the upstream's base path (`..` in any
+    /// encoding, …), or a request target that is not a path (`OPTIONS *`).
+    InvalidPath(String),
+    /// A method the proxy never forwards (`CONNECT`).
+    MethodNotAllowed(String),
 }
 
 impl ProxyError {
@@ -38,7 +43,9 @@ impl ProxyError {
             ProxyError::BodyTooLarge { .. } => StatusCode::PAYLOAD_TOO_LARGE,
             ProxyError::BadRequestBody(_)
             | ProxyError::InvalidTools(_)
-            | ProxyError::InvalidStream => StatusCode::BAD_REQUEST,
+            | ProxyError::InvalidStream
+            | ProxyError::InvalidPath(_) => StatusCode::BAD_REQUEST,
+            ProxyError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ProxyError::UpstreamUnreachable(_)
             | ProxyError::UpstreamInvalid(_)
             | ProxyError::UpstreamTooLarge { .. } => StatusCode::BAD_GATEWAY,
@@ -52,7 +59,9 @@ impl ProxyError {
             ProxyError::BodyTooLarge { .. }
             | ProxyError::BadRequestBody(_)
             | ProxyError::InvalidTools(_)
-            | ProxyError::InvalidStream => "invalid_request_error",
+            | ProxyError::InvalidStream
+            | ProxyError::InvalidPath(_)
+            | ProxyError::MethodNotAllowed(_) => "invalid_request_error",
             ProxyError::UpstreamUnreachable(_) => "upstream_unreachable",
             ProxyError::UpstreamInvalid(_) => "upstream_invalid_response",
             ProxyError::UpstreamTooLarge { .. } => "upstream_response_too_large",
@@ -96,6 +105,10 @@ impl fmt::Display for ProxyError {
                 "upstream response larger than {limit} bytes (--max-response-bytes)"
             ),
             ProxyError::UpstreamTimeout(what) => write!(f, "upstream timed out: {what}"),
+            ProxyError::InvalidPath(e) => write!(f, "invalid request path: {e}"),
+            ProxyError::MethodNotAllowed(method) => {
+                write!(f, "method {method} is not forwarded by this proxy")
+            }
         }
     }
 }

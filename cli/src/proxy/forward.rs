@@ -5,6 +5,7 @@ use bytes::Bytes;
 
 use super::config::Config;
 use super::error::{upstream_cause, ProxyError};
+use super::target::Target;
 
 /// The upstream server and the connection pools to it.
 pub struct Upstream {
@@ -13,8 +14,7 @@ pub struct Upstream {
     reading: reqwest::Client,
     /// For everything else: bytes go back as they came, encoding and all.
     passing: reqwest::Client,
-    /// Scheme, host and any base path, without a trailing `/`.
-    base: String,
+    target: Target,
 }
 
 impl Upstream {
@@ -38,7 +38,7 @@ impl Upstream {
         Ok(Upstream {
             reading,
             passing,
-            base: config.upstream.clone(),
+            target: config.upstream.clone(),
         })
     }
 
@@ -63,7 +63,12 @@ impl Upstream {
                 HeaderValue::from_static("identity"),
             );
         }
-        let url = format!("{}{path_and_query}", self.base);
+        // The server screens paths before the body is read; this is the
+        // same check, for any path that reaches here another way.
+        let url = self
+            .target
+            .url(path_and_query)
+            .map_err(ProxyError::InvalidPath)?;
         let client = if plain { &self.reading } else { &self.passing };
         client
             .request(method, url)

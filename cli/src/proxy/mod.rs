@@ -16,20 +16,23 @@ mod memory_tests;
 mod metrics;
 mod passthrough;
 mod routes;
+mod server;
 mod sse;
 mod stream_rewrite;
+pub mod target;
 
 use std::sync::Arc;
+use std::time::Duration;
 
-use axum::serve::ListenerExt;
 use axum::Router;
 
 use config::{Config, ProxyArgs};
 use forward::Upstream;
 use routes::Proxy;
+use server::{secs, Limits};
 
 /// Runs the proxy until Ctrl-C or SIGTERM; in-flight responses are
-/// finished first.
+/// finished first, for up to `--shutdown-grace`.
 pub fn run(args: &ProxyArgs) -> Result<(), String> {
     let config = Config::from_args(args)?;
     log::set_format(config.log_format);
@@ -42,37 +45,68 @@ pub fn run(args: &ProxyArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    runtime.block_on(serve(config))
+    let result = runtime.block_on(serve(config));
+    // Connections cut at the end of the grace are dropped with the
+    // runtime; only a blocking task (a DNS lookup) could hold it up.
+    runtime.shutdown_timeout(Duration::from_secs(1));
+    result
 }
 
 async fn serve(config: Config) -> Result<(), String> {
-    let listen = config.listen;
-    let listener = tokio::net::TcpListener::bind(listen)
-        .await
-        .map_err(|e| format!("cannot listen on {listen}: {e}"))?;
-    let local = listener
-        .local_addr()
-        .map_err(|e| format!("cannot read the listening address: {e}"))?;
+    let listeners = server::bind(&config.listen).await?;
+    let (default_max, file_limit) = server::default_max_connections();
+    let limits = Limits {
+        header_read_timeout: config.header_read_timeout,
+        max_connections: config.max_connections.unwrap_or(default_max),
+        shutdown_grace: config.shutdown_grace,
+    };
+    let mut addresses = listeners.iter().filter_map(|l| l.local_addr().ok());
+    let first = addresses
+        .next()
+        .ok_or("cannot read the listening address")?;
+    let also: String = addresses.map(|a| format!(", also http://{a}")).collect();
+    let target = Arc::new(config.upstream.clone());
+    // Tests and scripts read the port from this line (with --listen ...:0),
+    // up to the first comma. The upstream is printed without userinfo.
+    log::line("info", &format!(
+        "listening on http://{first}{also}, upstream {} (a client's /v1/chat/completions goes to {})",
+        target.display(),
+        target.chat_completions()
+    ), &[]);
+    let files = file_limit.map_or_else(String::new, |n| format!(", open-file limit {n}"));
+    log::line("info", &format!(
+        "at most {} connections (--max-connections{files}), request heads within {} (--header-read-timeout), shutdown grace {} (--shutdown-grace)",
+        limits.max_connections,
+        secs(limits.header_read_timeout),
+        secs(limits.shutdown_grace)
+    ), &[]);
+    let held = if config.incomplete_calls_as_content || config.strict {
+        config.max_held_call
+    } else {
+        0
+    };
+    let per_stream = stream_rewrite::worst_case_bytes(
+        config.max_event_bytes,
+        toolcall_stream::Limits::default().max_held_value,
+        held,
+    );
+    log::line("info", &format!(
+        "at most {:.1} MiB of memory per stream (10 x --max-event-bytes {}, a held value {}, a held call {}, 96 KiB), answers read whole up to {} bytes (--max-response-bytes), upstream answers within {} (--first-byte-timeout), silences up to {} (--idle-timeout)",
+        per_stream as f64 / (1 << 20) as f64,
+        config.max_event_bytes,
+        toolcall_stream::Limits::default().max_held_value,
+        held,
+        config.max_response_bytes,
+        secs(config.first_byte_timeout),
+        secs(config.idle_timeout),
+    ), &[]);
     let proxy = Arc::new(Proxy {
         upstream: Upstream::new(&config)?,
         config,
     });
-    // Tests and scripts read the port from this line (with --listen ...:0).
-    eprintln!(
-        "toolcall proxy: listening on http://{local}, upstream {}",
-        proxy.config.upstream
-    );
-    // Each server-sent event is to go out as soon as it is written, not
-    // wait for the last one's ACK (Nagle); a socket that refuses only
-    // loses that.
-    let listener = listener.tap_io(|tcp| {
-        let _ = tcp.set_nodelay(true);
-    });
     let app = Router::new().fallback(routes::handle).with_state(proxy);
-    axum::serve(listener, app)
-        .with_graceful_shutdown(shutdown_signal())
-        .await
-        .map_err(|e| format!("server failed: {e}"))
+    server::serve(listeners, app, target, limits, shutdown_signal).await;
+    Ok(())
 }
 
 async fn shutdown_signal() {

@@ -22,13 +22,35 @@ impl ProxyProcess {
     /// Starts `toolcall proxy --upstream UPSTREAM --listen 127.0.0.1:0 ARGS…`
     /// and waits for the line that gives its address.
     pub fn start(upstream: &str, args: &[&str]) -> ProxyProcess {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_toolcall"))
+        ProxyProcess::start_with(None, upstream, "127.0.0.1:0", args)
+    }
+
+    /// [`ProxyProcess::start`] with `--listen LISTEN` and, if given, the
+    /// open-file limit lowered to `files` (`ulimit -n`, through `sh`).
+    pub fn start_with(
+        files: Option<u32>,
+        upstream: &str,
+        listen: &str,
+        args: &[&str],
+    ) -> ProxyProcess {
+        let binary = env!("CARGO_BIN_EXE_toolcall");
+        let mut command = match files {
+            Some(files) => {
+                let mut sh = Command::new("sh");
+                sh.args(["-c", "ulimit -n \"$0\" && exec \"$@\""])
+                    .arg(files.to_string())
+                    .arg(binary);
+                sh
+            }
+            None => Command::new(binary),
+        };
+        let mut child = command
             .args([
                 "proxy",
                 "--upstream",
                 upstream,
                 "--listen",
-                "127.0.0.1:0",
+                listen,
                 "--threads",
                 "2",
             ])
@@ -80,6 +102,31 @@ impl ProxyProcess {
             let left = deadline.saturating_duration_since(Instant::now());
             assert!(!left.is_zero(), "no such log line in {lines:?}");
             lines = self.log.1.wait_timeout(lines, left).unwrap().0;
+        }
+    }
+}
+
+impl ProxyProcess {
+    /// Sends SIGTERM, as a service manager stops the proxy.
+    pub fn terminate(&self) {
+        let status = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status()
+            .expect("cannot run kill");
+        assert!(status.success(), "kill -TERM failed");
+    }
+
+    /// Waits up to `limit` for the process to exit; `None` if it has not.
+    pub fn wait_exit(&mut self, limit: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + limit;
+        loop {
+            if let Ok(Some(status)) = self.child.try_wait() {
+                return Some(status);
+            }
+            if Instant::now() >= deadline {
+                return None;
+            }
+            std::thread::sleep(Duration::from_millis(20));
         }
     }
 }

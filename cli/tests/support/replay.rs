@@ -16,6 +16,7 @@
 //! | `paced/<ms>/<format>/<fixture>` | the stream with `ms` milliseconds between chunks (a model's pace), each chunk stamped with `x_sent_ns`, nanoseconds since [`clock_start`] when it was sent |
 //! | `endless` | a chunk every few milliseconds, forever; the time the client went away is recorded |
 //! | `fault/…` | the misbehaviours of [`faults`] |
+//! | `hang` | nothing, ever: the response's head never comes (a hung model server) |
 //!
 //! `GET /v1/models` lists the formats; any other path echoes the request
 //! (method, path, query, headers, body) as JSON. Every request is recorded.
@@ -246,6 +247,7 @@ async fn chat(State(recorder): State<Arc<Recorder>>, request: Request) -> Respon
         }
         ["endless"] => endless(recorder.clone(), model),
         ["fault", rest @ ..] => faults::respond(rest, &model, stream, usage).await,
+        ["hang"] => hang().await,
         ["paced", millis, format, name] => {
             let Some(text) = fixture_text(format, name) else {
                 return (StatusCode::NOT_FOUND, "no such fixture").into_response();
@@ -440,6 +442,11 @@ fn endless(recorder: Arc<Recorder>, model: String) -> Response {
     });
     let body = futures_util::stream::once(async move { Ok(Bytes::from(first)) }).chain(ticks);
     sse(Box::pin(body))
+}
+
+/// A server that took the request and never answers.
+async fn hang() -> Response {
+    std::future::pending().await
 }
 
 /// The clock `x_sent_ns` counts from: whoever reads the stamps in this
