@@ -334,7 +334,8 @@ pub fn rewrite_completion(
 }
 
 fn rewrite_message(message: &mut ResponseMessage, parsed: crate::Message) {
-    message.content = parsed.content;
+    // Without the layout whitespace next to calls, as the streamed form.
+    message.content = parsed.openai_content();
     if parsed.tool_calls.is_empty() {
         return;
     }

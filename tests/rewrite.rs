@@ -104,7 +104,7 @@ fn expected(fixture: &Fixture, cut_off: bool) -> Joined {
     let message = fixture.builder().build().parse(&fixture.input);
     let complete = message.tool_calls.iter().any(|c| c.complete);
     Joined {
-        content: message.content,
+        content: message.openai_content(),
         calls: message
             .tool_calls
             .iter()

@@ -3,6 +3,7 @@
 
 use serde_json::Map;
 
+use super::layout::Layout;
 use super::types::{
     ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionMeta, Delta, FinishReason,
     FunctionCall, FunctionDelta, ResponseMessage, ToolCall, ToolCallDelta, CHAT_COMPLETION,
@@ -14,7 +15,9 @@ use crate::message::Message;
 
 impl Message {
     /// The message as an OpenAI `chat.completion`: one choice, `content`
-    /// and `tool_calls` as they are, and `finish_reason` `length` when
+    /// without the layout whitespace next to calls
+    /// ([`openai_content`](Message::openai_content), as [`ChunkEncoder`]
+    /// sends it), `tool_calls` as they are, and `finish_reason` `length` when
     /// `cut_off` (the model hit its token limit), else `tool_calls` when a
     /// call is complete, else `stop`: the same as
     /// [`ChunkEncoder::finish`] for the same events. Diagnostics are not
@@ -60,7 +63,7 @@ impl Message {
                 index: 0,
                 message: ResponseMessage {
                     role: ASSISTANT.to_owned(),
-                    content: self.content.clone(),
+                    content: self.openai_content(),
                     refusal: None,
                     tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
                     reasoning_content: None,
@@ -93,13 +96,19 @@ impl Message {
 ///   first delta when the call began in that chunk (as vLLM does).
 /// * Parameter events and diagnostics have no place in OpenAI's format and
 ///   are ignored.
-/// * Whitespace before the first other text is held until it is known to
-///   be content: a message that is only whitespace around calls has
-///   `content: null`, as [`Message`] has, so the chunks joined are the
-///   [`chat.completion`](Message::to_chat_completion) of the same events.
-///   At most [`MAX_LEADING_BLANK`] bytes are held; past that the
-///   whitespace is sent as content (where a [`Message`] would still say
-///   `null`).
+/// * **Layout whitespace is not content.** The newlines a chat template
+///   puts around and between calls are held, and dropped when a call or the
+///   end follows: whitespace is held until what comes after it is known;
+///   text that is not whitespace is sent with the whitespace before it
+///   (`"A\n\n<call>\n\nB"` gives `"A"`, then the call, then `"\n\nB"`); a
+///   call drops it; the end drops it when a call came before and sends it
+///   otherwise (a message of only whitespace and no call keeps it as
+///   content). So content is the model's text as it was, except whitespace
+///   right before a call, and at the end after a call. The chunks joined are
+///   the [`chat.completion`](Message::to_chat_completion) of the same events
+///   ([`Message::openai_content`]), whatever the chunk sizes. The events
+///   themselves keep every byte. At most [`MAX_LEADING_BLANK`] bytes are
+///   held: a longer run of whitespace is content, all of it.
 ///
 /// # Example
 /// ```
@@ -136,11 +145,8 @@ pub struct ChunkEncoder {
     content: String,
     /// Tool-call deltas since the last chunk.
     tool_calls: Vec<ToolCallDelta>,
-    /// Whitespace that came before any other content: content only if
-    /// other text follows, or if no call comes at all.
-    leading_blank: String,
-    text_seen: bool,
-    call_seen: bool,
+    /// Whitespace held until it is known to be content or layout.
+    layout: Layout,
     complete_call: bool,
 }
 
@@ -152,9 +158,7 @@ impl ChunkEncoder {
             role_sent: false,
             content: String::new(),
             tool_calls: Vec::new(),
-            leading_blank: String::new(),
-            text_seen: false,
-            call_seen: false,
+            layout: Layout::default(),
             complete_call: false,
         }
     }
@@ -167,9 +171,9 @@ impl ChunkEncoder {
     /// Adds one event to the next chunk.
     pub fn push(&mut self, event: &Event<'_>) {
         match *event {
-            Event::Content { text } => self.push_content(text),
+            Event::Content { text } => self.layout.text(text, &mut self.content),
             Event::ToolCallStart { index, id, name } => {
-                self.call_seen = true;
+                self.layout.call();
                 self.tool_calls.push(ToolCallDelta {
                     index,
                     id: Some(id.to_owned()),
@@ -188,21 +192,6 @@ impl ChunkEncoder {
             | Event::ParameterDelta { .. }
             | Event::ParameterEnd { .. }
             | Event::Diagnostic { .. } => {}
-        }
-    }
-
-    fn push_content(&mut self, text: &str) {
-        if self.text_seen {
-            self.content.push_str(text);
-        } else if text.trim().is_empty()
-            && self.leading_blank.len() + text.len() <= MAX_LEADING_BLANK
-        {
-            self.leading_blank.push_str(text);
-        } else {
-            self.text_seen = true;
-            self.content.push_str(&self.leading_blank);
-            self.leading_blank = String::new();
-            self.content.push_str(text);
         }
     }
 
@@ -250,11 +239,7 @@ impl ChunkEncoder {
     /// not run incomplete calls reads `tool_call_end`'s `complete` (or the
     /// `truncated` and `limit_exceeded` diagnostics) from the events.
     pub fn finish(mut self, cut_off: bool) -> ChatCompletionChunk {
-        if !self.call_seen {
-            // Only whitespace, and no call: that whitespace is the content.
-            let blank = std::mem::take(&mut self.leading_blank);
-            self.content.push_str(&blank);
-        }
+        self.layout.finish(&mut self.content);
         let reason = FinishReason::of(cut_off, self.complete_call);
         self.chunk(Some(reason))
     }
@@ -301,9 +286,10 @@ impl<'a> Extend<Event<'a>> for ChunkEncoder {
 
 /// The most leading whitespace a [`ChunkEncoder`] holds before it sends it
 /// as content: holding is for the usual newline or two around calls, and
-/// The most leading whitespace a [`ChunkEncoder`] holds before it sends it
-/// as content: holding is for the usual newline or two around calls, and
-/// must stay bounded whatever the model writes.
+/// The most whitespace the OpenAI output holds while it is not known to be
+/// layout (next to a call) or content: holding is for the usual newline or
+/// two around calls, and must stay bounded whatever the model writes. A run
+/// of whitespace longer than this is content, all of it, in every form.
 pub const MAX_LEADING_BLANK: usize = 4096;
 
 #[cfg(test)]
@@ -429,14 +415,46 @@ mod tests {
     }
 
     #[test]
-    fn leading_whitespace_waits_until_it_is_known_to_be_content() {
-        // Whitespace then text: all of it is content, in order.
+    fn whitespace_waits_until_it_is_known_to_be_content() {
+        // Whitespace then text: all of it is content, in order; the
+        // whitespace after the text waits for what follows it.
         let mut encoder = ChunkEncoder::new(meta());
         encoder.push(&Event::Content { text: "\n " });
         assert!(encoder.take_chunk().is_none());
         encoder.push(&Event::Content { text: "x\n" });
         let chunk = encoder.take_chunk().unwrap();
-        assert_eq!(chunk.choices[0].delta.content.as_deref(), Some("\n x\n"));
+        assert_eq!(chunk.choices[0].delta.content.as_deref(), Some("\n x"));
+        encoder.push(&Event::Content { text: "y" });
+        let chunk = encoder.take_chunk().unwrap();
+        assert_eq!(chunk.choices[0].delta.content.as_deref(), Some("\ny"));
+
+        // The layout of the Qwen3-Coder template: text, a newline before
+        // and after each call. Only the text is content.
+        let mut encoder = ChunkEncoder::new(meta());
+        encoder.push(&Event::Content {
+            text: "Let me check the weather for both cities.\n",
+        });
+        encoder.push(&start(0, "c0", "f"));
+        encoder.push(&end(0, true));
+        encoder.push(&Event::Content { text: "\n" });
+        encoder.push(&start(1, "c1", "f"));
+        encoder.push(&end(1, true));
+        encoder.push(&Event::Content { text: "\n" });
+        let chunk = encoder.take_chunk().unwrap();
+        assert_eq!(
+            chunk.choices[0].delta.content.as_deref(),
+            Some("Let me check the weather for both cities.")
+        );
+        assert_eq!(encoder.finish(false).choices[0].delta.content, None);
+
+        // Text after a call keeps the whitespace before it.
+        let mut encoder = ChunkEncoder::new(meta());
+        encoder.push(&Event::Content { text: "A\n\n" });
+        encoder.push(&start(0, "c0", "f"));
+        encoder.push(&Event::Content { text: "\n\nB\n" });
+        let chunk = encoder.take_chunk().unwrap();
+        assert_eq!(chunk.choices[0].delta.content.as_deref(), Some("A\n\nB"));
+        assert_eq!(encoder.finish(false).choices[0].delta.content, None);
 
         // Whitespace around a call: no content, as `Message`.
         let mut encoder = ChunkEncoder::new(meta());
@@ -530,7 +548,7 @@ mod tests {
         let completion = message.to_chat_completion(&meta(), false);
         assert_eq!(
             serde_json::to_string(&completion).unwrap(),
-            r#"{"id":"chatcmpl-abc","object":"chat.completion","created":1700000000,"model":"qwen3-coder","choices":[{"index":0,"message":{"role":"assistant","content":"Let me check.\n","refusal":null,"tool_calls":[{"id":"call_0","type":"function","function":{"name":"get_weather","arguments":"{\"city\": \"Paris\"}"}}]},"finish_reason":"tool_calls","logprobs":null}]}"#
+            r#"{"id":"chatcmpl-abc","object":"chat.completion","created":1700000000,"model":"qwen3-coder","choices":[{"index":0,"message":{"role":"assistant","content":"Let me check.","refusal":null,"tool_calls":[{"id":"call_0","type":"function","function":{"name":"get_weather","arguments":"{\"city\": \"Paris\"}"}}]},"finish_reason":"tool_calls","logprobs":null}]}"#
         );
         let empty = Message::default().to_chat_completion(&meta(), true);
         assert_eq!(

@@ -23,6 +23,7 @@
 //! every release; a few small structs here cost less than any of that.
 
 mod encoder;
+mod layout;
 
 mod sse;
 mod types;
