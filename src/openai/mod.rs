@@ -6,6 +6,10 @@
 //! output fed), [`finish`](ChunkEncoder::finish) with the last one.
 //! [`Message::to_chat_completion`] makes the non-streaming response.
 //! [`write_sse`] and [`SSE_DONE`] frame them as server-sent events.
+//! A server reads its requests as [`ChatCompletionRequest`] and answers a
+//! bad one (or ends a stream that failed) with an [`ErrorResponse`];
+//! [`Rewriter`] and [`rewrite_completion`] rewrite an upstream server's
+//! responses.
 //!
 //! The types read as well as write, so that a proxy can take an upstream's
 //! chunks apart with them: every struct keeps the fields it does not know
@@ -23,13 +27,17 @@
 //! every release; a few small structs here cost less than any of that.
 
 mod encoder;
+mod error;
 mod layout;
+mod request;
 
 mod sse;
 mod types;
 
 pub use crate::rewrite::{rewrite_completion, Rewriter};
 pub use encoder::{ChunkEncoder, MAX_LEADING_BLANK};
+pub use error::{ErrorObject, ErrorResponse};
+pub use request::{ChatCompletionRequest, StreamOptions};
 pub use sse::{write_sse, SSE_DONE};
 pub use types::{
     ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionMeta, Delta, FinishReason,
