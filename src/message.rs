@@ -11,8 +11,10 @@ use crate::event::{DiagnosticKind, Event};
 /// "function": {"name", "arguments"}}], "diagnostics": [..]}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Message {
-    /// All content text, joined; `None` when there is none, or when it is
-    /// only whitespace around tool calls (as OpenAI's `content: null`).
+    /// All content text, joined, every byte of it; `None` when there is
+    /// none, or when it is only whitespace around tool calls (as OpenAI's
+    /// `content: null`). The OpenAI output leaves out the layout whitespace
+    /// next to calls: see [`Message::openai_content`].
     pub content: Option<String>,
     /// The calls, in order.
     pub tool_calls: Vec<ToolCall>,

@@ -4,7 +4,7 @@
 //! chunks of an OpenAI streaming response, sans-IO: push events, take a
 //! chunk when the caller wants to send one (after each piece of model
 //! output fed), [`finish`](ChunkEncoder::finish) with the last one.
-//! [`Message::to_chat_completion`] makes the non-streaming response.
+//! [`Message::to_chat_completion`](crate::Message::to_chat_completion) makes the non-streaming response.
 //! [`write_sse`] and [`SSE_DONE`] frame them as server-sent events.
 //! A server reads its requests as [`ChatCompletionRequest`] and answers a
 //! bad one (or ends a stream that failed) with an [`ErrorResponse`];

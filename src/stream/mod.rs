@@ -244,7 +244,7 @@ where
     }
 
     /// The OpenAI `chat.completion.chunk`s of this stream, as
-    /// [`ChunkEncoder`] makes them: one per chunk of output that added
+    /// [`ChunkEncoder`](crate::openai::ChunkEncoder) makes them: one per chunk of output that added
     /// something to send, then the last one, with the `finish_reason`
     /// (see [`ChatChunks::cut_off`]), then, when asked for
     /// ([`ChatChunks::usage`]), a usage chunk. An error of this stream
