@@ -5,26 +5,32 @@
 //!
 //! ```text
 //! cargo run --example sse_server --features stream -- --port 3000
-//! curl -N -X POST localhost:3000/v1/chat/completions
-//! curl -X POST localhost:3000/v1/chat/completions -d '{"stream": false}'
+//! curl -X POST localhost:3000/v1/chat/completions -d '{"model": "qwen3-coder", "messages": []}'
+//! curl -N -X POST localhost:3000/v1/chat/completions \
+//!   -d '{"model": "qwen3-coder", "messages": [], "stream": true, "stream_options": {"include_usage": true}}'
 //! ```
 //!
-//! The request's `model`, `stream` and `tools` are read when the body is
-//! JSON; anything else in it is ignored.
+//! The request is read as OpenAI's: `model` and `messages` are required,
+//! `stream` is `false` unless it says `true` (as in OpenAI's API), `tools`
+//! type the values, `stream_options.include_usage` ends the stream with a
+//! usage chunk. A body that is not such a request is answered `400` with
+//! an OpenAI error object.
 
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::body::{Body, Bytes};
 use axum::http::{header, StatusCode};
 use axum::response::{IntoResponse, Response};
 use axum::routing::post;
-use axum::Router;
+use axum::{Json, Router};
 use futures::StreamExt;
-use serde_json::Value;
-use toolcall_stream::openai::CompletionMeta;
+use serde_json::Map;
+use toolcall_stream::openai::{ChatCompletionRequest, CompletionMeta, ErrorResponse, Usage};
 use toolcall_stream::stream::ToolCallStreamExt;
-use toolcall_stream::{Format, Ids, Parser, Tools};
+use toolcall_stream::{Format, Ids, Parser};
 
 /// What the "model" writes.
 const TRANSCRIPT: &[u8] = include_bytes!("transcripts/qwen3_coder.txt");
@@ -32,6 +38,9 @@ const TRANSCRIPT: &[u8] = include_bytes!("transcripts/qwen3_coder.txt");
 const PIECE_SIZES: [usize; 5] = [4, 7, 5, 8, 6];
 /// The pause before each piece, so that the stream is seen arriving.
 const PIECE_DELAY: Duration = Duration::from_millis(20);
+/// What this example counts as the prompt's tokens: a real server has its
+/// tokenizer's count.
+const PROMPT_TOKENS: u64 = 12;
 
 #[tokio::main]
 async fn main() -> std::io::Result<()> {
@@ -43,34 +52,48 @@ async fn main() -> std::io::Result<()> {
 }
 
 async fn chat_completions(body: Bytes) -> Response {
-    // An empty or non-JSON body is a plain streaming request.
-    let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-    let model = request["model"].as_str().unwrap_or("qwen3-coder");
-    let meta = CompletionMeta::new(model);
+    let request: ChatCompletionRequest = match serde_json::from_slice(&body) {
+        Ok(request) => request,
+        Err(error) => return bad_request(ErrorResponse::invalid_request(error.to_string())),
+    };
+    let meta = CompletionMeta::new(&request.model);
     let mut parser = Parser::builder()
         .format(Format::Qwen3Coder)
         .ids(Ids::OpenAi);
     // With the request's tools, values are typed by their schemas.
-    if let Some(tools) = request.get("tools") {
-        match Tools::from_value(tools) {
-            Ok(tools) => parser = parser.tools(tools),
-            Err(error) => return (StatusCode::BAD_REQUEST, error.to_string()).into_response(),
+    match request.tools() {
+        Ok(Some(tools)) => parser = parser.tools(tools),
+        Ok(None) => {}
+        Err(error) => {
+            return bad_request(
+                ErrorResponse::invalid_request(error.to_string()).with_param("tools"),
+            )
         }
     }
 
-    if request["stream"] == Value::Bool(false) {
-        let completion = parser
+    if !request.stream {
+        let mut completion = parser
             .build()
             .parse(TRANSCRIPT)
             .to_chat_completion(&meta, false);
-        return axum::Json(completion).into_response();
+        completion.usage = Some(usage(model_output_pieces().len() as u64));
+        return Json(completion).into_response();
     }
 
     // The chunks need only the arguments' fragments, not the whole
     // arguments: memory stays bounded however long a value grows.
     let parser = parser.retain_arguments(false).build();
-    let frames = model_output()
-        .chat_chunks(parser, meta)
+    // Tokens written, counted as they stream, for the usage chunk.
+    let written = Arc::new(AtomicU64::new(0));
+    let counter = Arc::clone(&written);
+    let output = model_output().inspect(move |_| {
+        counter.fetch_add(1, Ordering::Relaxed);
+    });
+    let mut chunks = output.chat_chunks(parser, meta);
+    if request.include_usage() {
+        chunks = chunks.usage_with(move || usage(written.load(Ordering::Relaxed)));
+    }
+    let frames = chunks
         .sse()
         // axum's body takes results; this stream cannot fail.
         .map(Ok::<String, Infallible>);
@@ -81,10 +104,32 @@ async fn chat_completions(body: Bytes) -> Response {
         .unwrap_or_else(|_| StatusCode::INTERNAL_SERVER_ERROR.into_response())
 }
 
+/// A 400 with OpenAI's error object as its body.
+fn bad_request(error: ErrorResponse) -> Response {
+    (StatusCode::BAD_REQUEST, Json(error)).into_response()
+}
+
+fn usage(completion_tokens: u64) -> Usage {
+    Usage {
+        prompt_tokens: PROMPT_TOKENS,
+        completion_tokens,
+        total_tokens: PROMPT_TOKENS + completion_tokens,
+        extra: Map::new(),
+    }
+}
+
 /// The transcript in token-sized pieces, one every `PIECE_DELAY`. The
 /// pieces cut through tags and UTF-8 characters alike: the parser does not
 /// mind where its input is cut.
 fn model_output() -> impl futures::Stream<Item = &'static [u8]> + Send {
+    futures::stream::iter(model_output_pieces()).then(|piece| async move {
+        tokio::time::sleep(PIECE_DELAY).await;
+        piece
+    })
+}
+
+/// The transcript cut in token-sized pieces.
+fn model_output_pieces() -> Vec<&'static [u8]> {
     let mut pieces = Vec::new();
     let mut rest = TRANSCRIPT;
     for size in PIECE_SIZES.iter().cycle() {
@@ -95,10 +140,7 @@ fn model_output() -> impl futures::Stream<Item = &'static [u8]> + Send {
         pieces.push(piece);
         rest = tail;
     }
-    futures::stream::iter(pieces).then(|piece| async move {
-        tokio::time::sleep(PIECE_DELAY).await;
-        piece
-    })
+    pieces
 }
 
 /// `--port N`, else `$PORT`, else 3000.

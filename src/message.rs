@@ -11,13 +11,20 @@ use crate::event::{DiagnosticKind, Event};
 /// "function": {"name", "arguments"}}], "diagnostics": [..]}`.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Message {
-    /// All content text, joined; `None` when there is none, or when it is
-    /// only whitespace around tool calls (as OpenAI's `content: null`).
+    /// All content text, joined, every byte of it; `None` when there is
+    /// none, or when it is only whitespace around tool calls (as OpenAI's
+    /// `content: null`). The OpenAI output leaves out the layout whitespace
+    /// next to calls: see [`Message::openai_content`].
     pub content: Option<String>,
     /// The calls, in order.
     pub tool_calls: Vec<ToolCall>,
     /// What was recovered or is worth knowing.
     pub diagnostics: Vec<Diagnostic>,
+    /// Where each call began in the joined content (its length then): the
+    /// OpenAI output drops the layout whitespace next to calls
+    /// ([`Message::openai_content`]).
+    #[serde(skip)]
+    pub(crate) call_offsets: Vec<usize>,
 }
 
 /// One tool call of a [`Message`].
@@ -98,12 +105,15 @@ impl MessageBuilder {
         let calls = &mut self.message.tool_calls;
         match event {
             Event::Content { text } => self.content.push_str(text),
-            Event::ToolCallStart { index, id, name } => calls.push(ToolCall {
-                index,
-                id: id.to_owned(),
-                name: name.to_owned(),
-                ..ToolCall::default()
-            }),
+            Event::ToolCallStart { index, id, name } => {
+                self.message.call_offsets.push(self.content.len());
+                calls.push(ToolCall {
+                    index,
+                    id: id.to_owned(),
+                    name: name.to_owned(),
+                    ..ToolCall::default()
+                })
+            }
             Event::ArgumentsDelta { index, delta } => {
                 if let Some(call) = calls.iter_mut().rev().find(|c| c.index == index) {
                     call.arguments.push_str(delta);

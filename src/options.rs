@@ -100,10 +100,14 @@ pub struct Limits {
     pub max_held_value: usize,
     /// The most input bytes of one call that
     /// [`strict`](crate::ParserBuilder::strict) mode (or
-    /// [`unknown_tools_as_content`](crate::ParserBuilder::unknown_tools_as_content))
+    /// [`incomplete_calls_as_content`](crate::ParserBuilder::incomplete_calls_as_content),
+    /// or [`unknown_tools_as_content`](crate::ParserBuilder::unknown_tools_as_content))
     /// holds until the call ends. Past it, strict mode rejects the call
     /// (the rest of its text streams out as content); otherwise a call that
     /// failed no check so far is passed on as it streams. Default 4 MiB.
+    ///
+    /// It matters only when calls are held: by default (none of those
+    /// options) calls stream as they are parsed and nothing is held.
     pub max_held_call: usize,
 }
 

@@ -23,12 +23,28 @@ use crate::{Parser, ParserBuilder};
 /// `content_filter`) is kept; otherwise it is `tool_calls` when the choice
 /// made a complete call, else `stop`.
 ///
-/// The parsers come from one [`ParserBuilder`]: give it the request's
-/// `tools` (values are typed from them), and
+/// Content is sent without the layout whitespace next to calls, as
+/// [`ChunkEncoder`] sends it.
+///
+/// The parsers come from one [`ParserBuilder`]; give it the request's
+/// `tools` (values are typed from them).
+///
+/// **Streaming (the default).** A call streams as it is parsed: its first
+/// delta (id and name) as soon as the name is known, its arguments as they
+/// arrive. A UI shows the call while the model writes it. The upstream's
+/// `length` is kept, which tells a client that the last call may be cut
+/// off (its deltas were sent; OpenAI's format cannot take them back).
+///
+/// **Holding (opt-in safety).** With
 /// [`incomplete_calls_as_content(true)`](ParserBuilder::incomplete_calls_as_content)
-/// so that a call the upstream's token limit cut off is not sent as a tool
-/// call (each call is then held until it ends), or
-/// [`strict(true)`](ParserBuilder::strict).
+/// (or [`strict(true)`](ParserBuilder::strict)) each call is held until
+/// it ends, then sent whole: a call the upstream's token limit (or a cut,
+/// [`finish_cut`](Rewriter::finish_cut)) cut off is never sent as a tool
+/// call, it comes back as content. The price: a UI sees nothing of a call
+/// until it ends. The hold is bounded by
+/// [`Limits::max_held_call`](crate::Limits::max_held_call) (4 MiB by
+/// default); a longer call is passed on from there as it streams (strict
+/// mode rejects it instead).
 ///
 /// ```
 /// use toolcall_stream::openai::{ChatCompletionChunk, FinishReason, Rewriter};
@@ -143,14 +159,61 @@ impl Rewriter {
     /// The upstream stream ended (`data: [DONE]`, or the end of the body):
     /// choices that never got a `finish_reason` are finished (`stop`, or
     /// `tool_calls`), and what their parsers held is sent.
+    ///
+    /// When the stream stopped without an end (no `finish_reason` and no
+    /// `[DONE]`: a crashed server, a dropped connection), call
+    /// [`finish_cut`](Rewriter::finish_cut) instead.
     pub fn finish(&mut self, out: &mut Vec<ChatCompletionChunk>) {
+        self.finish_all(FinishReason::Stop, out);
+    }
+
+    /// The upstream stream was cut: it stopped with neither a
+    /// `finish_reason` nor `[DONE]` (a crashed server, a dropped
+    /// connection). A cut is not an end: every choice not yet finished is
+    /// finished as cut off, as under `length`. Its parser finishes as it
+    /// would at a token limit: with
+    /// [`incomplete_calls_as_content(true)`](ParserBuilder::incomplete_calls_as_content)
+    /// a held call that lacked its end comes back as content; a call that
+    /// lacked its end is never counted in [`calls`](Rewriter::calls) nor
+    /// reported complete. Its `finish_reason` is `length`, what clients
+    /// check to know a stream was cut, never `stop` or `tool_calls`.
+    ///
+    /// After it, a server sends an error event (an
+    /// [`ErrorResponse`](crate::openai::ErrorResponse) as `data:`) and
+    /// `data: [DONE]`, so that the client knows the response failed.
+    ///
+    /// ```
+    /// use toolcall_stream::openai::{ChatCompletionChunk, FinishReason, Rewriter};
+    /// use toolcall_stream::Parser;
+    ///
+    /// let upstream: ChatCompletionChunk = serde_json::from_value(serde_json::json!({
+    ///     "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+    ///     "choices": [{"index": 0, "delta": {"content": "On it.\n<tool_call>\n<function=ls>\n<param"},
+    ///                  "finish_reason": null}]})).unwrap();
+    /// let mut rewriter = Rewriter::new(Parser::builder().incomplete_calls_as_content(true));
+    /// let mut out = Vec::new();
+    /// rewriter.push(upstream, &mut out);
+    /// rewriter.finish_cut(&mut out);       // the connection dropped here
+    /// let last = &out.last().unwrap().choices[0];
+    /// assert_eq!(last.finish_reason, Some(FinishReason::Length));
+    /// // The held call that never ended comes back as content, not as a call.
+    /// assert!(last.delta.content.as_deref().unwrap().contains("<function=ls>"));
+    /// assert!(out.iter().all(|c| c.choices[0].delta.tool_calls.is_none()));
+    /// assert_eq!(rewriter.calls(), 0);
+    /// ```
+    pub fn finish_cut(&mut self, out: &mut Vec<ChatCompletionChunk>) {
+        self.finish_all(FinishReason::Length, out);
+    }
+
+    /// Finishes every choice not finished yet with the upstream's `reason`.
+    fn finish_all(&mut self, reason: FinishReason, out: &mut Vec<ChatCompletionChunk>) {
         let Some(template) = self.template.take() else {
             return;
         };
         let mut chunk = template;
         for state in self.choices.iter_mut().filter(|c| !c.finished) {
             let mut added = Added::default();
-            state.finish(FinishReason::Stop, &mut added);
+            state.finish(reason.clone(), &mut added);
             let choice = ChunkChoice {
                 index: state.index,
                 delta: Delta {
@@ -334,7 +397,8 @@ pub fn rewrite_completion(
 }
 
 fn rewrite_message(message: &mut ResponseMessage, parsed: crate::Message) {
-    message.content = parsed.content;
+    // Without the layout whitespace next to calls, as the streamed form.
+    message.content = parsed.openai_content();
     if parsed.tool_calls.is_empty() {
         return;
     }

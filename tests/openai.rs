@@ -286,7 +286,7 @@ fn joined_chunks_are_the_completion_in_corner_cases() {
     assert_eq!(completion("glm_blank_around_call").message.content, None);
     assert_eq!(
         completion("blank_then_text").message.content.as_deref(),
-        Some("\n\n  Text.\n\n")
+        Some("\n\n  Text.")
     );
     assert_eq!(
         completion("only_blank").message.content.as_deref(),
@@ -342,4 +342,45 @@ fn a_piece_that_completes_nothing_sends_no_chunk() {
     assert!(bytewise.len() < fixture.input.len(), "{}", bytewise.len());
     let whole = stream(&mut parser, &fixture.input, usize::MAX, false, false);
     assert!(whole.len() <= 2, "{}", whole.len());
+}
+
+/// Layout whitespace (around calls) is not content: for every fixture, the
+/// content of the chunks joined, at every piece size, is the whole
+/// completion's; it is the model's text less only whitespace, and with a
+/// call it ends with no layout whitespace.
+#[test]
+fn streamed_content_is_the_whole_content_less_layout_for_every_fixture() {
+    for fixture in fixtures() {
+        let message = fixture.parser().parse(&fixture.input);
+        let whole = message.to_chat_completion(&meta(), false).choices[0]
+            .message
+            .content
+            .clone();
+        assert_eq!(whole, message.openai_content(), "{}", fixture.name);
+        let mut parser = lean_parser(&fixture);
+        for size in [1, 2, 5, 13, usize::MAX] {
+            let chunks = stream(&mut parser, &fixture.input, size, true, false);
+            let streamed: Option<String> = chunks
+                .iter()
+                .filter_map(|chunk| chunk.choices[0].delta.content.as_deref())
+                .fold(None, |joined, text| Some(joined.unwrap_or_default() + text));
+            assert_eq!(streamed, whole, "{} in {size}-byte pieces", fixture.name);
+        }
+        let visible = |text: Option<&str>| -> String {
+            text.unwrap_or("")
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect()
+        };
+        assert_eq!(
+            visible(whole.as_deref()),
+            visible(message.content.as_deref()),
+            "{}: only whitespace is dropped",
+            fixture.name
+        );
+        if !message.tool_calls.is_empty() {
+            let text = whole.as_deref().unwrap_or("");
+            assert_eq!(text, text.trim_end(), "{}", fixture.name);
+        }
+    }
 }

@@ -104,7 +104,7 @@ fn expected(fixture: &Fixture, cut_off: bool) -> Joined {
     let message = fixture.builder().build().parse(&fixture.input);
     let complete = message.tool_calls.iter().any(|c| c.complete);
     Joined {
-        content: message.content,
+        content: message.openai_content(),
         calls: message
             .tool_calls
             .iter()
@@ -293,4 +293,90 @@ fn finish_ends_choices_the_upstream_left_open() {
     let joined = join(&out, 0);
     assert_eq!(joined.calls[&0].0, "ls");
     assert_eq!(joined.finish_reason, Some(FinishReason::ToolCalls));
+}
+
+/// The upstream's chunks of `text` without their last (the one with the
+/// `finish_reason`): a stream cut before its end.
+fn cut_stream(text: &str) -> Vec<ChatCompletionChunk> {
+    let mut chunks = upstream_stream(text, "stop");
+    chunks.pop();
+    chunks
+}
+
+fn rewrite_cut(builder: toolcall_stream::ParserBuilder, text: &str) -> (Rewriter, Joined) {
+    let mut rewriter = Rewriter::new(builder);
+    let mut out = Vec::new();
+    for chunk in cut_stream(text) {
+        rewriter.push(chunk, &mut out);
+    }
+    rewriter.finish_cut(&mut out);
+    let joined = join(&out, 0);
+    (rewriter, joined)
+}
+
+/// A cut is not an end: a stream that stopped with neither a
+/// `finish_reason` nor `[DONE]` is finished as `length`, whatever it
+/// held; a call that lacked its end is not counted.
+#[test]
+fn a_cut_stream_finishes_as_length() {
+    let call =
+        "<tool_call>\n<function=ls>\n<parameter=path>\n.\n</parameter>\n</function>\n</tool_call>";
+    let cut_in_call = "Doing it.\n<tool_call>\n<function=rm>\n<parameter=path>\n/tmp/x";
+    let builder = toolcall_stream::Parser::builder;
+
+    // Streamed (the default): the call's name and arguments so far were
+    // sent; `length` tells the client not to trust it; it is not counted.
+    let (rewriter, joined) = rewrite_cut(builder(), cut_in_call);
+    assert_eq!(joined.finish_reason, Some(FinishReason::Length));
+    assert_eq!(joined.content.as_deref(), Some("Doing it."));
+    assert_eq!(
+        joined.calls[&0],
+        ("rm".to_owned(), json!({"path": "/tmp/x"}))
+    );
+    assert_eq!(rewriter.calls(), 0);
+
+    // Held: the call that never ended is content, never a call.
+    let (rewriter, joined) = rewrite_cut(builder().incomplete_calls_as_content(true), cut_in_call);
+    assert_eq!(joined.finish_reason, Some(FinishReason::Length));
+    assert!(joined.calls.is_empty(), "{joined:?}");
+    assert_eq!(joined.content.as_deref(), Some(cut_in_call));
+    assert_eq!(rewriter.calls(), 0);
+
+    // A complete call, then the cut: counted, but the reason is still
+    // `length`, not `tool_calls`.
+    let (rewriter, joined) = rewrite_cut(builder(), &format!("{call}\n"));
+    assert_eq!(joined.finish_reason, Some(FinishReason::Length));
+    assert_eq!(joined.calls[&0].0, "ls");
+    assert_eq!(rewriter.calls(), 1);
+
+    // Plain text cut: `length`, not `stop`.
+    let (_, joined) = rewrite_cut(builder(), "Half a sent");
+    assert_eq!(joined.content.as_deref(), Some("Half a sent"));
+    assert_eq!(joined.finish_reason, Some(FinishReason::Length));
+}
+
+/// Only the choices not finished yet are finished by a cut; nothing
+/// before the first chunk means nothing to send.
+#[test]
+fn a_cut_finishes_only_open_choices() {
+    let mut rewriter = Rewriter::new(toolcall_stream::Parser::builder());
+    let mut out = Vec::new();
+    rewriter.finish_cut(&mut out);
+    assert!(out.is_empty());
+    rewriter.push(
+        upstream(json!([
+            {"index": 0, "delta": {"content": "Done."}, "finish_reason": "stop"},
+            {"index": 1, "delta": {"content": "Still go"}, "finish_reason": null}
+        ])),
+        &mut out,
+    );
+    rewriter.finish_cut(&mut out);
+    assert_eq!(join(&out, 0).finish_reason, Some(FinishReason::Stop));
+    let open = join(&out, 1);
+    assert_eq!(open.content.as_deref(), Some("Still go"));
+    assert_eq!(open.finish_reason, Some(FinishReason::Length));
+    // The cut chunk names only the open choice.
+    let last = out.last().unwrap();
+    assert_eq!(last.choices.len(), 1);
+    assert_eq!(last.choices[0].index, 1);
 }

@@ -1,6 +1,7 @@
 //! The async adapters (feature `stream`): over a stream of chunks they give
 //! exactly what the parser gives on the same chunks, for every fixture;
-//! each item type works; errors pass through unchanged; the wrapped stream
+//! each item type works; errors pass through the events unchanged and cut
+//! the chunks (`length`, then an error event in the frames); the wrapped stream
 //! is polled only when the adapter has nothing left to yield; dropping
 //! mid-stream is clean; tokio drives them as well as `futures`' executor.
 #![cfg(feature = "stream")]
@@ -21,7 +22,8 @@ use futures::executor::block_on;
 use futures::stream::{self, FusedStream, Stream, StreamExt};
 use futures::task::noop_waker_ref;
 use toolcall_stream::openai::{
-    write_sse, ChatCompletion, ChatCompletionChunk, CompletionMeta, FinishReason, SSE_DONE,
+    write_sse, ChatCompletion, ChatCompletionChunk, CompletionMeta, ErrorResponse, FinishReason,
+    Usage, SSE_DONE,
 };
 use toolcall_stream::stream::ToolCallStreamExt;
 use toolcall_stream::{Format, Ids, OwnedEvent, Parser};
@@ -331,9 +333,12 @@ fn an_error_comes_through_unchanged_after_the_events_before_it_and_parsing_goes_
     ));
 }
 
+/// An error of the wrapped stream is a cut: the chunks end as cut off
+/// (`length`, the parser finished as at a token limit), then the error,
+/// and the wrapped stream is not read again.
 #[test]
-fn errors_come_through_the_chat_chunks_and_their_frames() {
-    let (before, after) = CALL.split_at(30);
+fn an_error_cuts_the_chat_chunks_and_their_frames() {
+    let (before, after) = CALL.split_at(70);
     let items = || {
         stream::iter([
             Ok(before.to_owned()),
@@ -344,22 +349,116 @@ fn errors_come_through_the_chat_chunks_and_their_frames() {
     };
     let chunks: Vec<Result<ChatCompletionChunk, Reset>> =
         block_on(items().chat_chunks(parser(), meta()).collect());
-    let errors: Vec<&Reset> = chunks.iter().filter_map(|c| c.as_ref().err()).collect();
-    assert_eq!(errors, [&Reset(1), &Reset(2)]);
-    assert!(
-        chunks[0].is_ok(),
-        "the first piece's content comes before the errors"
-    );
-    let oks: Vec<ChatCompletionChunk> = chunks.into_iter().filter_map(Result::ok).collect();
-    assert_eq!(
-        reassemble(&oks, "errors"),
-        parser().parse(CALL).to_chat_completion(&meta(), false)
-    );
+    assert_eq!(chunks.last(), Some(&Err(Reset(1))), "{chunks:?}");
+    let oks: Vec<ChatCompletionChunk> = chunks
+        .iter()
+        .filter_map(|c| c.as_ref().ok().cloned())
+        .collect();
+    assert_eq!(oks.len() + 1, chunks.len(), "one error, the last item");
+    // What was read, as a whole completion cut off.
+    let cut = parser().parse(before).to_chat_completion(&meta(), true);
+    assert_eq!(reassemble(&oks, "cut"), cut);
+    assert_eq!(cut.choices[0].finish_reason, Some(FinishReason::Length));
+    let call = &cut.choices[0].message.tool_calls.as_ref().unwrap()[0];
+    assert_eq!(call.function.name, "get_weather");
 
+    // Held calls: the call that never ended is content.
+    let held = Parser::builder()
+        .format(Format::Qwen3Coder)
+        .incomplete_calls_as_content(true)
+        .build();
+    let chunks: Vec<Result<ChatCompletionChunk, Reset>> =
+        block_on(items().chat_chunks(held, meta()).collect());
+    let oks: Vec<ChatCompletionChunk> = chunks.into_iter().filter_map(Result::ok).collect();
+    let joined = reassemble(&oks, "held");
+    assert_eq!(joined.choices[0].message.content.as_deref(), Some(before));
+    assert_eq!(joined.choices[0].message.tool_calls, None);
+    assert_eq!(joined.choices[0].finish_reason, Some(FinishReason::Length));
+
+    // The frames: the chunks, an OpenAI error event, `[DONE]`; no `Err`.
     let frames: Vec<Result<String, Reset>> =
         block_on(items().chat_chunks(parser(), meta()).sse().collect());
-    assert_eq!(frames.iter().filter(|f| f.is_err()).count(), 2);
-    assert_eq!(frames.last(), Some(&Ok(SSE_DONE.to_owned())));
+    let frames: Vec<String> = frames.into_iter().map(Result::unwrap).collect();
+    assert_eq!(frames.len(), oks.len() + 2, "{frames:?}");
+    assert_eq!(frames.last().map(String::as_str), Some(SSE_DONE));
+    let error = &frames[frames.len() - 2];
+    let json = error.strip_prefix("data: ").unwrap().trim_end();
+    let error: ErrorResponse = serde_json::from_str(json).unwrap();
+    assert_eq!(error.error.kind, "server_error");
+    assert!(!error.error.message.contains("Reset"), "{json}");
+    assert!(frames[frames.len() - 3].contains(r#""finish_reason":"length""#));
+
+    // The event the server chooses.
+    let frames: Vec<Result<String, Reset>> = block_on(
+        items()
+            .chat_chunks(parser(), meta())
+            .sse()
+            .error_event(ErrorResponse::new("upstream_stream_error", "cut").with_code("reset"))
+            .collect(),
+    );
+    let error = frames[frames.len() - 2].as_ref().unwrap();
+    assert_eq!(
+        error.as_str(),
+        "data: {\"error\":{\"message\":\"cut\",\"type\":\"upstream_stream_error\",\"param\":null,\"code\":\"reset\"}}\n\n"
+    );
+}
+
+/// A clean end gives no error event; a usage chunk, when asked for, comes
+/// after the last chunk (also after a cut), with no choices.
+#[test]
+fn the_usage_chunk_follows_the_last_chunk() {
+    let usage: Usage = serde_json::from_value(
+        serde_json::json!({"prompt_tokens": 4, "completion_tokens": 9, "total_tokens": 13}),
+    )
+    .unwrap();
+    let chunks: Vec<ChatCompletionChunk> = block_on(
+        stream::iter(pieces(CALL.as_bytes(), 9))
+            .chat_chunks(parser(), meta())
+            .usage(usage.clone())
+            .collect(),
+    );
+    let (last, finish) = (&chunks[chunks.len() - 1], &chunks[chunks.len() - 2]);
+    assert_eq!(
+        finish.choices[0].finish_reason,
+        Some(FinishReason::ToolCalls)
+    );
+    assert!(last.choices.is_empty());
+    assert_eq!(last.usage.as_ref(), Some(&usage));
+    assert_eq!(
+        (last.id.as_str(), last.created),
+        (meta().id.as_str(), meta().created)
+    );
+    assert_eq!(
+        reassemble(&chunks[..chunks.len() - 1], "usage"),
+        parser().parse(CALL).to_chat_completion(&meta(), false)
+    );
+    // Its frame comes before `[DONE]`; no error event on a clean end.
+    let frames: Vec<String> = block_on(
+        stream::iter([CALL])
+            .chat_chunks(parser(), meta())
+            .usage(usage.clone())
+            .sse()
+            .collect(),
+    );
+    assert!(frames[frames.len() - 2].starts_with(r#"data: {"id""#));
+    assert!(frames[frames.len() - 2].contains(r#""choices":[],"usage":{"prompt_tokens":4"#));
+    assert!(frames.iter().all(|f| !f.contains(r#""error""#)));
+
+    // After a cut: finish, usage, then the error.
+    let items = stream::iter([Ok("Hi"), Err(Reset(3))]);
+    let chunks: Vec<Result<ChatCompletionChunk, Reset>> = block_on(
+        items
+            .chat_chunks(parser(), meta())
+            .usage_with(move || usage)
+            .collect(),
+    );
+    let n = chunks.len();
+    assert_eq!(
+        chunks[n - 3].as_ref().unwrap().choices[0].finish_reason,
+        Some(FinishReason::Length)
+    );
+    assert!(chunks[n - 2].as_ref().unwrap().usage.is_some());
+    assert_eq!(chunks[n - 1], Err(Reset(3)));
 }
 
 /// A stream of chunks that counts how often it is polled and knows when it
@@ -469,7 +568,8 @@ fn chat_chunks_read_on_only_past_pieces_that_make_no_chunk() {
     let Poll::Ready(Some(first)) = poll(&mut chunks) else {
         panic!("a chunk")
     };
-    assert_eq!(first.choices[0].delta.content.as_deref(), Some("Hi "));
+    // The space waits for what follows it: the call makes it layout.
+    assert_eq!(first.choices[0].delta.content.as_deref(), Some("Hi"));
     assert_eq!(polls.load(Ordering::SeqCst), 1);
     let Poll::Ready(Some(second)) = poll(&mut chunks) else {
         panic!("a chunk")
@@ -537,7 +637,9 @@ fn dropping_mid_stream_drops_the_wrapped_stream() {
 
     let (inner, _, dropped) = Counted::new(vec!["Hi ", "there"], false);
     let mut frames = inner.chat_chunks(parser(), meta()).sse();
-    assert!(matches!(poll(&mut frames), Poll::Ready(Some(frame)) if frame.contains("Hi ")));
+    assert!(
+        matches!(poll(&mut frames), Poll::Ready(Some(frame)) if frame.contains(r#""content":"Hi""#))
+    );
     drop(frames);
     assert!(dropped.load(Ordering::SeqCst));
 }

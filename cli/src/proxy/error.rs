@@ -7,7 +7,8 @@ use std::fmt;
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use serde_json::{json, Value};
+use serde_json::Value;
+use toolcall_stream::openai::ErrorResponse;
 
 /// A request the proxy answers without (or instead of) the upstream.
 #[derive(Debug)]
@@ -113,8 +114,14 @@ impl fmt::Display for ProxyError {
     }
 }
 
+/// The library's OpenAI error object, as the proxy writes it.
 pub fn error_object(message: &str, kind: &str, param: Option<&str>) -> Value {
-    json!({"error": {"message": message, "type": kind, "param": param, "code": null}})
+    let mut error = ErrorResponse::new(kind, message);
+    if let Some(param) = param {
+        error = error.with_param(param);
+    }
+    // Strings only: it always serializes.
+    serde_json::to_value(error).unwrap_or(Value::Null)
 }
 
 impl IntoResponse for ProxyError {

@@ -332,14 +332,3 @@ fn decode_error(error: &SseError) -> String {
 fn is_error_event(data: &str) -> bool {
     serde_json::from_str::<Value>(data).is_ok_and(|value| value.get("error").is_some())
 }
-
-/// TEMPORARY: until the library's `Rewriter::finish_cut` lands.
-trait FinishCut {
-    fn finish_cut(&mut self, out: &mut Vec<ChatCompletionChunk>);
-}
-
-impl FinishCut for Rewriter {
-    fn finish_cut(&mut self, out: &mut Vec<ChatCompletionChunk>) {
-        self.finish(out);
-    }
-}

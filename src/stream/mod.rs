@@ -3,7 +3,7 @@
 //!
 //! [`ToolCallStreamExt::tool_calls`] turns a stream of model output into a
 //! stream of [`OwnedEvent`]s, [`ToolCallStreamExt::chat_chunks`] into one of
-//! OpenAI [`ChatCompletionChunk`]s, and [`ChatChunks::sse`] those into
+//! OpenAI [`ChatCompletionChunk`](crate::openai::ChatCompletionChunk)s, and [`ChatChunks::sse`] those into
 //! server-sent event frames. No runtime is assumed: the adapters only poll
 //! the stream they wrap, so they run on tokio, async-std, smol or
 //! `futures::executor` alike, and spawn nothing.
@@ -15,13 +15,18 @@
 //! give plain items (`OwnedEvent`), results of chunks give results
 //! (`Result<OwnedEvent, E>`).
 //!
-//! **Errors** from the wrapped stream are passed through unchanged, in
-//! their place: every event of the chunks before the error comes first.
-//! The adapter then goes on polling the wrapped stream if it is polled
-//! again: whether an error ends the response is the caller's decision (to
-//! stop, drop the adapter; `TryStreamExt`'s `try_` combinators stop at the
-//! first error). When the wrapped stream ends, the parser is finished and
-//! its last events follow.
+//! **Errors** from the wrapped stream. The event stream ([`ToolCalls`])
+//! passes them through unchanged, in their place (every event of the
+//! chunks before the error comes first), and goes on polling the wrapped
+//! stream if polled again: whether an error ends its output is the
+//! caller's decision. An OpenAI response cannot go on after an error, and
+//! its client must learn that it was cut, so the chunk stream
+//! ([`ChatChunks`]) ends at the first error: the parser is finished as at a
+//! token limit, the last chunk says `finish_reason: "length"`, then comes
+//! the error, and nothing after. The frames ([`SseFrames`]) end with an
+//! OpenAI error event and `data: [DONE]` in its place. A clean end of the
+//! wrapped stream finishes the parser and gives the last events (or the
+//! last chunk, with `stop` or `tool_calls`).
 //!
 //! **Backpressure.** An adapter holds at most the events of one chunk (the
 //! chunk stream: at most one chunk), and polls the wrapped stream only when
@@ -41,8 +46,12 @@ use futures_core::stream::{FusedStream, Stream};
 use pin_project_lite::pin_project;
 
 use crate::event::OwnedEvent;
-use crate::openai::{write_sse, ChatCompletionChunk, ChunkEncoder, CompletionMeta, SSE_DONE};
+use crate::openai::CompletionMeta;
 use crate::parser::Parser;
+
+mod chat;
+
+pub use chat::{ChatChunks, SseFrames};
 
 /// A piece of model output: its bytes, which may end anywhere (inside a
 /// marker or a UTF-8 character).
@@ -235,18 +244,16 @@ where
     }
 
     /// The OpenAI `chat.completion.chunk`s of this stream, as
-    /// [`ChunkEncoder`] makes them: one per chunk of output that added
+    /// [`ChunkEncoder`](crate::openai::ChunkEncoder) makes them: one per chunk of output that added
     /// something to send, then the last one, with the `finish_reason`
-    /// (see [`ChatChunks::cut_off`]). A parser built with
+    /// (see [`ChatChunks::cut_off`]), then, when asked for
+    /// ([`ChatChunks::usage`]), a usage chunk. An error of this stream
+    /// ends the chunks: the last one is made as cut off (`length`), then
+    /// the error is yielded (see [`ChatChunks`]). A parser built with
     /// [`retain_arguments(false)`](crate::ParserBuilder::retain_arguments)
     /// is enough: the chunks need only the fragments.
     fn chat_chunks(self, parser: Parser, meta: CompletionMeta) -> ChatChunks<Self> {
-        ChatChunks {
-            inner: self,
-            parser,
-            encoder: Some(ChunkEncoder::new(meta)),
-            cut_off: false,
-        }
+        ChatChunks::new(self, parser, meta)
     }
 }
 
@@ -349,217 +356,5 @@ impl<S> std::fmt::Debug for ToolCalls<S> {
             .field("queued", &self.queue.len())
             .field("finished", &self.finished)
             .finish_non_exhaustive()
-    }
-}
-
-pin_project! {
-    /// The OpenAI chunks of a stream of model output: see
-    /// [`ToolCallStreamExt::chat_chunks`]. Its items are
-    /// [`ChatCompletionChunk`], or `Result<ChatCompletionChunk, E>` when the
-    /// chunks of output are `Result<_, E>`.
-    #[must_use = "streams do nothing unless polled"]
-    pub struct ChatChunks<S> {
-        #[pin]
-        inner: S,
-        parser: Parser,
-        // `None` once the last chunk was made (`ChunkEncoder::finish`
-        // consumes the encoder).
-        encoder: Option<ChunkEncoder>,
-        cut_off: bool,
-    }
-}
-
-impl<S> ChatChunks<S> {
-    /// Whether the model was cut off by its token limit: the last chunk's
-    /// `finish_reason` is then `length` (default `false`: `tool_calls` when
-    /// a call ended complete, else `stop`). When this is known only at the
-    /// end of the output, drive a [`ChunkEncoder`] directly.
-    pub fn cut_off(mut self, cut_off: bool) -> ChatChunks<S> {
-        self.cut_off = cut_off;
-        self
-    }
-
-    /// The chunks as server-sent event frames, [`write_sse`]'s
-    /// `data: {json}\n\n`, then [`SSE_DONE`]: an OpenAI streaming response
-    /// body, one `String` per frame.
-    pub fn sse(self) -> SseFrames<S> {
-        SseFrames {
-            chunks: self,
-            done_sent: false,
-        }
-    }
-
-    /// The parser, as it stands after the last chunk of output fed.
-    pub fn parser(&self) -> &Parser {
-        &self.parser
-    }
-}
-
-impl<S> ChatChunks<S>
-where
-    S: Stream,
-    S::Item: ChunkItem,
-{
-    /// The next chunk or error of the wrapped stream, for both this
-    /// stream and its [`SseFrames`].
-    #[allow(clippy::type_complexity)]
-    fn poll_chunk(
-        self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-    ) -> Poll<Option<Result<ChatCompletionChunk, <S::Item as ChunkItem>::Error>>> {
-        let mut this = self.project();
-        loop {
-            let Some(encoder) = this.encoder.as_mut() else {
-                return Poll::Ready(None);
-            };
-            match this.inner.as_mut().poll_next(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Some(item)) => match item.into_result() {
-                    Ok(chunk) => {
-                        this.parser
-                            .feed_with(chunk.as_bytes(), |event| encoder.push(&event));
-                        // A piece that completed nothing makes no chunk:
-                        // read on.
-                        if let Some(chunk) = encoder.take_chunk() {
-                            return Poll::Ready(Some(Ok(chunk)));
-                        }
-                    }
-                    Err(error) => return Poll::Ready(Some(Err(error))),
-                },
-                Poll::Ready(None) => {
-                    this.parser.finish_with(|event| encoder.push(&event));
-                    let last = this.encoder.take().map(|e| e.finish(*this.cut_off));
-                    return Poll::Ready(last.map(Ok));
-                }
-            }
-        }
-    }
-}
-
-impl<S> Stream for ChatChunks<S>
-where
-    S: Stream,
-    S::Item: ChunkItem,
-{
-    type Item = Output<S, ChatCompletionChunk>;
-
-    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        self.poll_chunk(cx).map(|next| next.map(S::Item::output))
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        if self.encoder.is_none() {
-            return (0, Some(0));
-        }
-        // At least the last chunk; at most one per chunk of output, and
-        // the last.
-        let (_, upper) = self.inner.size_hint();
-        (1, upper.and_then(|n| n.checked_add(1)))
-    }
-}
-
-impl<S> FusedStream for ChatChunks<S>
-where
-    S: Stream,
-    S::Item: ChunkItem,
-{
-    fn is_terminated(&self) -> bool {
-        self.encoder.is_none()
-    }
-}
-
-impl<S> std::fmt::Debug for ChatChunks<S> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ChatChunks")
-            .field("parser", &self.parser)
-            .field("meta", &self.encoder.as_ref().map(ChunkEncoder::meta))
-            .field("cut_off", &self.cut_off)
-            .finish_non_exhaustive()
-    }
-}
-
-pin_project! {
-    /// An OpenAI streaming response body as server-sent event frames: see
-    /// [`ChatChunks::sse`]. Its items are `String`, or `Result<String, E>`
-    /// when the chunks of output are `Result<_, E>`.
-    #[must_use = "streams do nothing unless polled"]
-    pub struct SseFrames<S> {
-        #[pin]
-        chunks: ChatChunks<S>,
-        done_sent: bool,
-    }
-}
-
-impl<S> SseFrames<S> {
-    /// The parser, as it stands after the last chunk of output fed.
-    pub fn parser(&self) -> &Parser {
-        &self.chunks.parser
-    }
-}
-
-impl<S> Stream for SseFrames<S>
-where
-    S: Stream,
-    S::Item: ChunkItem,
-{
-    type Item = Output<S, String>;
-
-    fn poll_next(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<Option<Self::Item>> {
-        let mut this = self.project();
-        loop {
-            if *this.done_sent {
-                return Poll::Ready(None);
-            }
-            match this.chunks.as_mut().poll_chunk(cx) {
-                Poll::Pending => return Poll::Pending,
-                Poll::Ready(Some(Ok(chunk))) => {
-                    let mut frame = String::new();
-                    // A chunk is strings, integers and JSON values, which
-                    // always serialize; were one not to, its frame is left
-                    // out rather than sent broken.
-                    if write_sse(&chunk, &mut frame).is_ok() {
-                        return Poll::Ready(Some(S::Item::output(Ok(frame))));
-                    }
-                }
-                Poll::Ready(Some(Err(error))) => {
-                    return Poll::Ready(Some(S::Item::output(Err(error))))
-                }
-                Poll::Ready(None) => {
-                    *this.done_sent = true;
-                    return Poll::Ready(Some(S::Item::output(Ok(SSE_DONE.to_owned()))));
-                }
-            }
-        }
-    }
-
-    fn size_hint(&self) -> (usize, Option<usize>) {
-        if self.done_sent {
-            return (0, Some(0));
-        }
-        // The chunks' frames and `[DONE]`.
-        let (lower, upper) = self.chunks.size_hint();
-        (
-            lower.saturating_add(1),
-            upper.and_then(|n| n.checked_add(1)),
-        )
-    }
-}
-
-impl<S> FusedStream for SseFrames<S>
-where
-    S: Stream,
-    S::Item: ChunkItem,
-{
-    fn is_terminated(&self) -> bool {
-        self.done_sent
-    }
-}
-
-impl<S> std::fmt::Debug for SseFrames<S> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SseFrames")
-            .field("chunks", &self.chunks)
-            .field("done_sent", &self.done_sent)
-            .finish()
     }
 }

@@ -1,0 +1,43 @@
+//! Server-sent event framing of OpenAI responses.
+
+use serde::Serialize;
+
+/// The last event of an OpenAI stream.
+pub const SSE_DONE: &str = "data: [DONE]\n\n";
+
+/// Appends `value` as one server-sent event: `data: {json}` and a blank
+/// line. On an error (a value JSON cannot hold) nothing is appended.
+///
+/// ```
+/// use toolcall_stream::openai::write_sse;
+/// let mut body = String::new();
+/// write_sse(&serde_json::json!({"a": 1}), &mut body).unwrap();
+/// assert_eq!(body, "data: {\"a\":1}\n\n");
+/// ```
+pub fn write_sse(value: &impl Serialize, out: &mut String) -> serde_json::Result<()> {
+    let json = serde_json::to_string(value)?;
+    out.reserve("data: ".len() + json.len() + 2);
+    out.push_str("data: ");
+    out.push_str(&json);
+    out.push_str("\n\n");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    #[test]
+    fn sse_frames_and_done() {
+        let mut body = String::new();
+        write_sse(&json!({"x": "a\nb"}), &mut body).unwrap();
+        body.push_str(SSE_DONE);
+        assert_eq!(body, "data: {\"x\":\"a\\nb\"}\n\ndata: [DONE]\n\n");
+        // A value JSON cannot hold leaves the output as it was.
+        let bad: std::collections::HashMap<Vec<u8>, u8> = [(vec![1], 1)].into();
+        assert!(write_sse(&bad, &mut body).is_err());
+        assert!(body.ends_with(SSE_DONE));
+    }
+}
