@@ -9,7 +9,7 @@ use crate::openai::{
     ChatCompletion, ChatCompletionChunk, ChunkChoice, ChunkEncoder, CompletionMeta, Delta,
     FinishReason, FunctionCall, ResponseMessage, ToolCall, ToolCallDelta,
 };
-use crate::{Parser, ParserBuilder};
+use crate::{DiagnosticKind, Parser, ParserBuilder};
 
 /// Rewrites a stream of `chat.completion.chunk`s: each choice's
 /// `delta.content` goes through its own parser, and comes out as
@@ -84,6 +84,8 @@ struct ChoiceState {
     finished: bool,
     /// Complete calls this choice made.
     calls: usize,
+    /// Diagnostics since [`Rewriter::drain_diagnostics`] last took them.
+    diagnostics: Vec<DiagnosticKind>,
 }
 
 impl std::fmt::Debug for ChoiceState {
@@ -118,6 +120,31 @@ impl Rewriter {
     /// Complete tool calls made so far, over all choices.
     pub fn calls(&self) -> usize {
         self.calls
+    }
+
+    /// The kinds of the diagnostics (every lenient recovery the parsers
+    /// made) since the last call, over all choices: a proxy counts them.
+    /// They are kept until taken, so take them after each
+    /// [`push`](Rewriter::push) to hold no more than one chunk's worth.
+    ///
+    /// ```
+    /// use toolcall_stream::openai::{ChatCompletionChunk, Rewriter};
+    /// use toolcall_stream::{DiagnosticKind, Parser};
+    ///
+    /// let chunk: ChatCompletionChunk = serde_json::from_value(serde_json::json!({
+    ///     "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+    ///     "choices": [{"index": 0, "delta": {"content": "<tool_call>\n<function=f>\n"}, "finish_reason": "stop"}]
+    /// })).unwrap();
+    /// let mut rewriter = Rewriter::new(Parser::builder());
+    /// rewriter.push(chunk, &mut Vec::new());
+    /// let kinds: Vec<DiagnosticKind> = rewriter.drain_diagnostics().collect();
+    /// assert_eq!(kinds, [DiagnosticKind::Truncated]);
+    /// assert_eq!(rewriter.drain_diagnostics().count(), 0);
+    /// ```
+    pub fn drain_diagnostics(&mut self) -> impl Iterator<Item = DiagnosticKind> + '_ {
+        self.choices
+            .iter_mut()
+            .flat_map(|choice| choice.diagnostics.drain(..))
     }
 
     /// One upstream chunk; the chunks to send are appended to `out`
@@ -243,6 +270,7 @@ impl Rewriter {
                     encoder: ChunkEncoder::new(CompletionMeta::new("")),
                     finished: false,
                     calls: 0,
+                    diagnostics: Vec::new(),
                 });
                 self.choices.len() - 1
             }
@@ -259,9 +287,10 @@ impl ChoiceState {
             append(&mut added.content, text);
             return;
         }
-        let (encoder, calls) = (&mut self.encoder, &mut self.calls);
+        let (encoder, calls, diagnostics) =
+            (&mut self.encoder, &mut self.calls, &mut self.diagnostics);
         self.parser.feed_with(text, |event| {
-            count_call(&event, calls);
+            count(&event, calls, diagnostics);
             encoder.push(&event);
         });
         if let Some(chunk) = self.encoder.take_chunk() {
@@ -276,9 +305,10 @@ impl ChoiceState {
             return;
         }
         self.finished = true;
-        let (encoder, calls) = (&mut self.encoder, &mut self.calls);
+        let (encoder, calls, diagnostics) =
+            (&mut self.encoder, &mut self.calls, &mut self.diagnostics);
         self.parser.finish_with(|event| {
-            count_call(&event, calls);
+            count(&event, calls, diagnostics);
             encoder.push(&event);
         });
         let encoder = mem::replace(
@@ -295,9 +325,11 @@ impl ChoiceState {
     }
 }
 
-fn count_call(event: &crate::Event<'_>, calls: &mut usize) {
-    if let crate::Event::ToolCallEnd { complete: true, .. } = event {
-        *calls += 1;
+fn count(event: &crate::Event<'_>, calls: &mut usize, diagnostics: &mut Vec<DiagnosticKind>) {
+    match event {
+        crate::Event::ToolCallEnd { complete: true, .. } => *calls += 1,
+        crate::Event::Diagnostic { kind, .. } => diagnostics.push(*kind),
+        _ => {}
     }
 }
 
@@ -371,7 +403,32 @@ fn choice_says_something(choice: &ChunkChoice) -> bool {
 /// ```
 pub fn rewrite_completion(
     builder: &ParserBuilder,
+    completion: ChatCompletion,
+) -> (ChatCompletion, usize) {
+    rewrite_completion_with(builder, completion, |_| {})
+}
+
+/// [`rewrite_completion`], telling `on_diagnostic` the kind of each
+/// diagnostic (lenient recovery) the parsers made: a proxy counts them.
+///
+/// ```
+/// use toolcall_stream::openai::{rewrite_completion_with, ChatCompletion};
+/// use toolcall_stream::{DiagnosticKind, Parser};
+///
+/// let completion: ChatCompletion = serde_json::from_value(serde_json::json!({
+///     "id": "chatcmpl-1", "object": "chat.completion", "created": 1, "model": "m",
+///     "choices": [{"index": 0, "finish_reason": "length", "message": {"role": "assistant",
+///         "content": "<tool_call>\n<function=ls>\n<parameter=path>\n."}}]
+/// })).unwrap();
+/// let mut kinds = Vec::new();
+/// let (_, calls) = rewrite_completion_with(&Parser::builder(), completion, |kind| kinds.push(kind));
+/// assert_eq!(calls, 0);
+/// assert!(kinds.contains(&DiagnosticKind::Truncated), "{kinds:?}");
+/// ```
+pub fn rewrite_completion_with(
+    builder: &ParserBuilder,
     mut completion: ChatCompletion,
+    mut on_diagnostic: impl FnMut(DiagnosticKind),
 ) -> (ChatCompletion, usize) {
     let mut calls = 0;
     for choice in &mut completion.choices {
@@ -379,6 +436,9 @@ pub fn rewrite_completion(
             continue;
         };
         let message = builder.clone().build().parse(&text);
+        for diagnostic in &message.diagnostics {
+            on_diagnostic(diagnostic.kind);
+        }
         let complete = message.tool_calls.iter().filter(|c| c.complete).count();
         calls += complete;
         rewrite_message(&mut choice.message, message);

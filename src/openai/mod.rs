@@ -34,7 +34,7 @@ mod request;
 mod sse;
 mod types;
 
-pub use crate::rewrite::{rewrite_completion, Rewriter};
+pub use crate::rewrite::{rewrite_completion, rewrite_completion_with, Rewriter};
 pub use encoder::{ChunkEncoder, MAX_LEADING_BLANK};
 pub use error::{ErrorObject, ErrorResponse};
 pub use request::{ChatCompletionRequest, StreamOptions};

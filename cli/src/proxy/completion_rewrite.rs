@@ -8,7 +8,7 @@ use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
-use toolcall_stream::openai::{rewrite_completion, ChatCompletion};
+use toolcall_stream::openai::{rewrite_completion_with, ChatCompletion};
 use toolcall_stream::ParserBuilder;
 
 use super::error::ProxyError;
@@ -53,7 +53,9 @@ pub async fn respond(
         }
     };
     drop(body);
-    let (completion, calls) = rewrite_completion(builder, completion);
+    let (completion, calls) = rewrite_completion_with(builder, completion, |kind| {
+        metrics::diagnostic(kind.as_str())
+    });
     log.calls(calls);
     log.status(status.as_u16());
     let body = match serde_json::to_vec(&completion) {

@@ -226,6 +226,7 @@ impl SseRewrite {
             Ok(chunk) => {
                 self.note_choices(&chunk);
                 self.rewriter.push(chunk, &mut self.chunks);
+                self.count_diagnostics();
                 self.write_chunks(out);
             }
             Err(_) if is_error_event(data) => self.upstream_error(data, out),
@@ -233,6 +234,12 @@ impl SseRewrite {
                 let message = format!("upstream sent an invalid chunk: {e}");
                 self.fail(out, &message, outcome::UPSTREAM_STREAM_ERROR);
             }
+        }
+    }
+
+    fn count_diagnostics(&mut self) {
+        for kind in self.rewriter.drain_diagnostics() {
+            metrics::diagnostic(kind.as_str());
         }
     }
 
@@ -266,6 +273,7 @@ impl SseRewrite {
         // finish_reason is made up for them.
         if !self.upstream_failed {
             self.rewriter.finish(&mut self.chunks);
+            self.count_diagnostics();
         }
         self.write_chunks(out);
         self.log.calls(self.rewriter.calls());
@@ -293,6 +301,7 @@ impl SseRewrite {
         self.log.note(message);
         if !self.upstream_failed {
             self.rewriter.finish_cut(&mut self.chunks);
+            self.count_diagnostics();
             self.write_chunks(out);
         }
         self.log.calls(self.rewriter.calls());
