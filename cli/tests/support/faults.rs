@@ -8,7 +8,7 @@
 //! | `fault/big_event/<bytes>` | one event carrying a whole Qwen3-Coder call whose `content` parameter is `<bytes>` long, then `stop` and `[DONE]` |
 //! | `fault/invalid_utf8` | a chunk whose content holds a byte that is not UTF-8, then `stop` and `[DONE]` |
 //! | `fault/<gzip\|deflate\|br\|zstd>/<format>/<fixture>` | the fixture (streamed or whole), compressed whatever the request's `Accept-Encoding` |
-//! | `fault/no_end/<format>/<fixture>` | the fixture's stream without its last chunk and `[DONE]`: the body just ends |
+//! | `fault/no_end/<format>/<fixture>` | the first half of the fixture's stream, without a `finish_reason` or `[DONE]`: the body just ends (a crashed model server) |
 //! | `fault/stall/<n>/<format>/<fixture>` | the fixture's first `<n>` events, then silence, forever |
 //! | `fault/slow_head/<ms>/<format>/<fixture>` | the fixture, after `<ms>` milliseconds without an answer |
 
@@ -41,7 +41,7 @@ pub async fn respond(parts: &[&str], model: &str, stream: bool, usage: bool) -> 
                 return (StatusCode::NOT_FOUND, "no such fixture").into_response();
             };
             let mut events = content_chunks(model, &text);
-            events.pop();
+            events.truncate(events.len() / 2);
             let body: Vec<String> = events.iter().map(frame).collect();
             sse(pieces(body))
         }
