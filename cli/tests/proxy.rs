@@ -513,3 +513,28 @@ fn help_documents_every_flag_and_bad_flags_exit_2() {
         assert_eq!(output.status.code(), Some(2), "{args:?}");
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn layout_whitespace_next_to_calls_is_not_content() {
+    let (_replay, proxy) = setup(&["--format", "qwen3_coder"]).await;
+    let model = "qwen3_coder/content_around_calls";
+    let streamed = read_sse(chat(&proxy, &request(model, &placeholder_tools(), true)).await).await;
+    let whole: Value = chat(&proxy, &request(model, &placeholder_tools(), false))
+        .await
+        .json()
+        .await
+        .unwrap();
+    for assembled in [
+        Assembled::from_chunks(&streamed),
+        Assembled::from_completion(&whole),
+    ] {
+        // "Let me check both.\n\n<call>\nand then\n<call>\nDone.": the
+        // newlines next to the calls are layout; the text keeps the
+        // whitespace before it.
+        assert_eq!(
+            assembled.content.as_deref(),
+            Some("Let me check both.\nand then\nDone.")
+        );
+        assert_eq!(assembled.calls.len(), 2);
+    }
+}

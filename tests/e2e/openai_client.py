@@ -80,7 +80,8 @@ def check_typed_ladder(client, fetch):
 
 def check_content_around_calls(client, fetch):
     content, calls, finish = fetch(client, "qwen3_coder/content_around_calls", placeholder_tools())
-    assert content == "Let me check both.\n\n\nand then\n\nDone.", repr(content)
+    # The newlines around the calls are the template's layout, not content.
+    assert content == "Let me check both.\nand then\nDone.", repr(content)
     assert [(name, json.loads(args)) for _, name, args in calls] == [
         ("get_weather", {"city": "Tokyo"}), ("search", {"query": "rain"})], calls
     assert len({call_id for call_id, _, _ in calls}) == 2, "distinct ids"
