@@ -379,3 +379,17 @@ async fn calls_stream_by_default_and_are_held_on_request() {
         }
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_leaves_while_the_answer_is_awaited_is_logged_499() {
+    let (_replay, proxy) = setup(&["--format", "qwen3_coder"]).await;
+    let model = "fault/slow_head/600000/qwen3_coder/typed_ladder";
+    let gave_up = client()
+        .post(format!("{}/v1/chat/completions", proxy.url))
+        .json(&request(model, &tools(), false))
+        .timeout(std::time::Duration::from_millis(300))
+        .send()
+        .await;
+    assert!(gave_up.is_err(), "the upstream never answers");
+    proxy.wait_for_log(|line| line.contains("499 rewrite calls=0 client_closed"));
+}

@@ -88,7 +88,8 @@ pub struct ProxyArgs {
     pub connect_timeout: f64,
     /// Seconds to wait for the upstream's response head once the request
     /// is sent; past it, 504 `upstream_timeout`. Generous: a non-streaming
-    /// answer only starts when the model has finished.
+    /// answer only starts when the model has finished (600 s is also the
+    /// openai clients' own default timeout).
     #[arg(long, value_name = "SECONDS", default_value_t = 600.0)]
     pub first_byte_timeout: f64,
     /// Seconds the upstream may stay silent in the middle of a response

@@ -158,6 +158,11 @@ impl RequestLog {
 
 impl Drop for RequestLog {
     fn drop(&mut self) {
+        if self.status == 0 {
+            // Dropped before any answer was made: the server dropped the
+            // handler, because the client went away while it waited.
+            self.client_closed();
+        }
         metrics::request(self.route, self.outcome);
         metrics::tool_calls(self.calls);
         let millis = self.start.elapsed().as_secs_f64() * 1000.0;
