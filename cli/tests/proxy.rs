@@ -253,16 +253,6 @@ async fn upstream_errors_keep_their_status_and_body() {
     }
 }
 
-fn assert_error(body: &Value, kind: &str) {
-    assert_eq!(body["error"]["type"], kind, "{body}");
-    assert!(
-        body["error"]["message"]
-            .as_str()
-            .is_some_and(|m| !m.is_empty()),
-        "{body}"
-    );
-}
-
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_upstream_is_502() {
     // A port nobody listens on: bound, then closed.
@@ -286,13 +276,6 @@ async fn an_unreachable_upstream_is_502() {
         .unwrap();
     assert_eq!(response.status(), 502);
     proxy.wait_for_log(|line| line.contains("GET /v1/models 502"));
-}
-
-/// The events of a stream that must end with an error event and `[DONE]`.
-async fn read_failed_stream(response: reqwest::Response) -> (Vec<Value>, Value) {
-    let mut values = read_sse(response).await;
-    let error = values.pop().expect("an error event");
-    (values, error)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -11,19 +11,6 @@ use support::client::*;
 use support::proxy::TIMEOUT;
 use support::replay::{self, faults::big_call};
 
-fn assert_error(body: &Value, kind: &str) {
-    assert_eq!(body["error"]["type"], json!(kind), "{body}");
-    assert!(body["error"]["message"].as_str().is_some(), "{body}");
-}
-
-/// The chunks before a stream's error event, and the error event.
-async fn read_failed_stream(response: reqwest::Response) -> (Vec<Value>, Value) {
-    assert_eq!(response.status(), 200);
-    let mut values = read_sse(response).await;
-    let error = values.pop().expect("an error event");
-    (values, error)
-}
-
 fn tools() -> Value {
     placeholder_tools()
 }

@@ -175,3 +175,23 @@ pub async fn chat(proxy: &ProxyProcess, body: &Value) -> reqwest::Response {
 pub fn request(model: &str, tools: &Value, stream: bool) -> Value {
     json!({"model": model, "messages": [{"role": "user", "content": "go"}], "tools": tools, "stream": stream})
 }
+
+/// An OpenAI error object of `kind`, with a message.
+pub fn assert_error(body: &Value, kind: &str) {
+    assert_eq!(body["error"]["type"], kind, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+}
+
+/// A stream that must end with an error event and `[DONE]`: the chunks
+/// before the error event, and the error event.
+pub async fn read_failed_stream(response: reqwest::Response) -> (Vec<Value>, Value) {
+    assert_eq!(response.status(), 200);
+    let mut values = read_sse(response).await;
+    let error = values.pop().expect("an error event");
+    (values, error)
+}
