@@ -85,6 +85,11 @@ impl ProxyProcess {
         ProxyProcess { child, url, log }
     }
 
+    /// The process id, to read its memory from `/proc` (the fault soak bench).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// The stderr lines so far.
     pub fn log(&self) -> Vec<String> {
         self.log.0.lock().unwrap().clone()

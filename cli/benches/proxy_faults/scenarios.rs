@@ -1,0 +1,668 @@
+//! The soak's requests: what each one sends, and what the proxy promises
+//! for it (README, "Errors" and "Limits and timeouts").
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::StreamExt;
+use serde_json::Value;
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use tokio::net::TcpStream;
+
+use crate::support::client::{placeholder_tools, read_sse, request, Assembled};
+
+/// How a request missed what the proxy promises.
+pub enum Miss {
+    /// Refused at `--max-connections` while a cap burst held every slot:
+    /// that is the promise (503, or the connection closed on a client
+    /// still writing), so the request is sent again.
+    Refused,
+    Wrong(String),
+}
+
+pub type Outcome = Result<(), Miss>;
+
+macro_rules! ensure {
+    ($cond:expr, $($arg:tt)*) => {
+        if !$cond {
+            return Err(Miss::Wrong(format!($($arg)*)));
+        }
+    };
+}
+
+pub struct Fixture {
+    pub format: &'static str,
+    pub name: String,
+    pub text: String,
+    pub tools: Value,
+}
+
+/// What every request shares.
+pub struct Ctx {
+    pub url: String,
+    /// `127.0.0.1:PORT`, for raw connections.
+    pub addr: String,
+    pub client: reqwest::Client,
+    pub fixtures: Vec<Fixture>,
+    pub max_body: usize,
+    pub max_connections: usize,
+    pub header_timeout: Duration,
+    /// Whether a cap burst holds the slots, and when the last one ended.
+    burst: Mutex<(bool, Option<Instant>)>,
+    /// Per kind: the next fixture (or variant) to use, so that every
+    /// fixture comes round.
+    next: Vec<AtomicUsize>,
+}
+
+impl Ctx {
+    pub fn new(url: &str, fixtures: Vec<Fixture>, max_body: usize, max_connections: usize) -> Ctx {
+        Ctx {
+            url: url.to_owned(),
+            addr: url.trim_start_matches("http://").to_owned(),
+            // Idle connections are dropped before the proxy's 2 s keep-alive
+            // ends them, so that no request races a closing connection.
+            client: reqwest::Client::builder()
+                .no_proxy()
+                .pool_idle_timeout(Duration::from_millis(1000))
+                .build()
+                .unwrap(),
+            fixtures,
+            max_body,
+            max_connections,
+            header_timeout: Duration::from_secs(2),
+            burst: Mutex::new((false, None)),
+            next: MIX.iter().map(|_| AtomicUsize::new(0)).collect(),
+        }
+    }
+
+    /// A cap burst holds the slots now or did a moment ago.
+    fn cap_full(&self) -> bool {
+        let (active, ended) = *self.burst.lock().unwrap();
+        active || ended.is_some_and(|at| at.elapsed() < Duration::from_secs(1))
+    }
+
+    fn set_burst(&self, active: bool) {
+        *self.burst.lock().unwrap() = (active, Some(Instant::now()));
+    }
+
+    pub fn next_index(&self, kind: Kind) -> usize {
+        let at = MIX.iter().position(|(k, _)| *k == kind).unwrap_or(0);
+        self.next[at].fetch_add(1, Ordering::Relaxed)
+    }
+
+    async fn chat(&self, body: &Value) -> Result<reqwest::Response, Miss> {
+        let sent = self
+            .client
+            .post(format!("{}/v1/chat/completions", self.url))
+            .json(body)
+            .send()
+            .await;
+        self.answered(sent).await
+    }
+
+    /// A response, unless the cap refused the request as promised.
+    async fn answered(
+        &self,
+        sent: reqwest::Result<reqwest::Response>,
+    ) -> Result<reqwest::Response, Miss> {
+        let response = match sent {
+            Ok(response) => response,
+            Err(_) if self.cap_full() => return Err(Miss::Refused),
+            Err(e) => return Err(Miss::Wrong(format!("request failed: {}", causes(&e)))),
+        };
+        if response.status() != 503 {
+            return Ok(response);
+        }
+        let retry = response.headers().get("retry-after").cloned();
+        let body = response.text().await.unwrap_or_default();
+        let full = self.cap_full();
+        ensure!(
+            full && retry.is_some_and(|r| r == "1") && body.contains("server_overloaded"),
+            "503 {}: {body}",
+            if full {
+                "not as promised"
+            } else {
+                "with no cap burst under way"
+            }
+        );
+        Err(Miss::Refused)
+    }
+
+    /// A raw HTTP/1.1 exchange (what reqwest would normalise): status and
+    /// body.
+    async fn raw(&self, head: &str) -> Result<(u16, String), Miss> {
+        let exchange = async {
+            let mut stream = TcpStream::connect(&self.addr).await?;
+            stream.write_all(head.as_bytes()).await?;
+            let mut answer = Vec::new();
+            // A reset after the answer still leaves the answer read.
+            let _ = stream.read_to_end(&mut answer).await;
+            Ok::<_, std::io::Error>(answer)
+        };
+        let answer = match tokio::time::timeout(Duration::from_secs(10), exchange).await {
+            Err(_) => return Err(Miss::Wrong("no answer within 10 s".into())),
+            Ok(Err(_)) if self.cap_full() => return Err(Miss::Refused),
+            Ok(Err(e)) => return Err(Miss::Wrong(format!("raw exchange failed: {e}"))),
+            Ok(Ok(answer)) => String::from_utf8_lossy(&answer).into_owned(),
+        };
+        let status = answer.split(' ').nth(1).and_then(|c| c.parse().ok());
+        let Some(status) = status else {
+            return Err(Miss::Wrong(format!("not an HTTP answer: {answer:?}")));
+        };
+        if status == 503 && self.cap_full() && answer.contains("server_overloaded") {
+            return Err(Miss::Refused);
+        }
+        let body = answer.split_once("\r\n\r\n").map_or("", |(_, b)| b);
+        Ok((status, body.to_owned()))
+    }
+
+    /// A fixture answered as the library parses it.
+    async fn normal(&self, fixture: &Fixture, prefix: &str, stream: bool) -> Outcome {
+        let model = format!("{prefix}{}/{}", fixture.format, fixture.name);
+        let response = self.chat(&request(&model, &fixture.tools, stream)).await?;
+        ensure!(response.status() == 200, "{model}: {}", response.status());
+        let assembled = if stream {
+            Assembled::from_chunks(&read_sse(response).await)
+        } else {
+            Assembled::from_completion(&json(response).await?)
+        };
+        // A mismatch panics, which the soak counts as a failure.
+        assembled.assert_matches(fixture.format, &fixture.text, &fixture.tools, &model);
+        Ok(())
+    }
+
+    /// The proxy's own error answer: status and `error.type`.
+    async fn error_answer(&self, model: &str, stream: bool, status: u16, kind: &str) -> Outcome {
+        let fixture_tools = placeholder_tools();
+        let response = self.chat(&request(model, &fixture_tools, stream)).await?;
+        ensure!(
+            response.status() == status,
+            "{model}: {} not {status}",
+            response.status()
+        );
+        let body = json(response).await?;
+        ensure!(
+            body["error"]["type"] == kind && body["error"]["message"].is_string(),
+            "{model}: {body}"
+        );
+        Ok(())
+    }
+
+    /// A stream that ends with an error event of type `kind` and `[DONE]`:
+    /// the chunks before it.
+    async fn failed_stream(
+        &self,
+        model: &str,
+        tools: &Value,
+        kind: &str,
+    ) -> Result<Vec<Value>, Miss> {
+        let response = self.chat(&request(model, tools, true)).await?;
+        ensure!(response.status() == 200, "{model}: {}", response.status());
+        // Panics when the stream does not end with `[DONE]`.
+        let mut values = read_sse(response).await;
+        let error = values.pop().unwrap_or_default();
+        ensure!(
+            error["error"]["type"] == kind && error["error"]["message"].is_string(),
+            "{model}: last event {error}, not a {kind} error"
+        );
+        Ok(values)
+    }
+
+    /// Reads `pieces` pieces of a stream, then goes away.
+    async fn drop_mid_stream(&self, model: &str, tools: &Value, pieces: usize) -> Outcome {
+        let response = self.chat(&request(model, tools, true)).await?;
+        ensure!(response.status() == 200, "{model}: {}", response.status());
+        let mut body = response.bytes_stream();
+        for _ in 0..pieces {
+            let piece = body.next().await;
+            ensure!(
+                matches!(piece, Some(Ok(_))),
+                "{model}: the stream ended early"
+            );
+        }
+        Ok(())
+    }
+
+    async fn oversize(&self, chunked: bool) -> Outcome {
+        let size = 2 * self.max_body;
+        // A client of its own: the proxy closes the connection after its
+        // 413 without saying so, and a pooled client would send the next
+        // request on it (see the README's "Fault soak").
+        let client = reqwest::Client::builder().no_proxy().build().unwrap();
+        let post = client.post(format!("{}/v1/chat/completions", self.url));
+        let post = if chunked {
+            let pieces = futures_util::stream::iter(
+                (0..size / 65536).map(|_| Ok::<_, std::io::Error>(vec![b'x'; 65536])),
+            );
+            post.body(reqwest::Body::wrap_stream(pieces))
+        } else {
+            post.body(vec![b'x'; size])
+        };
+        let response = self.answered(post.send().await).await?;
+        ensure!(
+            response.status() == 413,
+            "{size} bytes: {}",
+            response.status()
+        );
+        let body = json(response).await?;
+        ensure!(body["error"]["type"] == "invalid_request_error", "{body}");
+        Ok(())
+    }
+
+    /// An endless body that is no event stream (`application/json`, no
+    /// line end) to `stream: true`: promised an `upstream_stream_error`
+    /// event and `[DONE]`, past `--max-event-bytes` at the latest, so
+    /// within `limit` at loopback speed.
+    pub async fn endless_body_stream(&self, limit: Duration) -> Outcome {
+        let tools = placeholder_tools();
+        let answer = self.failed_stream("fault/endless_body", &tools, "upstream_stream_error");
+        match tokio::time::timeout(limit, answer).await {
+            Ok(answer) => answer.map(drop),
+            Err(_) => Err(Miss::Wrong(format!(
+                "nothing after the head within {limit:?}: the proxy reads the endless body and sends no event"
+            ))),
+        }
+    }
+
+    /// A client that writes its head one byte every 500 ms: closed,
+    /// unanswered, once `--header-read-timeout` is over.
+    pub async fn slowloris(&self) -> Outcome {
+        let stream = match TcpStream::connect(&self.addr).await {
+            Ok(stream) => stream,
+            Err(e) => return Err(Miss::Wrong(format!("cannot connect: {e}"))),
+        };
+        let start = Instant::now();
+        let (mut read, mut write) = stream.into_split();
+        let writer = tokio::spawn(async move {
+            let head = b"POST /v1/chat/completions HTTP/1.1\r\nHost: proxy\r\nX-Slow: ";
+            for byte in head.iter().chain(std::iter::repeat(&b'a')) {
+                if write.write_all(&[*byte]).await.is_err() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(500)).await;
+            }
+        });
+        let mut answer = Vec::new();
+        let limit = self.header_timeout + Duration::from_secs(8);
+        let read = tokio::time::timeout(limit, read.read_to_end(&mut answer)).await;
+        writer.abort();
+        let elapsed = start.elapsed();
+        ensure!(read.is_ok(), "a slow head still open after {limit:?}");
+        let answer = String::from_utf8_lossy(&answer);
+        if answer.starts_with("HTTP/1.1 503") && self.cap_full() {
+            return Err(Miss::Refused);
+        }
+        ensure!(answer.is_empty(), "a slow head was answered: {answer:?}");
+        ensure!(
+            elapsed + Duration::from_millis(100) >= self.header_timeout,
+            "a slow head closed after {elapsed:?}, before --header-read-timeout"
+        );
+        Ok(())
+    }
+
+    /// `--max-connections` + 4 connections at once that send nothing: at
+    /// least 4 get the 503 at once, the rest are closed unanswered at
+    /// `--header-read-timeout`.
+    pub async fn cap_burst(&self) -> Outcome {
+        self.set_burst(true);
+        let result = self.fill_the_cap().await;
+        self.set_burst(false);
+        result
+    }
+
+    async fn fill_the_cap(&self) -> Outcome {
+        let count = self.max_connections + 4;
+        let mut held = Vec::new();
+        for _ in 0..count {
+            match TcpStream::connect(&self.addr).await {
+                Ok(stream) => held.push(stream),
+                Err(e) => return Err(Miss::Wrong(format!("cannot connect: {e}"))),
+            }
+        }
+        let limit = self.header_timeout + Duration::from_secs(8);
+        let reads = held.into_iter().map(|mut stream| async move {
+            let mut answer = Vec::new();
+            let read = tokio::time::timeout(limit, stream.read_to_end(&mut answer)).await;
+            (read.is_ok(), String::from_utf8_lossy(&answer).into_owned())
+        });
+        let mut refused = 0;
+        for (closed, answer) in futures_util::future::join_all(reads).await {
+            ensure!(closed, "a silent connection still open after {limit:?}");
+            if answer.is_empty() {
+                continue;
+            }
+            ensure!(
+                answer.starts_with("HTTP/1.1 503")
+                    && answer.to_ascii_lowercase().contains("retry-after: 1")
+                    && answer.contains("server_overloaded"),
+                "past the cap: {answer:?}"
+            );
+            refused += 1;
+        }
+        ensure!(
+            refused >= 4,
+            "{count} connections, only {refused} refused with --max-connections {}",
+            self.max_connections
+        );
+        Ok(())
+    }
+}
+
+/// An error and its causes, which say what failed (reqwest's own message
+/// does not).
+pub fn causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
+async fn json(response: reqwest::Response) -> Result<Value, Miss> {
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| Miss::Wrong(format!("body: {e}")))?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        let text = String::from_utf8_lossy(&bytes[..bytes.len().min(200)]).into_owned();
+        Miss::Wrong(format!("not JSON ({e}): {text}"))
+    })
+}
+
+/// Paths that would leave the upstream's base, sent raw.
+const ESCAPES: &[&str] = &[
+    "/%2e%2e/admin",
+    "/../admin",
+    "/%2E%2E/%2E%2E/admin",
+    "/.%2e/admin",
+    "/v1/../../admin",
+    "/%252e%252e/%252e%252e/admin",
+    "/v1/..%2f..%2fadmin",
+    "/v1/..%5c..%5cadmin",
+    "/..;/..;/admin",
+    "/%c0%ae%c0%ae/admin",
+    "/%ef%bc%8e%ef%bc%8e/admin",
+];
+
+const ENCODINGS: &[&str] = &["gzip", "deflate", "br", "zstd"];
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Kind {
+    Stream,
+    Whole,
+    QuirksStream,
+    Compressed,
+    SlowHeadOk,
+    EndlessBodyWhole,
+    LongLine,
+    BigEventOk,
+    BigEventOver,
+    InvalidUtf8,
+    NoEnd,
+    StallStream,
+    StallWhole,
+    SlowHeadTimeout,
+    Hang,
+    BadJson,
+    BadJsonWhole,
+    Cut,
+    ErrorEvent,
+    EndlessDropped,
+    DroppedMidStream,
+    GoneWhole,
+    PathEscape,
+    Oversize,
+    OversizeChunked,
+}
+
+/// Each kind and how often it is drawn. Slow heads, cap bursts and
+/// endless bodies to a stream run in loops of their own.
+pub const MIX: &[(Kind, u32)] = &[
+    (Kind::Stream, 20),
+    (Kind::Whole, 12),
+    (Kind::QuirksStream, 6),
+    (Kind::Compressed, 6),
+    (Kind::SlowHeadOk, 2),
+    (Kind::EndlessBodyWhole, 2),
+    (Kind::LongLine, 2),
+    (Kind::BigEventOk, 3),
+    (Kind::BigEventOver, 2),
+    (Kind::InvalidUtf8, 2),
+    (Kind::NoEnd, 3),
+    (Kind::StallStream, 1),
+    (Kind::StallWhole, 1),
+    (Kind::SlowHeadTimeout, 1),
+    (Kind::Hang, 1),
+    (Kind::BadJson, 2),
+    (Kind::BadJsonWhole, 1),
+    (Kind::Cut, 2),
+    (Kind::ErrorEvent, 2),
+    (Kind::EndlessDropped, 2),
+    (Kind::DroppedMidStream, 3),
+    (Kind::GoneWhole, 1),
+    (Kind::PathEscape, 4),
+    (Kind::Oversize, 2),
+    (Kind::OversizeChunked, 2),
+];
+
+/// A kind drawn by weight from a random number.
+pub fn pick(random: u64) -> Kind {
+    let total: u64 = MIX.iter().map(|(_, w)| u64::from(*w)).sum();
+    let mut at = random % total;
+    for (kind, weight) in MIX {
+        if at < u64::from(*weight) {
+            return *kind;
+        }
+        at -= u64::from(*weight);
+    }
+    Kind::Stream
+}
+
+impl Kind {
+    /// Its name in the summary, and its group: `normal` answers must equal
+    /// the library's parse, `fault` ones come from a misbehaving upstream,
+    /// `client` ones from a misbehaving client.
+    pub fn name(self) -> (&'static str, &'static str) {
+        match self {
+            Kind::Stream => ("stream", "normal"),
+            Kind::Whole => ("whole", "normal"),
+            Kind::QuirksStream => ("stream, odd SSE", "normal"),
+            Kind::Compressed => ("compressed (4 codings)", "fault"),
+            Kind::SlowHeadOk => ("head after 0.3 s", "fault"),
+            Kind::EndlessBodyWhole => ("endless body, whole", "fault"),
+            Kind::LongLine => ("3 MB line", "fault"),
+            Kind::BigEventOk => ("0.9 MB event", "fault"),
+            Kind::BigEventOver => ("1.5 MB event", "fault"),
+            Kind::InvalidUtf8 => ("invalid UTF-8", "fault"),
+            Kind::NoEnd => ("no end", "fault"),
+            Kind::StallStream => ("stall, stream", "fault"),
+            Kind::StallWhole => ("stall, whole", "fault"),
+            Kind::SlowHeadTimeout => ("head after 5 s", "fault"),
+            Kind::Hang => ("hang", "fault"),
+            Kind::BadJson => ("bad JSON, stream", "fault"),
+            Kind::BadJsonWhole => ("bad JSON, whole", "fault"),
+            Kind::Cut => ("cut", "fault"),
+            Kind::ErrorEvent => ("error event", "fault"),
+            Kind::EndlessDropped => ("endless, dropped", "client"),
+            Kind::DroppedMidStream => ("dropped mid-stream", "client"),
+            Kind::GoneWhole => ("gone before answer", "client"),
+            Kind::PathEscape => ("path escape", "client"),
+            Kind::Oversize => ("oversized body", "client"),
+            Kind::OversizeChunked => ("oversized, chunked", "client"),
+        }
+    }
+
+    /// Sends the `i`th request of this kind and checks its answer.
+    pub async fn run(self, ctx: Arc<Ctx>, i: usize) -> Outcome {
+        let fixture = &ctx.fixtures[i % ctx.fixtures.len()];
+        let model = |prefix: &str| format!("{prefix}{}/{}", fixture.format, fixture.name);
+        let tools = placeholder_tools();
+        match self {
+            Kind::Stream => ctx.normal(fixture, "", true).await,
+            Kind::Whole => ctx.normal(fixture, "", false).await,
+            Kind::QuirksStream => ctx.normal(fixture, "quirks/", true).await,
+            Kind::Compressed => {
+                let encoding = ENCODINGS[i % ENCODINGS.len()];
+                let stream = (i / ENCODINGS.len()) % 2 == 0;
+                ctx.normal(fixture, &format!("fault/{encoding}/"), stream)
+                    .await
+            }
+            Kind::SlowHeadOk => {
+                ctx.normal(fixture, "fault/slow_head/300/", i % 2 == 0)
+                    .await
+            }
+            Kind::EndlessBodyWhole => {
+                let kind = "upstream_response_too_large";
+                ctx.error_answer("fault/endless_body", false, 502, kind)
+                    .await
+            }
+            Kind::LongLine => {
+                let model = "fault/long_line/3000000";
+                let before = ctx
+                    .failed_stream(model, &tools, "upstream_stream_error")
+                    .await?;
+                let content = Assembled::from_chunks(&before).content;
+                ensure!(content.as_deref() == Some("Hi"), "{model}: {content:?}");
+                Ok(())
+            }
+            Kind::BigEventOk => {
+                let response = ctx
+                    .chat(&request("fault/big_event/900000", &tools, true))
+                    .await?;
+                ensure!(response.status() == 200, "big event: {}", response.status());
+                let assembled = Assembled::from_chunks(&read_sse(response).await);
+                ensure!(
+                    assembled.calls.len() == 1 && assembled.calls[0].1 == "write_file",
+                    "big event: calls {}",
+                    assembled.calls.len()
+                );
+                let arguments: Value =
+                    serde_json::from_str(&assembled.calls[0].2).unwrap_or_default();
+                let length = arguments["content"].as_str().map_or(0, str::len);
+                ensure!(length == 900_000, "big event: a value of {length} bytes");
+                let reason = assembled.finish_reason;
+                ensure!(
+                    reason.as_deref() == Some("tool_calls"),
+                    "big event: {reason:?}"
+                );
+                Ok(())
+            }
+            Kind::BigEventOver => {
+                let model = "fault/big_event/1500000";
+                ctx.failed_stream(model, &tools, "upstream_stream_error")
+                    .await
+                    .map(drop)
+            }
+            Kind::InvalidUtf8 => {
+                let response = ctx
+                    .chat(&request("fault/invalid_utf8", &tools, true))
+                    .await?;
+                ensure!(
+                    response.status() == 200,
+                    "invalid UTF-8: {}",
+                    response.status()
+                );
+                let assembled = Assembled::from_chunks(&read_sse(response).await);
+                ensure!(
+                    assembled.content.as_deref() == Some("caf\u{FFFD} ok")
+                        && assembled.finish_reason.as_deref() == Some("stop"),
+                    "invalid UTF-8: {assembled:?}"
+                );
+                Ok(())
+            }
+            Kind::NoEnd | Kind::StallStream => {
+                let (model, kind) = if self == Kind::NoEnd {
+                    (model("fault/no_end/"), "upstream_stream_error")
+                } else {
+                    (model("fault/stall/3/"), "upstream_timeout")
+                };
+                let before = ctx.failed_stream(&model, &fixture.tools, kind).await?;
+                // A cut is never finished as if its calls were whole.
+                let reason = Assembled::from_chunks(&before).finish_reason;
+                ensure!(
+                    reason.as_deref() != Some("tool_calls"),
+                    "{model}: a cut stream finished {reason:?}"
+                );
+                Ok(())
+            }
+            Kind::StallWhole => {
+                let model = model("fault/stall/3/");
+                ctx.error_answer(&model, false, 504, "upstream_timeout")
+                    .await
+            }
+            Kind::SlowHeadTimeout => {
+                let model = model("fault/slow_head/5000/");
+                ctx.error_answer(&model, i % 2 == 0, 504, "upstream_timeout")
+                    .await
+            }
+            Kind::Hang => {
+                ctx.error_answer("hang", i % 2 == 0, 504, "upstream_timeout")
+                    .await
+            }
+            Kind::BadJson | Kind::Cut => {
+                let model = if self == Kind::Cut {
+                    "malformed/cut"
+                } else {
+                    "malformed/bad_json"
+                };
+                let before = ctx
+                    .failed_stream(model, &tools, "upstream_stream_error")
+                    .await?;
+                let content = Assembled::from_chunks(&before).content;
+                ensure!(content.as_deref() == Some("Hi"), "{model}: {content:?}");
+                Ok(())
+            }
+            Kind::BadJsonWhole => {
+                let kind = "upstream_invalid_response";
+                ctx.error_answer("malformed/bad_json", false, 502, kind)
+                    .await
+            }
+            Kind::ErrorEvent => {
+                // The upstream's own error event, passed on as it came.
+                let before = ctx
+                    .failed_stream("malformed/error_event", &tools, "internal_error")
+                    .await?;
+                let content = Assembled::from_chunks(&before).content;
+                ensure!(content.as_deref() == Some("Hi"), "error event: {content:?}");
+                Ok(())
+            }
+            Kind::EndlessDropped => ctx.drop_mid_stream("endless", &tools, 3).await,
+            Kind::DroppedMidStream => {
+                ctx.drop_mid_stream(&model("paced/20/"), &fixture.tools, 2)
+                    .await
+            }
+            Kind::GoneWhole => {
+                let body = request("hang", &tools, false);
+                let wait = Duration::from_millis(300);
+                let send = ctx.chat(&body);
+                match tokio::time::timeout(wait, send).await {
+                    Err(_) => Ok(()),
+                    Ok(Err(miss)) => Err(miss),
+                    Ok(Ok(response)) => Err(Miss::Wrong(format!(
+                        "hang answered {} within 300 ms",
+                        response.status()
+                    ))),
+                }
+            }
+            Kind::PathEscape => {
+                let path = ESCAPES[i % ESCAPES.len()];
+                let head =
+                    format!("GET {path} HTTP/1.1\r\nHost: proxy\r\nConnection: close\r\n\r\n");
+                let (status, body) = ctx.raw(&head).await?;
+                ensure!(status == 400, "{path}: {status} {body}");
+                let body: Value = serde_json::from_str(&body).unwrap_or_default();
+                ensure!(
+                    body["error"]["type"] == "invalid_request_error",
+                    "{path}: {body}"
+                );
+                Ok(())
+            }
+            Kind::Oversize => ctx.oversize(false).await,
+            Kind::OversizeChunked => ctx.oversize(true).await,
+        }
+    }
+}
