@@ -380,3 +380,14 @@ async fn a_client_that_leaves_while_the_answer_is_awaited_is_logged_499() {
     assert!(gave_up.is_err(), "the upstream never answers");
     proxy.wait_for_log(|line| line.contains("499 rewrite calls=0 client_closed"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_endless_body_that_is_not_sse_ends_the_stream_with_an_error_event() {
+    let (_replay, proxy) = setup(&["--format", "qwen3_coder", "--max-event-bytes", "65536"]).await;
+    // JSON, forever, to a request that asked for a stream: no event ever
+    // forms, and bytes keep coming, so only the bound can end it.
+    let response = chat(&proxy, &request("fault/endless_body", &tools(), true)).await;
+    let (chunks, error) = read_failed_stream(response).await;
+    assert_error(&error, "upstream_stream_error");
+    assert!(chunks.is_empty(), "{chunks:?}");
+}

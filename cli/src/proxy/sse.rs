@@ -6,7 +6,9 @@
 //! The parsing rules of the WHATWG spec ("Parsing an event stream" in the
 //! HTML standard) are small enough to own. Here each byte is examined
 //! once, a comment or an ignored field is skipped as it comes, and what is
-//! held for one event is bounded by `max_event_bytes`.
+//! held for one event is bounded by `max_event_bytes`; so are the bytes
+//! between two blank lines that are not held (names, comments, ignored
+//! lines), so that a body that never forms an event ends in an error.
 //!
 //! The parse is on bytes and decodes UTF-8 at dispatch: the delimiters are
 //! all ASCII, which no UTF-8 sequence (valid or not) swallows, so this is
@@ -125,6 +127,12 @@ pub struct SseDecoder {
     /// The digits of the `retry` line being read, if any.
     retry_value: Option<u64>,
     retry: Option<u64>,
+    /// Bytes since the last blank line that are not held: field names,
+    /// comments, ignored lines, line ends. Bounded by `max_event_bytes`
+    /// too, so that a body that never forms an event (an endless line, or
+    /// endless lines of no field) ends in an error rather than being read
+    /// forever without a word to the client.
+    ignored: usize,
     failed: bool,
     /// Bytes looked at by the line scanner: equal to the input's length
     /// if no byte is examined twice.
@@ -148,6 +156,7 @@ impl SseDecoder {
             last_id: Vec::new(),
             retry_value: None,
             retry: None,
+            ignored: 0,
             failed: false,
             #[cfg(test)]
             examined: 0,
@@ -280,6 +289,9 @@ impl SseDecoder {
                     let end = memchr2(b'\r', b'\n', rest);
                     let (value, after) = rest.split_at(end.unwrap_or(rest.len()));
                     self.count(value.len());
+                    if self.line == Line::Skip {
+                        self.ignore(value.len())?;
+                    }
                     self.value(value)?;
                     rest = after;
                 }
@@ -294,6 +306,7 @@ impl SseDecoder {
                     // At most `MAX_NAME` + 1 bytes, so one at a time.
                     if byte != b'\r' && byte != b'\n' {
                         self.count(1);
+                        self.ignore(1)?;
                         self.name_byte(byte);
                         rest = rest.get(1..).unwrap_or_default();
                     }
@@ -301,6 +314,7 @@ impl SseDecoder {
             }
             if let Some((&end @ (b'\r' | b'\n'), tail)) = rest.split_first() {
                 self.count(1);
+                self.ignore(1)?;
                 rest = tail;
                 if end == b'\r' {
                     match rest.split_first() {
@@ -411,6 +425,15 @@ impl SseDecoder {
     }
 
     /// Errs if `more` bytes would take what is held past the bound.
+    /// `n` more bytes that are not held (see `ignored`).
+    fn ignore(&mut self, n: usize) -> Result<(), SseError> {
+        self.ignored = self.ignored.saturating_add(n);
+        if self.ignored > self.max_event_bytes {
+            return Err(self.too_large());
+        }
+        Ok(())
+    }
+
     fn reserve(&self, more: usize) -> Result<(), SseError> {
         let held = self.data.len() + self.event.len() + self.id_value.len() + self.last_id.len();
         if held.saturating_add(more) > self.max_event_bytes {
@@ -424,6 +447,7 @@ impl SseDecoder {
         let field = match line {
             Line::Start => {
                 self.dispatch(out);
+                self.ignored = 0;
                 None
             }
             // A field name alone: the field with an empty value.

@@ -337,7 +337,8 @@ fn sse_long_ignored_lines_are_skipped_not_held() {
         b"id: \x00",
         b"datadatadata",
     ] {
-        let mut decoder = SseDecoder::new(1024);
+        // The bound counts them (below), but they are never held.
+        let mut decoder = SseDecoder::new(16 << 20);
         let mut out = Vec::new();
         decoder.feed(start, &mut out).unwrap();
         for _ in 0..(10 << 20) / piece.len() {
@@ -347,6 +348,36 @@ fn sse_long_ignored_lines_are_skipped_not_held() {
         decoder.feed(b"\ndata: after\n\n", &mut out).unwrap();
         assert_eq!(data(&out), ["after"], "{start:?}");
     }
+}
+
+#[test]
+fn sse_bytes_that_never_form_an_event_are_bounded_too() {
+    const LIMIT: usize = 4096;
+    // An endless line of no field, endless short lines of no field, and
+    // endless comments without a blank line: each fails past the bound
+    // instead of being read for ever.
+    for piece in [&b"y"[..], b"x\n", b"{\"a\": 1}\n", b": ping\n"] {
+        let mut decoder = SseDecoder::new(LIMIT);
+        let mut out = Vec::new();
+        let mut fed = 0;
+        let err = loop {
+            match decoder.feed(piece, &mut out) {
+                Ok(()) => fed += piece.len(),
+                Err(err) => break err,
+            }
+            assert!(fed <= 2 * LIMIT, "{piece:?} never failed");
+        };
+        assert_eq!(err, SseError::EventTooLarge { limit: LIMIT }, "{piece:?}");
+        assert!(out.is_empty());
+    }
+    // Keep-alive comments each followed by a blank line go on for ever.
+    let mut decoder = SseDecoder::new(LIMIT);
+    let mut out = Vec::new();
+    for _ in 0..10 * LIMIT {
+        decoder.feed(b": ping\n\n", &mut out).unwrap();
+    }
+    decoder.feed(b"data: still here\n\n", &mut out).unwrap();
+    assert_eq!(data(&out), ["still here"]);
 }
 
 #[test]
