@@ -391,3 +391,50 @@ async fn an_endless_body_that_is_not_sse_ends_the_stream_with_an_error_event() {
     assert_error(&error, "upstream_stream_error");
     assert!(chunks.is_empty(), "{chunks:?}");
 }
+
+/// One request over a fresh connection, raw: the whole answer, to the
+/// connection's end.
+async fn raw_exchange(proxy_url: &str, head: &str, body: &[u8]) -> std::io::Result<String> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let addr = proxy_url.trim_start_matches("http://");
+    let mut stream = tokio::net::TcpStream::connect(addr).await?;
+    stream.write_all(head.as_bytes()).await?;
+    stream.write_all(body).await?;
+    let mut answer = Vec::new();
+    tokio::time::timeout(TIMEOUT, stream.read_to_end(&mut answer))
+        .await
+        .expect("the proxy never closed")?;
+    Ok(String::from_utf8_lossy(&answer).into_owned())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_oversized_body_always_gets_its_413_and_the_connection_closes() {
+    let (replay, proxy) = setup(&["--format", "qwen3_coder", "--max-body-bytes", "262144"]).await;
+    let body = vec![b'x'; 300_000];
+    let declared = format!(
+        "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    );
+    let mut chunked_body = format!("{:x}\r\n", body.len()).into_bytes();
+    chunked_body.extend_from_slice(&body);
+    chunked_body.extend_from_slice(b"\r\n0\r\n\r\n");
+    let chunked = "POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n";
+    // Before, the connection was closed with the body unread, and the
+    // reset lost the 413 now and then: many tries, every one must read it.
+    for round in 0..20 {
+        for (head, body) in [(declared.as_str(), &body), (chunked, &chunked_body)] {
+            let answer = raw_exchange(&proxy.url, head, body)
+                .await
+                .unwrap_or_else(|e| panic!("round {round}: {e}"));
+            assert!(
+                answer.starts_with("HTTP/1.1 413"),
+                "round {round}: {answer:?}"
+            );
+            assert!(
+                answer.to_ascii_lowercase().contains("connection: close"),
+                "{answer:?}"
+            );
+        }
+    }
+    assert!(replay.requests().is_empty(), "never forwarded");
+}

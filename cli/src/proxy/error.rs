@@ -131,6 +131,13 @@ impl IntoResponse for ProxyError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
+        if matches!(self, ProxyError::BodyTooLarge { .. }) {
+            // The rest of the body may be left unread: the connection
+            // cannot carry another request.
+            response
+                .headers_mut()
+                .insert(header::CONNECTION, HeaderValue::from_static("close"));
+        }
         response
     }
 }

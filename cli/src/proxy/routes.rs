@@ -1,7 +1,7 @@
 //! Which requests are rewritten and which pass through.
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use axum::body::Body;
 use axum::extract::{Request, State};
@@ -116,19 +116,47 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
         .and_then(|value| value.parse::<u64>().ok());
+    let mut pieces = body.into_data_stream();
     if declared.is_some_and(|length| length > limit as u64) {
+        // A client that waits for `100 Continue` has sent nothing yet:
+        // nothing to drain.
+        if !headers.contains_key(header::EXPECT) {
+            drain(pieces).await;
+        }
         return Err(ProxyError::BodyTooLarge { limit });
     }
-    let mut pieces = body.into_data_stream();
     let mut read = BytesMut::new();
     while let Some(piece) = pieces.next().await {
         let piece = piece.map_err(|e| ProxyError::BadRequestBody(e.to_string()))?;
         if read.len() + piece.len() > limit {
+            drop(read);
+            drain(pieces).await;
             return Err(ProxyError::BodyTooLarge { limit });
         }
         read.extend_from_slice(&piece);
     }
     Ok(read.freeze())
+}
+
+/// How long, and how much, of a refused body is read and dropped.
+const DRAIN_TIME: Duration = Duration::from_secs(5);
+const DRAIN_BYTES: usize = 64 << 20;
+
+/// Reads what is left of a refused body, holding none of it, up to
+/// `DRAIN_TIME` and `DRAIN_BYTES`: a connection closed with the client's
+/// bytes unread is reset, and a reset can destroy the 413 before the
+/// client reads it. (The 413 also says `Connection: close`.)
+async fn drain(mut pieces: axum::body::BodyDataStream) {
+    let mut drained = 0;
+    let _ = tokio::time::timeout(DRAIN_TIME, async {
+        while let Some(Ok(piece)) = pieces.next().await {
+            drained += piece.len();
+            if drained > DRAIN_BYTES {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// How to rewrite a chat request, or `None` to pass it through: no `tools`
