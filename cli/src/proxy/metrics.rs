@@ -19,6 +19,9 @@ pub const FIRST_BYTE: &str = "toolcall_proxy_upstream_first_byte_seconds";
 pub const ADDED_LATENCY: &str = "toolcall_proxy_added_latency_seconds";
 pub const OPEN_STREAMS: &str = "toolcall_proxy_open_streams";
 
+/// How often histogram samples are folded into their buckets.
+const UPKEEP_EVERY: Duration = Duration::from_secs(1);
+
 static HANDLE: OnceLock<Option<PrometheusHandle>> = OnceLock::new();
 
 /// Installs the recorder (once per process; a second call is a no-op).
@@ -48,6 +51,15 @@ pub fn install() {
         let handle = recorder.handle();
         metrics::set_global_recorder(recorder).ok()?;
         describe();
+        // A histogram keeps each sample until upkeep folds it into its
+        // buckets: without it, memory grows with every upstream read.
+        let upkeep = handle.clone();
+        let _ = std::thread::Builder::new()
+            .name("metrics-upkeep".into())
+            .spawn(move || loop {
+                std::thread::sleep(UPKEEP_EVERY);
+                upkeep.run_upkeep();
+            });
         Some(handle)
     });
 }
