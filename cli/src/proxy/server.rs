@@ -288,7 +288,7 @@ pub async fn serve<F>(
     counters.report(&limits);
     reporter.abort();
     if drained {
-        log::line("info", &format!("stopped: every connection finished"), &[]);
+        log::line("info", "stopped: every connection finished", &[]);
     } else {
         let cut = limits.max_connections - permits.available_permits();
         log::line("warn", &format!(
