@@ -5,6 +5,7 @@
 
 use std::mem;
 
+use crate::openai::look::{look, Look};
 use crate::openai::{
     ChatCompletion, ChatCompletionChunk, ChunkChoice, ChunkEncoder, CompletionMeta, Delta,
     FinishReason, FunctionCall, ResponseMessage, ToolCall, ToolCallDelta,
@@ -74,6 +75,24 @@ pub struct Rewriter {
     /// The last upstream chunk's fields, without its choices: the chunk
     /// [`finish`](Rewriter::finish) sends is made of them.
     template: Option<ChatCompletionChunk>,
+    /// Or the last chunk's JSON, when [`push_json`](Rewriter::push_json)
+    /// did not decode it: decoded only if a chunk is made of it.
+    template_json: String,
+    /// Reused by [`push_json`](Rewriter::push_json) for the chunks it
+    /// writes.
+    sent: Vec<ChatCompletionChunk>,
+}
+
+/// How [`Rewriter::push_json`] took an upstream chunk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Pushed {
+    /// What to send for it (maybe nothing) was appended.
+    Sent,
+    /// It is the upstream's error event (an object with an `error` field,
+    /// as vLLM sends when generation fails): nothing was fed or appended;
+    /// send it as it came, the upstream's answer failed.
+    Error,
 }
 
 struct ChoiceState {
@@ -114,6 +133,8 @@ impl Rewriter {
             choices: Vec::new(),
             calls: 0,
             template: None,
+            template_json: String::new(),
+            sent: Vec::new(),
         }
     }
 
@@ -147,9 +168,133 @@ impl Rewriter {
             .flat_map(|choice| choice.diagnostics.drain(..))
     }
 
+    /// Whether every choice seen so far got its `finish_reason` (`false`
+    /// before any): a stream that ends after that has ended, even without
+    /// `[DONE]`.
+    pub fn all_finished(&self) -> bool {
+        !self.choices.is_empty() && self.choices.iter().all(|c| c.finished)
+    }
+
+    /// One upstream chunk as its JSON text (an SSE event's data); the
+    /// server-sent events to send for it (none or more `data: {json}`
+    /// events, as [`write_sse`](crate::openai::write_sse) frames them) are
+    /// appended to `out`. What [`push`](Rewriter::push) does with the chunk
+    /// decoded from it, for less: most chunks of a stream are a few bytes
+    /// of one choice's text, and such a chunk is looked at without being
+    /// decoded; when its parser passes the text on unchanged its JSON is
+    /// sent as it came, when the text changed the new text takes the old
+    /// one's place in it. Either is equal as JSON to what `push` writes,
+    /// except that a `null` `push` leaves out is kept (which means the
+    /// same to OpenAI's clients). A chunk that is not a
+    /// `chat.completion.chunk` is an error, unless it is the upstream's
+    /// error event ([`Pushed::Error`]).
+    ///
+    /// ```
+    /// use toolcall_stream::openai::{Pushed, Rewriter};
+    /// use toolcall_stream::Parser;
+    ///
+    /// let chunk = |content: &str| serde_json::json!({
+    ///     "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+    ///     "choices": [{"index": 0, "delta": {"content": content}, "finish_reason": null}]
+    /// }).to_string();
+    /// let mut rewriter = Rewriter::new(Parser::builder());
+    /// let mut out = String::new();
+    /// assert_eq!(rewriter.push_json(&chunk("Sure."), &mut out).unwrap(), Pushed::Sent);
+    /// assert_eq!(out, format!("data: {}\n\n", chunk("Sure.")));
+    /// // The start of a call is held: nothing to send.
+    /// out.clear();
+    /// rewriter.push_json(&chunk("<tool_call>\n<fun"), &mut out).unwrap();
+    /// assert!(out.is_empty());
+    /// let error = r#"{"error": {"message": "overloaded"}}"#;
+    /// assert_eq!(rewriter.push_json(error, &mut out).unwrap(), Pushed::Error);
+    /// assert!(rewriter.push_json("{", &mut out).is_err());
+    /// ```
+    pub fn push_json(&mut self, json: &str, out: &mut String) -> serde_json::Result<Pushed> {
+        match look(json) {
+            Some(Look::Error) => return Ok(Pushed::Error),
+            Some(Look::Text {
+                index,
+                content,
+                span,
+                other,
+            }) => {
+                let state = self.state(index);
+                let mut added = Added::default();
+                state.feed(&content, &mut added);
+                self.calls = self.choices.iter().map(|c| c.calls).sum();
+                self.template = None;
+                self.template_json.clear();
+                self.template_json.push_str(json);
+                if added.tool_calls.is_none() {
+                    match added.content.as_deref() {
+                        Some(text) if text == content => write_data(json, out),
+                        Some(text) => {
+                            // Only the text changed: the rest of the JSON
+                            // is what `push` would write.
+                            let mut spliced = String::with_capacity(json.len() + text.len());
+                            spliced.push_str(&json[..span.start]);
+                            // A string always serializes.
+                            spliced.push_str(&serde_json::to_string(text).unwrap_or_default());
+                            spliced.push_str(&json[span.end..]);
+                            write_data(&spliced, out);
+                        }
+                        // As `push`: a choice left with nothing to say is
+                        // not sent, nor a chunk left without choices.
+                        None if !other => {}
+                        None => self.push_decoded(json, Some(added), out)?,
+                    }
+                    return Ok(Pushed::Sent);
+                }
+                self.push_decoded(json, Some(added), out)?;
+                return Ok(Pushed::Sent);
+            }
+            Some(Look::Other) | None => {}
+        }
+        match serde_json::from_str::<ChatCompletionChunk>(json) {
+            // An error event with a chunk's fields reads as a chunk.
+            Ok(chunk) if chunk.extra.contains_key("error") => Ok(Pushed::Error),
+            Ok(chunk) => {
+                let mut chunks = mem::take(&mut self.sent);
+                self.push(chunk, &mut chunks);
+                write_chunks(&mut chunks, out);
+                self.sent = chunks;
+                Ok(Pushed::Sent)
+            }
+            Err(_) if is_error_event(json) => Ok(Pushed::Error),
+            Err(e) => Err(e),
+        }
+    }
+
+    /// The chunk decoded whole, its one choice's text already fed.
+    fn push_decoded(
+        &mut self,
+        json: &str,
+        fed: Option<Added>,
+        out: &mut String,
+    ) -> serde_json::Result<()> {
+        // The look took only what the full decode takes.
+        let chunk = serde_json::from_str(json)?;
+        let mut chunks = mem::take(&mut self.sent);
+        self.push_fed(chunk, fed, &mut chunks);
+        write_chunks(&mut chunks, out);
+        self.sent = chunks;
+        Ok(())
+    }
+
     /// One upstream chunk; the chunks to send are appended to `out`
     /// (none when it added nothing to send).
-    pub fn push(&mut self, mut chunk: ChatCompletionChunk, out: &mut Vec<ChatCompletionChunk>) {
+    pub fn push(&mut self, chunk: ChatCompletionChunk, out: &mut Vec<ChatCompletionChunk>) {
+        self.push_fed(chunk, None, out);
+    }
+
+    /// [`push`](Rewriter::push); `fed`: what the parser of the chunk's one
+    /// choice already made of its text.
+    fn push_fed(
+        &mut self,
+        mut chunk: ChatCompletionChunk,
+        mut fed: Option<Added>,
+        out: &mut Vec<ChatCompletionChunk>,
+    ) {
         let upstream_choices = mem::take(&mut chunk.choices);
         let had_choices = !upstream_choices.is_empty();
         self.template = Some(ChatCompletionChunk {
@@ -161,10 +306,16 @@ impl Rewriter {
             let text = choice.delta.content.take();
             let upstream_reason = choice.finish_reason.take();
             let state = self.state(choice.index);
-            let mut added = Added::default();
-            if let Some(text) = text {
-                state.feed(&text, &mut added);
-            }
+            let mut added = match fed.take() {
+                Some(added) => added,
+                None => {
+                    let mut added = Added::default();
+                    if let Some(text) = text {
+                        state.feed(&text, &mut added);
+                    }
+                    added
+                }
+            };
             if let Some(reason) = upstream_reason {
                 state.finish(reason, &mut added);
             }
@@ -234,10 +385,17 @@ impl Rewriter {
 
     /// Finishes every choice not finished yet with the upstream's `reason`.
     fn finish_all(&mut self, reason: FinishReason, out: &mut Vec<ChatCompletionChunk>) {
-        let Some(template) = self.template.take() else {
+        let template = self.template.take().or_else(|| {
+            // The last chunk came through `push_json`, which took it.
+            let mut chunk: ChatCompletionChunk = serde_json::from_str(&self.template_json).ok()?;
+            chunk.choices.clear();
+            chunk.usage = None;
+            Some(chunk)
+        });
+        self.template_json = String::new();
+        let Some(mut chunk) = template else {
             return;
         };
-        let mut chunk = template;
         for state in self.choices.iter_mut().filter(|c| !c.finished) {
             let mut added = Added::default();
             state.finish(reason.clone(), &mut added);
@@ -365,6 +523,30 @@ fn merge_calls(
         (theirs, None) => theirs,
         (None, ours) => ours,
     }
+}
+
+/// `json` as one server-sent event, a `data:` line for each of its lines
+/// (an upstream may spread its JSON over several).
+fn write_data(json: &str, out: &mut String) {
+    out.reserve(json.len() + 8);
+    for line in json.split('\n') {
+        out.push_str("data: ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
+fn write_chunks(chunks: &mut Vec<ChatCompletionChunk>, out: &mut String) {
+    for chunk in chunks.drain(..) {
+        // Only a map with keys other than strings fails, and a chunk read
+        // from JSON has none.
+        let _ = crate::openai::write_sse(&chunk, out);
+    }
+}
+
+fn is_error_event(json: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(json).is_ok_and(|value| value.get("error").is_some())
 }
 
 /// Whether a choice still carries anything once its text was taken out.

@@ -29,12 +29,13 @@
 mod encoder;
 mod error;
 mod layout;
+pub(crate) mod look;
 mod request;
 
 mod sse;
 mod types;
 
-pub use crate::rewrite::{rewrite_completion, rewrite_completion_with, Rewriter};
+pub use crate::rewrite::{rewrite_completion, rewrite_completion_with, Pushed, Rewriter};
 pub use encoder::{ChunkEncoder, MAX_LEADING_BLANK};
 pub use error::{ErrorObject, ErrorResponse};
 pub use request::{ChatCompletionRequest, StreamOptions};

@@ -91,7 +91,7 @@ async fn serve(config: Config) -> Result<(), String> {
         held,
     );
     log::line("info", &format!(
-        "at most {:.1} MiB of memory per stream (10 x --max-event-bytes {}, a held value {}, a held call {}, 96 KiB), answers read whole up to {} bytes (--max-response-bytes), upstream answers within {} (--first-byte-timeout), silences up to {} (--idle-timeout)",
+        "at most {:.1} MiB of memory per stream (10 x --max-event-bytes {}, a held value {}, a held call {}, 112 KiB), answers read whole up to {} bytes (--max-response-bytes), upstream answers within {} (--first-byte-timeout), silences up to {} (--idle-timeout)",
         per_stream as f64 / (1 << 20) as f64,
         config.max_event_bytes,
         toolcall_stream::Limits::default().max_held_value,

@@ -3,10 +3,12 @@
 //!
 //! Memory per stream is bounded: the SSE decoder holds at most one event
 //! (`--max-event-bytes`), the parsers hold at most their limits (and a
-//! held call, `--max-held-call`), and each upstream read becomes one
-//! piece of the response, so nothing accumulates between reads.
+//! held call, `--max-held-call`), and what the upstream's body has ready
+//! becomes one piece of the response (cut at `BATCH_BYTES`), so nothing
+//! accumulates between reads.
 
 use std::convert::Infallible;
+use std::task::Poll;
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -14,8 +16,7 @@ use axum::http::header;
 use axum::response::Response;
 use bytes::Bytes;
 use futures_util::StreamExt;
-use serde_json::Value;
-use toolcall_stream::openai::{write_sse, ChatCompletionChunk, Rewriter, SSE_DONE};
+use toolcall_stream::openai::{write_sse, ChatCompletionChunk, Pushed, Rewriter, SSE_DONE};
 use toolcall_stream::ParserBuilder;
 
 use super::error::error_object;
@@ -24,6 +25,11 @@ use super::idle::{BodyError, IdleBody};
 use super::log::{outcome, RequestLog};
 use super::metrics::{self, OpenStream};
 use super::sse::{SseDecoder, SseError, SseEvent};
+
+/// What one piece of the response holds at most, when the upstream's
+/// reads bring more than one event (a read's events past it wait for the
+/// next piece).
+const BATCH_BYTES: usize = 16 << 10;
 
 /// The data of the event that ends an OpenAI stream.
 const DONE: &str = "[DONE]";
@@ -54,18 +60,29 @@ pub fn respond(
     let state = SseRewrite::new(builder, reading.max_event_bytes, log);
     let pieces = futures_util::stream::unfold(Some((body, state)), |running| async move {
         let (mut body, mut state) = running?;
+        let mut out = String::new();
         loop {
-            let frame = match body.next().await {
-                Some(Ok(piece)) => state.piece(&piece),
-                Some(Err(e)) => state.body_failed(&e),
-                None => state.body_ended(),
-            };
+            let next = body.next().await;
+            let start = Instant::now();
+            state.take(next, &mut out);
+            // The rest of what the upstream's last read brought (its body
+            // gives each HTTP chunk on its own) goes into the same piece:
+            // the costs per piece (a frame to the client, clock reads, a
+            // histogram record) are then per read, not per chunk.
+            while !state.ended && out.len() < BATCH_BYTES {
+                let ready = std::future::poll_fn(|cx| Poll::Ready(body.poll_next_unpin(cx)));
+                match ready.await {
+                    Poll::Ready(next) => state.take(next, &mut out),
+                    Poll::Pending => break,
+                }
+            }
+            state.latency.record(start.elapsed().as_secs_f64());
             if state.ended {
                 // The upstream's body (and its connection) go now.
-                return Some((Ok::<_, Infallible>(frame), None));
+                return Some((Ok::<_, Infallible>(Bytes::from(out)), None));
             }
-            if !frame.is_empty() {
-                return Some((Ok(frame), Some((body, state))));
+            if !out.is_empty() {
+                return Some((Ok(Bytes::from(out)), Some((body, state))));
             }
         }
     });
@@ -83,13 +100,14 @@ pub fn respond(
 ///   it shrinks them after a large event) and 32 KiB of reused buffers;
 /// - the event's data, and the chunk parsed from it: `2 × event`;
 /// - the chunks written for it: at most `6 × event` (JSON escapes a
-///   control character as six bytes; text is usually one);
+///   control character as six bytes; text is usually one), after up to
+///   `BATCH_BYTES` (16 KiB) written for the read's earlier events;
 /// - the parser: `value` (a typed value held to be coerced) and `held`;
 /// - 64 KiB of fixed state (parser, rewriter, encoder, connection).
 ///
 /// `cli/src/proxy/memory_tests.rs` measures a stream against it.
 pub fn worst_case_bytes(event: usize, value: usize, held: usize) -> usize {
-    10 * event + value + held + (96 << 10)
+    10 * event + value + held + (96 << 10) + BATCH_BYTES
 }
 
 /// The rewrite of one response, sans-IO: upstream bytes in, bytes to send
@@ -102,9 +120,6 @@ pub(super) struct SseRewrite {
     log: RequestLog,
     /// Reused for each event's chunks.
     chunks: Vec<ChatCompletionChunk>,
-    /// Choices seen, and whether each got its `finish_reason`: a body that
-    /// ends after every choice finished has ended, even without `[DONE]`.
-    choices: Vec<(usize, bool)>,
     /// `[DONE]` (or the error event that ends a cut) was sent.
     ended: bool,
     /// The upstream sent an error event.
@@ -112,6 +127,8 @@ pub(super) struct SseRewrite {
     saw_event: bool,
     /// Invalid UTF-8 was replaced (reported once per stream).
     replaced_invalid_utf8: bool,
+    /// `toolcall_proxy_added_latency_seconds`, looked up once.
+    latency: ::metrics::Histogram,
     _open: OpenStream,
 }
 
@@ -127,67 +144,83 @@ impl SseRewrite {
             rewriter: Rewriter::new(builder),
             log,
             chunks: Vec::new(),
-            choices: Vec::new(),
             ended: false,
             upstream_failed: false,
             saw_event: false,
             replaced_invalid_utf8: false,
+            latency: metrics::added_latency(),
             _open: OpenStream::new(),
         }
     }
 
-    /// One read from the upstream: what to send for it (maybe nothing).
-    pub(super) fn piece(&mut self, piece: &[u8]) -> Bytes {
-        let start = Instant::now();
-        let decoded = self.decoder.feed(piece, &mut self.events);
-        let mut out = String::new();
-        self.drain_events(&mut out);
-        if let Err(e) = decoded {
-            self.fail(&mut out, &decode_error(&e), outcome::UPSTREAM_STREAM_ERROR);
+    /// What the upstream's body gave next: what to send for it goes to
+    /// `out`.
+    fn take(&mut self, next: Option<Result<Bytes, BodyError>>, out: &mut String) {
+        match next {
+            Some(Ok(piece)) => self.piece_into(&piece, out),
+            Some(Err(e)) => self.body_failed(&e, out),
+            None => self.body_ended_into(out),
         }
-        metrics::added_latency(start.elapsed());
+    }
+
+    /// One read from the upstream: what to send for it (maybe nothing).
+    #[cfg(test)]
+    pub(super) fn piece(&mut self, piece: &[u8]) -> Bytes {
+        let mut out = String::new();
+        self.piece_into(piece, &mut out);
         Bytes::from(out)
     }
 
+    fn piece_into(&mut self, piece: &[u8], out: &mut String) {
+        let decoded = self.decoder.feed(piece, &mut self.events);
+        self.drain_events(out);
+        if let Err(e) = decoded {
+            self.fail(out, &decode_error(&e), outcome::UPSTREAM_STREAM_ERROR);
+        }
+    }
+
     /// The upstream's body ended.
+    #[cfg(test)]
     pub(super) fn body_ended(&mut self) -> Bytes {
         let mut out = String::new();
+        self.body_ended_into(&mut out);
+        Bytes::from(out)
+    }
+
+    fn body_ended_into(&mut self, out: &mut String) {
         let decoded = self.decoder.finish(&mut self.events);
-        self.drain_events(&mut out);
+        self.drain_events(out);
         if self.ended {
-            return Bytes::from(out);
+            return;
         }
         if let Err(e) = decoded {
-            self.fail(&mut out, &decode_error(&e), outcome::UPSTREAM_STREAM_ERROR);
+            self.fail(out, &decode_error(&e), outcome::UPSTREAM_STREAM_ERROR);
         } else if !self.saw_event {
             // Not an event stream at all (a server that ignored `stream`).
             let message = "upstream sent no server-sent events";
-            self.fail(&mut out, message, outcome::UPSTREAM_STREAM_ERROR);
-        } else if self.upstream_failed || self.all_choices_finished() {
-            self.end(&mut out);
+            self.fail(out, message, outcome::UPSTREAM_STREAM_ERROR);
+        } else if self.upstream_failed || self.rewriter.all_finished() {
+            self.end(out);
         } else {
             // Neither `[DONE]` nor a `finish_reason`: a crashed or
             // restarted server, a dropped connection. Not an end.
             let message = "upstream stream ended before the answer was complete (no finish_reason, no [DONE])";
-            self.fail(&mut out, message, outcome::UPSTREAM_CUT);
+            self.fail(out, message, outcome::UPSTREAM_CUT);
         }
-        Bytes::from(out)
     }
 
     /// The upstream's body failed or went silent.
-    fn body_failed(&mut self, error: &BodyError) -> Bytes {
-        let mut out = String::new();
+    fn body_failed(&mut self, error: &BodyError, out: &mut String) {
         match error {
             BodyError::Idle(_) => {
                 metrics::upstream_timeout("idle");
-                self.fail_as(&mut out, &error.to_string(), "upstream_timeout");
+                self.fail_as(out, &error.to_string(), "upstream_timeout");
                 self.log.outcome("upstream_timeout");
             }
             BodyError::Failed(_) => {
-                self.fail(&mut out, &error.to_string(), outcome::UPSTREAM_CUT);
+                self.fail(out, &error.to_string(), outcome::UPSTREAM_CUT);
             }
         }
-        Bytes::from(out)
     }
 
     fn drain_events(&mut self, out: &mut String) {
@@ -218,18 +251,14 @@ impl SseRewrite {
         if data.trim().is_empty() {
             return;
         }
-        match serde_json::from_str::<ChatCompletionChunk>(data) {
+        // Most chunks are a few bytes of text that the parser passes on as
+        // they came: `push_json` sends those as they came, neither decoded
+        // whole nor written again.
+        match self.rewriter.push_json(data, out) {
             // The upstream's own error event (vLLM sends one when
-            // generation fails; the chunk's fields all have defaults, so
-            // it reads as a chunk): the client should see it as it was.
-            Ok(chunk) if chunk.extra.contains_key("error") => self.upstream_error(data, out),
-            Ok(chunk) => {
-                self.note_choices(&chunk);
-                self.rewriter.push(chunk, &mut self.chunks);
-                self.count_diagnostics();
-                self.write_chunks(out);
-            }
-            Err(_) if is_error_event(data) => self.upstream_error(data, out),
+            // generation fails): the client should see it as it was.
+            Ok(Pushed::Error) => self.upstream_error(data, out),
+            Ok(_) => self.count_diagnostics(),
             Err(e) => {
                 let message = format!("upstream sent an invalid chunk: {e}");
                 self.fail(out, &message, outcome::UPSTREAM_STREAM_ERROR);
@@ -243,28 +272,12 @@ impl SseRewrite {
         }
     }
 
-    fn note_choices(&mut self, chunk: &ChatCompletionChunk) {
-        for choice in &chunk.choices {
-            let finished = choice.finish_reason.is_some();
-            match self.choices.iter_mut().find(|(i, _)| *i == choice.index) {
-                Some((_, done)) => *done |= finished,
-                None => self.choices.push((choice.index, finished)),
-            }
-        }
-    }
-
-    fn all_choices_finished(&self) -> bool {
-        !self.choices.is_empty() && self.choices.iter().all(|&(_, done)| done)
-    }
-
     fn upstream_error(&mut self, data: &str, out: &mut String) {
         metrics::upstream_error("error_event");
         self.log.outcome(outcome::UPSTREAM_ERROR_EVENT);
         self.log.note("upstream sent an error event");
         self.upstream_failed = true;
-        out.push_str("data: ");
-        out.push_str(data);
-        out.push_str("\n\n");
+        write_data(data, out);
     }
 
     /// The upstream ended: the parsers' last chunks, then `[DONE]`.
@@ -338,6 +351,14 @@ fn decode_error(error: &SseError) -> String {
     format!("upstream stream is not readable: {error}")
 }
 
-fn is_error_event(data: &str) -> bool {
-    serde_json::from_str::<Value>(data).is_ok_and(|value| value.get("error").is_some())
+/// An event's data as it came: one `data:` line per line of it (the
+/// upstream may have spread its JSON over several).
+fn write_data(data: &str, out: &mut String) {
+    out.reserve(data.len() + 8);
+    for line in data.split('\n') {
+        out.push_str("data: ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push('\n');
 }

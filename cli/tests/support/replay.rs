@@ -49,10 +49,32 @@ pub fn fixtures_dir() -> PathBuf {
 
 /// A fixture's text as the model would have sent it: a JSON string holds
 /// no invalid UTF-8, so invalid bytes become U+FFFD, as a server's
-/// detokenizer makes them.
+/// detokenizer makes them. `prose/<words>` is no file: that many words of
+/// plain text in sentences and paragraphs (an answer without calls, for
+/// the cost bench).
 pub fn fixture_text(format: &str, name: &str) -> Option<String> {
+    if format == "prose" {
+        return name.parse().ok().map(prose);
+    }
     let bytes = std::fs::read(fixtures_dir().join(format).join(format!("{name}.txt"))).ok()?;
     Some(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// `words` words of text: sentences of 12 words, paragraphs of 4 sentences.
+pub fn prose(words: usize) -> String {
+    const WORDS: [&str; 8] = [
+        "the", "model", "answers", "with", "plain", "text", "and", "numbers",
+    ];
+    let mut text = String::new();
+    for i in 0..words {
+        text.push_str(WORDS[(i * 7 + i / 8) % WORDS.len()]);
+        text.push_str(match i % 48 {
+            47 => ".\n\n",
+            n if n % 12 == 11 => ". ",
+            _ => " ",
+        });
+    }
+    text.trim_end().to_owned()
 }
 
 /// The fixture's `tools` (`NAME.tools.json` beside it), if it has one.
