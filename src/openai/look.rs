@@ -17,6 +17,8 @@ use std::ops::Range;
 use serde::de::{self, Deserialize, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::value::RawValue;
 
+use super::scan::scan;
+
 /// What the look found.
 pub(crate) enum Look<'a> {
     /// An upstream error event: a chunk with an `error` field.
@@ -41,6 +43,12 @@ pub(crate) enum Look<'a> {
 /// `None` when the look cannot tell (not a chunk, or not one it reads):
 /// the full decode decides.
 pub(crate) fn look(json: &str) -> Option<Look<'_>> {
+    // The common chunk, read by hand; the rest through serde.
+    scan(json).or_else(|| look_serde(json))
+}
+
+/// [`look`] through serde's visitors.
+pub(crate) fn look_serde(json: &str) -> Option<Look<'_>> {
     let top: Top<'_> = serde_json::from_str(json).ok()?;
     if top.error {
         return Some(Look::Error);
@@ -145,7 +153,7 @@ impl<'de> Deserialize<'de> for Str {
 
 /// Text, borrowed from the JSON when it has no escapes.
 #[derive(serde::Deserialize)]
-struct Text<'a>(#[serde(borrow)] Cow<'a, str>);
+pub(crate) struct Text<'a>(#[serde(borrow)] pub(crate) Cow<'a, str>);
 
 /// A known field seen twice is an error, as in the full decode.
 fn once<E: de::Error>(seen: &mut bool, name: &'static str) -> Result<(), E> {

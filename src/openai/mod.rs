@@ -31,6 +31,7 @@ mod error;
 mod layout;
 pub(crate) mod look;
 mod request;
+mod scan;
 
 mod sse;
 mod types;

@@ -1,0 +1,361 @@
+//! The look's fast path: the common chunk (one choice, its delta's text,
+//! `null`s, no escapes outside the text) read by hand in one pass, without
+//! serde's visitors. It takes only what it can read whole; on anything
+//! else (another shape, a field it does not know with a value that is not
+//! `null`, a key twice, an escape in a key, a number it does not expect)
+//! it gives up and the serde look decides, so that it never takes a chunk
+//! that look would take otherwise.
+
+use std::borrow::Cow;
+
+use super::look::{Look, Text};
+
+/// `Some` only for a [`Look::Text`] the serde look would give the same.
+pub(crate) fn scan(json: &str) -> Option<Look<'_>> {
+    let mut s = Scan {
+        s: json.as_bytes(),
+        at: 0,
+    };
+    let choice = s.top()?;
+    s.ws();
+    if s.at != s.s.len() {
+        return None;
+    }
+    let raw = &json[choice.span.clone()];
+    let content = if choice.escaped {
+        // serde checks the escapes (and unescapes).
+        let Text(content) = serde_json::from_str(raw).ok()?;
+        content
+    } else {
+        Cow::Borrowed(&raw[1..raw.len() - 1])
+    };
+    Some(Look::Text {
+        index: choice.index,
+        content,
+        span: choice.span,
+        other: choice.other,
+    })
+}
+
+struct Choice {
+    index: usize,
+    span: std::ops::Range<usize>,
+    escaped: bool,
+    other: bool,
+}
+
+struct Scan<'a> {
+    s: &'a [u8],
+    at: usize,
+}
+
+/// Marks `bit` in `seen`; `None` if it was (a key twice: serde's error).
+fn once(seen: &mut u8, bit: u8) -> Option<()> {
+    if *seen & bit != 0 {
+        return None;
+    }
+    *seen |= bit;
+    Some(())
+}
+
+impl<'a> Scan<'a> {
+    /// JSON's whitespace, as serde_json skips it.
+    fn ws(&mut self) {
+        while let Some(b' ' | b'\t' | b'\n' | b'\r') = self.s.get(self.at) {
+            self.at += 1;
+        }
+    }
+
+    fn peek(&mut self) -> Option<u8> {
+        self.ws();
+        self.s.get(self.at).copied()
+    }
+
+    fn eat(&mut self, c: u8) -> Option<()> {
+        (self.peek()? == c).then(|| self.at += 1)
+    }
+
+    fn null(&mut self) -> Option<()> {
+        self.ws();
+        self.s[self.at..].starts_with(b"null").then(|| self.at += 4)
+    }
+
+    /// `null`: false; a plain string: true.
+    fn null_or_plain(&mut self) -> Option<bool> {
+        if self.peek()? == b'n' {
+            self.null().map(|_| false)
+        } else {
+            self.plain().map(|_| true)
+        }
+    }
+
+    /// A string without escapes or control characters (`"` never occurs
+    /// inside a UTF-8 sequence, so a byte search is enough).
+    fn plain(&mut self) -> Option<&'a [u8]> {
+        self.eat(b'"')?;
+        let start = self.at;
+        let len = memchr::memchr(b'"', &self.s[start..])?;
+        let body = &self.s[start..start + len];
+        if body.iter().any(|&b| b < 0x20 || b == b'\\') {
+            return None;
+        }
+        self.at = start + len + 1;
+        Some(body)
+    }
+
+    /// A string that may have escapes: its span, quotes included, and
+    /// whether it has any (then serde checks them).
+    fn string(&mut self) -> Option<(std::ops::Range<usize>, bool)> {
+        self.eat(b'"')?;
+        let start = self.at - 1;
+        let mut escaped = false;
+        loop {
+            let at = self.at + memchr::memchr2(b'"', b'\\', &self.s[self.at..])?;
+            if self.s[at] == b'"' {
+                if !escaped && self.s[start + 1..at].iter().any(|&b| b < 0x20) {
+                    return None;
+                }
+                self.at = at + 1;
+                return Some((start..self.at, escaped));
+            }
+            escaped = true;
+            // The escaped byte is never the end (serde checks what it is).
+            self.at = at + 2;
+            if self.at > self.s.len() {
+                return None;
+            }
+        }
+    }
+
+    /// A non-negative integer of at most `max` digits, no leading zero.
+    fn number(&mut self, max: usize) -> Option<u64> {
+        self.ws();
+        let digits = self.s[self.at..]
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .count();
+        if digits == 0 || digits > max || (digits > 1 && self.s[self.at] == b'0') {
+            return None;
+        }
+        let mut n = 0u64;
+        for &b in &self.s[self.at..self.at + digits] {
+            n = n * 10 + u64::from(b - b'0');
+        }
+        self.at += digits;
+        // A fraction or an exponent: not an integer to serde.
+        if let Some(b'.' | b'e' | b'E') = self.s.get(self.at) {
+            return None;
+        }
+        Some(n)
+    }
+
+    /// After a member: more (`true`) or the end of the object.
+    fn next(&mut self) -> Option<bool> {
+        match self.peek()? {
+            b',' => {
+                self.at += 1;
+                Some(true)
+            }
+            b'}' => {
+                self.at += 1;
+                Some(false)
+            }
+            _ => None,
+        }
+    }
+
+    fn key(&mut self) -> Option<&'a [u8]> {
+        let key = self.plain()?;
+        self.eat(b':')?;
+        Some(key)
+    }
+
+    fn top(&mut self) -> Option<Choice> {
+        self.eat(b'{')?;
+        let mut seen = 0u8;
+        let mut choice = None;
+        loop {
+            match self.key()? {
+                b"id" => {
+                    once(&mut seen, 1)?;
+                    self.plain()?;
+                }
+                b"object" => {
+                    once(&mut seen, 2)?;
+                    self.plain()?;
+                }
+                b"created" => {
+                    once(&mut seen, 4)?;
+                    self.number(19)?;
+                }
+                b"model" => {
+                    once(&mut seen, 8)?;
+                    self.plain()?;
+                }
+                b"choices" => {
+                    once(&mut seen, 16)?;
+                    self.eat(b'[')?;
+                    choice = Some(self.choice()?);
+                    self.eat(b']')?;
+                }
+                b"system_fingerprint" => {
+                    once(&mut seen, 32)?;
+                    self.null_or_plain()?;
+                }
+                b"usage" => {
+                    once(&mut seen, 64)?;
+                    self.null()?;
+                }
+                _ => return None,
+            }
+            if !self.next()? {
+                break;
+            }
+        }
+        // id, object, created, model and choices are required.
+        if seen & 31 != 31 {
+            return None;
+        }
+        choice
+    }
+
+    fn choice(&mut self) -> Option<Choice> {
+        self.eat(b'{')?;
+        let mut seen = 0u8;
+        let mut choice = Choice {
+            index: 0,
+            span: 0..0,
+            escaped: false,
+            other: false,
+        };
+        loop {
+            match self.key()? {
+                b"index" => {
+                    once(&mut seen, 1)?;
+                    // Fits a usize on any target.
+                    choice.index = self.number(9)? as usize;
+                }
+                b"delta" => {
+                    once(&mut seen, 2)?;
+                    self.delta(&mut choice)?;
+                }
+                b"finish_reason" => {
+                    once(&mut seen, 4)?;
+                    self.null()?;
+                }
+                b"logprobs" => {
+                    once(&mut seen, 8)?;
+                    self.null()?;
+                }
+                // A field the crate does not know is kept, so it says
+                // something, even as `null` (vLLM's `stop_reason`).
+                _ => {
+                    self.null()?;
+                    choice.other = true;
+                }
+            }
+            if !self.next()? {
+                break;
+            }
+        }
+        (seen & 3 == 3).then_some(choice)
+    }
+
+    fn delta(&mut self, choice: &mut Choice) -> Option<()> {
+        self.eat(b'{')?;
+        let mut seen = 0u8;
+        loop {
+            match self.key()? {
+                b"content" => {
+                    once(&mut seen, 1)?;
+                    (choice.span, choice.escaped) = self.string()?;
+                }
+                b"role" => {
+                    once(&mut seen, 2)?;
+                    choice.other |= self.null_or_plain()?;
+                }
+                b"reasoning_content" => {
+                    once(&mut seen, 4)?;
+                    choice.other |= self.null_or_plain()?;
+                }
+                b"tool_calls" => {
+                    once(&mut seen, 8)?;
+                    self.null()?;
+                }
+                _ => {
+                    self.null()?;
+                    choice.other = true;
+                }
+            }
+            if !self.next()? {
+                break;
+            }
+        }
+        // Without text the chunk is not one the look sends as it came.
+        (seen & 1 == 1).then_some(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::look::{look_serde, Look};
+    use super::scan;
+
+    /// The fields of a look, to compare.
+    fn fields(look: Option<Look<'_>>) -> Option<(usize, String, std::ops::Range<usize>, bool)> {
+        match look? {
+            Look::Text {
+                index,
+                content,
+                span,
+                other,
+            } => Some((index, content.into_owned(), span, other)),
+            _ => None,
+        }
+    }
+
+    const SHAPES: &[&str] = &[
+        r#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hello"},"logprobs":null,"finish_reason":null}]}"#,
+        r#"{"id":"c","object":"chat.completion.chunk","created":0,"model":"Qwen/Qwen3","system_fingerprint":null,"choices":[{"index":3,"delta":{"role":"assistant","content":"a \"b\"\n\u00e9"},"logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null}"#,
+        r#"{"choices":[{"delta":{"reasoning_content":null,"content":"x","tool_calls":null,"refusal":null},"finish_reason":null,"index":0}],"created":7,"id":"u","model":"up","object":"chat.completion.chunk","system_fingerprint":"fp"}"#,
+        "{\n  \"id\": \"c\",\n  \"object\": \"chat.completion.chunk\",\n  \"created\": 7,\n  \"model\": \"m\",\n  \"choices\": [\n    {\n      \"index\": 0,\n      \"delta\": {\n        \"content\": \"é ok\"\n      }\n    }\n  ]\n}\r\n",
+    ];
+
+    #[test]
+    fn the_common_shapes_are_scanned() {
+        for shape in SHAPES {
+            assert!(scan(shape).is_some(), "{shape}");
+            assert_eq!(fields(scan(shape)), fields(look_serde(shape)), "{shape}");
+        }
+    }
+
+    /// Every shape with a byte deleted, replaced or inserted at each place:
+    /// what the scan takes, the serde look takes the same.
+    #[test]
+    fn what_the_scan_takes_the_serde_look_takes_the_same() {
+        let bytes = [
+            "\"", "\\", ",", "}", "]", "{", " ", "0", "1", "-", ".", "e", "n", "x", "\u{1}", "é",
+            ":", "null",
+        ];
+        let mut scanned = 0;
+        for shape in SHAPES {
+            let mut variants = Vec::new();
+            for (at, _) in shape.char_indices() {
+                let next = at + shape[at..].chars().next().unwrap().len_utf8();
+                variants.push(format!("{}{}", &shape[..at], &shape[next..]));
+                for b in bytes {
+                    variants.push(format!("{}{b}{}", &shape[..at], &shape[next..]));
+                    variants.push(format!("{}{b}{}", &shape[..at], &shape[at..]));
+                }
+            }
+            for variant in &variants {
+                let fast = fields(scan(variant));
+                if fast.is_some() {
+                    scanned += 1;
+                    assert_eq!(fast, fields(look_serde(variant)), "{variant}");
+                }
+            }
+        }
+        assert!(scanned > 100);
+    }
+}
