@@ -49,6 +49,20 @@ struct Scan<'a> {
     at: usize,
 }
 
+/// The bytes a string scan stops at: its end, an escape, a control
+/// character (serde refuses those raw).
+static SPECIAL: [bool; 256] = {
+    let mut table = [false; 256];
+    let mut b = 0;
+    while b < 0x20 {
+        table[b] = true;
+        b += 1;
+    }
+    table[b'"' as usize] = true;
+    table[b'\\' as usize] = true;
+    table
+};
+
 /// Marks `bit` in `seen`; `None` if it was (a key twice: serde's error).
 fn once(seen: &mut u8, bit: u8) -> Option<()> {
     if *seen & bit != 0 {
@@ -89,18 +103,21 @@ impl<'a> Scan<'a> {
         }
     }
 
-    /// A string without escapes or control characters (`"` never occurs
-    /// inside a UTF-8 sequence, so a byte search is enough).
+    /// A string without escapes or control characters.
     fn plain(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
         let start = self.at;
-        let len = memchr::memchr(b'"', &self.s[start..])?;
-        let body = &self.s[start..start + len];
-        if body.iter().any(|&b| b < 0x20 || b == b'\\') {
-            return None;
+        // Byte by byte: the strings are short, a search call costs more.
+        for (i, &b) in self.s[start..].iter().enumerate() {
+            if SPECIAL[usize::from(b)] {
+                if b != b'"' {
+                    return None;
+                }
+                self.at = start + i + 1;
+                return Some(&self.s[start..start + i]);
+            }
         }
-        self.at = start + len + 1;
-        Some(body)
+        None
     }
 
     /// A string that may have escapes: its span, quotes included, and
@@ -109,39 +126,44 @@ impl<'a> Scan<'a> {
         self.eat(b'"')?;
         let start = self.at - 1;
         let mut escaped = false;
-        loop {
-            let at = self.at + memchr::memchr2(b'"', b'\\', &self.s[self.at..])?;
-            if self.s[at] == b'"' {
-                if !escaped && self.s[start + 1..at].iter().any(|&b| b < 0x20) {
-                    return None;
+        let mut at = self.at;
+        while let Some(&b) = self.s.get(at) {
+            if SPECIAL[usize::from(b)] {
+                match b {
+                    b'"' => {
+                        self.at = at + 1;
+                        return Some((start..self.at, escaped));
+                    }
+                    // The escaped byte is never the end (serde checks
+                    // what it is).
+                    b'\\' => {
+                        escaped = true;
+                        at += 1;
+                    }
+                    _ => return None,
                 }
-                self.at = at + 1;
-                return Some((start..self.at, escaped));
             }
-            escaped = true;
-            // The escaped byte is never the end (serde checks what it is).
-            self.at = at + 2;
-            if self.at > self.s.len() {
-                return None;
-            }
+            at += 1;
         }
+        None
     }
 
     /// A non-negative integer of at most `max` digits, no leading zero.
     fn number(&mut self, max: usize) -> Option<u64> {
         self.ws();
-        let digits = self.s[self.at..]
-            .iter()
-            .take_while(|b| b.is_ascii_digit())
-            .count();
-        if digits == 0 || digits > max || (digits > 1 && self.s[self.at] == b'0') {
+        let start = self.at;
+        let mut n = 0u64;
+        while let Some(&b) = self.s.get(self.at) {
+            if !b.is_ascii_digit() {
+                break;
+            }
+            n = n.wrapping_mul(10).wrapping_add(u64::from(b - b'0'));
+            self.at += 1;
+        }
+        let digits = self.at - start;
+        if digits == 0 || digits > max || (digits > 1 && self.s[start] == b'0') {
             return None;
         }
-        let mut n = 0u64;
-        for &b in &self.s[self.at..self.at + digits] {
-            n = n * 10 + u64::from(b - b'0');
-        }
-        self.at += digits;
         // A fraction or an exponent: not an integer to serde.
         if let Some(b'.' | b'e' | b'E') = self.s.get(self.at) {
             return None;
