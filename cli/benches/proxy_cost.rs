@@ -23,8 +23,8 @@
 //!
 //! Each regime runs over two texts: `prose/400` (400 words of plain text:
 //! every chunk passes) and `qwen3_coder/typed_ladder` (one call with 16
-//! typed parameters: held until it ends, the proxy's default, so nearly no
-//! chunk is sent for it).
+//! typed parameters, streamed as it is parsed, the proxy's default: most
+//! chunks change on the way, and a typed value is held until it ends).
 //!
 //! Environment: `PROXY_COST_ROUNDS=12,60` (turns per process in the paced
 //! and the burst regime), `PROXY_COST_REGIMES=paced,burst`,
