@@ -48,7 +48,7 @@ fn word_needs_escape(x: u64) -> bool {
     (control | quote | backslash) & HIGH != 0
 }
 
-fn needs_escape(b: u8) -> bool {
+pub(crate) fn needs_escape(b: u8) -> bool {
     NEEDS_ESCAPE[usize::from(b)]
 }
 

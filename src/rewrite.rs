@@ -7,8 +7,8 @@ use std::mem;
 
 use crate::openai::look::{look, Look};
 use crate::openai::{
-    ChatCompletion, ChatCompletionChunk, ChunkChoice, ChunkEncoder, CompletionMeta, Delta,
-    FinishReason, FunctionCall, ResponseMessage, ToolCall, ToolCallDelta,
+    write_sse_data, ChatCompletion, ChatCompletionChunk, ChunkChoice, ChunkEncoder, CompletionMeta,
+    Delta, FinishReason, FunctionCall, ResponseMessage, ToolCall, ToolCallDelta,
 };
 use crate::{DiagnosticKind, Parser, ParserBuilder};
 
@@ -227,7 +227,7 @@ impl Rewriter {
                 self.template_json.push_str(json);
                 if added.tool_calls.is_none() {
                     match added.content.as_deref() {
-                        Some(text) if text == content => write_data(json, out),
+                        Some(text) if text == content => write_sse_data(json, out),
                         Some(text) => {
                             // Only the text changed: the rest of the JSON
                             // is what `push` would write.
@@ -236,7 +236,7 @@ impl Rewriter {
                             // A string always serializes.
                             spliced.push_str(&serde_json::to_string(text).unwrap_or_default());
                             spliced.push_str(&json[span.end..]);
-                            write_data(&spliced, out);
+                            write_sse_data(&spliced, out);
                         }
                         // As `push`: a choice left with nothing to say is
                         // not sent, nor a chunk left without choices.
@@ -523,18 +523,6 @@ fn merge_calls(
         (theirs, None) => theirs,
         (None, ours) => ours,
     }
-}
-
-/// `json` as one server-sent event, a `data:` line for each of its lines
-/// (an upstream may spread its JSON over several).
-fn write_data(json: &str, out: &mut String) {
-    out.reserve(json.len() + 8);
-    for line in json.split('\n') {
-        out.push_str("data: ");
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.push('\n');
 }
 
 fn write_chunks(chunks: &mut Vec<ChatCompletionChunk>, out: &mut String) {

@@ -9,6 +9,7 @@
 use std::borrow::Cow;
 
 use super::look::{Look, Text};
+use crate::json::needs_escape;
 
 /// `Some` only for a [`Look::Text`] the serde look would give the same.
 pub(crate) fn scan(json: &str) -> Option<Look<'_>> {
@@ -48,20 +49,6 @@ struct Scan<'a> {
     s: &'a [u8],
     at: usize,
 }
-
-/// The bytes a string scan stops at: its end, an escape, a control
-/// character (serde refuses those raw).
-static SPECIAL: [bool; 256] = {
-    let mut table = [false; 256];
-    let mut b = 0;
-    while b < 0x20 {
-        table[b] = true;
-        b += 1;
-    }
-    table[b'"' as usize] = true;
-    table[b'\\' as usize] = true;
-    table
-};
 
 /// Marks `bit` in `seen`; `None` if it was (a key twice: serde's error).
 fn once(seen: &mut u8, bit: u8) -> Option<()> {
@@ -109,7 +96,7 @@ impl<'a> Scan<'a> {
         let start = self.at;
         // Byte by byte: the strings are short, a search call costs more.
         for (i, &b) in self.s[start..].iter().enumerate() {
-            if SPECIAL[usize::from(b)] {
+            if needs_escape(b) {
                 if b != b'"' {
                     return None;
                 }
@@ -128,7 +115,7 @@ impl<'a> Scan<'a> {
         let mut escaped = false;
         let mut at = self.at;
         while let Some(&b) = self.s.get(at) {
-            if SPECIAL[usize::from(b)] {
+            if needs_escape(b) {
                 match b {
                     b'"' => {
                         self.at = at + 1;

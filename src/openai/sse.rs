@@ -23,6 +23,26 @@ pub fn write_sse(value: &impl Serialize, out: &mut String) -> serde_json::Result
     Ok(())
 }
 
+/// Appends an event's data as it came, `data: ` before each of its lines
+/// (an upstream may spread its JSON over several), and the blank line:
+/// for passing an upstream's event on without decoding it.
+///
+/// ```
+/// use toolcall_stream::openai::write_sse_data;
+/// let mut body = String::new();
+/// write_sse_data("{\"a\":\n1}", &mut body);
+/// assert_eq!(body, "data: {\"a\":\ndata: 1}\n\n");
+/// ```
+pub fn write_sse_data(data: &str, out: &mut String) {
+    out.reserve(data.len() + 8);
+    for line in data.split('\n') {
+        out.push_str("data: ");
+        out.push_str(line);
+        out.push('\n');
+    }
+    out.push('\n');
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

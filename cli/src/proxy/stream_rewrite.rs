@@ -16,7 +16,9 @@ use axum::http::header;
 use axum::response::Response;
 use bytes::Bytes;
 use futures_util::StreamExt;
-use toolcall_stream::openai::{write_sse, ChatCompletionChunk, Pushed, Rewriter, SSE_DONE};
+use toolcall_stream::openai::{
+    write_sse, write_sse_data, ChatCompletionChunk, Pushed, Rewriter, SSE_DONE,
+};
 use toolcall_stream::ParserBuilder;
 
 use super::error::error_object;
@@ -277,7 +279,7 @@ impl SseRewrite {
         self.log.outcome(outcome::UPSTREAM_ERROR_EVENT);
         self.log.note("upstream sent an error event");
         self.upstream_failed = true;
-        write_data(data, out);
+        write_sse_data(data, out);
     }
 
     /// The upstream ended: the parsers' last chunks, then `[DONE]`.
@@ -349,16 +351,4 @@ impl Drop for SseRewrite {
 
 fn decode_error(error: &SseError) -> String {
     format!("upstream stream is not readable: {error}")
-}
-
-/// An event's data as it came: one `data:` line per line of it (the
-/// upstream may have spread its JSON over several).
-fn write_data(data: &str, out: &mut String) {
-    out.reserve(data.len() + 8);
-    for line in data.split('\n') {
-        out.push_str("data: ");
-        out.push_str(line);
-        out.push('\n');
-    }
-    out.push('\n');
 }
