@@ -246,11 +246,12 @@ impl SseRewrite {
     /// One upstream event's data: what to send for it goes to `out`.
     fn event(&mut self, data: &str, out: &mut String) {
         self.saw_event = true;
-        if data.trim() == DONE {
+        let trimmed = data.trim();
+        if trimmed == DONE {
             self.end(out);
             return;
         }
-        if data.trim().is_empty() {
+        if trimmed.is_empty() {
             return;
         }
         // Most chunks are a few bytes of text that the parser passes on as
