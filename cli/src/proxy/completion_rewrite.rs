@@ -12,7 +12,7 @@ use toolcall_stream::openai::{rewrite_completion_with, ChatCompletion};
 use toolcall_stream::ParserBuilder;
 
 use super::error::ProxyError;
-use super::forward::end_to_end;
+use super::forward::{end_to_end, UpstreamResponse};
 use super::idle::{BodyError, IdleBody};
 use super::log::RequestLog;
 use super::metrics;
@@ -26,13 +26,13 @@ pub struct Reading {
 }
 
 pub async fn respond(
-    upstream: reqwest::Response,
+    upstream: UpstreamResponse,
     builder: &ParserBuilder,
     reading: Reading,
     log: &mut RequestLog,
 ) -> Response {
-    let status = upstream.status();
-    let mut headers = end_to_end(upstream.headers());
+    let status = upstream.status;
+    let mut headers = end_to_end(&upstream.headers);
     // The body is a new one: its length and encoding are the proxy's.
     headers.remove(header::CONTENT_LENGTH);
     headers.remove(header::CONTENT_ENCODING);
@@ -74,7 +74,7 @@ pub async fn respond(
 
 /// The body, refused as soon as it passes the limit (at once when its
 /// `Content-Length` says it will), so no more than the limit is held.
-async fn read_whole(upstream: reqwest::Response, reading: &Reading) -> Result<Bytes, ProxyError> {
+async fn read_whole(upstream: UpstreamResponse, reading: &Reading) -> Result<Bytes, ProxyError> {
     let too_large = || {
         metrics::upstream_error("too_large");
         ProxyError::UpstreamTooLarge {
@@ -87,7 +87,7 @@ async fn read_whole(upstream: reqwest::Response, reading: &Reading) -> Result<By
     {
         return Err(too_large());
     }
-    let mut pieces = IdleBody::new(upstream, reading.idle);
+    let mut pieces = IdleBody::new(upstream.body, reading.idle);
     let mut body = BytesMut::new();
     while let Some(piece) = pieces.next().await {
         let piece = match piece {

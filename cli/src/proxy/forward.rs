@@ -1,20 +1,103 @@
 //! Sending a request on to the upstream, and which headers cross.
 
-use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method};
+use std::pin::Pin;
+use std::time::Duration;
+
+use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
 use bytes::Bytes;
+use futures_util::{Stream, TryStreamExt};
 
 use super::config::Config;
 use super::error::{upstream_cause, ProxyError};
 use super::target::Target;
+use super::wire;
+
+/// An upstream response body: its pieces as they arrive, or why it broke
+/// off (the cause, for the log).
+pub type BodyStream = Pin<Box<dyn Stream<Item = Result<Bytes, String>> + Send>>;
+
+/// The upstream's answer, whichever client read it.
+pub struct UpstreamResponse {
+    pub status: StatusCode,
+    pub headers: HeaderMap,
+    pub body: BodyStream,
+}
+
+impl UpstreamResponse {
+    /// The body's length, when the upstream said it (and it is not
+    /// decoded on the way).
+    pub fn content_length(&self) -> Option<u64> {
+        self.headers
+            .get(header::CONTENT_LENGTH)?
+            .to_str()
+            .ok()?
+            .parse()
+            .ok()
+    }
+
+    fn from_reqwest(response: reqwest::Response) -> UpstreamResponse {
+        UpstreamResponse {
+            status: response.status(),
+            headers: response.headers().clone(),
+            body: Box::pin(response.bytes_stream().map_err(upstream_cause)),
+        }
+    }
+
+    /// A response read by [`wire`], its body decoded when the upstream
+    /// compressed it (as reqwest does for the other rewrites: the proxy
+    /// reads the body, whatever it asked for).
+    fn from_wire(response: wire::WireResponse) -> UpstreamResponse {
+        let mut headers = response.headers;
+        let body: BodyStream = Box::pin(response.body);
+        let coding = headers
+            .get(header::CONTENT_ENCODING)
+            .and_then(|value| value.to_str().ok())
+            .map(|value| value.trim().to_ascii_lowercase());
+        let body = match coding.as_deref().filter(|coding| is_decoded(coding)) {
+            Some(coding) => {
+                headers.remove(header::CONTENT_ENCODING);
+                headers.remove(header::CONTENT_LENGTH);
+                decoded(coding, body)
+            }
+            None => body,
+        };
+        UpstreamResponse {
+            status: response.status,
+            headers,
+            body,
+        }
+    }
+}
+
+/// The codings reqwest decodes (any other passes as it came).
+fn is_decoded(coding: &str) -> bool {
+    matches!(coding, "gzip" | "x-gzip" | "br" | "deflate" | "zstd")
+}
+
+/// `body` decoded from `coding`, one of [`is_decoded`]'s.
+fn decoded(coding: &str, body: BodyStream) -> BodyStream {
+    use async_compression::tokio::bufread::{BrotliDecoder, GzipDecoder, ZlibDecoder, ZstdDecoder};
+    use tokio_util::io::{ReaderStream, StreamReader};
+    let reader = StreamReader::new(body.map_err(std::io::Error::other));
+    let failed = |e: std::io::Error| format!("body failed: error decoding response body: {e}");
+    match coding {
+        "br" => Box::pin(ReaderStream::new(BrotliDecoder::new(reader)).map_err(failed)),
+        "deflate" => Box::pin(ReaderStream::new(ZlibDecoder::new(reader)).map_err(failed)),
+        "zstd" => Box::pin(ReaderStream::new(ZstdDecoder::new(reader)).map_err(failed)),
+        _ => Box::pin(ReaderStream::new(GzipDecoder::new(reader)).map_err(failed)),
+    }
+}
 
 /// The upstream server and the connection pools to it.
 pub struct Upstream {
     /// For rewritten requests: decodes a compressed answer (an upstream
-    /// may compress although asked for `identity`), since the proxy reads it.
+    /// may compress although asked for `identity`), since the proxy reads
+    /// it. Used where [`wire`] cannot go (TLS, credentials in the URL).
     reading: reqwest::Client,
     /// For everything else: bytes go back as they came, encoding and all.
     passing: reqwest::Client,
     target: Target,
+    connect_timeout: Duration,
 }
 
 impl Upstream {
@@ -24,6 +107,10 @@ impl Upstream {
                 .connect_timeout(config.connect_timeout)
                 // Redirects are the client's business: pass them back.
                 .redirect(reqwest::redirect::Policy::none())
+                // The upstream is reached directly, as by the rewrites'
+                // own client: no `HTTP_PROXY` in the environment can send
+                // one route one way and another the other.
+                .no_proxy()
         };
         let passing = builder()
             .no_gzip()
@@ -39,6 +126,7 @@ impl Upstream {
             reading,
             passing,
             target: config.upstream.clone(),
+            connect_timeout: config.connect_timeout,
         })
     }
 
@@ -52,11 +140,13 @@ impl Upstream {
         headers: &HeaderMap,
         body: Bytes,
         plain: bool,
-    ) -> Result<reqwest::Response, ProxyError> {
+    ) -> Result<UpstreamResponse, ProxyError> {
         let mut headers = end_to_end(headers);
-        // reqwest sets these for the upstream's connection.
+        // Set for the upstream's connection by whichever client sends it.
         headers.remove(header::HOST);
         headers.remove(header::CONTENT_LENGTH);
+        // The proxy answered any `100-continue` itself: the body is here.
+        headers.remove(header::EXPECT);
         if plain {
             headers.insert(
                 header::ACCEPT_ENCODING,
@@ -69,6 +159,12 @@ impl Upstream {
             .target
             .url(path_and_query)
             .map_err(ProxyError::InvalidPath)?;
+        if plain && wire::serves(&url) {
+            return wire::send(&method, &url, &headers, &body, self.connect_timeout)
+                .await
+                .map(UpstreamResponse::from_wire)
+                .map_err(ProxyError::UpstreamUnreachable);
+        }
         let client = if plain { &self.reading } else { &self.passing };
         client
             .request(method, url)
@@ -76,6 +172,7 @@ impl Upstream {
             .body(body)
             .send()
             .await
+            .map(UpstreamResponse::from_reqwest)
             .map_err(|e| ProxyError::UpstreamUnreachable(upstream_cause(e)))
     }
 }

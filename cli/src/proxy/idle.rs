@@ -9,7 +9,7 @@ use bytes::Bytes;
 use futures_util::Stream;
 use tokio::time::{Instant, Sleep};
 
-use super::error::upstream_cause;
+use super::forward::BodyStream;
 
 /// Why an upstream body stopped early.
 #[derive(Debug)]
@@ -33,8 +33,6 @@ impl std::fmt::Display for BodyError {
     }
 }
 
-type Body = Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
-
 /// The body's pieces; an error once it fails or stays silent too long,
 /// then nothing.
 ///
@@ -42,7 +40,7 @@ type Body = Pin<Box<dyn Stream<Item = reqwest::Result<Bytes>> + Send>>;
 /// just notes the time it came, so the silence check costs a clock read
 /// per piece, not a timer-wheel update.
 pub struct IdleBody {
-    body: Body,
+    body: BodyStream,
     idle: Duration,
     timer: Pin<Box<Sleep>>,
     last: Instant,
@@ -50,10 +48,10 @@ pub struct IdleBody {
 }
 
 impl IdleBody {
-    pub fn new(response: reqwest::Response, idle: Duration) -> IdleBody {
+    pub fn new(body: BodyStream, idle: Duration) -> IdleBody {
         let now = Instant::now();
         IdleBody {
-            body: Box::pin(response.bytes_stream()),
+            body,
             idle,
             timer: Box::pin(tokio::time::sleep_until(now + idle)),
             last: now,
@@ -77,7 +75,7 @@ impl Stream for IdleBody {
             }
             Poll::Ready(Some(Err(e))) => {
                 this.done = true;
-                return Poll::Ready(Some(Err(BodyError::Failed(upstream_cause(e)))));
+                return Poll::Ready(Some(Err(BodyError::Failed(e))));
             }
             Poll::Ready(None) => {
                 this.done = true;

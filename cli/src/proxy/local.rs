@@ -49,8 +49,8 @@ async fn ready(proxy: &Proxy) -> Response {
         .upstream
         .send(Method::GET, "/v1/models", &headers, Bytes::new(), false);
     let (ready, detail) = match tokio::time::timeout(READY_TIMEOUT, probe).await {
-        Ok(Ok(answer)) if !answer.status().is_server_error() => (true, String::new()),
-        Ok(Ok(answer)) => (false, format!("upstream answered {}", answer.status())),
+        Ok(Ok(answer)) if !answer.status.is_server_error() => (true, String::new()),
+        Ok(Ok(answer)) => (false, format!("upstream answered {}", answer.status)),
         Ok(Err(error)) => (false, error.to_string()),
         Err(_) => (false, "upstream did not answer within 5 s".to_owned()),
     };

@@ -20,6 +20,7 @@ mod server;
 mod sse;
 mod stream_rewrite;
 pub mod target;
+mod wire;
 
 use std::sync::Arc;
 use std::time::Duration;

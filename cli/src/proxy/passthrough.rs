@@ -10,7 +10,7 @@ use axum::response::Response;
 use bytes::Bytes;
 use futures_util::Stream;
 
-use super::forward::end_to_end;
+use super::forward::{end_to_end, UpstreamResponse};
 use super::idle::{BodyError, IdleBody};
 use super::log::{outcome, RequestLog};
 use super::metrics;
@@ -18,16 +18,16 @@ use super::metrics;
 /// The upstream's response, unchanged; the log line is written when its
 /// body ends or the client goes away. A body that fails or goes silent
 /// past `idle` is cut (the client sees the connection end early).
-pub fn respond(upstream: reqwest::Response, idle: Duration, mut log: RequestLog) -> Response {
-    let status = upstream.status();
+pub fn respond(upstream: UpstreamResponse, idle: Duration, mut log: RequestLog) -> Response {
+    let status = upstream.status;
     log.status(status.as_u16());
     if !status.is_success() {
         log.outcome(outcome::UPSTREAM_STATUS);
     }
-    let headers = end_to_end(upstream.headers());
+    let headers = end_to_end(&upstream.headers);
     let body = LoggedBody {
         left: upstream.content_length(),
-        body: IdleBody::new(upstream, idle),
+        body: IdleBody::new(upstream.body, idle),
         log,
         ended: false,
     };

@@ -84,7 +84,7 @@ pub async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Respon
             error.into_response()
         }
         // An upstream error is the client's to read, as the upstream wrote it.
-        Ok((upstream, Some(rewrite))) if upstream.status().is_success() => {
+        Ok((upstream, Some(rewrite))) if upstream.status.is_success() => {
             if rewrite.stream {
                 let reading = stream_rewrite::Reading {
                     max_event_bytes: config.max_event_bytes,

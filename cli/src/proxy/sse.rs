@@ -183,7 +183,11 @@ impl SseDecoder {
         self.check()?;
         let result = self.finish_stream(out);
         self.fail_on(result)?;
+        // Ready for another stream; the reconnection time outlives one
+        // (and a last `retry` line without its line end counts).
+        let retry = self.retry;
         *self = Self::new(self.max_event_bytes);
+        self.retry = retry;
         Ok(())
     }
 

@@ -22,7 +22,7 @@ use toolcall_stream::openai::{
 use toolcall_stream::ParserBuilder;
 
 use super::error::error_object;
-use super::forward::end_to_end;
+use super::forward::{end_to_end, UpstreamResponse};
 use super::idle::{BodyError, IdleBody};
 use super::log::{outcome, RequestLog};
 use super::metrics::{self, OpenStream};
@@ -48,17 +48,17 @@ pub struct Reading {
 /// ends or the client goes away (which drops the upstream's body, and so
 /// its connection: the upstream sees the cancellation).
 pub fn respond(
-    upstream: reqwest::Response,
+    upstream: UpstreamResponse,
     builder: ParserBuilder,
     reading: Reading,
     mut log: RequestLog,
 ) -> Response {
-    let status = upstream.status();
+    let status = upstream.status;
     log.status(status.as_u16());
-    let mut headers = end_to_end(upstream.headers());
+    let mut headers = end_to_end(&upstream.headers);
     headers.remove(header::CONTENT_LENGTH);
     headers.remove(header::CONTENT_ENCODING);
-    let body = IdleBody::new(upstream, reading.idle);
+    let body = IdleBody::new(upstream.body, reading.idle);
     let state = SseRewrite::new(builder, reading.max_event_bytes, log);
     let pieces = futures_util::stream::unfold(Some((body, state)), |running| async move {
         let (mut body, mut state) = running?;

@@ -22,9 +22,8 @@ fn decode_chunks<'a>(
         None => 0,
     };
     assert_eq!(decoder.examined + bom, input.len(), "{input:?}");
-    let retry = decoder.retry();
     decoder.finish(&mut out)?;
-    Ok((out, retry))
+    Ok((out, decoder.retry()))
 }
 
 fn events(input: &[u8]) -> Vec<SseEvent> {
