@@ -8,7 +8,8 @@
 //! accumulates between reads.
 
 use std::convert::Infallible;
-use std::task::Poll;
+use std::pin::Pin;
+use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
 
 use axum::body::Body;
@@ -16,6 +17,7 @@ use axum::http::header;
 use axum::response::Response;
 use bytes::Bytes;
 use futures_util::StreamExt;
+use http_body::Frame;
 use toolcall_stream::openai::{
     write_sse, write_sse_data, ChatCompletionChunk, Pushed, Rewriter, SSE_DONE,
 };
@@ -58,40 +60,68 @@ pub fn respond(
     let mut headers = end_to_end(&upstream.headers);
     headers.remove(header::CONTENT_LENGTH);
     headers.remove(header::CONTENT_ENCODING);
-    let body = IdleBody::new(upstream.body, reading.idle);
-    let state = SseRewrite::new(builder, reading.max_event_bytes, log);
-    let pieces = futures_util::stream::unfold(Some((body, state)), |running| async move {
-        let (mut body, mut state) = running?;
-        let mut out = String::new();
-        loop {
-            let next = body.next().await;
-            let start = Instant::now();
-            state.take(next, &mut out);
-            // The rest of what the upstream's last read brought (its body
-            // gives each HTTP chunk on its own) goes into the same piece:
-            // the costs per piece (a frame to the client, clock reads, a
-            // histogram record) are then per read, not per chunk.
-            while !state.ended && out.len() < BATCH_BYTES {
-                let ready = std::future::poll_fn(|cx| Poll::Ready(body.poll_next_unpin(cx)));
-                match ready.await {
-                    Poll::Ready(next) => state.take(next, &mut out),
-                    Poll::Pending => break,
-                }
-            }
-            state.latency.record(start.elapsed().as_secs_f64());
-            if state.ended {
-                // The upstream's body (and its connection) go now.
-                return Some((Ok::<_, Infallible>(Bytes::from(out)), None));
-            }
-            if !out.is_empty() {
-                return Some((Ok(Bytes::from(out)), Some((body, state))));
-            }
-        }
-    });
-    let mut response = Response::new(Body::from_stream(pieces));
+    let body = RewriteBody {
+        upstream: IdleBody::new(upstream.body, reading.idle),
+        state: SseRewrite::new(builder, reading.max_event_bytes, log),
+    };
+    let mut response = Response::new(Body::new(body));
     *response.status_mut() = status;
     *response.headers_mut() = headers;
     response
+}
+
+/// The response body: each poll reads what the upstream has ready and
+/// gives what the rewrite made of it as one frame.
+struct RewriteBody {
+    upstream: IdleBody,
+    state: SseRewrite,
+}
+
+impl http_body::Body for RewriteBody {
+    type Data = Bytes;
+    type Error = Infallible;
+
+    fn poll_frame(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+    ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
+        let this = &mut *self;
+        if this.state.ended {
+            // The upstream's body (and its connection) went with the end.
+            return Poll::Ready(None);
+        }
+        let mut out = String::new();
+        let mut start = None;
+        // What the upstream's reads have ready goes into one frame: the
+        // costs per frame (a write to the client, clock reads, a histogram
+        // record) are then per read, not per chunk.
+        while !this.state.ended && out.len() < BATCH_BYTES {
+            let Poll::Ready(next) = this.upstream.poll_next_unpin(cx) else {
+                break;
+            };
+            start.get_or_insert_with(Instant::now);
+            this.state.take(next, &mut out);
+        }
+        if let Some(start) = start {
+            this.state.latency.record(start.elapsed().as_secs_f64());
+        }
+        if this.state.ended {
+            this.upstream.close();
+        }
+        if out.is_empty() {
+            // Pending: the upstream's body has the waker.
+            return if this.state.ended {
+                Poll::Ready(None)
+            } else {
+                Poll::Pending
+            };
+        }
+        Poll::Ready(Some(Ok(Frame::data(Bytes::from(out)))))
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.state.ended
+    }
 }
 
 /// The most heap one rewritten stream holds, in bytes, with

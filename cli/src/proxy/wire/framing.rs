@@ -5,6 +5,7 @@
 //! the trailer section have a size limit, so a hostile upstream cannot
 //! make the decoder hold more than a few KiB besides the body it passes.
 
+#[cfg(test)]
 use bytes::BytesMut;
 
 /// The longest chunk-size line, extensions included.
@@ -90,40 +91,43 @@ impl Framing {
         matches!(self, Framing::Length(0) | Framing::Chunked(Chunked::Done))
     }
 
-    /// Reads `input` as far as it goes: body bytes are appended to `out`;
-    /// returns how many input bytes were used (all of them unless the body
-    /// ended inside `input`).
-    pub fn decode(&mut self, input: &[u8], out: &mut BytesMut) -> Result<usize, FramingError> {
+    /// Reads `buf` as far as it goes, in place: the body bytes it holds
+    /// are moved to its front. Returns how many bytes were read (all of
+    /// them unless the body ended inside `buf`) and how many body bytes
+    /// are now at the front.
+    pub fn decode_in_place(&mut self, buf: &mut [u8]) -> Result<(usize, usize), FramingError> {
         match self {
-            Framing::Close => {
-                out.extend_from_slice(input);
-                Ok(input.len())
-            }
+            Framing::Close => Ok((buf.len(), buf.len())),
             Framing::Length(left) => {
-                let take = input
-                    .len()
-                    .min(usize::try_from(*left).unwrap_or(usize::MAX));
-                out.extend_from_slice(&input[..take]);
+                let take = buf.len().min(usize::try_from(*left).unwrap_or(usize::MAX));
                 *left -= take as u64;
-                Ok(take)
+                Ok((take, take))
             }
-            Framing::Chunked(state) => decode_chunked(state, input, out),
+            Framing::Chunked(state) => decode_chunked(state, buf),
         }
+    }
+
+    /// [`decode_in_place`](Framing::decode_in_place) of a copy of `input`,
+    /// the body bytes appended to `out`; returns the bytes read.
+    #[cfg(test)]
+    pub fn decode(&mut self, input: &[u8], out: &mut BytesMut) -> Result<usize, FramingError> {
+        let start = out.len();
+        out.extend_from_slice(input);
+        let (used, body) = self.decode_in_place(&mut out[start..])?;
+        out.truncate(start + body);
+        Ok(used)
     }
 }
 
-fn decode_chunked(
-    state: &mut Chunked,
-    input: &[u8],
-    out: &mut BytesMut,
-) -> Result<usize, FramingError> {
-    let mut at = 0;
-    while at < input.len() {
+fn decode_chunked(state: &mut Chunked, buf: &mut [u8]) -> Result<(usize, usize), FramingError> {
+    let (mut at, mut body) = (0, 0);
+    while at < buf.len() {
         match state {
             Chunked::Data(left) => {
-                let take = (input.len() - at).min(usize::try_from(*left).unwrap_or(usize::MAX));
-                out.extend_from_slice(&input[at..at + take]);
+                let take = (buf.len() - at).min(usize::try_from(*left).unwrap_or(usize::MAX));
+                buf.copy_within(at..at + take, body);
                 at += take;
+                body += take;
                 *left -= take as u64;
                 if *left == 0 {
                     *state = Chunked::DataEnd;
@@ -131,12 +135,12 @@ fn decode_chunked(
             }
             Chunked::Done => break,
             _ => {
-                step(state, input[at])?;
+                step(state, buf[at])?;
                 at += 1;
             }
         }
     }
-    Ok(at)
+    Ok((at, body))
 }
 
 /// One byte of the framing around the data.

@@ -249,30 +249,16 @@ pub struct WireBody {
 }
 
 impl WireBody {
-    /// What `raw` holds of the body, taken out of it.
+    /// What `raw` holds of the body, taken out of it (without a copy:
+    /// chunked framing is taken out in place).
     fn take(&mut self) -> Result<Bytes, String> {
-        let pass = match &mut self.framing {
-            Framing::Close => self.raw.len(),
-            Framing::Length(left) => {
-                let take = self
-                    .raw
-                    .len()
-                    .min(usize::try_from(*left).unwrap_or(usize::MAX));
-                *left -= take as u64;
-                take
-            }
-            Framing::Chunked(_) => {
-                let mut out = BytesMut::with_capacity(self.raw.len());
-                let used = self
-                    .framing
-                    .decode(&self.raw, &mut out)
-                    .map_err(|e| format!("body failed: {e}"))?;
-                self.raw.advance(used);
-                return Ok(out.freeze());
-            }
-        };
-        // Length and close framing pass the read's bytes as they are.
-        Ok(self.raw.split_to(pass).freeze())
+        let (used, body) = self
+            .framing
+            .decode_in_place(&mut self.raw)
+            .map_err(|e| format!("body failed: {e}"))?;
+        let mut piece = self.raw.split_to(used);
+        piece.truncate(body);
+        Ok(piece.freeze())
     }
 }
 
