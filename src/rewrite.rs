@@ -4,7 +4,9 @@
 //! the upstream's chunks and writes what comes out.
 
 use std::mem;
+use std::ops::Range;
 
+use crate::json::escape_into;
 use crate::openai::look::{look, Look};
 use crate::openai::{
     write_sse_data, ChatCompletion, ChatCompletionChunk, ChunkChoice, ChunkEncoder, CompletionMeta,
@@ -81,6 +83,9 @@ pub struct Rewriter {
     /// Reused by [`push_json`](Rewriter::push_json) for the chunks it
     /// writes.
     sent: Vec<ChatCompletionChunk>,
+    /// Reused by [`push_json`](Rewriter::push_json) for a chunk whose text
+    /// changed.
+    spliced: String,
 }
 
 /// How [`Rewriter::push_json`] took an upstream chunk.
@@ -135,6 +140,7 @@ impl Rewriter {
             template: None,
             template_json: String::new(),
             sent: Vec::new(),
+            spliced: String::new(),
         }
     }
 
@@ -220,32 +226,35 @@ impl Rewriter {
             }) => {
                 let state = self.state(index);
                 let mut added = Added::default();
-                state.feed(&content, &mut added);
+                // The common case read straight from the encoder: its text
+                // is compared, not moved into `added` (no allocation).
+                let passed = if state.finished {
+                    state.feed(&content, &mut added);
+                    None
+                } else {
+                    state.parse(&content);
+                    let (text, calls) = state.encoder.pending();
+                    if calls.is_empty() && (text.is_empty() || *text == *content) {
+                        let same = !text.is_empty();
+                        text.clear();
+                        Some(same)
+                    } else {
+                        state.take(&mut added);
+                        None
+                    }
+                };
                 self.calls = self.choices.iter().map(|c| c.calls).sum();
                 self.template = None;
                 self.template_json.clear();
                 self.template_json.push_str(json);
-                if added.tool_calls.is_none() {
-                    match added.content.as_deref() {
-                        Some(text) if text == content => write_sse_data(json, out),
-                        Some(text) => {
-                            // Only the text changed: the rest of the JSON
-                            // is what `push` would write.
-                            let mut spliced = String::with_capacity(json.len() + text.len());
-                            spliced.push_str(&json[..span.start]);
-                            // A string always serializes.
-                            spliced.push_str(&serde_json::to_string(text).unwrap_or_default());
-                            spliced.push_str(&json[span.end..]);
-                            write_sse_data(&spliced, out);
-                        }
-                        // As `push`: a choice left with nothing to say is
-                        // not sent, nor a chunk left without choices.
-                        None if !other => {}
-                        None => self.push_decoded(json, Some(added), out)?,
-                    }
-                    return Ok(Pushed::Sent);
+                match passed {
+                    Some(true) => write_sse_data(json, out),
+                    // As `push`: a choice left with nothing to say is not
+                    // sent, nor a chunk left without choices.
+                    Some(false) if !other => {}
+                    Some(false) => self.push_decoded(json, Some(added), out)?,
+                    None => self.push_added(json, &content, span, other, added, out)?,
                 }
-                self.push_decoded(json, Some(added), out)?;
                 return Ok(Pushed::Sent);
             }
             Some(Look::Other) | None => {}
@@ -263,6 +272,40 @@ impl Rewriter {
             Err(_) if is_error_event(json) => Ok(Pushed::Error),
             Err(e) => Err(e),
         }
+    }
+
+    /// [`push_json`](Rewriter::push_json) of a chunk whose one choice's
+    /// text (`content`, at `span`) made `added`.
+    fn push_added(
+        &mut self,
+        json: &str,
+        content: &str,
+        span: Range<usize>,
+        other: bool,
+        added: Added,
+        out: &mut String,
+    ) -> serde_json::Result<()> {
+        if added.tool_calls.is_some() {
+            return self.push_decoded(json, Some(added), out);
+        }
+        match added.content.as_deref() {
+            Some(text) if text == content => write_sse_data(json, out),
+            Some(text) => {
+                // Only the text changed: the rest of the JSON is what
+                // `push` would write.
+                let spliced = &mut self.spliced;
+                spliced.clear();
+                spliced.push_str(&json[..span.start]);
+                spliced.push('"');
+                escape_into(spliced, text);
+                spliced.push('"');
+                spliced.push_str(&json[span.end..]);
+                write_sse_data(spliced, out);
+            }
+            None if !other => {}
+            None => self.push_decoded(json, Some(added), out)?,
+        }
+        Ok(())
     }
 
     /// The chunk decoded whole, its one choice's text already fed.
@@ -445,14 +488,30 @@ impl ChoiceState {
             append(&mut added.content, text);
             return;
         }
+        self.parse(text);
+        self.take(added);
+    }
+
+    /// Feeds model text to a parser not finished; what it completed waits
+    /// in the encoder.
+    fn parse(&mut self, text: &str) {
         let (encoder, calls, diagnostics) =
             (&mut self.encoder, &mut self.calls, &mut self.diagnostics);
         self.parser.feed_with(text, |event| {
             count(&event, calls, diagnostics);
             encoder.push(&event);
         });
-        if let Some(chunk) = self.encoder.take_chunk() {
-            take_delta(chunk, added);
+    }
+
+    /// Moves what waits in the encoder into `added`.
+    fn take(&mut self, added: &mut Added) {
+        let (content, calls) = self.encoder.pending();
+        if !content.is_empty() {
+            append(&mut added.content, content);
+            content.clear();
+        }
+        if !calls.is_empty() {
+            added.tool_calls.get_or_insert_with(Vec::new).append(calls);
         }
     }
 

@@ -226,6 +226,14 @@ impl ChunkEncoder {
         Some(self.chunk(None))
     }
 
+    /// What the events since the last chunk added (content, tool-call
+    /// deltas), for a caller that takes it without a chunk: the rewriter
+    /// passes most text on in the upstream's own chunk, and a chunk built
+    /// only to be taken apart costs more than the parse of its text.
+    pub(crate) fn pending(&mut self) -> (&mut String, &mut Vec<ToolCallDelta>) {
+        (&mut self.content, &mut self.tool_calls)
+    }
+
     /// The last chunk: what is left, and the `finish_reason`: `length` when
     /// `cut_off` (the model hit its token limit), else `tool_calls` when a
     /// call ended complete, else `stop`.
