@@ -27,22 +27,26 @@ pub(crate) struct Layout {
 impl Layout {
     /// Content text; what is known to be content is appended to `out`.
     pub(crate) fn text(&mut self, text: &str, out: &mut String) {
-        match text.rfind(|c: char| !c.is_whitespace()) {
-            Some(last) => {
+        let end = match text.as_bytes().last() {
+            // Most text ends in ASCII that is not whitespace (as
+            // `char::is_whitespace` has it): all of it is content, without
+            // decoding chars from the end.
+            Some(&b) if b.is_ascii() && !matches!(b, b'\t'..=b'\r' | b' ') => text.len(),
+            _ => match text.rfind(|c: char| !c.is_whitespace()) {
                 // `last` is a char boundary and the char there is not
                 // whitespace: everything up to its end is content.
-                let end = text[last..]
+                Some(last) => text[last..]
                     .chars()
                     .next()
-                    .map_or(text.len(), |c| last + c.len_utf8());
-                out.push_str(&self.held);
-                self.held.clear();
-                out.push_str(&text[..end]);
-                self.overflowed = false;
-                self.hold(&text[end..], out);
-            }
-            None => self.hold(text, out),
-        }
+                    .map_or(text.len(), |c| last + c.len_utf8()),
+                None => return self.hold(text, out),
+            },
+        };
+        out.push_str(&self.held);
+        self.held.clear();
+        out.push_str(&text[..end]);
+        self.overflowed = false;
+        self.hold(&text[end..], out);
     }
 
     fn hold(&mut self, blank: &str, out: &mut String) {
