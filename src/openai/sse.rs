@@ -35,12 +35,17 @@ pub fn write_sse(value: &impl Serialize, out: &mut String) -> serde_json::Result
 /// ```
 pub fn write_sse_data(data: &str, out: &mut String) {
     out.reserve(data.len() + 8);
-    for line in data.split('\n') {
+    let mut rest = data;
+    // A chunk's JSON is most often one line: one search, no splitting.
+    while let Some(at) = memchr::memchr(b'\n', rest.as_bytes()) {
+        let (line, tail) = rest.split_at(at + 1);
         out.push_str("data: ");
         out.push_str(line);
-        out.push('\n');
+        rest = tail;
     }
-    out.push('\n');
+    out.push_str("data: ");
+    out.push_str(rest);
+    out.push_str("\n\n");
 }
 
 #[cfg(test)]
