@@ -8,6 +8,7 @@ use std::ops::Range;
 
 use crate::json::escape_into;
 use crate::openai::look::{look, Look};
+use crate::openai::scan::Frame;
 use crate::openai::{
     write_sse_data, ChatCompletion, ChatCompletionChunk, ChunkChoice, ChunkEncoder, CompletionMeta,
     Delta, FinishReason, FunctionCall, ResponseMessage, ToolCall, ToolCallDelta,
@@ -78,8 +79,12 @@ pub struct Rewriter {
     /// [`finish`](Rewriter::finish) sends is made of them.
     template: Option<ChatCompletionChunk>,
     /// Or the last chunk's JSON, when [`push_json`](Rewriter::push_json)
-    /// did not decode it: decoded only if a chunk is made of it.
+    /// did not decode it: decoded only if a chunk is made of it. A chunk
+    /// that is the same but for its text leaves it as it is (what is
+    /// decoded of it is the same).
     template_json: String,
+    /// Where `template_json`'s text is, when the look took it.
+    frame: Option<Frame>,
     /// Reused by [`push_json`](Rewriter::push_json) for the chunks it
     /// writes.
     sent: Vec<ChatCompletionChunk>,
@@ -139,6 +144,7 @@ impl Rewriter {
             calls: 0,
             template: None,
             template_json: String::new(),
+            frame: None,
             sent: Vec::new(),
             spliced: String::new(),
         }
@@ -216,7 +222,16 @@ impl Rewriter {
     /// assert!(rewriter.push_json("{", &mut out).is_err());
     /// ```
     pub fn push_json(&mut self, json: &str, out: &mut String) -> serde_json::Result<Pushed> {
-        match look(json) {
+        // Most chunks are the last one with another text: no scan.
+        let framed = self
+            .frame
+            .and_then(|frame| frame.look(&self.template_json, json));
+        let fresh = framed.is_none();
+        let looked = framed.or_else(|| look(json));
+        if fresh {
+            self.frame = looked.as_ref().and_then(|l| Frame::of(json, l));
+        }
+        match looked {
             Some(Look::Error) => return Ok(Pushed::Error),
             Some(Look::Text {
                 index,
@@ -245,8 +260,10 @@ impl Rewriter {
                 };
                 self.calls = self.choices.iter().map(|c| c.calls).sum();
                 self.template = None;
-                self.template_json.clear();
-                self.template_json.push_str(json);
+                if fresh {
+                    self.template_json.clear();
+                    self.template_json.push_str(json);
+                }
                 match passed {
                     Some(true) => write_sse_data(json, out),
                     // As `push`: a choice left with nothing to say is not
@@ -436,6 +453,7 @@ impl Rewriter {
             Some(chunk)
         });
         self.template_json = String::new();
+        self.frame = None;
         let Some(mut chunk) = template else {
             return;
         };

@@ -31,7 +31,7 @@ mod error;
 mod layout;
 pub(crate) mod look;
 mod request;
-mod scan;
+pub(crate) mod scan;
 
 mod sse;
 mod types;

@@ -22,19 +22,86 @@ pub(crate) fn scan(json: &str) -> Option<Look<'_>> {
     if s.at != s.s.len() {
         return None;
     }
-    let raw = &json[choice.span.clone()];
-    let content = if choice.escaped {
+    Some(Look::Text {
+        index: choice.index,
+        content: text(json, choice.span.clone(), choice.escaped)?,
+        span: choice.span,
+        other: choice.other,
+    })
+}
+
+/// Where a [`Look::Text`] found its text in a chunk's JSON: a later chunk
+/// that is the same outside its text is the same look with its own text.
+/// An upstream's chunks differ only there (same id, model, time, fields),
+/// so one comparison with the last chunk replaces the scan of its keys.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Frame {
+    /// The bytes before the text's string.
+    head: usize,
+    /// The bytes after it.
+    tail: usize,
+    index: usize,
+    other: bool,
+}
+
+impl Frame {
+    /// The frame of `look`, of the chunk `json`.
+    pub(crate) fn of(json: &str, look: &Look<'_>) -> Option<Frame> {
+        match *look {
+            Look::Text {
+                index,
+                ref span,
+                other,
+                ..
+            } => Some(Frame {
+                head: span.start,
+                tail: json.len() - span.end,
+                index,
+                other,
+            }),
+            _ => None,
+        }
+    }
+
+    /// The look at `json` when it is `last` (the chunk of this frame) with
+    /// another string in the text's place. Replacing one JSON string with
+    /// another changes nothing else the look checks, so this is the look
+    /// [`scan`] (or the serde look) would give.
+    pub(crate) fn look<'a>(&self, last: &str, json: &'a str) -> Option<Look<'a>> {
+        let end = json.len().checked_sub(self.tail)?;
+        if end < self.head
+            || json.as_bytes()[..self.head] != last.as_bytes()[..self.head]
+            || json.as_bytes()[end..] != last.as_bytes()[last.len() - self.tail..]
+        {
+            return None;
+        }
+        let mut s = Scan {
+            s: json.as_bytes(),
+            at: self.head,
+        };
+        // Exactly one string in the place: the scan's own check of it.
+        let (span, escaped) = s.string()?;
+        if span.start != self.head || span.end != end {
+            return None;
+        }
+        Some(Look::Text {
+            index: self.index,
+            content: text(json, span.clone(), escaped)?,
+            span,
+            other: self.other,
+        })
+    }
+}
+
+/// The text of the JSON string at `span`.
+fn text(json: &str, span: std::ops::Range<usize>, escaped: bool) -> Option<Cow<'_, str>> {
+    let raw = &json[span];
+    Some(if escaped {
         // serde checks the escapes (and unescapes).
         let Text(content) = serde_json::from_str(raw).ok()?;
         content
     } else {
         Cow::Borrowed(&raw[1..raw.len() - 1])
-    };
-    Some(Look::Text {
-        index: choice.index,
-        content,
-        span: choice.span,
-        other: choice.other,
     })
 }
 
@@ -308,7 +375,7 @@ impl<'a> Scan<'a> {
 #[cfg(test)]
 mod tests {
     use super::super::look::{look_serde, Look};
-    use super::scan;
+    use super::{scan, Frame};
 
     /// The fields of a look, to compare.
     fn fields(look: Option<Look<'_>>) -> Option<(usize, String, std::ops::Range<usize>, bool)> {
@@ -366,5 +433,72 @@ mod tests {
             }
         }
         assert!(scanned > 100);
+    }
+
+    /// Every shape with another text, or a byte changed anywhere: what the
+    /// frame of the shape takes, the serde look takes the same.
+    #[test]
+    fn what_the_frame_takes_the_serde_look_takes_the_same() {
+        let texts = [
+            "",
+            "x",
+            "a b",
+            "\\\"",
+            "\\n\\u00e9",
+            "\\u12",
+            "\\",
+            "\\\\",
+            "\n",
+            "é",
+            "\"",
+            "\",\"",
+        ];
+        let mut framed = 0;
+        for shape in SHAPES {
+            let look = scan(shape).unwrap();
+            let frame = Frame::of(shape, &look).unwrap();
+            let Look::Text { span, .. } = look else {
+                unreachable!()
+            };
+            let mut variants = Vec::new();
+            for text in texts {
+                let string = format!("\"{text}\"");
+                variants.push(format!(
+                    "{}{string}{}",
+                    &shape[..span.start],
+                    &shape[span.end..]
+                ));
+                variants.push(format!(
+                    "{} {string}{}",
+                    &shape[..span.start],
+                    &shape[span.end..]
+                ));
+                variants.push(format!(
+                    "{}{string} {}",
+                    &shape[..span.start],
+                    &shape[span.end..]
+                ));
+                variants.push(format!(
+                    "{}{text}{}",
+                    &shape[..span.start],
+                    &shape[span.end..]
+                ));
+            }
+            for (at, _) in shape.char_indices() {
+                let next = at + shape[at..].chars().next().unwrap().len_utf8();
+                for b in ["\"", "\\", "x", " ", "}", "é"] {
+                    variants.push(format!("{}{b}{}", &shape[..at], &shape[next..]));
+                    variants.push(format!("{}{b}{}", &shape[..at], &shape[at..]));
+                }
+            }
+            for variant in &variants {
+                let fast = fields(frame.look(shape, variant));
+                if fast.is_some() {
+                    framed += 1;
+                    assert_eq!(fast, fields(look_serde(variant)), "{variant}");
+                }
+            }
+        }
+        assert!(framed > 40, "{framed}");
     }
 }
