@@ -123,6 +123,20 @@ impl Parser {
         }
     }
 
+    /// [`feed_with`](Parser::feed_with) of text already known to be UTF-8
+    /// (the rewriter's, read as a `&str`): a short one, with no character
+    /// held, goes to the engine without being validated again.
+    pub(crate) fn feed_str_with(&mut self, text: &str, on_event: impl FnMut(Event<'_>)) {
+        if self.utf8.len == 0 && text.len() < SIMD_UTF8_MIN && self.gate.is_none() {
+            self.engine.begin_output();
+            if !self.finished {
+                self.engine.run(text, &mut Push(on_event));
+            }
+            return;
+        }
+        self.feed_with(text, on_event);
+    }
+
     /// Ends the stream: releases held text, closes what is open (a call cut
     /// off by the end is marked incomplete) and returns the last events.
     pub fn finish(&mut self) -> Events<'_> {

@@ -515,7 +515,7 @@ impl ChoiceState {
     fn parse(&mut self, text: &str) {
         let (encoder, calls, diagnostics) =
             (&mut self.encoder, &mut self.calls, &mut self.diagnostics);
-        self.parser.feed_with(text, |event| {
+        self.parser.feed_str_with(text, |event| {
             count(&event, calls, diagnostics);
             encoder.push(&event);
         });
