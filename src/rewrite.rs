@@ -127,6 +127,17 @@ impl std::fmt::Debug for ChoiceState {
     }
 }
 
+/// The one choice's text a look found in a chunk.
+struct Text<'a> {
+    content: &'a str,
+    /// Where its string is in the chunk's JSON.
+    span: Range<usize>,
+    /// The choice says more than its text.
+    other: bool,
+    /// The delta has a `tool_calls` key.
+    calls_key: bool,
+}
+
 /// What a choice's parser added since the last look.
 #[derive(Default)]
 struct Added {
@@ -238,6 +249,7 @@ impl Rewriter {
                 content,
                 span,
                 other,
+                calls_key,
             }) => {
                 let state = self.state(index);
                 let mut added = Added::default();
@@ -270,7 +282,15 @@ impl Rewriter {
                     // sent, nor a chunk left without choices.
                     Some(false) if !other => {}
                     Some(false) => self.push_decoded(json, Some(added), out)?,
-                    None => self.push_added(json, &content, span, other, added, out)?,
+                    None => {
+                        let text = Text {
+                            content: &content,
+                            span,
+                            other,
+                            calls_key,
+                        };
+                        self.push_added(json, text, added, out)?;
+                    }
                 }
                 return Ok(Pushed::Sent);
             }
@@ -292,36 +312,49 @@ impl Rewriter {
     }
 
     /// [`push_json`](Rewriter::push_json) of a chunk whose one choice's
-    /// text (`content`, at `span`) made `added`.
+    /// `text` made `added`.
     fn push_added(
         &mut self,
         json: &str,
-        content: &str,
-        span: Range<usize>,
-        other: bool,
+        text: Text<'_>,
         added: Added,
         out: &mut String,
     ) -> serde_json::Result<()> {
-        if added.tool_calls.is_some() {
-            return self.push_decoded(json, Some(added), out);
-        }
-        match added.content.as_deref() {
-            Some(text) if text == content => write_sse_data(json, out),
-            Some(text) => {
-                // Only the text changed: the rest of the JSON is what
-                // `push` would write.
-                let spliced = &mut self.spliced;
-                spliced.clear();
-                spliced.push_str(&json[..span.start]);
-                spliced.push('"');
-                escape_into(spliced, text);
-                spliced.push('"');
-                spliced.push_str(&json[span.end..]);
-                write_sse_data(spliced, out);
+        let content = added.content.as_deref();
+        let calls = match &added.tool_calls {
+            None if content == Some(text.content) => {
+                write_sse_data(json, out);
+                return Ok(());
             }
-            None if !other => {}
-            None => self.push_decoded(json, Some(added), out)?,
+            // As `push`: a choice left with nothing to say is not sent,
+            // nor a chunk left without choices.
+            None if content.is_none() && !text.other => return Ok(()),
+            None if content.is_none() => return self.push_decoded(json, Some(added), out),
+            None => None,
+            Some(_) if text.calls_key => return self.push_decoded(json, Some(added), out),
+            // Only a map with keys other than strings fails: none here.
+            Some(calls) => Some(serde_json::to_string(calls)?),
+        };
+        // Only the text changed, or calls came of it: the rest of the JSON
+        // is what `push` would write (a text left empty is `null`, which
+        // means the same as none), and the calls go beside the text.
+        let spliced = &mut self.spliced;
+        spliced.clear();
+        spliced.push_str(&json[..text.span.start]);
+        match content {
+            Some(content) => {
+                spliced.push('"');
+                escape_into(spliced, content);
+                spliced.push('"');
+            }
+            None => spliced.push_str("null"),
         }
+        if let Some(calls) = calls {
+            spliced.push_str(",\"tool_calls\":");
+            spliced.push_str(&calls);
+        }
+        spliced.push_str(&json[text.span.end..]);
+        write_sse_data(spliced, out);
         Ok(())
     }
 

@@ -75,6 +75,8 @@ fn upstream(text: &str, size: usize, choices: usize, variant: usize) -> Vec<Stri
                 3 => choice["delta"]["refusal"] = Value::Null,
                 4 => choice["delta"]["role"] = Value::Null,
                 5 => choice["logprobs"] = Value::Null,
+                // Calls made of the text cannot go beside it as a key.
+                6 => choice["delta"]["tool_calls"] = Value::Null,
                 _ => {}
             }
             out.push(chunk(json!([choice]), i + variant, variant % 3 == 0));

@@ -35,6 +35,9 @@ pub(crate) enum Look<'a> {
         /// logprobs, fields this crate does not know): it is sent even when
         /// its text is held.
         other: bool,
+        /// The delta has a `tool_calls` key (`null`): calls made of the
+        /// text cannot be written beside the text as a key of their own.
+        calls_key: bool,
     },
     /// Anything else: for the full decode.
     Other,
@@ -59,6 +62,7 @@ pub(crate) fn look_serde(json: &str) -> Option<Look<'_>> {
             content: Some(raw),
             finish: false,
             tool_calls: false,
+            calls_key,
             other,
         }) if top.choices == 1 && !top.usage => {
             let raw = raw.get();
@@ -70,6 +74,7 @@ pub(crate) fn look_serde(json: &str) -> Option<Look<'_>> {
                 content,
                 span: start..start + raw.len(),
                 other,
+                calls_key,
             }
         }
         _ => Look::Other,
@@ -271,6 +276,7 @@ struct Choice<'a> {
     content: Option<&'a RawValue>,
     finish: bool,
     tool_calls: bool,
+    calls_key: bool,
     other: bool,
 }
 
@@ -288,6 +294,7 @@ impl<'de> Deserialize<'de> for Choice<'de> {
                     content: None,
                     finish: false,
                     tool_calls: false,
+                    calls_key: false,
                     other: false,
                 };
                 let (mut index, mut delta, mut finish, mut logprobs) = (false, false, false, false);
@@ -302,10 +309,12 @@ impl<'de> Deserialize<'de> for Choice<'de> {
                             let Delta {
                                 content,
                                 tool_calls,
+                                calls_key,
                                 other,
                             } = map.next_value()?;
                             choice.content = content;
                             choice.tool_calls = tool_calls;
+                            choice.calls_key = calls_key;
                             choice.other |= other;
                         }
                         Name::FinishReason => {
@@ -339,6 +348,7 @@ impl<'de> Deserialize<'de> for Choice<'de> {
 struct Delta<'a> {
     content: Option<&'a RawValue>,
     tool_calls: bool,
+    calls_key: bool,
     other: bool,
 }
 
@@ -354,6 +364,7 @@ impl<'de> Deserialize<'de> for Delta<'de> {
                 let mut delta = Delta {
                     content: None,
                     tool_calls: false,
+                    calls_key: false,
                     other: false,
                 };
                 let mut seen = [false; 4];
@@ -374,6 +385,7 @@ impl<'de> Deserialize<'de> for Delta<'de> {
                         // Not checked here: a chunk with calls goes the full way.
                         Name::ToolCalls => {
                             once(&mut seen[3], "tool_calls")?;
+                            delta.calls_key = true;
                             delta.tool_calls = map.next_value::<Option<IgnoredAny>>()?.is_some();
                         }
                         // Kept in the delta's `extra`: it says something.

@@ -27,6 +27,7 @@ pub(crate) fn scan(json: &str) -> Option<Look<'_>> {
         content: text(json, choice.span.clone(), choice.escaped)?,
         span: choice.span,
         other: choice.other,
+        calls_key: choice.calls_key,
     })
 }
 
@@ -42,6 +43,7 @@ pub(crate) struct Frame {
     tail: usize,
     index: usize,
     other: bool,
+    calls_key: bool,
 }
 
 impl Frame {
@@ -52,12 +54,14 @@ impl Frame {
                 index,
                 ref span,
                 other,
+                calls_key,
                 ..
             } => Some(Frame {
                 head: span.start,
                 tail: json.len() - span.end,
                 index,
                 other,
+                calls_key,
             }),
             _ => None,
         }
@@ -89,6 +93,7 @@ impl Frame {
             content: text(json, span.clone(), escaped)?,
             span,
             other: self.other,
+            calls_key: self.calls_key,
         })
     }
 }
@@ -110,6 +115,7 @@ struct Choice {
     span: std::ops::Range<usize>,
     escaped: bool,
     other: bool,
+    calls_key: bool,
 }
 
 struct Scan<'a> {
@@ -303,6 +309,7 @@ impl<'a> Scan<'a> {
             span: 0..0,
             escaped: false,
             other: false,
+            calls_key: false,
         };
         loop {
             match self.key()? {
@@ -357,6 +364,7 @@ impl<'a> Scan<'a> {
                 b"tool_calls" => {
                     once(&mut seen, 8)?;
                     self.null()?;
+                    choice.calls_key = true;
                 }
                 _ => {
                     self.null()?;
@@ -378,14 +386,17 @@ mod tests {
     use super::{scan, Frame};
 
     /// The fields of a look, to compare.
-    fn fields(look: Option<Look<'_>>) -> Option<(usize, String, std::ops::Range<usize>, bool)> {
+    type Fields = (usize, String, std::ops::Range<usize>, bool, bool);
+
+    fn fields(look: Option<Look<'_>>) -> Option<Fields> {
         match look? {
             Look::Text {
                 index,
                 content,
                 span,
                 other,
-            } => Some((index, content.into_owned(), span, other)),
+                calls_key,
+            } => Some((index, content.into_owned(), span, other, calls_key)),
             _ => None,
         }
     }
