@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use super::look::{Look, Text};
-use crate::json::needs_escape;
+use crate::json::first_escape;
 
 /// `Some` only for a [`Look::Text`] the serde look would give the same.
 pub(crate) fn scan(json: &str) -> Option<Look<'_>> {
@@ -146,7 +146,12 @@ impl<'a> Scan<'a> {
     }
 
     fn eat(&mut self, c: u8) -> Option<()> {
-        (self.peek()? == c).then(|| self.at += 1)
+        // Most JSON on the wire has no whitespace between its tokens.
+        if self.s.get(self.at) != Some(&c) && self.peek()? != c {
+            return None;
+        }
+        self.at += 1;
+        Some(())
     }
 
     fn null(&mut self) -> Option<()> {
@@ -167,17 +172,13 @@ impl<'a> Scan<'a> {
     fn plain(&mut self) -> Option<&'a [u8]> {
         self.eat(b'"')?;
         let start = self.at;
-        // Byte by byte: the strings are short, a search call costs more.
-        for (i, &b) in self.s[start..].iter().enumerate() {
-            if needs_escape(b) {
-                if b != b'"' {
-                    return None;
-                }
-                self.at = start + i + 1;
-                return Some(&self.s[start..start + i]);
-            }
+        // The first byte JSON escapes must be the closing quote.
+        let end = start + first_escape(&self.s[start..])?;
+        if self.s[end] != b'"' {
+            return None;
         }
-        None
+        self.at = end + 1;
+        Some(&self.s[start..end])
     }
 
     /// A string that may have escapes: its span, quotes included, and
@@ -187,25 +188,22 @@ impl<'a> Scan<'a> {
         let start = self.at - 1;
         let mut escaped = false;
         let mut at = self.at;
-        while let Some(&b) = self.s.get(at) {
-            if needs_escape(b) {
-                match b {
-                    b'"' => {
-                        self.at = at + 1;
-                        return Some((start..self.at, escaped));
-                    }
-                    // The escaped byte is never the end (serde checks
-                    // what it is).
-                    b'\\' => {
-                        escaped = true;
-                        at += 1;
-                    }
-                    _ => return None,
+        loop {
+            at += first_escape(self.s.get(at..)?)?;
+            match self.s[at] {
+                b'"' => {
+                    self.at = at + 1;
+                    return Some((start..self.at, escaped));
                 }
+                // The escaped byte is never the end (serde checks what it
+                // is).
+                b'\\' => {
+                    escaped = true;
+                    at += 2;
+                }
+                _ => return None,
             }
-            at += 1;
         }
-        None
     }
 
     /// A non-negative integer of at most `max` digits, no leading zero.
@@ -247,7 +245,35 @@ impl<'a> Scan<'a> {
     }
 
     fn key(&mut self) -> Option<&'a [u8]> {
-        let key = self.plain()?;
+        self.eat(b'"')?;
+        let rest = &self.s[self.at..];
+        // The names the scan knows, matched whole with their closing quote
+        // (constant lengths: a compare or two each), without a search for
+        // that quote; any other name is read as a plain string.
+        let known = |name: &[u8]| rest.starts_with(name).then(|| name.len() - 1);
+        let len = match rest.first()? {
+            b'c' => known(b"content\"")
+                .or_else(|| known(b"choices\""))
+                .or_else(|| known(b"created\"")),
+            b'i' => known(b"index\"").or_else(|| known(b"id\"")),
+            b'o' => known(b"object\""),
+            b'm' => known(b"model\""),
+            b'd' => known(b"delta\""),
+            b'l' => known(b"logprobs\""),
+            b'f' => known(b"finish_reason\""),
+            b'r' => known(b"role\""),
+            _ => None,
+        };
+        let key = match len {
+            Some(len) => {
+                self.at += len + 1;
+                &rest[..len]
+            }
+            None => {
+                self.at -= 1;
+                self.plain()?
+            }
+        };
         self.eat(b':')?;
         Some(key)
     }
