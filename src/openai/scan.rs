@@ -9,7 +9,7 @@
 use std::borrow::Cow;
 
 use super::look::{Look, Text};
-use crate::json::first_escape;
+use crate::json::{first_escape, needs_escape};
 
 /// `Some` only for a [`Look::Text`] the serde look would give the same.
 pub(crate) fn scan(json: &str) -> Option<Look<'_>> {
@@ -188,22 +188,27 @@ impl<'a> Scan<'a> {
         let start = self.at - 1;
         let mut escaped = false;
         let mut at = self.at;
-        loop {
-            at += first_escape(self.s.get(at..)?)?;
-            match self.s[at] {
-                b'"' => {
-                    self.at = at + 1;
-                    return Some((start..self.at, escaped));
+        // Byte by byte: a chunk's text is a token or two, shorter than a
+        // search's setup.
+        while let Some(&b) = self.s.get(at) {
+            if needs_escape(b) {
+                match b {
+                    b'"' => {
+                        self.at = at + 1;
+                        return Some((start..self.at, escaped));
+                    }
+                    // The escaped byte is never the end (serde checks
+                    // what it is).
+                    b'\\' => {
+                        escaped = true;
+                        at += 1;
+                    }
+                    _ => return None,
                 }
-                // The escaped byte is never the end (serde checks what it
-                // is).
-                b'\\' => {
-                    escaped = true;
-                    at += 2;
-                }
-                _ => return None,
             }
+            at += 1;
         }
+        None
     }
 
     /// A non-negative integer of at most `max` digits, no leading zero.
