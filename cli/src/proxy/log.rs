@@ -50,9 +50,16 @@ pub fn line(level: &str, message: &str, fields: &[(&str, Value)]) {
             Value::Object(object).to_string()
         }
     };
-    // One write per line, so that lines from several threads never mix;
-    // a closed stderr only loses the log.
-    let _ = writeln!(std::io::stderr().lock(), "{text}");
+    write_line(text);
+}
+
+/// Writes `line` and its line end with one `write`: stderr is unbuffered,
+/// and `writeln!` makes a syscall for each piece of its format (a cost
+/// per request), and lines from several threads could mix. A closed
+/// stderr only loses the log.
+fn write_line(mut line: String) {
+    line.push('\n');
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
 
 fn timestamp() -> String {
@@ -183,14 +190,10 @@ impl Drop for RequestLog {
                     .note
                     .as_deref()
                     .map_or_else(String::new, |note| format!(" ({note})"));
-                let _ = writeln!(
-                    std::io::stderr().lock(),
+                write_line(format!(
                     "toolcall proxy: {} {} {} {}{calls}{outcome} {millis:.1}ms{note}",
-                    self.method,
-                    self.path,
-                    self.status,
-                    self.route,
-                );
+                    self.method, self.path, self.status, self.route,
+                ));
             }
             LogFormat::Json => {
                 let mut fields = vec![
