@@ -1,6 +1,7 @@
 //! Sending a request on to the upstream, and which headers cross.
 
 use std::pin::Pin;
+use std::sync::Arc;
 use std::time::Duration;
 
 use axum::http::{header, HeaderMap, HeaderName, HeaderValue, Method, StatusCode};
@@ -98,6 +99,8 @@ pub struct Upstream {
     passing: reqwest::Client,
     target: Target,
     connect_timeout: Duration,
+    /// Idle connections of the rewrites' own client.
+    wire_pool: Arc<wire::Pool>,
 }
 
 impl Upstream {
@@ -127,6 +130,7 @@ impl Upstream {
             passing,
             target: config.upstream.clone(),
             connect_timeout: config.connect_timeout,
+            wire_pool: Arc::default(),
         })
     }
 
@@ -160,7 +164,8 @@ impl Upstream {
             .url(path_and_query)
             .map_err(ProxyError::InvalidPath)?;
         if plain && wire::serves(&url) {
-            return wire::send(&method, &url, &headers, &body, self.connect_timeout)
+            let timeout = self.connect_timeout;
+            return wire::send(&self.wire_pool, &method, &url, &headers, &body, timeout)
                 .await
                 .map(UpstreamResponse::from_wire)
                 .map_err(ProxyError::UpstreamUnreachable);
