@@ -60,17 +60,6 @@ impl IdleBody {
     }
 }
 
-impl IdleBody {
-    /// Drops the body now (and its connection: the upstream sees the
-    /// stream end), before this is dropped.
-    pub fn close(&mut self) {
-        if !self.done {
-            self.done = true;
-            self.body = Box::pin(futures_util::stream::empty());
-        }
-    }
-}
-
 impl Stream for IdleBody {
     type Item = Result<Bytes, BodyError>;
 

@@ -61,7 +61,7 @@ pub fn respond(
     headers.remove(header::CONTENT_LENGTH);
     headers.remove(header::CONTENT_ENCODING);
     let body = RewriteBody {
-        upstream: IdleBody::new(upstream.body, reading.idle),
+        upstream: Some(IdleBody::new(upstream.body, reading.idle)),
         state: SseRewrite::new(builder, reading.max_event_bytes, log),
     };
     let mut response = Response::new(Body::new(body));
@@ -73,7 +73,8 @@ pub fn respond(
 /// The response body: each poll reads what the upstream has ready and
 /// gives what the rewrite made of it as one frame.
 struct RewriteBody {
-    upstream: IdleBody,
+    /// `None` once the stream ended.
+    upstream: Option<IdleBody>,
     state: SseRewrite,
 }
 
@@ -86,17 +87,16 @@ impl http_body::Body for RewriteBody {
         cx: &mut Context<'_>,
     ) -> Poll<Option<Result<Frame<Bytes>, Infallible>>> {
         let this = &mut *self;
-        if this.state.ended {
-            // The upstream's body (and its connection) went with the end.
+        let Some(upstream) = this.upstream.as_mut() else {
             return Poll::Ready(None);
-        }
+        };
         let mut out = String::new();
         let mut start = None;
         // What the upstream's reads have ready goes into one frame: the
         // costs per frame (a write to the client, clock reads, a histogram
         // record) are then per read, not per chunk.
         while !this.state.ended && out.len() < BATCH_BYTES {
-            let Poll::Ready(next) = this.upstream.poll_next_unpin(cx) else {
+            let Poll::Ready(next) = upstream.poll_next_unpin(cx) else {
                 break;
             };
             start.get_or_insert_with(Instant::now);
@@ -106,7 +106,13 @@ impl http_body::Body for RewriteBody {
             this.state.latency.record(start.elapsed().as_secs_f64());
         }
         if this.state.ended {
-            this.upstream.close();
+            if let Some(upstream) = this.upstream.take() {
+                if this.state.ended_cleanly {
+                    tokio::spawn(drain(upstream));
+                }
+                // Else it is dropped, and its connection closed: the
+                // upstream sees the stream cut.
+            }
         }
         if out.is_empty() {
             // Pending: the upstream's body has the waker.
@@ -120,8 +126,28 @@ impl http_body::Body for RewriteBody {
     }
 
     fn is_end_stream(&self) -> bool {
-        self.state.ended
+        self.upstream.is_none()
     }
+}
+
+/// How long, and how much, of an upstream body is read after `[DONE]`.
+const DRAIN_TIME: Duration = Duration::from_secs(1);
+const DRAIN_BYTES: usize = 64 << 10;
+
+/// Reads what follows `[DONE]` (the body's end, usually in the same read
+/// or the next), so that its keep-alive connection can carry another
+/// request; one that does not end soon is closed.
+async fn drain(mut upstream: IdleBody) {
+    let mut drained = 0;
+    let _ = tokio::time::timeout(DRAIN_TIME, async {
+        while let Some(Ok(piece)) = upstream.next().await {
+            drained += piece.len();
+            if drained > DRAIN_BYTES {
+                break;
+            }
+        }
+    })
+    .await;
 }
 
 /// The most heap one rewritten stream holds, in bytes, with
@@ -154,6 +180,8 @@ pub(super) struct SseRewrite {
     chunks: Vec<ChatCompletionChunk>,
     /// `[DONE]` (or the error event that ends a cut) was sent.
     ended: bool,
+    /// ... after the upstream's own end (`[DONE]`, or its body's end).
+    ended_cleanly: bool,
     /// The upstream sent an error event.
     upstream_failed: bool,
     saw_event: bool,
@@ -177,6 +205,7 @@ impl SseRewrite {
             log,
             chunks: Vec::new(),
             ended: false,
+            ended_cleanly: false,
             upstream_failed: false,
             saw_event: false,
             replaced_invalid_utf8: false,
@@ -324,6 +353,7 @@ impl SseRewrite {
         self.write_chunks(out);
         self.log.calls(self.rewriter.calls());
         self.ended = true;
+        self.ended_cleanly = true;
         out.push_str(SSE_DONE);
     }
 
