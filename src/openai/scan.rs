@@ -234,6 +234,58 @@ impl<'a> Scan<'a> {
         Some(n)
     }
 
+    /// A plain string, a number, `true`, `false` or `null`: a value the
+    /// serde look ignores, checked as its parser checks it.
+    fn scalar(&mut self) -> Option<()> {
+        match self.peek()? {
+            b'"' => self.plain().map(drop),
+            b'n' => self.null(),
+            b't' => self.word(b"true"),
+            b'f' => self.word(b"false"),
+            b'-' | b'0'..=b'9' => self.any_number(),
+            _ => None,
+        }
+    }
+
+    fn word(&mut self, word: &[u8]) -> Option<()> {
+        self.s[self.at..]
+            .starts_with(word)
+            .then(|| self.at += word.len())
+    }
+
+    /// A JSON number: `-`, an integer without leading zeros, a fraction,
+    /// an exponent.
+    fn any_number(&mut self) -> Option<()> {
+        let s = self.s;
+        let mut at = self.at;
+        let digits = |mut at: usize| {
+            let start = at;
+            while s.get(at).is_some_and(u8::is_ascii_digit) {
+                at += 1;
+            }
+            (at > start).then_some(at)
+        };
+        if s.get(at) == Some(&b'-') {
+            at += 1;
+        }
+        at = match s.get(at)? {
+            b'0' => at + 1,
+            _ => digits(at)?,
+        };
+        if s.get(at) == Some(&b'.') {
+            at = digits(at + 1)?;
+        }
+        if let Some(b'e' | b'E') = s.get(at) {
+            at += 1;
+            if let Some(b'+' | b'-') = s.get(at) {
+                at += 1;
+            }
+            at = digits(at)?;
+        }
+        self.at = at;
+        Some(())
+    }
+
     /// After a member: more (`true`) or the end of the object.
     fn next(&mut self) -> Option<bool> {
         match self.peek()? {
@@ -319,7 +371,12 @@ impl<'a> Scan<'a> {
                     once(&mut seen, 64)?;
                     self.null()?;
                 }
-                _ => return None,
+                // An error event goes the full way.
+                b"error" => return None,
+                // A field the look ignores (OpenAI's `obfuscation`, a
+                // server's own): skipped when its value is one the scan
+                // can check whole.
+                _ => self.scalar()?,
             }
             if !self.next()? {
                 break;
@@ -436,6 +493,7 @@ mod tests {
         r#"{"id":"chatcmpl-1","object":"chat.completion.chunk","created":1700000000,"model":"m","choices":[{"index":0,"delta":{"content":"Hello"},"logprobs":null,"finish_reason":null}]}"#,
         r#"{"id":"c","object":"chat.completion.chunk","created":0,"model":"Qwen/Qwen3","system_fingerprint":null,"choices":[{"index":3,"delta":{"role":"assistant","content":"a \"b\"\n\u00e9"},"logprobs":null,"finish_reason":null,"stop_reason":null}],"usage":null}"#,
         r#"{"choices":[{"delta":{"reasoning_content":null,"content":"x","tool_calls":null,"refusal":null},"finish_reason":null,"index":0}],"created":7,"id":"u","model":"up","object":"chat.completion.chunk","system_fingerprint":"fp"}"#,
+        r#"{"id":"c","object":"chat.completion.chunk","created":1,"model":"m","choices":[{"index":0,"delta":{"content":"t"},"logprobs":null,"finish_reason":null}],"obfuscation":"aB3xY","x_sent_ns":1764000000123456789,"x_f":-0.5e+3,"x_b":true,"x_n":null,"x_z":false}"#,
         "{\n  \"id\": \"c\",\n  \"object\": \"chat.completion.chunk\",\n  \"created\": 7,\n  \"model\": \"m\",\n  \"choices\": [\n    {\n      \"index\": 0,\n      \"delta\": {\n        \"content\": \"é ok\"\n      }\n    }\n  ]\n}\r\n",
     ];
 
