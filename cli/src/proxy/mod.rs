@@ -6,6 +6,7 @@
 
 mod completion_rewrite;
 pub mod config;
+mod drain;
 mod error;
 mod forward;
 mod idle;

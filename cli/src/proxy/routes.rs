@@ -13,6 +13,7 @@ use serde_json::Value;
 use toolcall_stream::{Limits, Parser, ParserBuilder, Tools};
 
 use super::config::Config;
+use super::drain::drain;
 use super::error::ProxyError;
 use super::forward::Upstream;
 use super::log::{route, RequestLog};
@@ -121,7 +122,7 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
         // A client that waits for `100 Continue` has sent nothing yet:
         // nothing to drain.
         if !headers.contains_key(header::EXPECT) {
-            drain(pieces).await;
+            drain(pieces, DRAIN_TIME, DRAIN_BYTES).await;
         }
         return Err(ProxyError::BodyTooLarge { limit });
     }
@@ -130,7 +131,7 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
         let piece = piece.map_err(|e| ProxyError::BadRequestBody(e.to_string()))?;
         if read.len() + piece.len() > limit {
             drop(read);
-            drain(pieces).await;
+            drain(pieces, DRAIN_TIME, DRAIN_BYTES).await;
             return Err(ProxyError::BodyTooLarge { limit });
         }
         read.extend_from_slice(&piece);
@@ -138,26 +139,12 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
     Ok(read.freeze())
 }
 
-/// How long, and how much, of a refused body is read and dropped.
+/// How long, and how much, of a refused body is read and dropped: a
+/// connection closed with the client's bytes unread is reset, and a reset
+/// can destroy the 413 before the client reads it. (The 413 also says
+/// `Connection: close`.)
 const DRAIN_TIME: Duration = Duration::from_secs(5);
 const DRAIN_BYTES: usize = 64 << 20;
-
-/// Reads what is left of a refused body, holding none of it, up to
-/// `DRAIN_TIME` and `DRAIN_BYTES`: a connection closed with the client's
-/// bytes unread is reset, and a reset can destroy the 413 before the
-/// client reads it. (The 413 also says `Connection: close`.)
-async fn drain(mut pieces: axum::body::BodyDataStream) {
-    let mut drained = 0;
-    let _ = tokio::time::timeout(DRAIN_TIME, async {
-        while let Some(Ok(piece)) = pieces.next().await {
-            drained += piece.len();
-            if drained > DRAIN_BYTES {
-                break;
-            }
-        }
-    })
-    .await;
-}
 
 /// How to rewrite a chat request, or `None` to pass it through: no `tools`
 /// (nothing to parse), a model with no format, or a body the upstream

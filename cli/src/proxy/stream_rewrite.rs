@@ -23,6 +23,7 @@ use toolcall_stream::openai::{
 };
 use toolcall_stream::ParserBuilder;
 
+use super::drain::drain;
 use super::error::error_object;
 use super::forward::{end_to_end, UpstreamResponse};
 use super::idle::{BodyError, IdleBody};
@@ -108,7 +109,7 @@ impl http_body::Body for RewriteBody {
         if this.state.ended {
             if let Some(upstream) = this.upstream.take() {
                 if this.state.ended_cleanly {
-                    tokio::spawn(drain(upstream));
+                    tokio::spawn(drain(upstream, DRAIN_TIME, DRAIN_BYTES));
                 }
                 // Else it is dropped, and its connection closed: the
                 // upstream sees the stream cut.
@@ -130,25 +131,12 @@ impl http_body::Body for RewriteBody {
     }
 }
 
-/// How long, and how much, of an upstream body is read after `[DONE]`.
+/// How long, and how much, of an upstream body is read after `[DONE]`
+/// (the body's end, usually in the same read or the next), so that its
+/// keep-alive connection can carry another request; one that does not
+/// end soon is closed.
 const DRAIN_TIME: Duration = Duration::from_secs(1);
 const DRAIN_BYTES: usize = 64 << 10;
-
-/// Reads what follows `[DONE]` (the body's end, usually in the same read
-/// or the next), so that its keep-alive connection can carry another
-/// request; one that does not end soon is closed.
-async fn drain(mut upstream: IdleBody) {
-    let mut drained = 0;
-    let _ = tokio::time::timeout(DRAIN_TIME, async {
-        while let Some(Ok(piece)) = upstream.next().await {
-            drained += piece.len();
-            if drained > DRAIN_BYTES {
-                break;
-            }
-        }
-    })
-    .await;
-}
 
 /// The most heap one rewritten stream holds, in bytes, with
 /// `--max-event-bytes` `event`, the parser's `Limits::max_held_value`
