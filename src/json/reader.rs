@@ -1,0 +1,591 @@
+//! An incremental JSON reader: text in, in any pieces, and the events of
+//! one JSON value out as soon as each byte decides them.
+//!
+//! It is the engine's reader for formats whose arguments (or whole call
+//! bodies) are JSON. Peers re-parse the growing buffer with a partial-JSON
+//! parser on every token, which is quadratic and cannot tell a closing
+//! marker inside a string from one after the value. Here each byte is
+//! looked at once and the reader's state carries over any chunk border
+//! (inside an escape, a surrogate pair, a number, a literal), so the
+//! events of a text do not depend on how it was cut, and the value's own
+//! end says where the value ends.
+//!
+//! Bounded: nesting (`max_depth`), a key (`max_key`) and a number
+//! (`max_number`) are the only things held; a string value streams as
+//! [`JsonEvent::Text`] pieces, borrowed from the input where it has no
+//! escapes.
+
+use super::first_escape;
+
+/// What the reader found, in order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JsonEvent<'a> {
+    BeginObject,
+    EndObject,
+    BeginArray,
+    EndArray,
+    /// An object's key, whole and decoded.
+    Key(&'a str),
+    /// A string value starts; its decoded text follows in [`Text`](JsonEvent::Text) pieces.
+    BeginString,
+    Text(&'a str),
+    EndString,
+    /// A number, whole, as written (JSON's grammar, checked).
+    Number(&'a str),
+    Bool(bool),
+    Null,
+    /// Something JSON does not allow was read leniently (the value is
+    /// still what the writer meant).
+    Lenient(Leniency),
+}
+
+/// What the reader accepts that JSON does not.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Leniency {
+    /// A raw control character (a line end, a tab) inside a string, as
+    /// models write code: kept as it is.
+    ControlInString,
+    /// A `\u` escape of half a surrogate pair without its other half:
+    /// read as U+FFFD.
+    LoneSurrogate,
+}
+
+/// Why the text is not one JSON value.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct JsonError {
+    pub kind: JsonErrorKind,
+    /// The byte offset in the whole text where it was found.
+    pub at: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum JsonErrorKind {
+    /// A byte (shown as a char) no JSON value can have there.
+    Unexpected(char),
+    /// Nesting past `max_depth`.
+    TooDeep,
+    /// A key longer than `max_key` bytes.
+    KeyTooLong,
+    /// A number longer than `max_number` bytes.
+    NumberTooLong,
+    /// A `\` escape that is not one of JSON's.
+    BadEscape,
+    /// The text ended inside the value.
+    Truncated,
+}
+
+impl std::fmt::Display for JsonError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            JsonErrorKind::Unexpected(c) => write!(f, "unexpected {c:?}")?,
+            JsonErrorKind::TooDeep => f.write_str("nested too deep")?,
+            JsonErrorKind::KeyTooLong => f.write_str("key too long")?,
+            JsonErrorKind::NumberTooLong => f.write_str("number too long")?,
+            JsonErrorKind::BadEscape => f.write_str("invalid escape")?,
+            JsonErrorKind::Truncated => f.write_str("the text ended inside the value")?,
+        }
+        write!(f, " at byte {} of the JSON", self.at)
+    }
+}
+
+/// How far a piece of text took the value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fed {
+    /// The value goes on past this piece.
+    More,
+    /// The value ended after this many bytes of the piece; the rest is not
+    /// the reader's.
+    Done(usize),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Container {
+    Object,
+    Array,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// A value is next (the start, or after `:` or `,` in an array).
+    Value,
+    /// After `[`: a value or `]`.
+    ValueOrEnd,
+    /// After `{`: a key or `}`.
+    KeyOrEnd,
+    /// After `,` in an object.
+    Key,
+    Colon,
+    /// After a value inside a container: `,` or its closer.
+    Next,
+    InKey,
+    InString,
+    InNumber(Num),
+    /// Inside `true`, `false` or `null`: which, and how many bytes matched.
+    InWord(Word, u8),
+    Done,
+    Failed,
+}
+
+/// Where a number is in JSON's number grammar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Num {
+    Minus,
+    Zero,
+    Int,
+    Dot,
+    Frac,
+    Exp,
+    ExpSign,
+    ExpDigits,
+}
+
+impl Num {
+    /// The number may end here.
+    fn complete(self) -> bool {
+        matches!(self, Num::Zero | Num::Int | Num::Frac | Num::ExpDigits)
+    }
+
+    /// The state after `b`, or `None` when `b` cannot continue the number.
+    fn next(self, b: u8) -> Option<Num> {
+        Some(match (self, b) {
+            (Num::Minus, b'0') => Num::Zero,
+            (Num::Minus, b'1'..=b'9') => Num::Int,
+            (Num::Int, b'0'..=b'9') => Num::Int,
+            (Num::Zero | Num::Int, b'.') => Num::Dot,
+            (Num::Dot | Num::Frac, b'0'..=b'9') => Num::Frac,
+            (Num::Zero | Num::Int | Num::Frac, b'e' | b'E') => Num::Exp,
+            (Num::Exp, b'+' | b'-') => Num::ExpSign,
+            (Num::Exp | Num::ExpSign | Num::ExpDigits, b'0'..=b'9') => Num::ExpDigits,
+            _ => return None,
+        })
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Word {
+    True,
+    False,
+    Null,
+}
+
+impl Word {
+    fn bytes(self) -> &'static [u8] {
+        match self {
+            Word::True => b"true",
+            Word::False => b"false",
+            Word::Null => b"null",
+        }
+    }
+}
+
+/// Where a `\` escape is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Escape {
+    None,
+    /// After `\`.
+    Backslash,
+    /// After `\u` and this many hex digits of `value`.
+    Unicode {
+        digits: u8,
+        value: u16,
+    },
+}
+
+/// Reads one JSON value from text given in pieces.
+#[derive(Debug, Clone)]
+pub struct JsonReader {
+    state: State,
+    stack: Vec<Container>,
+    escape: Escape,
+    /// A high surrogate waiting for its low half.
+    high: Option<u16>,
+    /// The key, or number, being read (both are held whole).
+    held: String,
+    /// Bytes of the text read before the current piece.
+    offset: u64,
+    max_depth: usize,
+    max_key: usize,
+    max_number: usize,
+}
+
+impl Default for JsonReader {
+    fn default() -> Self {
+        JsonReader::new(128, 4 << 10, 1 << 10)
+    }
+}
+
+impl JsonReader {
+    pub fn new(max_depth: usize, max_key: usize, max_number: usize) -> JsonReader {
+        JsonReader {
+            state: State::Value,
+            stack: Vec::new(),
+            escape: Escape::None,
+            high: None,
+            held: String::new(),
+            offset: 0,
+            max_depth,
+            max_key,
+            max_number,
+        }
+    }
+
+    /// The value has ended.
+    pub fn is_done(&self) -> bool {
+        self.state == State::Done
+    }
+
+    /// Reads `text`, giving each event to `sink`. After an error, or once
+    /// the value is done, nothing more is read.
+    pub fn feed(
+        &mut self,
+        text: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<Fed, JsonError> {
+        let bytes = text.as_bytes();
+        let mut at = 0;
+        let result = loop {
+            if self.state == State::Done {
+                break Ok(Fed::Done(at));
+            }
+            if at == bytes.len() {
+                break Ok(Fed::More);
+            }
+            match self.step(text, at, sink) {
+                Ok(next) => at = next,
+                Err(kind) => {
+                    self.state = State::Failed;
+                    break Err(JsonError {
+                        kind,
+                        at: self.offset + at as u64,
+                    });
+                }
+            }
+        };
+        self.offset += at as u64;
+        result
+    }
+
+    /// The text has ended: a number at the top level ends with it; any
+    /// other unfinished value is [`JsonErrorKind::Truncated`].
+    pub fn finish(&mut self, sink: &mut impl FnMut(JsonEvent<'_>)) -> Result<(), JsonError> {
+        match self.state {
+            State::Done => Ok(()),
+            State::InNumber(num) if num.complete() && self.stack.is_empty() => {
+                sink(JsonEvent::Number(&self.held));
+                self.held.clear();
+                self.state = State::Done;
+                Ok(())
+            }
+            _ => {
+                self.state = State::Failed;
+                Err(JsonError {
+                    kind: JsonErrorKind::Truncated,
+                    at: self.offset,
+                })
+            }
+        }
+    }
+
+    /// Reads from `at`; returns where the next step starts.
+    fn step(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, JsonErrorKind> {
+        let bytes = text.as_bytes();
+        let b = bytes[at];
+        match self.state {
+            State::InString | State::InKey => return self.string(text, at, sink),
+            State::InNumber(num) => {
+                if let Some(next) = num.next(b) {
+                    if self.held.len() == self.max_number {
+                        return Err(JsonErrorKind::NumberTooLong);
+                    }
+                    self.held.push(char::from(b));
+                    self.state = State::InNumber(next);
+                    return Ok(at + 1);
+                }
+                if !num.complete() {
+                    return Err(unexpected(text, at));
+                }
+                sink(JsonEvent::Number(&self.held));
+                self.held.clear();
+                self.value_ended();
+                // `b` is read again after the number.
+                return Ok(at);
+            }
+            State::InWord(word, matched) => {
+                let spelled = word.bytes();
+                if b != spelled[usize::from(matched)] {
+                    return Err(unexpected(text, at));
+                }
+                if usize::from(matched) + 1 < spelled.len() {
+                    self.state = State::InWord(word, matched + 1);
+                } else {
+                    sink(match word {
+                        Word::True => JsonEvent::Bool(true),
+                        Word::False => JsonEvent::Bool(false),
+                        Word::Null => JsonEvent::Null,
+                    });
+                    self.value_ended();
+                }
+                return Ok(at + 1);
+            }
+            State::Done | State::Failed => return Ok(bytes.len()),
+            _ => {}
+        }
+        if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+            return Ok(at + 1);
+        }
+        match (self.state, b) {
+            (State::Value | State::ValueOrEnd, _) if b != b']' || self.state == State::Value => {
+                self.value_start(text, at, sink)?;
+            }
+            (State::ValueOrEnd, b']') | (State::Next, b']')
+                if self.stack.last() == Some(&Container::Array) =>
+            {
+                self.close(sink, JsonEvent::EndArray);
+            }
+            (State::KeyOrEnd, b'}') | (State::Next, b'}')
+                if self.stack.last() == Some(&Container::Object) =>
+            {
+                self.close(sink, JsonEvent::EndObject);
+            }
+            (State::KeyOrEnd | State::Key, b'"') => self.state = State::InKey,
+            (State::Colon, b':') => self.state = State::Value,
+            (State::Next, b',') => {
+                self.state = match self.stack.last() {
+                    Some(Container::Object) => State::Key,
+                    _ => State::Value,
+                };
+            }
+            _ => return Err(unexpected(text, at)),
+        }
+        Ok(at + 1)
+    }
+
+    /// The first byte of a value.
+    fn value_start(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), JsonErrorKind> {
+        let b = text.as_bytes()[at];
+        match b {
+            b'{' | b'[' => {
+                if self.stack.len() == self.max_depth {
+                    return Err(JsonErrorKind::TooDeep);
+                }
+                if b == b'{' {
+                    self.stack.push(Container::Object);
+                    self.state = State::KeyOrEnd;
+                    sink(JsonEvent::BeginObject);
+                } else {
+                    self.stack.push(Container::Array);
+                    self.state = State::ValueOrEnd;
+                    sink(JsonEvent::BeginArray);
+                }
+            }
+            b'"' => {
+                self.state = State::InString;
+                sink(JsonEvent::BeginString);
+            }
+            b'-' | b'0'..=b'9' => {
+                let num = Num::Minus.next(b).unwrap_or(Num::Minus);
+                self.held.clear();
+                self.held.push(char::from(b));
+                self.state = State::InNumber(num);
+            }
+            b't' => self.state = State::InWord(Word::True, 1),
+            b'f' => self.state = State::InWord(Word::False, 1),
+            b'n' => self.state = State::InWord(Word::Null, 1),
+            _ => return Err(unexpected(text, at)),
+        }
+        Ok(())
+    }
+
+    fn close(&mut self, sink: &mut impl FnMut(JsonEvent<'_>), event: JsonEvent<'_>) {
+        self.stack.pop();
+        sink(event);
+        self.value_ended();
+    }
+
+    fn value_ended(&mut self) {
+        self.state = if self.stack.is_empty() {
+            State::Done
+        } else {
+            State::Next
+        };
+    }
+
+    /// Inside a key or a string value: a run of plain text at once, then
+    /// the byte that stopped it.
+    fn string(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, JsonErrorKind> {
+        let bytes = text.as_bytes();
+        if self.escape != Escape::None {
+            return self.escaped(text, at, sink);
+        }
+        let run = first_escape(&bytes[at..]).map_or(bytes.len(), |k| at + k);
+        if run > at {
+            // A pending high surrogate with text after it: half a pair.
+            self.lone_surrogate(sink)?;
+            // `first_escape` stops only at ASCII bytes: `run` is a char
+            // boundary.
+            self.text(&text[at..run], sink)?;
+            return Ok(run);
+        }
+        match bytes[at] {
+            b'\\' => {
+                self.escape = Escape::Backslash;
+            }
+            b'"' => {
+                self.lone_surrogate(sink)?;
+                if self.state == State::InKey {
+                    sink(JsonEvent::Key(&self.held));
+                    self.held.clear();
+                    self.state = State::Colon;
+                } else {
+                    sink(JsonEvent::EndString);
+                    self.value_ended();
+                }
+            }
+            _ => {
+                // A raw control character: JSON forbids it, models write it.
+                self.lone_surrogate(sink)?;
+                sink(JsonEvent::Lenient(Leniency::ControlInString));
+                self.text(&text[at..at + 1], sink)?;
+            }
+        }
+        Ok(at + 1)
+    }
+
+    /// After a `\`, across any border.
+    fn escaped(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, JsonErrorKind> {
+        let b = text.as_bytes()[at];
+        match self.escape {
+            Escape::Backslash => {
+                let plain = match b {
+                    b'"' => '"',
+                    b'\\' => '\\',
+                    b'/' => '/',
+                    b'b' => '\u{8}',
+                    b'f' => '\u{c}',
+                    b'n' => '\n',
+                    b'r' => '\r',
+                    b't' => '\t',
+                    b'u' => {
+                        self.escape = Escape::Unicode {
+                            digits: 0,
+                            value: 0,
+                        };
+                        return Ok(at + 1);
+                    }
+                    _ => return Err(JsonErrorKind::BadEscape),
+                };
+                self.escape = Escape::None;
+                self.lone_surrogate(sink)?;
+                self.char(plain, sink)?;
+            }
+            Escape::Unicode { digits, value } => {
+                let digit = char::from(b).to_digit(16).ok_or(JsonErrorKind::BadEscape)?;
+                // Four hex digits fit a u16.
+                let value = value << 4 | digit as u16;
+                if digits < 3 {
+                    self.escape = Escape::Unicode {
+                        digits: digits + 1,
+                        value,
+                    };
+                    return Ok(at + 1);
+                }
+                self.escape = Escape::None;
+                self.code_unit(value, sink)?;
+            }
+            Escape::None => {}
+        }
+        Ok(at + 1)
+    }
+
+    /// One UTF-16 code unit from a `\u` escape.
+    fn code_unit(
+        &mut self,
+        unit: u16,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), JsonErrorKind> {
+        match unit {
+            0xD800..=0xDBFF => {
+                self.lone_surrogate(sink)?;
+                self.high = Some(unit);
+                Ok(())
+            }
+            0xDC00..=0xDFFF => match self.high.take() {
+                Some(high) => {
+                    let code =
+                        0x10000 + ((u32::from(high) - 0xD800) << 10) + (u32::from(unit) - 0xDC00);
+                    self.char(char::from_u32(code).unwrap_or('\u{FFFD}'), sink)
+                }
+                None => {
+                    sink(JsonEvent::Lenient(Leniency::LoneSurrogate));
+                    self.char('\u{FFFD}', sink)
+                }
+            },
+            _ => {
+                self.lone_surrogate(sink)?;
+                self.char(char::from_u32(u32::from(unit)).unwrap_or('\u{FFFD}'), sink)
+            }
+        }
+    }
+
+    /// A high surrogate that something other than its low half followed.
+    fn lone_surrogate(
+        &mut self,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), JsonErrorKind> {
+        if self.high.take().is_some() {
+            sink(JsonEvent::Lenient(Leniency::LoneSurrogate));
+            self.char('\u{FFFD}', sink)?;
+        }
+        Ok(())
+    }
+
+    fn char(&mut self, c: char, sink: &mut impl FnMut(JsonEvent<'_>)) -> Result<(), JsonErrorKind> {
+        let mut buf = [0; 4];
+        self.text(c.encode_utf8(&mut buf), sink)
+    }
+
+    /// Decoded text of the key (held) or of the string value (given out).
+    fn text(
+        &mut self,
+        text: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), JsonErrorKind> {
+        if self.state == State::InKey {
+            if self.held.len() + text.len() > self.max_key {
+                return Err(JsonErrorKind::KeyTooLong);
+            }
+            self.held.push_str(text);
+        } else {
+            sink(JsonEvent::Text(text));
+        }
+        Ok(())
+    }
+}
+
+/// The char at `at`, for an error message.
+fn unexpected(text: &str, at: usize) -> JsonErrorKind {
+    JsonErrorKind::Unexpected(text[at..].chars().next().unwrap_or('\u{FFFD}'))
+}
+
+#[cfg(test)]
+mod tests;
