@@ -33,10 +33,12 @@
 //! before a change), `PROXY_COST_PROXY_ARGS` (more flags for the proxy).
 //! With `PROXY_COST_FORWARD=HOST:PORT` the binary is the copy-loop floor.
 
+#[path = "support/process.rs"]
+mod process;
 #[path = "../tests/support/replay.rs"]
 mod replay;
 
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::process::{Child, Command, Stdio};
 use std::time::Duration;
 
@@ -44,9 +46,7 @@ use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 
-fn env_or(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_owned())
-}
+use process::{cpu_seconds, env_or, listening_url, ticks_per_second};
 
 /// A child process, killed when dropped.
 struct Server {
@@ -80,21 +80,6 @@ impl Drop for TempDir {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.0);
     }
-}
-
-/// Reads the child's stderr until a line says where it listens; the rest
-/// of its lines are dropped, so that a full pipe never blocks it.
-fn listening_url(child: &mut Child) -> String {
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let first = lines.next().and_then(Result::ok).unwrap_or_default();
-    let url = first
-        .split("listening on ")
-        .nth(1)
-        .and_then(|rest| rest.split(',').next())
-        .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
-        .to_owned();
-    std::thread::spawn(move || lines.for_each(drop));
-    url
 }
 
 fn start_proxy(upstream: &str) -> Server {
@@ -287,31 +272,6 @@ async fn turn(
 
 fn tools() -> Value {
     replay::fixture_tools("qwen3_coder", "typed_ladder").unwrap_or_else(|| json!([]))
-}
-
-/// utime + stime of a process, in seconds.
-fn cpu_seconds(pid: u32, ticks_per_second: f64) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // The fields after the command name, which is in parentheses; utime
-    // and stime are fields 14 and 15 of the whole line: 11 and 12 here.
-    let fields: Vec<f64> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .map(|f| f.parse().unwrap_or(0.0))
-        .collect();
-    (fields.get(11).unwrap_or(&0.0) + fields.get(12).unwrap_or(&0.0)) / ticks_per_second
-}
-
-fn ticks_per_second() -> f64 {
-    Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|out| String::from_utf8(out.stdout).ok())
-        .and_then(|text| text.trim().parse().ok())
-        .unwrap_or(100.0)
 }
 
 struct Regime {

@@ -21,10 +21,11 @@
 //! one burst, the worst case), `PROXY_LOAD_PROXY_ARGS` (more flags for
 //! the proxy, e.g. `--threads 1`).
 
+#[path = "support/process.rs"]
+mod process;
 #[path = "../tests/support/replay.rs"]
 mod replay;
 
-use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -33,9 +34,7 @@ use eventsource_stream::Eventsource;
 use futures_util::StreamExt;
 use serde_json::{json, Value};
 
-fn env_or(name: &str, default: &str) -> String {
-    std::env::var(name).unwrap_or_else(|_| default.to_owned())
-}
+use process::{cpu_seconds, env_or, listening_url, ticks_per_second};
 
 struct Proxy {
     child: Child,
@@ -66,17 +65,7 @@ fn start_proxy(upstream: &str) -> Proxy {
         .stderr(Stdio::piped())
         .spawn()
         .expect("cannot start toolcall proxy");
-    let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
-    let first = lines.next().and_then(Result::ok).unwrap_or_default();
-    let url = first
-        .split("listening on ")
-        .nth(1)
-        .and_then(|rest| rest.split(',').next())
-        .unwrap_or_else(|| panic!("unexpected first line {first:?}"))
-        .to_owned();
-    // The log lines (one per request) are read and dropped, so that a full
-    // pipe never blocks the proxy.
-    std::thread::spawn(move || lines.for_each(drop));
+    let url = listening_url(&mut child);
     Proxy { child, url }
 }
 
@@ -156,26 +145,6 @@ fn percentile(sorted: &[u64], p: f64) -> f64 {
     sorted[at] as f64 / 1e6
 }
 
-/// utime + stime of a process, in seconds.
-fn cpu_seconds(pid: u32, ticks_per_second: f64) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    // The fields after the command name, which is in parentheses.
-    let fields: Vec<&str> = stat
-        .rsplit(')')
-        .next()
-        .unwrap_or("")
-        .split_whitespace()
-        .collect();
-    let field = |i: usize| {
-        fields
-            .get(i)
-            .and_then(|f| f.parse::<f64>().ok())
-            .unwrap_or(0.0)
-    };
-    // utime and stime are fields 14 and 15 of the whole line: 11 and 12 here.
-    (field(11) + field(12)) / ticks_per_second
-}
-
 fn rss_bytes(pid: u32) -> u64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
     status
@@ -190,16 +159,6 @@ fn rss_bytes(pid: u32) -> u64 {
                 .ok()
         })
         .map_or(0, |kb| kb * 1024)
-}
-
-fn ticks_per_second() -> f64 {
-    Command::new("getconf")
-        .arg("CLK_TCK")
-        .output()
-        .ok()
-        .and_then(|out| String::from_utf8(out.stdout).ok())
-        .and_then(|text| text.trim().parse().ok())
-        .unwrap_or(100.0)
 }
 
 fn main() {
