@@ -54,11 +54,11 @@ impl UpstreamResponse {
             .get(header::CONTENT_ENCODING)
             .and_then(|value| value.to_str().ok())
             .map(|value| value.trim().to_ascii_lowercase());
-        let body = match coding.as_deref().filter(|coding| is_decoded(coding)) {
+        let body = match coding.as_deref().and_then(Coding::of) {
             Some(coding) => {
                 headers.remove(header::CONTENT_ENCODING);
                 headers.remove(header::CONTENT_LENGTH);
-                decoded(coding, body)
+                coding.decode(body)
             }
             None => body,
         };
@@ -71,21 +71,41 @@ impl UpstreamResponse {
 }
 
 /// The codings reqwest decodes (any other passes as it came).
-fn is_decoded(coding: &str) -> bool {
-    matches!(coding, "gzip" | "x-gzip" | "br" | "deflate" | "zstd")
+enum Coding {
+    Gzip,
+    Brotli,
+    Deflate,
+    Zstd,
 }
 
-/// `body` decoded from `coding`, one of [`is_decoded`]'s.
-fn decoded(coding: &str, body: BodyStream) -> BodyStream {
-    use async_compression::tokio::bufread::{BrotliDecoder, GzipDecoder, ZlibDecoder, ZstdDecoder};
-    use tokio_util::io::{ReaderStream, StreamReader};
-    let reader = StreamReader::new(body.map_err(std::io::Error::other));
-    let failed = |e: std::io::Error| format!("body failed: error decoding response body: {e}");
-    match coding {
-        "br" => Box::pin(ReaderStream::new(BrotliDecoder::new(reader)).map_err(failed)),
-        "deflate" => Box::pin(ReaderStream::new(ZlibDecoder::new(reader)).map_err(failed)),
-        "zstd" => Box::pin(ReaderStream::new(ZstdDecoder::new(reader)).map_err(failed)),
-        _ => Box::pin(ReaderStream::new(GzipDecoder::new(reader)).map_err(failed)),
+impl Coding {
+    fn of(name: &str) -> Option<Coding> {
+        Some(match name {
+            "gzip" | "x-gzip" => Coding::Gzip,
+            "br" => Coding::Brotli,
+            "deflate" => Coding::Deflate,
+            "zstd" => Coding::Zstd,
+            _ => return None,
+        })
+    }
+
+    fn decode(self, body: BodyStream) -> BodyStream {
+        use async_compression::tokio::bufread::{
+            BrotliDecoder, GzipDecoder, ZlibDecoder, ZstdDecoder,
+        };
+        use tokio_util::io::{ReaderStream, StreamReader};
+        let reader = StreamReader::new(body.map_err(std::io::Error::other));
+        let failed = |e: std::io::Error| format!("body failed: error decoding response body: {e}");
+        match self {
+            Coding::Gzip => Box::pin(ReaderStream::new(GzipDecoder::new(reader)).map_err(failed)),
+            Coding::Brotli => {
+                Box::pin(ReaderStream::new(BrotliDecoder::new(reader)).map_err(failed))
+            }
+            Coding::Deflate => {
+                Box::pin(ReaderStream::new(ZlibDecoder::new(reader)).map_err(failed))
+            }
+            Coding::Zstd => Box::pin(ReaderStream::new(ZstdDecoder::new(reader)).map_err(failed)),
+        }
     }
 }
 

@@ -102,11 +102,7 @@ async fn exchange(
         before_answer: true,
     })?;
     let mut raw = BytesMut::with_capacity(READ_SIZE);
-    let head = read_head(&mut stream, &mut raw).await;
-    let (status, headers, keep_alive) = head.map_err(|cause| Failure {
-        before_answer: raw.is_empty() && !cause.contains("invalid response"),
-        cause,
-    })?;
+    let (status, headers, keep_alive) = read_head(&mut stream, &mut raw).await?;
     let failed = |cause| Failure {
         cause,
         before_answer: false,
@@ -194,28 +190,38 @@ fn request_bytes(method: &Method, url: &Url, headers: &HeaderMap, body: &[u8]) -
 async fn read_head(
     stream: &mut TcpStream,
     raw: &mut BytesMut,
-) -> Result<(StatusCode, HeaderMap, bool), String> {
+) -> Result<(StatusCode, HeaderMap, bool), Failure> {
+    // Whether the upstream sent anything: if not, it never answered.
+    let mut answered = false;
+    let failed = |cause: String, answered: bool| Failure {
+        cause,
+        before_answer: !answered,
+    };
     loop {
-        if let Some((status, headers, keep_alive)) = parse_head(raw)? {
+        let head = parse_head(raw).map_err(|cause| failed(cause, true))?;
+        if let Some((status, headers, keep_alive)) = head {
             if status.is_informational() && status != StatusCode::SWITCHING_PROTOCOLS {
                 continue;
             }
             return Ok((status, headers, keep_alive));
         }
         if raw.len() > MAX_HEAD {
-            return Err(format!(
+            let cause = format!(
                 "request failed: response head larger than {} KiB",
                 MAX_HEAD >> 10
-            ));
+            );
+            return Err(failed(cause, true));
         }
         raw.reserve(READ_SIZE);
         let read = stream
             .read_buf(raw)
             .await
-            .map_err(|e| format!("request failed: {e}"))?;
+            .map_err(|e| failed(format!("request failed: {e}"), answered))?;
         if read == 0 {
-            return Err("request failed: connection closed before a response".to_owned());
+            let cause = "request failed: connection closed before a response".to_owned();
+            return Err(failed(cause, answered));
         }
+        answered = true;
     }
 }
 
