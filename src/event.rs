@@ -89,6 +89,16 @@ pub enum DiagnosticKind {
     UnknownParameter,
     /// A call ended without a parameter its tool's schema requires.
     MissingRequired,
+    /// A call's JSON (its body or its arguments) was not valid JSON, or not
+    /// the shape of a call: inside a call, what was valid is kept, closed
+    /// into valid JSON, and the call is marked incomplete; before the
+    /// call's name, the text is returned as content.
+    InvalidJson,
+    /// JSON that is not quite JSON was read as its writer meant: a raw
+    /// control character inside a string, half a surrogate pair (read as
+    /// U+FFFD), arguments given as a string that holds the object, or
+    /// `null` arguments.
+    LenientJson,
     /// A call was not returned as a tool call (strict mode, or an unknown
     /// tool with `unknown_tools_as_content`): its text comes back as
     /// content, after the diagnostics that rejected it.
@@ -121,6 +131,8 @@ impl DiagnosticKind {
             DiagnosticKind::LenientValue => "lenient_value",
             DiagnosticKind::UnknownParameter => "unknown_parameter",
             DiagnosticKind::MissingRequired => "missing_required",
+            DiagnosticKind::InvalidJson => "invalid_json",
+            DiagnosticKind::LenientJson => "lenient_json",
             DiagnosticKind::RejectedCall => "rejected_call",
         }
     }

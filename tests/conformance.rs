@@ -113,6 +113,24 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "g47_name_with_json_args",
         "as g45_name_with_json_args, under vLLM's `glm47` name (same parser)",
     ),
+    // Hermes: vLLM's non-streaming path keeps only the text before the
+    // first call, and returns everything as content when any call's JSON
+    // fails to load.
+    (
+        "h_two_calls_content",
+        "vLLM non-streaming drops the text after the last call; we keep it",
+    ),
+    (
+        "h_invalid_json",
+        "`{\"city\": Paris}`: vLLM returns the whole output as content; we return the call \
+         with the arguments that were valid JSON (`{}`), `complete: false`, with \
+         `invalid_json` and the rest as `stray_text`",
+    ),
+    (
+        "h_truncated_mid_args",
+        "stream ends inside a string value: vLLM returns the whole output as content; we keep \
+         the call with what arrived, as valid JSON, `complete: false`, `truncated`",
+    ),
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -122,6 +140,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("qwen3_xml", Format::Qwen3Coder),
     ("glm45", Format::Glm45),
     ("glm47", Format::Glm47),
+    ("hermes", Format::Hermes),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -130,6 +149,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Qwen3Coder, 30),
     (Format::Glm45, 10),
     (Format::Glm47, 10),
+    (Format::Hermes, 7),
 ];
 
 struct Case {

@@ -12,7 +12,7 @@ use toolcall_stream::Format;
 /// Formats whose recovery table has a row for every fixture. The Qwen3-Coder
 /// table shows a selection (fixtures such as `empty` or the fuzz findings
 /// add nothing to read there).
-const EVERY_FIXTURE_HAS_A_ROW: &[Format] = &[Format::Glm45, Format::Glm47];
+const EVERY_FIXTURE_HAS_A_ROW: &[Format] = &[Format::Glm45, Format::Glm47, Format::Hermes];
 
 struct Row {
     /// The format's directory under `tests/fixtures/`, from the row's link.
@@ -37,7 +37,9 @@ fn recovery_rows(readme: &str) -> Vec<Row> {
                 .and_then(|(_, rest)| rest.split_once(')'))
                 .map(|(link, _)| link)
                 .unwrap_or_else(|| panic!("README row `{fixture}` has no link"));
+            // Rows in `docs/formats/` link up to the repository's root.
             let format = link
+                .trim_start_matches("../../")
                 .strip_prefix("tests/fixtures/")
                 .and_then(|rest| rest.strip_suffix(&format!("/{fixture}.txt")))
                 .unwrap_or_else(|| {
@@ -62,10 +64,21 @@ fn recovery_rows(readme: &str) -> Vec<Row> {
         .collect()
 }
 
+/// The recovery tables: the README's, and each format's page in
+/// `docs/formats/`.
 fn readme_rows() -> Vec<Row> {
-    let readme = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md"))
-        .expect("README.md");
-    recovery_rows(&readme)
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut text = std::fs::read_to_string(root.join("README.md")).expect("README.md");
+    let mut pages: Vec<_> = std::fs::read_dir(root.join("docs/formats"))
+        .expect("docs/formats")
+        .map(|entry| entry.expect("docs/formats entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "md"))
+        .collect();
+    pages.sort();
+    for page in pages {
+        text.push_str(&std::fs::read_to_string(&page).expect("format page"));
+    }
+    recovery_rows(&text)
 }
 
 #[test]
@@ -80,7 +93,7 @@ fn recovery_table_matches_the_parser() {
         };
         assert!(
             count >= min,
-            "recovery table of {format} not found in README.md ({count} rows)"
+            "recovery table of {format} not found in README.md or docs/formats/ ({count} rows)"
         );
     }
     let all = fixtures();

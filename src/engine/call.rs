@@ -51,11 +51,24 @@ pub(crate) struct Value {
     line_start: bool,
     /// Whether the value is held to be typed when it ends.
     holding: bool,
+    /// Whether the value is raw JSON (no quotes of ours around it).
+    raw: bool,
     /// The types its schema allows (`EMPTY` with `Typing::Infer` and no
     /// schema: inferred).
     types: TypeSet,
     /// The held value's text.
     held: String,
+}
+
+/// Where a parameter's value comes from, which decides how it is typed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ValueKind {
+    /// Marked-up text: the schema ladder, or inference without a schema.
+    Text,
+    /// A JSON string: the schema ladder; a string without a schema.
+    JsonString,
+    /// Any other JSON value: written as it is.
+    JsonRaw,
 }
 
 /// A value in a diagnostic: quoted, and cut short when long.
@@ -266,11 +279,45 @@ impl CallWriter {
         self.cut = false;
     }
 
+    /// Starts a parameter whose value is marked-up text (the schema
+    /// ladder types it).
     #[inline(never)]
     pub(crate) fn start_param<S: Sink>(
         &mut self,
         name: &str,
         inline: bool,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        self.start_param_as(name, inline, ValueKind::Text, opts, sink);
+    }
+
+    /// Starts a parameter whose value came as JSON. A JSON string goes
+    /// through the schema ladder like marked-up text (typed when its
+    /// schema allows another type, never inferred: the model chose a
+    /// string); any other value is written as the JSON it is, with
+    /// [`raw_value`](CallWriter::raw_value).
+    #[inline(never)]
+    pub(crate) fn start_json_param<S: Sink>(
+        &mut self,
+        name: &str,
+        string: bool,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        let kind = if string {
+            ValueKind::JsonString
+        } else {
+            ValueKind::JsonRaw
+        };
+        self.start_param_as(name, false, kind, opts, sink);
+    }
+
+    fn start_param_as<S: Sink>(
+        &mut self,
+        name: &str,
+        inline: bool,
+        kind: ValueKind,
         opts: &Options,
         sink: &mut S,
     ) {
@@ -295,14 +342,16 @@ impl CallWriter {
         }
         self.param_names.push_str(name);
         sink.event(Event::ParameterStart { index, name });
-        let (holding, types) = self.value_types(name, opts, sink);
+        let (holding, types) = self.value_types(name, kind, opts, sink);
+        let raw = kind == ValueKind::JsonRaw;
         self.scratch.clear();
         self.scratch
             .push_str(if self.param_count == 0 { "{\"" } else { ", \"" });
         escape_into(&mut self.scratch, name);
-        // A held value's JSON is written when it ends.
+        // A held value's JSON is written when it ends, a raw one as it
+        // comes.
         self.scratch
-            .push_str(if holding { "\": " } else { "\": \"" });
+            .push_str(if holding || raw { "\": " } else { "\": \"" });
         sink.event(Event::ArgumentsDelta {
             index,
             delta: &self.scratch,
@@ -310,9 +359,10 @@ impl CallWriter {
         if opts.retain_arguments {
             self.args.push_str(&self.scratch);
             // The value's JSON starts at the quote just written, or next.
-            self.value.json_start = self.args.len() - usize::from(!holding);
+            self.value.json_start = self.args.len() - usize::from(!holding && !raw);
         }
         self.value.holding = holding;
+        self.value.raw = raw;
         self.value.types = types;
         self.value.held.clear();
         self.param_count += 1;
@@ -323,6 +373,20 @@ impl CallWriter {
         self.value.tail.clear();
         self.value.closer_reported = false;
         self.value.line_start = true;
+    }
+
+    /// A piece of a raw JSON value (see
+    /// [`start_json_param`](CallWriter::start_json_param)): already JSON,
+    /// it is both the parameter's delta and the arguments' fragment.
+    pub(crate) fn raw_value<S: Sink>(&mut self, json: &str, opts: &Options, sink: &mut S) {
+        if json.is_empty() {
+            return;
+        }
+        if opts.retain_arguments {
+            self.args.push_str(json);
+        }
+        sink.value_piece(self.calls - 1, json, json);
+        self.value.emitted += json.len();
     }
 
     /// Value text, less the layout newlines when `strip_one_newline` (or,
@@ -429,7 +493,9 @@ impl CallWriter {
     /// (a prefix of the final JSON) and the text that closes them into a
     /// valid JSON object. `None` outside calls or when arguments are not
     /// retained.
-    pub(crate) fn partial(&self, opts: &Options) -> Option<Partial<'_>> {
+    /// `raw_closing` closes an open raw JSON value (its open strings,
+    /// arrays and objects).
+    pub(crate) fn partial(&self, opts: &Options, raw_closing: &str) -> Option<Partial<'_>> {
         let index = self.current()?;
         if !opts.retain_arguments {
             return None;
@@ -441,6 +507,8 @@ impl CallWriter {
             escape_into(&mut closing, &self.value.held);
             closing.push_str("\"}");
             Cow::Owned(closing)
+        } else if self.param_open && self.value.raw {
+            Cow::Owned(format!("{raw_closing}}}"))
         } else if self.param_open {
             Cow::Borrowed("\"}")
         } else if self.param_count == 0 {
@@ -462,6 +530,7 @@ impl CallWriter {
     fn value_types<S: Sink>(
         &mut self,
         name: &str,
+        kind: ValueKind,
         opts: &Options,
         sink: &mut S,
     ) -> (bool, TypeSet) {
@@ -494,8 +563,11 @@ impl CallWriter {
             None => None,
         };
         match types {
+            _ if kind == ValueKind::JsonRaw => (false, TypeSet::EMPTY),
             Some(types) => (!types.is_string_only(), types),
-            None if opts.typing == Typing::Infer => (true, TypeSet::EMPTY),
+            None if opts.typing == Typing::Infer && kind == ValueKind::Text => {
+                (true, TypeSet::EMPTY)
+            }
             None => (false, TypeSet::STRING),
         }
     }
@@ -667,6 +739,8 @@ impl CallWriter {
         let index = self.calls - 1;
         if self.value.holding {
             self.write_held(opts, sink);
+        } else if self.value.raw {
+            self.value.raw = false;
         } else {
             sink.event(Event::ArgumentsDelta { index, delta: "\"" });
             if opts.retain_arguments {

@@ -56,6 +56,16 @@ pub(crate) enum State {
     /// After the wrapper's closer: whitespace is held; it is the
     /// template's layout if another call follows, content otherwise.
     AfterCall,
+    /// Before a JSON value: after the wrapper's opener (`body`: a call
+    /// body, tentative) or after a name's `ArgsOpen` (the arguments).
+    /// Whitespace is held.
+    JsonStart { body: bool },
+    /// Inside a JSON value: markers are not looked for; the value's own
+    /// end ends it.
+    Json,
+    /// After a call's JSON: whitespace is held until the closer, another
+    /// call or text shows what it is.
+    AfterJson,
 }
 
 impl State {
@@ -73,6 +83,8 @@ impl State {
                 | State::ParamName { .. }
                 | State::KeyDone
                 | State::Value
+                | State::JsonStart { body: false }
+                | State::Json
                 | State::CloserPending(_)
                 | State::NearMissCloser { .. }
                 | State::AfterEmptyClose
@@ -89,6 +101,7 @@ impl Engine {
         match self.state {
             State::FuncName => !matches!(self.desc().func_name_end, NameEnd::Byte(_)),
             State::ParamName { .. } => !matches!(self.desc().param_name_end, NameEnd::Byte(_)),
+            State::Json => false,
             _ => true,
         }
     }
@@ -233,6 +246,15 @@ impl Engine {
                 }
                 ws
             }
+            State::JsonStart { body } => self.json_start_text(s, body, sink),
+            State::Json => self.json_text(s, sink),
+            State::AfterJson => {
+                let (ws, decide) = self.hold_layout(s);
+                if decide {
+                    self.text_after_json(s.as_bytes().get(ws).copied(), sink);
+                }
+                ws
+            }
             State::Between { bare } => {
                 // Whitespace is layout if a marker follows, content if text
                 // does.
@@ -277,7 +299,8 @@ impl Engine {
         } else {
             ""
         };
-        let index = self.call.current();
+        // After a call's JSON failed, the stray text is its call's.
+        let index = self.call.current().or(self.call.last());
         super::diagnostic(
             sink,
             &mut self.message,
@@ -305,7 +328,12 @@ impl Engine {
                     self.hold.start(text);
                     self.hold.opening = Opening::Wrapper;
                     self.name.clear();
-                    if desc.has(Role::FuncOpen) {
+                    if desc
+                        .json
+                        .is_some_and(|j| j.body.is_some() && !j.args_after_name)
+                    {
+                        self.begin_json(true);
+                    } else if desc.has(Role::FuncOpen) {
                         self.state = State::Preamble;
                     } else {
                         self.hold.inner_end = self.hold.len();
@@ -337,7 +365,7 @@ impl Engine {
                 if role == Role::CallClose && self.name.is_blank() {
                     return self.close_preamble(text, sink);
                 }
-                if confirms && self.hold.opening == Opening::Wrapper {
+                if confirms && self.hold.opening != Opening::Bare {
                     self.func_name_done(Some(role), sink);
                 } else {
                     self.reject_opening(sink);
@@ -468,6 +496,23 @@ impl Engine {
                 self.state = State::Content;
                 self.on_marker(role, sink);
             }
+            State::JsonStart { body: true } if role == Role::CallClose => {
+                self.close_preamble(text, sink)
+            }
+            State::JsonStart { .. } => {
+                self.no_json(sink);
+                self.on_marker(role, sink);
+            }
+            // Markers are not looked for inside JSON: the marker is JSON
+            // text, unless the value ended (or failed) at its first byte.
+            State::Json => {
+                let n = self.text(text, sink);
+                if n == 0 && self.state != State::Json {
+                    return self.on_marker(role, sink);
+                }
+                self.text_all(&text[n..], sink);
+            }
+            State::AfterJson => self.marker_after_json(role, text, sink),
         }
     }
 
@@ -479,6 +524,10 @@ impl Engine {
         let bare = self.hold.opening == Opening::Bare;
         let has_func_close = self.desc().has(Role::FuncClose);
         match role {
+            Role::ArgsOpen if self.desc().json.is_some_and(|j| j.args_after_name) => {
+                self.begin_json(false)
+            }
+            Role::ArgsOpen => self.stray.push(text),
             Role::ParamOpen => {
                 self.hold.start(text);
                 self.name.clear();
@@ -595,6 +644,12 @@ impl Engine {
                     continue;
                 }
                 State::Between { bare: true } | State::AfterCall => self.release_held(sink),
+                State::JsonStart { .. } => {
+                    self.no_json(sink);
+                    continue;
+                }
+                State::Json => self.json_end_of_stream(sink),
+                State::AfterJson => self.end_after_json(sink),
                 State::Between { bare: false } => {
                     // Trailing whitespace of an unclosed wrapper is layout.
                     self.hold.text.clear();

@@ -28,6 +28,9 @@ mod call;
 pub(crate) mod driver;
 mod grammar;
 mod hold;
+mod json;
+mod json_args;
+mod json_body;
 mod name;
 mod openings;
 mod values;
@@ -39,10 +42,12 @@ use crate::format::{Compiled, Description, Role};
 use crate::options::Options;
 use crate::sink::{diagnostic, Sink};
 
+use crate::json::reader::JsonReader;
 use call::CallWriter;
 use driver::{Match, Step};
 use grammar::State;
 use hold::{Hold, Stray};
+use json::JsonCall;
 use name::Name;
 
 pub(crate) const WS: [char; 4] = [' ', '\t', '\r', '\n'];
@@ -56,6 +61,9 @@ pub(crate) struct Engine {
     name: Name,
     call: CallWriter,
     stray: Stray,
+    /// The JSON value being read (formats that write calls as JSON).
+    json_reader: JsonReader,
+    json: JsonCall,
     /// Diagnostic messages.
     message: String,
 }
@@ -78,6 +86,8 @@ impl Engine {
             name: Name::default(),
             call: CallWriter::new(),
             stray: Stray::default(),
+            json_reader: JsonReader::default(),
+            json: JsonCall::default(),
             message: String::new(),
         }
     }
@@ -99,6 +109,7 @@ impl Engine {
         self.name.clear();
         self.call.reset();
         self.stray.clear();
+        self.json.reset();
     }
 
     /// Makes the arguments buffer ready for the events of the next `feed`.
@@ -114,7 +125,7 @@ impl Engine {
 
     /// The call being read, as it stands.
     pub(crate) fn partial_call(&self) -> Option<crate::PartialCall<'_>> {
-        let p = self.call.partial(&self.opts)?;
+        let p = self.call.partial(&self.opts, &self.json.args.closing())?;
         Some(crate::PartialCall::new(
             p.index,
             p.id,
@@ -135,6 +146,7 @@ impl Engine {
             + self.hold.len()
             + self.call.value.tail.len()
             + self.call.held_len()
+            + self.json.held_len()
     }
 
     /// Reports something worth knowing.
@@ -181,7 +193,8 @@ impl Engine {
                 if self.state == grammar::State::Value {
                     self.value_text(s, sink);
                 } else {
-                    self.text_all(s, sink);
+                    self.text_tee(s, sink);
+                    return;
                 }
                 return Self::tee(sink, s);
             }
@@ -201,8 +214,7 @@ impl Engine {
                     Step::Done(role) => {
                         self.marker.state = None;
                         self.marker.pending.clear();
-                        self.text_all(&s[run..marker_at], sink);
-                        Self::tee(sink, &s[run..marker_at]);
+                        self.text_tee(&s[run..marker_at], sink);
                         i += 1;
                         run = i;
                         self.on_marker(role, sink);
@@ -221,16 +233,14 @@ impl Engine {
                             // go back to the value): hand it over first, as
                             // a chunk ending there would, so that the
                             // near-miss test sees the state that text leaves.
-                            self.text_all(&s[run..start], sink);
-                            Self::tee(sink, &s[run..start]);
+                            self.text_tee(&s[run..start], sink);
                             run = start;
                         }
                         let stepped = &s[start..i];
                         if self.is_near_miss_closer(stepped) {
                             // `</parameter` and a byte other than `>`:
                             // held, to see whether structure follows.
-                            self.text_all(&s[run..marker_at.max(run)], sink);
-                            Self::tee(sink, &s[run..marker_at.max(run)]);
+                            self.text_tee(&s[run..marker_at.max(run)], sink);
                             if S::WANTS_RAW {
                                 sink.raw(&self.marker.pending, false);
                                 sink.raw(stepped, false);
@@ -245,9 +255,12 @@ impl Engine {
                     }
                 }
             } else if !self.scans_markers() {
-                let n = self.text(&s[i..], sink);
-                Self::tee(sink, &s[i..i + n]);
-                i += n;
+                // From the run's start: text that switched the state to
+                // one that does not look for markers (a JSON value's
+                // start) may leave the bytes of a failed match in the run.
+                let n = self.text(&s[run..], sink);
+                Self::tee(sink, &s[run..run + n]);
+                i = run + n;
                 run = i;
             } else if let Some(k) = first.take().or_else(|| markers.find(&bytes[i..])) {
                 marker_at = i + k;
@@ -258,12 +271,10 @@ impl Engine {
             }
         }
         if self.marker.is_active() {
-            self.text_all(&s[run..marker_at], sink);
-            Self::tee(sink, &s[run..marker_at]);
+            self.text_tee(&s[run..marker_at], sink);
             self.marker.pending.push_str(&s[marker_at.max(run)..]);
         } else {
-            self.text_all(&s[run..], sink);
-            Self::tee(sink, &s[run..]);
+            self.text_tee(&s[run..], sink);
         }
     }
 
@@ -291,8 +302,7 @@ impl Engine {
     #[inline(never)]
     fn flush_pending_text<S: Sink>(&mut self, sink: &mut S) {
         let pending = mem::take(&mut self.marker.pending);
-        self.text_all(&pending, sink);
-        Self::tee(sink, &pending);
+        self.text_tee(&pending, sink);
         self.marker.pending = pending;
         self.marker.pending.clear();
     }
@@ -302,6 +312,18 @@ impl Engine {
     fn tee<S: Sink>(sink: &mut S, text: &str) {
         if S::WANTS_RAW && !text.is_empty() {
             sink.raw(text, false);
+        }
+    }
+
+    /// Hands text to the current state, and to a sink that wants the raw
+    /// input each piece right after the events it caused (a JSON value may
+    /// start or end a call partway through a run).
+    #[inline]
+    fn text_tee<S: Sink>(&mut self, mut s: &str, sink: &mut S) {
+        while !s.is_empty() {
+            let n = self.text(s, sink);
+            Self::tee(sink, &s[..n]);
+            s = &s[n..];
         }
     }
 
@@ -318,7 +340,10 @@ impl Engine {
     pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
         let mut cut_marker = None;
         if self.marker.state.take().is_some() {
-            if self.state.inside_call() && self.marker.pending.len() >= 2 {
+            // Inside JSON, markers are text: there the bytes go to the
+            // reader.
+            let in_json = self.state == State::Json;
+            if self.state.inside_call() && !in_json && self.marker.pending.len() >= 2 {
                 // A marker cut by the end of the stream: markup, not value.
                 cut_marker = Some(mem::take(&mut self.marker.pending));
             } else {

@@ -96,7 +96,7 @@ impl Engine {
                 self.hold.text.push_str(text);
                 self.state = State::CloserPending(role);
             }
-            Role::CallOpen | Role::FuncOpen | Role::KeyClose | Role::ValueOpen => {
+            Role::CallOpen | Role::FuncOpen | Role::KeyClose | Role::ValueOpen | Role::ArgsOpen => {
                 self.value_text(text, sink)
             }
         }

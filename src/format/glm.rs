@@ -51,6 +51,7 @@ const fn glm(name: &'static str, param_open_at_line_start: bool) -> Description 
             value_after_empty_close: false,
             value_without_open: true,
         },
+        json: None,
     }
 }
 

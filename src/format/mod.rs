@@ -12,6 +12,7 @@
 //! be spelled.
 
 mod glm;
+mod hermes;
 mod qwen3_coder;
 #[cfg(test)]
 mod test_formats;
@@ -46,11 +47,37 @@ pub(crate) enum Role {
     ValueOpen,
     /// Closes a value (`</parameter>`, `</arg_value>`).
     ParamClose,
+    /// Ends a function name and opens its JSON arguments
+    /// (`<|tool_call_argument_begin|>`, `<｜tool▁sep｜>`, `[ARGS]`).
+    ArgsOpen,
 }
 
 impl Role {
     /// How many roles there are.
-    pub(crate) const COUNT: usize = Role::ParamClose as usize + 1;
+    pub(crate) const COUNT: usize = Role::ArgsOpen as usize + 1;
+}
+
+/// How a format writes calls as JSON (see [`Description::json`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Json {
+    /// After a function name and its `ArgsOpen` marker, the arguments are
+    /// one JSON object, whose own end ends them.
+    pub args_after_name: bool,
+    /// After the wrapper's opener, a JSON call object (`{"name": …,
+    /// "arguments": {…}}`), or a list of them.
+    pub body: Option<BodyKeys>,
+}
+
+/// The keys of a JSON call object.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyKeys {
+    /// Keys whose string value is the function name.
+    pub name: &'static [&'static str],
+    /// Keys whose value is the arguments (an object, or a string holding
+    /// one).
+    pub arguments: &'static [&'static str],
+    /// Whether a JSON list of call objects may stand for one.
+    pub list: bool,
 }
 
 /// How a function or parameter name ends.
@@ -89,7 +116,6 @@ pub(crate) struct Recoveries {
 
 impl Recoveries {
     /// No format-specific recovery.
-    #[cfg(test)]
     pub(crate) const NONE: Recoveries = Recoveries {
         bare_function: false,
         equals_in_param_name: false,
@@ -129,6 +155,9 @@ pub(crate) struct Description {
     pub param_open_at_line_start: bool,
     /// Format-specific recoveries.
     pub recoveries: Recoveries,
+    /// Whether calls are written as JSON, and how; `None`: parameters are
+    /// marked up (`ParamOpen`, `ParamClose`).
+    pub json: Option<Json>,
 }
 
 /// Why a [`Description`] was refused. Raised when a format is compiled,
@@ -215,16 +244,16 @@ impl Description {
                 return Err(DescriptionError::InnerFirstByte(text, b));
             }
         }
-        let mut needed = vec![
-            Role::CallOpen,
-            Role::CallClose,
-            Role::ParamOpen,
-            Role::ParamClose,
-        ];
+        let mut needed = vec![Role::CallOpen];
+        match self.json {
+            None => needed.extend([Role::CallClose, Role::ParamOpen, Role::ParamClose]),
+            Some(json) if json.args_after_name => needed.push(Role::ArgsOpen),
+            Some(_) => {}
+        }
         if self.has(Role::FuncOpen) || self.recoveries.bare_function {
             needed.push(Role::FuncOpen);
         }
-        if matches!(self.param_name_end, NameEnd::Marker { .. }) {
+        if self.json.is_none() && matches!(self.param_name_end, NameEnd::Marker { .. }) {
             needed.push(Role::KeyClose);
         }
         if self.recoveries.value_without_open {
@@ -313,11 +342,20 @@ pub enum Format {
     /// `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>`
     /// `</tool_call>`. vLLM name: `glm47`.
     Glm47,
+    /// Hermes, also written by Qwen2.5, QwQ, Qwen3 and Granite 4: a JSON
+    /// object inside the wrapper, `<tool_call>{"name": NAME, "arguments":`
+    /// `{…}}</tool_call>`. vLLM name: `hermes`.
+    Hermes,
 }
 
 impl Format {
     /// Every format this version knows, in documentation order.
-    pub const ALL: &'static [Format] = &[Format::Qwen3Coder, Format::Glm45, Format::Glm47];
+    pub const ALL: &'static [Format] = &[
+        Format::Qwen3Coder,
+        Format::Glm45,
+        Format::Glm47,
+        Format::Hermes,
+    ];
 
     /// The canonical (vLLM) name of the format.
     pub fn name(self) -> &'static str {
@@ -340,6 +378,7 @@ impl Format {
             Format::Qwen3Coder => &qwen3_coder::QWEN3_CODER,
             Format::Glm45 => &glm::GLM45,
             Format::Glm47 => &glm::GLM47,
+            Format::Hermes => &hermes::HERMES,
         }
     }
 
@@ -347,10 +386,12 @@ impl Format {
         static QWEN: OnceLock<Compiled> = OnceLock::new();
         static GLM45: OnceLock<Compiled> = OnceLock::new();
         static GLM47: OnceLock<Compiled> = OnceLock::new();
+        static HERMES: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
             Format::Glm47 => &GLM47,
+            Format::Hermes => &HERMES,
         };
         cell.get_or_init(|| {
             self.description()
@@ -429,6 +470,7 @@ mod tests {
             follows: &[],
             param_open_at_line_start: false,
             recoveries: Recoveries::NONE,
+            json: None,
         }
     }
 
@@ -576,7 +618,7 @@ mod tests {
                 error.to_string(),
                 format!(
                     "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
-                     glm45, glm47"
+                     glm45, glm47, hermes"
                 )
             );
         }

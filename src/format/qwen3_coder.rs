@@ -60,4 +60,5 @@ pub(crate) static QWEN3_CODER: Description = Description {
         value_after_empty_close: true,
         value_without_open: false,
     },
+    json: None,
 };

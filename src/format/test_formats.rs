@@ -32,6 +32,7 @@ pub(crate) static BRACKETS: Description = Description {
     ],
     param_open_at_line_start: false,
     recoveries: Recoveries::NONE,
+    json: None,
 };
 
 #[cfg(test)]

@@ -229,6 +229,12 @@ impl JsonReader {
         }
     }
 
+    /// How many bytes of the text have been read (after an error: up to
+    /// the byte that is not JSON).
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
     /// The value has ended.
     pub fn is_done(&self) -> bool {
         self.state == State::Done

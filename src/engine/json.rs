@@ -1,0 +1,572 @@
+//! Calls written as JSON, in the grammar's terms: after a function name
+//! and its `ArgsOpen` marker (the arguments object), or after the
+//! wrapper's opener (a call body, see `json_body`). The JSON's own end
+//! ends it, so a closing marker inside a string is text; markers are not
+//! looked for while a JSON value is read.
+//!
+//! Until a body's call starts (its name has been read), its text is held,
+//! and goes back to content if the body turns out not to be a call.
+//! Invalid JSON inside a call closes what is open (the arguments stay
+//! valid JSON) and ends the call as incomplete, with `invalid_json`.
+
+use super::grammar::{leading_ws, State};
+use super::json_args::{ArgsNote, ArgsProblem, ArgsWriter};
+use super::json_body::{BodyProblem, BodyReader};
+use super::Engine;
+use crate::event::DiagnosticKind as Kind;
+use crate::format::{Json, Role};
+use crate::json::reader::{Fed, JsonError, JsonEvent, JsonReader, Leniency};
+use crate::sink::{diagnostic, Sink};
+
+/// What happens to the rest of a JSON value after a problem.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+enum Mode {
+    /// Read as a call.
+    #[default]
+    Reading,
+    /// Not a call: its text is content.
+    Content,
+    /// Its call was ended: the rest of the value is dropped (the
+    /// diagnostic that ended the call says so).
+    Stray,
+}
+
+#[derive(Default)]
+pub(crate) struct JsonCall {
+    pub args: ArgsWriter,
+    pub body: BodyReader,
+    /// A call body rather than arguments after a name.
+    is_body: bool,
+    mode: Mode,
+    /// A call was started from this JSON value.
+    made_call: bool,
+    /// Leniencies already reported in this value.
+    reported: [bool; 2],
+    /// A call body that no marker opened (the next in a wrapper): strict
+    /// mode's raw text must be told where it begins, at its first byte.
+    mark_opening: bool,
+}
+
+impl JsonCall {
+    pub(crate) fn reset(&mut self) {
+        self.args.reset();
+        self.body.reset();
+        self.mode = Mode::Reading;
+        self.made_call = false;
+        self.reported = [false; 2];
+        self.mark_opening = false;
+    }
+
+    pub(crate) fn held_len(&self) -> usize {
+        self.args.held_len() + self.body.held_len()
+    }
+}
+
+impl Engine {
+    fn json(&self) -> Json {
+        self.desc().json.unwrap_or(Json {
+            args_after_name: false,
+            body: None,
+        })
+    }
+
+    /// Whether a call written as JSON has a marker that closes it.
+    fn json_has_closer(&self) -> bool {
+        self.desc().has(Role::CallClose) || self.desc().has(Role::FuncClose)
+    }
+
+    /// After the wrapper's opener (`body`) or `ArgsOpen`: whitespace, then
+    /// the JSON value.
+    pub(super) fn begin_json(&mut self, body: bool) {
+        if body {
+            // The opener is held with what follows, in case it is prose.
+        } else {
+            self.hold.text.clear();
+        }
+        self.json_reader = JsonReader::default();
+        self.json.reset();
+        self.json.is_body = body;
+        self.state = State::JsonStart { body };
+    }
+
+    /// Text before the JSON value: whitespace is held; the value's first
+    /// byte starts it, anything else means there is none.
+    pub(super) fn json_start_text<S: Sink>(&mut self, s: &str, body: bool, sink: &mut S) -> usize {
+        let ws = leading_ws(s);
+        self.hold.text.push_str(&s[..ws]);
+        let list = self.json().body.is_some_and(|keys| keys.list);
+        match s.as_bytes().get(ws) {
+            Some(b'{') => self.state = State::Json,
+            Some(b'[') if body && list => self.state = State::Json,
+            Some(_) => self.no_json(sink),
+            None if self.hold.len() > self.hold_limit() => self.no_json(sink),
+            None => {}
+        }
+        ws
+    }
+
+    /// A marker, text or the end came where the JSON value belongs.
+    pub(super) fn no_json<S: Sink>(&mut self, sink: &mut S) {
+        if self.json.is_body {
+            return self.reject_opening(sink);
+        }
+        self.hold.text.clear();
+        let open = self.marker(Role::ArgsOpen);
+        let index = self.call.current();
+        diagnostic(
+            sink,
+            &mut self.message,
+            Kind::InvalidJson,
+            index,
+            format_args!(
+                "call `{}` had no JSON object after `{open}`; it ends with no arguments \
+                 and is marked incomplete",
+                self.call.name
+            ),
+        );
+        self.call.end_call(false, &self.opts, sink);
+        self.state = State::AfterJson;
+    }
+
+    /// JSON text: fed to the reader; returns how much of `s` the value
+    /// took.
+    pub(super) fn json_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        let keys = self.json().body;
+        if std::mem::take(&mut self.json.mark_opening) && S::WANTS_RAW {
+            sink.raw("", true);
+        }
+        let json = &mut self.json;
+        let call = &mut self.call;
+        let opts = &self.opts;
+        let message = &mut self.message;
+        let before = self.json_reader.offset();
+        let fed = self.json_reader.feed(s, &mut |event| {
+            if json.mode != Mode::Reading {
+                return;
+            }
+            if let JsonEvent::Lenient(what) = event {
+                report_leniency(json, what, call.current(), message, sink);
+            }
+            match (json.is_body, keys) {
+                (true, Some(keys)) => {
+                    let was_started = json.body.started;
+                    json.body
+                        .event(event, &keys, &mut json.args, call, opts, sink);
+                    json.made_call |= json.body.started && !was_started;
+                }
+                _ => json.args.event(event, call, opts, sink),
+            }
+            report_note(json, call.current(), &call.name, message, sink);
+            fail_on_problem(json, call, opts, message, sink);
+        });
+        if self.json.mode == Mode::Reading && self.call.current().is_some() {
+            self.json.args.flush(&mut self.call, &self.opts, sink);
+        }
+        match fed {
+            Ok(Fed::More) => {
+                self.json_consumed(s, sink);
+                s.len()
+            }
+            Ok(Fed::Done(n)) => {
+                self.json_consumed(&s[..n], sink);
+                self.json_done(sink);
+                n
+            }
+            Err(error) => {
+                // The bytes before the one that is not JSON.
+                let taken = (error.at - before) as usize;
+                self.json_consumed(&s[..taken], sink);
+                self.json_invalid(&error, sink);
+                taken
+            }
+        }
+    }
+
+    /// Bytes the value took: held while no call has started, content or
+    /// stray after a problem.
+    fn json_consumed<S: Sink>(&mut self, taken: &str, sink: &mut S) {
+        match self.json.mode {
+            Mode::Reading if !self.json.made_call => {
+                self.hold.text.push_str(taken);
+                if self.json.is_body && self.hold.len() > self.opts.limits.max_held_value {
+                    // A body that never names its call.
+                    self.json.body.problem = Some(BodyProblem::HeldTooLong);
+                    fail_on_problem(
+                        &mut self.json,
+                        &mut self.call,
+                        &self.opts,
+                        &mut self.message,
+                        sink,
+                    );
+                    self.json_consumed_after_problem("", sink);
+                }
+            }
+            Mode::Reading => self.hold.text.clear(),
+            _ => self.json_consumed_after_problem(taken, sink),
+        }
+    }
+
+    fn json_consumed_after_problem<S: Sink>(&mut self, taken: &str, sink: &mut S) {
+        match self.json.mode {
+            Mode::Content => {
+                self.release_held(sink);
+                Self::content(sink, taken);
+            }
+            // Reported with the problem: the rest of the value is dropped.
+            Mode::Stray | Mode::Reading => self.hold.text.clear(),
+        }
+    }
+
+    /// The JSON value ended.
+    fn json_done<S: Sink>(&mut self, sink: &mut S) {
+        match self.json.mode {
+            Mode::Content => self.state = State::Content,
+            Mode::Stray => self.state = State::AfterJson,
+            Mode::Reading => {
+                if !self.json.is_body {
+                    self.call.end_call(true, &self.opts, sink);
+                }
+                self.hold.text.clear();
+                self.state = State::AfterJson;
+            }
+        }
+    }
+
+    /// The reader found text that is not JSON.
+    fn json_invalid<S: Sink>(&mut self, error: &JsonError, sink: &mut S) {
+        let had_call = self.json.made_call;
+        if self.json.mode == Mode::Reading {
+            if let Some(index) = self.call.current().filter(|_| self.json.args.done) {
+                // `{"name": "f", "arguments": {…}` and then the closer: the
+                // arguments are whole, only the body's `}` is missing.
+                diagnostic(
+                    sink,
+                    &mut self.message,
+                    Kind::InvalidJson,
+                    Some(index),
+                    format_args!(
+                        "the JSON object of call `{}` was not closed ({error}); its arguments \
+                         were whole, so the call is kept",
+                        self.call.name
+                    ),
+                );
+                self.call.end_call(true, &self.opts, sink);
+            } else if let Some(index) = self.call.current() {
+                self.json.args.close_open(&mut self.call, &self.opts, sink);
+                diagnostic(
+                    sink,
+                    &mut self.message,
+                    Kind::InvalidJson,
+                    Some(index),
+                    format_args!(
+                        "the JSON of call `{}` is not valid ({error}); the call holds what \
+                         was valid and is marked incomplete",
+                        self.call.name
+                    ),
+                );
+                self.call.end_call(false, &self.opts, sink);
+            } else if !had_call {
+                diagnostic(
+                    sink,
+                    &mut self.message,
+                    Kind::InvalidJson,
+                    None,
+                    format_args!(
+                        "a call's JSON is not valid ({error}) before its name; the text \
+                         is returned as content"
+                    ),
+                );
+            } else {
+                let last = self.call.last();
+                diagnostic(
+                    sink,
+                    &mut self.message,
+                    Kind::InvalidJson,
+                    last,
+                    format_args!(
+                        "the JSON after call `{}` is not valid ({error})",
+                        self.call.name
+                    ),
+                );
+            }
+        }
+        self.flush_stray(sink);
+        if had_call || self.json.mode == Mode::Stray {
+            self.hold.text.clear();
+            self.state = if self.json_has_closer() {
+                State::InCall
+            } else {
+                State::Content
+            };
+        } else {
+            self.release_held(sink);
+            self.state = State::Content;
+        }
+    }
+
+    /// The end of the stream inside a JSON value.
+    pub(super) fn json_end_of_stream<S: Sink>(&mut self, sink: &mut S) {
+        let finished = self.json_reader.finish(&mut |_| {});
+        if finished.is_ok() {
+            return self.json_done(sink);
+        }
+        match self.json.mode {
+            Mode::Reading if self.call.current().is_some() => {
+                self.json.args.close_open(&mut self.call, &self.opts, sink);
+                self.truncate_call(None, sink);
+            }
+            Mode::Reading => {
+                if !self.json.made_call {
+                    self.diag(
+                        sink,
+                        Kind::Truncated,
+                        None,
+                        format_args!(
+                            "the stream ended inside a call's JSON before its name; the text \
+                             is returned as content"
+                        ),
+                    );
+                    self.release_held(sink);
+                } else {
+                    self.hold.text.clear();
+                }
+            }
+            Mode::Content => self.release_held(sink),
+            Mode::Stray => self.hold.text.clear(),
+        }
+        self.state = State::Content;
+    }
+}
+
+fn report_leniency<S: Sink>(
+    json: &mut JsonCall,
+    what: Leniency,
+    index: Option<usize>,
+    message: &mut String,
+    sink: &mut S,
+) {
+    let slot = match what {
+        Leniency::ControlInString => 0,
+        Leniency::LoneSurrogate => 1,
+    };
+    if std::mem::replace(&mut json.reported[slot], true) {
+        return;
+    }
+    let text = match what {
+        Leniency::ControlInString => {
+            "a JSON string held a raw control character (such as a line end); it was kept"
+        }
+        Leniency::LoneSurrogate => {
+            "a JSON string held half of a surrogate pair; it was read as U+FFFD"
+        }
+    };
+    diagnostic(
+        sink,
+        message,
+        Kind::LenientJson,
+        index,
+        format_args!("{text}"),
+    );
+}
+
+fn report_note<S: Sink>(
+    json: &mut JsonCall,
+    index: Option<usize>,
+    name: &str,
+    message: &mut String,
+    sink: &mut S,
+) {
+    let Some(note) = json.args.note.take() else {
+        return;
+    };
+    let text = match note {
+        ArgsNote::DecodedString => "were a JSON string holding the object; it was decoded",
+        ArgsNote::NullAsEmpty => "were `null`; read as no arguments",
+    };
+    diagnostic(
+        sink,
+        message,
+        Kind::LenientJson,
+        index,
+        format_args!("the arguments of call `{name}` {text}"),
+    );
+}
+
+/// A problem the body or the arguments found: the call (if one is open)
+/// ends as incomplete, and the rest of the value is content (no call was
+/// made from it) or stray text.
+fn fail_on_problem<S: Sink>(
+    json: &mut JsonCall,
+    call: &mut super::call::CallWriter,
+    opts: &crate::options::Options,
+    message: &mut String,
+    sink: &mut S,
+) {
+    let args = json.args.problem;
+    let body = json.body.problem;
+    if args.is_none() && body.is_none() {
+        return;
+    }
+    let why = match (body, args) {
+        (Some(BodyProblem::NotACall), _) => "it is not a call object",
+        (Some(BodyProblem::BadName), _) => "its name is not a string that can be a name",
+        (Some(BodyProblem::NoName), _) => "it has no name",
+        (Some(BodyProblem::HeldTooLong), _) => {
+            "its arguments came before its name and passed `max_held_value`"
+        }
+        (Some(BodyProblem::TooManyCalls), _) => "`max_calls` was reached",
+        (None, Some(ArgsProblem::NotAnObject)) => "its arguments are not a JSON object",
+        (None, Some(ArgsProblem::BadString)) => {
+            "its arguments are a string that does not hold one JSON object"
+        }
+        (None, Some(ArgsProblem::StringTooLong)) => {
+            "its arguments are a string longer than `max_held_value`"
+        }
+        (None, None) => return,
+    };
+    json.args.problem = None;
+    json.body.problem = None;
+    if let Some(index) = call.current() {
+        json.args.close_open(call, opts, sink);
+        let name = call.name.clone();
+        diagnostic(
+            sink,
+            message,
+            Kind::InvalidJson,
+            Some(index),
+            format_args!(
+                "call `{name}` is cut short: {why}; the rest of its JSON is dropped and \
+                 the call is marked incomplete"
+            ),
+        );
+        call.end_call(false, opts, sink);
+        json.mode = Mode::Stray;
+    } else if json.made_call {
+        let last = call.last();
+        diagnostic(
+            sink,
+            message,
+            Kind::InvalidJson,
+            last,
+            format_args!(
+                "a JSON call body after call `{}` was dropped: {why}",
+                call.name
+            ),
+        );
+        json.mode = Mode::Stray;
+    } else {
+        if body != Some(BodyProblem::TooManyCalls) {
+            diagnostic(
+                sink,
+                message,
+                Kind::InvalidJson,
+                None,
+                format_args!("a JSON call body was not read as a call: {why}; it is content"),
+            );
+        }
+        json.mode = Mode::Content;
+    }
+}
+
+impl Engine {
+    /// The closer a call written as JSON is waiting for, if its format
+    /// has one.
+    fn json_closer(&self) -> Option<Role> {
+        [Role::FuncClose, Role::CallClose]
+            .into_iter()
+            .find(|&role| self.desc().has(role))
+    }
+
+    /// Text after a call's JSON, before its closer: another call body in
+    /// the same wrapper, or text after a missing closer.
+    pub(super) fn text_after_json<S: Sink>(&mut self, next: Option<u8>, sink: &mut S) {
+        let in_wrapper = self.json.is_body && self.desc().has(Role::CallClose);
+        if in_wrapper && next == Some(b'{') {
+            self.hold.text.clear();
+            self.hold.opening = super::hold::Opening::Wrapped;
+            self.begin_json(true);
+            self.json.mark_opening = true;
+            return;
+        }
+        if let Some(closer) = self.json_closer() {
+            let closer = self.marker(closer);
+            let last = self.call.last();
+            diagnostic(
+                sink,
+                &mut self.message,
+                Kind::UnclosedToolCall,
+                last,
+                format_args!("text followed call `{}` without `{closer}`", self.call.name),
+            );
+        }
+        self.release_held(sink);
+        self.state = State::Content;
+    }
+
+    pub(super) fn marker_after_json<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        let has_func_close = self.desc().has(Role::FuncClose);
+        match role {
+            Role::FuncClose => {
+                self.hold.text.clear();
+                self.state = State::Between { bare: false };
+            }
+            Role::CallClose => {
+                if has_func_close {
+                    self.unclosed_json_function(text, sink);
+                }
+                self.hold.text.clear();
+                self.state = State::AfterCall;
+            }
+            Role::FuncOpen => {
+                self.unclosed_json_function(text, sink);
+                self.hold.text.clear();
+                self.state = State::Between { bare: false };
+                self.on_marker(role, sink);
+            }
+            Role::CallOpen => {
+                self.hold.text.clear();
+                if has_func_close {
+                    self.unclosed_json_function(text, sink);
+                } else if self.desc().has(Role::CallClose) {
+                    self.new_wrapper_before_close(sink);
+                }
+                self.state = State::Content;
+                self.on_marker(role, sink);
+            }
+            _ => {
+                self.text_after_json(None, sink);
+                self.on_marker(role, sink);
+            }
+        }
+    }
+
+    fn unclosed_json_function<S: Sink>(&mut self, before: &str, sink: &mut S) {
+        let func_close = self.marker(Role::FuncClose);
+        let last = self.call.last();
+        diagnostic(
+            sink,
+            &mut self.message,
+            Kind::UnclosedFunction,
+            last,
+            format_args!(
+                "call `{}` was not closed with `{func_close}` before `{before}`",
+                self.call.name
+            ),
+        );
+    }
+
+    /// The end of the stream after a call's JSON: whitespace is layout.
+    pub(super) fn end_after_json<S: Sink>(&mut self, sink: &mut S) {
+        self.hold.text.clear();
+        if let Some(closer) = self.json_closer() {
+            let closer = self.marker(closer);
+            let last = self.call.last();
+            self.diag(
+                sink,
+                Kind::UnclosedToolCall,
+                last,
+                format_args!("the stream ended before `{closer}`"),
+            );
+        }
+    }
+}

@@ -1,0 +1,308 @@
+//! JSON arguments into the call writer: the events of one arguments value
+//! (an object, or a string that holds one) become parameters. A top-level
+//! string value goes through the schema ladder like a marked-up value; any
+//! other value is re-serialised in the crate's argument style (`", "` and
+//! `": "` as Python's `json.dumps`) and streamed as it comes.
+//!
+//! What has been written is always a prefix of valid JSON that
+//! [`ArgsWriter::closing`] closes: a key inside a raw value is written
+//! together with the start of its value, and a `,` with the next element.
+
+use std::mem;
+
+use super::call::CallWriter;
+use crate::json::escape_into;
+use crate::json::reader::{JsonEvent, JsonReader};
+use crate::options::Options;
+use crate::sink::Sink;
+
+/// Why the arguments could not be read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ArgsProblem {
+    /// The arguments value is not an object (nor a string holding one).
+    NotAnObject,
+    /// The arguments were a JSON string that does not hold one object.
+    BadString,
+    /// The arguments string passed `max_held_value` bytes.
+    StringTooLong,
+}
+
+/// Something worth reporting about arguments that were read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ArgsNote {
+    /// The arguments were a JSON string holding the object; it was decoded.
+    DecodedString,
+    /// `null` arguments were read as no arguments.
+    NullAsEmpty,
+}
+
+#[derive(Default)]
+pub(crate) struct ArgsWriter {
+    /// Depth inside the arguments: 0 before (or after) its object, 1
+    /// inside it, more inside a raw value.
+    depth: usize,
+    /// Closers of the open raw containers (`}` or `]`), innermost last.
+    closers: Vec<u8>,
+    /// The next element of the innermost raw container is its first.
+    first: bool,
+    /// The key whose value comes next.
+    key: String,
+    /// Inside a top-level string value (the ladder's), or a raw one.
+    in_top_string: bool,
+    in_raw_string: bool,
+    /// Raw JSON not yet handed to the call writer.
+    out: String,
+    /// The arguments are a JSON string: its decoded text so far.
+    string: Option<String>,
+    /// Decoding such a string (which may not be a string again).
+    decoding: bool,
+    /// The arguments' object (or string) has ended.
+    pub done: bool,
+    pub problem: Option<ArgsProblem>,
+    pub note: Option<ArgsNote>,
+}
+
+impl ArgsWriter {
+    pub(crate) fn reset(&mut self) {
+        self.depth = 0;
+        self.closers.clear();
+        self.first = false;
+        self.key.clear();
+        self.in_top_string = false;
+        self.in_raw_string = false;
+        self.out.clear();
+        self.string = None;
+        self.decoding = false;
+        self.done = false;
+        self.problem = None;
+        self.note = None;
+    }
+
+    /// Bytes held: raw JSON not yet written, a string being decoded.
+    pub(crate) fn held_len(&self) -> usize {
+        self.out.len() + self.string.as_ref().map_or(0, String::len)
+    }
+
+    /// What closes the open raw value, if one is open.
+    pub(crate) fn closing(&self) -> String {
+        let mut closing = String::new();
+        if self.in_raw_string {
+            closing.push('"');
+        }
+        closing.extend(self.closers.iter().rev().map(|&c| char::from(c)));
+        closing
+    }
+
+    /// Hands the raw JSON written so far to the call writer.
+    pub(crate) fn flush<S: Sink>(&mut self, call: &mut CallWriter, opts: &Options, sink: &mut S) {
+        if !self.out.is_empty() {
+            call.raw_value(&self.out, opts, sink);
+            self.out.clear();
+        }
+    }
+
+    /// Closes whatever is open, so that the call's arguments are valid
+    /// JSON (the call is then ended as incomplete by the caller).
+    pub(crate) fn close_open<S: Sink>(
+        &mut self,
+        call: &mut CallWriter,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        let closing = self.closing();
+        self.out.push_str(&closing);
+        self.flush(call, opts, sink);
+        self.closers.clear();
+        self.in_raw_string = false;
+        self.in_top_string = false;
+        call.end_param(opts, sink);
+    }
+
+    /// One event of the arguments value.
+    pub(crate) fn event<S: Sink>(
+        &mut self,
+        event: JsonEvent<'_>,
+        call: &mut CallWriter,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        if self.problem.is_some() || self.done {
+            return;
+        }
+        match self.depth {
+            0 => self.root(event, call, opts, sink),
+            1 => self.top_level(event, call, opts, sink),
+            _ => self.raw(event, call, opts, sink),
+        }
+        if let Some(text) = self.string.as_ref() {
+            if text.len() > opts.limits.max_held_value {
+                self.string = None;
+                self.problem = Some(ArgsProblem::StringTooLong);
+            }
+        }
+    }
+
+    fn root<S: Sink>(
+        &mut self,
+        event: JsonEvent<'_>,
+        call: &mut CallWriter,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        match event {
+            JsonEvent::BeginObject => self.depth = 1,
+            JsonEvent::BeginString if !self.decoding => self.string = Some(String::new()),
+            JsonEvent::Text(text) if self.string.is_some() => {
+                if let Some(s) = self.string.as_mut() {
+                    s.push_str(text);
+                }
+            }
+            JsonEvent::EndString if self.string.is_some() => self.decode_string(call, opts, sink),
+            JsonEvent::Null => {
+                self.note = Some(ArgsNote::NullAsEmpty);
+                self.done = true;
+            }
+            JsonEvent::Lenient(_) => {}
+            _ => self.problem = Some(ArgsProblem::NotAnObject),
+        }
+    }
+
+    /// Decodes arguments given as a JSON string: the object it holds is
+    /// read as if it had been written in place.
+    fn decode_string<S: Sink>(&mut self, call: &mut CallWriter, opts: &Options, sink: &mut S) {
+        let Some(text) = self.string.take() else {
+            return;
+        };
+        self.decoding = true;
+        let mut reader = JsonReader::default();
+        let fed = reader.feed(&text, &mut |event| self.event(event, call, opts, sink));
+        let whole = match fed {
+            Ok(crate::json::reader::Fed::Done(n)) => text[n..].trim().is_empty(),
+            _ => false,
+        };
+        if self.problem.is_none() && (!whole || !self.done) {
+            self.problem = Some(ArgsProblem::BadString);
+        }
+        if self.problem.is_none() {
+            self.note = Some(ArgsNote::DecodedString);
+        }
+    }
+
+    fn top_level<S: Sink>(
+        &mut self,
+        event: JsonEvent<'_>,
+        call: &mut CallWriter,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        if self.in_top_string {
+            match event {
+                JsonEvent::Text(text) => call.value_text(text, false, opts, sink),
+                JsonEvent::EndString => {
+                    self.in_top_string = false;
+                    call.end_param(opts, sink);
+                }
+                _ => {}
+            }
+            return;
+        }
+        match event {
+            JsonEvent::Key(key) => {
+                self.key.clear();
+                self.key.push_str(key);
+            }
+            JsonEvent::EndObject => {
+                self.depth = 0;
+                self.done = true;
+            }
+            JsonEvent::BeginString => {
+                call.start_json_param(&self.key, true, opts, sink);
+                self.in_top_string = true;
+            }
+            JsonEvent::Lenient(_) => {}
+            value => {
+                call.start_json_param(&self.key, false, opts, sink);
+                self.raw(value, call, opts, sink);
+            }
+        }
+    }
+
+    /// An event inside a raw value (or the start of one).
+    fn raw<S: Sink>(
+        &mut self,
+        event: JsonEvent<'_>,
+        call: &mut CallWriter,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        match event {
+            JsonEvent::Key(key) => {
+                self.key.clear();
+                self.key.push_str(key);
+                return;
+            }
+            JsonEvent::Text(text) => return escape_into(&mut self.out, text),
+            JsonEvent::EndString => {
+                self.out.push('"');
+                self.in_raw_string = false;
+                return self.value_done(call, opts, sink);
+            }
+            JsonEvent::EndObject | JsonEvent::EndArray => {
+                if let Some(closer) = self.closers.pop() {
+                    self.out.push(char::from(closer));
+                }
+                self.depth -= 1;
+                self.first = false;
+                return self.value_done(call, opts, sink);
+            }
+            JsonEvent::Lenient(_) => return,
+            _ => {}
+        }
+        // A value starts: its separator and key first.
+        if self.depth > 1 {
+            if !mem::replace(&mut self.first, false) {
+                self.out.push_str(", ");
+            }
+            if self.closers.last() == Some(&b'}') {
+                self.out.push('"');
+                escape_into(&mut self.out, &self.key);
+                self.out.push_str("\": ");
+            }
+        }
+        match event {
+            JsonEvent::BeginObject | JsonEvent::BeginArray => {
+                let object = event == JsonEvent::BeginObject;
+                self.out.push(if object { '{' } else { '[' });
+                self.closers.push(if object { b'}' } else { b']' });
+                self.depth += 1;
+                self.first = true;
+            }
+            JsonEvent::BeginString => {
+                self.out.push('"');
+                self.in_raw_string = true;
+            }
+            JsonEvent::Number(number) => {
+                self.out.push_str(number);
+                self.value_done(call, opts, sink);
+            }
+            JsonEvent::Bool(b) => {
+                self.out.push_str(if b { "true" } else { "false" });
+                self.value_done(call, opts, sink);
+            }
+            JsonEvent::Null => {
+                self.out.push_str("null");
+                self.value_done(call, opts, sink);
+            }
+            _ => {}
+        }
+    }
+
+    /// A raw value or element ended: at the top level, so did the
+    /// parameter.
+    fn value_done<S: Sink>(&mut self, call: &mut CallWriter, opts: &Options, sink: &mut S) {
+        if self.depth == 1 {
+            self.flush(call, opts, sink);
+            call.end_param(opts, sink);
+        }
+    }
+}

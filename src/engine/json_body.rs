@@ -1,0 +1,294 @@
+//! A JSON call body: `{"name": …, "arguments": {…}}`, or a list of them.
+//! The name is read from the body and the call starts when it ends; the
+//! arguments stream through the [`ArgsWriter`] as they arrive. Arguments
+//! written before the name are held, as events, up to `max_held_value`
+//! bytes, and replayed once the name is known. Other keys are skipped.
+
+use std::mem;
+
+use super::call::CallWriter;
+use super::json_args::ArgsWriter;
+use crate::format::BodyKeys;
+use crate::json::reader::{JsonEvent, Leniency};
+use crate::options::Options;
+use crate::sink::Sink;
+
+/// Why a body is not a call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BodyProblem {
+    /// Not an object (or, where lists are allowed, a list of objects).
+    NotACall,
+    /// The name is not a string, or not a name (empty, too long, a
+    /// control character).
+    BadName,
+    /// The object ended without a name.
+    NoName,
+    /// Arguments before the name passed `max_held_value` bytes.
+    HeldTooLong,
+    /// `max_calls` was reached.
+    TooManyCalls,
+}
+
+/// What the value of the current key is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+enum Field {
+    #[default]
+    None,
+    Name,
+    Args,
+    Skip,
+}
+
+/// An arguments event held until the name arrives.
+#[derive(Debug)]
+enum Held {
+    BeginObject,
+    EndObject,
+    BeginArray,
+    EndArray,
+    Key(String),
+    BeginString,
+    Text(String),
+    EndString,
+    Number(String),
+    Bool(bool),
+    Null,
+    Lenient(Leniency),
+}
+
+impl Held {
+    fn of(event: &JsonEvent<'_>) -> Held {
+        match *event {
+            JsonEvent::BeginObject => Held::BeginObject,
+            JsonEvent::EndObject => Held::EndObject,
+            JsonEvent::BeginArray => Held::BeginArray,
+            JsonEvent::EndArray => Held::EndArray,
+            JsonEvent::Key(k) => Held::Key(k.to_owned()),
+            JsonEvent::BeginString => Held::BeginString,
+            JsonEvent::Text(t) => Held::Text(t.to_owned()),
+            JsonEvent::EndString => Held::EndString,
+            JsonEvent::Number(n) => Held::Number(n.to_owned()),
+            JsonEvent::Bool(b) => Held::Bool(b),
+            JsonEvent::Null => Held::Null,
+            JsonEvent::Lenient(l) => Held::Lenient(l),
+        }
+    }
+
+    fn event(&self) -> JsonEvent<'_> {
+        match self {
+            Held::BeginObject => JsonEvent::BeginObject,
+            Held::EndObject => JsonEvent::EndObject,
+            Held::BeginArray => JsonEvent::BeginArray,
+            Held::EndArray => JsonEvent::EndArray,
+            Held::Key(k) => JsonEvent::Key(k),
+            Held::BeginString => JsonEvent::BeginString,
+            Held::Text(t) => JsonEvent::Text(t),
+            Held::EndString => JsonEvent::EndString,
+            Held::Number(n) => JsonEvent::Number(n),
+            Held::Bool(b) => JsonEvent::Bool(*b),
+            Held::Null => JsonEvent::Null,
+            Held::Lenient(l) => JsonEvent::Lenient(*l),
+        }
+    }
+
+    fn len(&self) -> usize {
+        match self {
+            Held::Key(s) | Held::Text(s) | Held::Number(s) => s.len() + 8,
+            _ => 8,
+        }
+    }
+}
+
+/// Steps the nesting of a value being skipped or held; true when the
+/// event ends the value.
+fn ends_value(depth: &mut usize, event: &JsonEvent<'_>) -> bool {
+    match event {
+        JsonEvent::BeginObject | JsonEvent::BeginArray => {
+            *depth += 1;
+            false
+        }
+        JsonEvent::EndObject | JsonEvent::EndArray => {
+            *depth = depth.saturating_sub(1);
+            *depth == 0
+        }
+        JsonEvent::EndString | JsonEvent::Number(_) | JsonEvent::Bool(_) | JsonEvent::Null => {
+            *depth == 0
+        }
+        JsonEvent::Key(_) | JsonEvent::BeginString | JsonEvent::Text(_) => false,
+        JsonEvent::Lenient(_) => false,
+    }
+}
+
+#[derive(Default)]
+pub(crate) struct BodyReader {
+    /// Depth in the body's JSON.
+    depth: usize,
+    /// The body is a list of call objects.
+    list: bool,
+    field: Field,
+    /// Nesting of the value being skipped or held.
+    value_depth: usize,
+    pub name: String,
+    name_done: bool,
+    args_seen: bool,
+    /// The current object's call has started.
+    pub started: bool,
+    held: Vec<Held>,
+    held_len: usize,
+    pub problem: Option<BodyProblem>,
+}
+
+impl BodyReader {
+    pub(crate) fn reset(&mut self) {
+        self.depth = 0;
+        self.list = false;
+        self.new_object();
+        self.problem = None;
+    }
+
+    fn new_object(&mut self) {
+        self.field = Field::None;
+        self.value_depth = 0;
+        self.name.clear();
+        self.name_done = false;
+        self.args_seen = false;
+        self.started = false;
+        self.held.clear();
+        self.held_len = 0;
+    }
+
+    /// Bytes held: the name, arguments before it.
+    pub(crate) fn held_len(&self) -> usize {
+        self.held_len + self.name.len()
+    }
+
+    /// One event of the body. `args` gets the arguments' events once the
+    /// call has started; a call starts and ends through `call`.
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn event<S: Sink>(
+        &mut self,
+        event: JsonEvent<'_>,
+        keys: &BodyKeys,
+        args: &mut ArgsWriter,
+        call: &mut CallWriter,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        match self.field {
+            Field::Args if self.started => {
+                args.event(event, call, opts, sink);
+                if args.done || args.problem.is_some() {
+                    self.field = Field::None;
+                }
+            }
+            Field::Args => {
+                let ended = ends_value(&mut self.value_depth, &event);
+                let held = Held::of(&event);
+                self.held_len += held.len();
+                self.held.push(held);
+                if self.held_len > opts.limits.max_held_value {
+                    self.problem = Some(BodyProblem::HeldTooLong);
+                } else if ended {
+                    self.field = Field::None;
+                }
+            }
+            Field::Skip => {
+                if ends_value(&mut self.value_depth, &event) {
+                    self.field = Field::None;
+                }
+            }
+            Field::Name => match event {
+                JsonEvent::BeginString | JsonEvent::Lenient(_) => {}
+                JsonEvent::Text(text) => {
+                    self.name.push_str(text);
+                    if self.name.len() > opts.limits.max_name_len {
+                        self.problem = Some(BodyProblem::BadName);
+                    }
+                }
+                JsonEvent::EndString => {
+                    self.field = Field::None;
+                    self.name_done = true;
+                    self.start(args, call, opts, sink);
+                }
+                _ => self.problem = Some(BodyProblem::BadName),
+            },
+            Field::None => self.structure(event, keys, args, call, opts, sink),
+        }
+    }
+
+    fn structure<S: Sink>(
+        &mut self,
+        event: JsonEvent<'_>,
+        keys: &BodyKeys,
+        args: &mut ArgsWriter,
+        call: &mut CallWriter,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        let object_depth = 1 + usize::from(self.list);
+        match event {
+            JsonEvent::BeginObject if self.depth + 1 == object_depth => {
+                self.depth += 1;
+                self.new_object();
+                args.reset();
+            }
+            JsonEvent::BeginArray if self.depth == 0 && keys.list => {
+                self.depth = 1;
+                self.list = true;
+            }
+            JsonEvent::EndArray if self.list && self.depth == 1 => self.depth = 0,
+            JsonEvent::Key(key) if self.depth == object_depth => {
+                self.value_depth = 0;
+                self.field = if keys.name.contains(&key) && !self.name_done {
+                    Field::Name
+                } else if keys.arguments.contains(&key) && !self.args_seen {
+                    self.args_seen = true;
+                    Field::Args
+                } else {
+                    Field::Skip
+                };
+            }
+            JsonEvent::EndObject if self.depth == object_depth => {
+                self.depth -= 1;
+                if !self.name_done {
+                    self.problem = Some(BodyProblem::NoName);
+                } else if self.started {
+                    args.flush(call, opts, sink);
+                    call.end_call(args.problem.is_none(), opts, sink);
+                    self.started = false;
+                }
+            }
+            JsonEvent::Lenient(_) => {}
+            _ => self.problem = Some(BodyProblem::NotACall),
+        }
+    }
+
+    /// The name is whole: the call starts, and arguments held before it
+    /// are replayed.
+    fn start<S: Sink>(
+        &mut self,
+        args: &mut ArgsWriter,
+        call: &mut CallWriter,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        let name = self.name.trim();
+        if name.is_empty() || name.chars().any(char::is_control) {
+            self.problem = Some(BodyProblem::BadName);
+            return;
+        }
+        if !call.may_start_call(opts, sink) {
+            self.problem = Some(BodyProblem::TooManyCalls);
+            return;
+        }
+        call.start_call(name, opts, sink);
+        self.started = true;
+        let held = mem::take(&mut self.held);
+        for event in &held {
+            args.event(event.event(), call, opts, sink);
+        }
+        self.held = held;
+        self.held.clear();
+        self.held_len = 0;
+    }
+}

@@ -1,0 +1,41 @@
+//! Hermes (vLLM: `hermes`), written by Hermes 2/3, Qwen2.5, QwQ, Qwen3
+//! and Granite 4:
+//!
+//! ```text
+//! <tool_call>
+//! {"name": "get_weather", "arguments": {"city": "Paris"}}
+//! </tool_call>
+//! ```
+//!
+//! The call is a JSON object inside the wrapper; several wrappers follow
+//! each other for parallel calls. The object's own end ends the call, so
+//! a `</tool_call>` inside a string value is text, and a whole object
+//! without `</tool_call>` is a call (reported). Models trained on other
+//! templates write `"parameters"` for `"arguments"`; both are read.
+
+use super::{BodyKeys, Description, Json, NameEnd, Recoveries, Role};
+
+pub(crate) static HERMES: Description = Description {
+    name: "hermes",
+    aliases: &[],
+    markers: &[
+        (Role::CallOpen, "<tool_call>"),
+        (Role::CallClose, "</tool_call>"),
+    ],
+    func_name_end: NameEnd::Marker { line: false },
+    param_name_end: NameEnd::Marker { line: false },
+    strip_one_newline: false,
+    call_confirmed_by: &[],
+    bare_confirmed_by: &[],
+    follows: &[],
+    param_open_at_line_start: false,
+    recoveries: Recoveries::NONE,
+    json: Some(Json {
+        args_after_name: false,
+        body: Some(BodyKeys {
+            name: &["name"],
+            arguments: &["arguments", "parameters"],
+            list: false,
+        }),
+    }),
+};
