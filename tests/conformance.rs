@@ -131,6 +131,42 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "stream ends inside a string value: vLLM returns the whole output as content; we keep \
          the call with what arrived, as valid JSON, `complete: false`, `truncated`",
     ),
+    // DeepSeek V3.1 and Kimi K2: the arguments are read by the JSON
+    // reader, so a cut or invalid object still gives valid arguments.
+    (
+        "d_string_args_not_coerced",
+        "`{\"count\": \"42\"}` for an integer: vLLM's deepseek_v31 keeps the strings; we type \
+         a JSON string its schema types otherwise, as vLLM's kimi_k2 does (`k_typed_schema`)",
+    ),
+    (
+        "d_truncated_json",
+        "stream ends inside the arguments: vLLM drops the call; we keep what arrived as valid \
+         JSON, `complete: false`, `truncated`",
+    ),
+    (
+        "d_invalid_json",
+        "`{\"city\": Paris}`: vLLM returns the call with arguments that are not JSON; we return \
+         `{}` (what was valid), `complete: false`, `invalid_json`, the rest as `stray_text`",
+    ),
+    (
+        "d_missing_call_end",
+        "`<｜tool▁call▁end｜>` missing before `<｜tool▁calls▁end｜>`: vLLM drops the call; its \
+         JSON is whole, so we keep it, with `unclosed_function`",
+    ),
+    (
+        "k_content_after",
+        "vLLM drops the text after the section; we keep it",
+    ),
+    (
+        "k_truncated_json",
+        "stream ends inside the arguments: vLLM's arguments are not JSON; ours are what arrived, \
+         as valid JSON, `complete: false`, `truncated`",
+    ),
+    (
+        "k_name_without_index",
+        "`functions.get_weather` without `:0`: vLLM drops the call; we read the name (the id is \
+         kept as written)",
+    ),
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -141,6 +177,8 @@ const PARSERS: &[(&str, Format)] = &[
     ("glm45", Format::Glm45),
     ("glm47", Format::Glm47),
     ("hermes", Format::Hermes),
+    ("kimi_k2", Format::KimiK2),
+    ("deepseek_v31", Format::DeepSeekV31),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -150,6 +188,8 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Glm45, 10),
     (Format::Glm47, 10),
     (Format::Hermes, 7),
+    (Format::KimiK2, 8),
+    (Format::DeepSeekV31, 8),
 ];
 
 struct Case {

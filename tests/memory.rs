@@ -13,7 +13,7 @@
 
 use std::sync::Arc;
 
-use toolcall_stream::{DiagnosticKind, Event, Limits, Parser, ParserBuilder, Tools};
+use toolcall_stream::{DiagnosticKind, Event, Format, Limits, Parser, ParserBuilder, Tools};
 
 #[path = "../benches/support/alloc.rs"]
 mod alloc;
@@ -222,4 +222,91 @@ fn rewriting_an_upstream_stream_takes_constant_memory() {
     let large = run(20_000);
     assert_eq!(large, small, "peak heap grew with the value");
     assert!(small < 64 << 10, "peak {small} bytes");
+}
+
+/// Streams one call of a JSON format whose arguments object holds a huge
+/// string (escapes included) and a huge array of mixed values, in 4-byte
+/// chunks; returns the parser's peak heap and the argument bytes.
+fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
+    let (open, close) = match format {
+        Format::Hermes => (
+            "<tool_call>\n{\"name\": \"write_file\", \"arguments\": ",
+            "}\n</tool_call>",
+        ),
+        Format::KimiK2 => (
+            "<|tool_calls_section_begin|><|tool_call_begin|>functions.write_file:0\
+             <|tool_call_argument_begin|>",
+            "<|tool_call_end|><|tool_calls_section_end|>",
+        ),
+        Format::DeepSeekV31 => (
+            "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>write_file<｜tool▁sep｜>",
+            "<｜tool▁call▁end｜><｜tool▁calls▁end｜>",
+        ),
+        other => panic!("{other} is not a JSON format"),
+    };
+    let text =
+        r#"a line, with \"quotes\", <tags>, </tool_call> text \u00e9 \ud83d\ude00 & a tab\t\n"#
+            .repeat(4);
+    let element = r#"[1, -2.5e3, true, null, {"k": "v\n</tool_call>", "n": []}], "#.repeat(4);
+    let mut parser = Parser::builder()
+        .format(format)
+        .retain_arguments(false)
+        .build();
+    let mut arguments = 0;
+    let mut feed = |parser: &mut Parser, bytes: &[u8]| {
+        for piece in bytes.chunks(4) {
+            for event in parser.feed(piece) {
+                match event {
+                    Event::ArgumentsDelta { delta, .. } => arguments += delta.len(),
+                    Event::Diagnostic { .. } => panic!("{event:?}"),
+                    _ => {}
+                }
+            }
+        }
+    };
+    let before = HEAP.reset_peak();
+    feed(&mut parser, open.as_bytes());
+    feed(&mut parser, br#"{"path": "big.txt", "content": ""#);
+    for _ in 0..repeats {
+        feed(&mut parser, text.as_bytes());
+    }
+    feed(&mut parser, br#"", "data": ["#);
+    for _ in 0..repeats {
+        feed(&mut parser, element.as_bytes());
+    }
+    feed(&mut parser, b"0]}");
+    feed(&mut parser, close.as_bytes());
+    // A cut or invalid call would have said so in a diagnostic.
+    for event in parser.finish() {
+        assert!(!matches!(event, Event::Diagnostic { .. }), "{event:?}");
+    }
+    Measured {
+        peak: HEAP.peak() - before,
+        arguments,
+    }
+}
+
+#[test]
+fn a_huge_json_arguments_object_streams_in_bounded_memory() {
+    for format in [Format::Hermes, Format::KimiK2, Format::DeepSeekV31] {
+        let sizes = [2_000, 10_000, 20_000];
+        let runs = sizes.map(|repeats| stream_json_arguments(format, repeats));
+        let [small, _, large] = &runs;
+        assert!(
+            large.arguments > 10_000_000,
+            "{format}: {} argument bytes",
+            large.arguments
+        );
+        assert!(
+            large.peak < 1_000_000,
+            "{format}: peak heap {} bytes",
+            large.peak
+        );
+        for (repeats, run) in sizes.iter().zip(&runs) {
+            assert_eq!(
+                run.peak, small.peak,
+                "{format}: peak heap grew with the arguments: {repeats} repeats"
+            );
+        }
+    }
 }

@@ -21,14 +21,12 @@ use std::mem;
 use crate::event::{DiagnosticKind as Kind, Event};
 use crate::json::{escape_into, first_escape};
 use crate::options::Options;
-use crate::schema::{coerce_into, infer_into, Outcome, TypeSet, Typing};
+use crate::schema::{TypeSet, Typing};
 use crate::sink::{diagnostic, Sink};
 
-const WS: [char; 4] = [' ', '\t', '\r', '\n'];
+mod typed;
 
-/// The size of the pieces a held value that passed its bound is written
-/// in.
-const SPILL_PIECE: usize = 4096;
+const WS: [char; 4] = [' ', '\t', '\r', '\n'];
 
 /// The parameter value being read.
 #[derive(Default)]
@@ -69,19 +67,6 @@ enum ValueKind {
     JsonString,
     /// Any other JSON value: written as it is.
     JsonRaw,
-}
-
-/// A value in a diagnostic: quoted, and cut short when long.
-struct Shown<'a>(&'a str);
-
-impl std::fmt::Display for Shown<'_> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        const MOST: usize = 40;
-        match self.0.char_indices().nth(MOST) {
-            None => write!(f, "{:?}", self.0),
-            Some((cut, _)) => write!(f, "{:?}…", &self.0[..cut]),
-        }
-    }
 }
 
 /// The open call as it stands (see [`CallWriter::partial`]).
@@ -247,14 +232,26 @@ impl CallWriter {
     }
 
     #[inline(never)]
-    pub(crate) fn start_call<S: Sink>(&mut self, name: &str, opts: &Options, sink: &mut S) {
+    /// Starts a call. `written_id` is an id the model wrote (Kimi's
+    /// `functions.NAME:0`), kept instead of a generated one: the model's
+    /// template refers to its calls by it.
+    pub(crate) fn start_call<S: Sink>(
+        &mut self,
+        name: &str,
+        written_id: Option<&str>,
+        opts: &Options,
+        sink: &mut S,
+    ) {
         let index = self.calls;
         self.calls += 1;
         self.open = true;
         self.name.clear();
         self.name.push_str(name);
         self.id.clear();
-        opts.ids.write(index, &self.seed, &mut self.id);
+        match written_id {
+            Some(id) => self.id.push_str(id),
+            None => opts.ids.write(index, &self.seed, &mut self.id),
+        }
         sink.event(Event::ToolCallStart {
             index,
             id: &self.id,
@@ -523,191 +520,6 @@ impl CallWriter {
             arguments: &self.args[self.args_start..],
             closing,
         })
-    }
-
-    /// Whether parameter `name`'s value is held to be typed, and the types
-    /// its schema allows; reports a parameter the schema does not declare.
-    fn value_types<S: Sink>(
-        &mut self,
-        name: &str,
-        kind: ValueKind,
-        opts: &Options,
-        sink: &mut S,
-    ) -> (bool, TypeSet) {
-        if opts.typing == Typing::Strings {
-            return (false, TypeSet::STRING);
-        }
-        let schema = opts.tools.as_deref().and_then(|t| t.schema(&self.name));
-        let types = match schema {
-            Some(schema) => match schema.param(name) {
-                Some(types) => Some(types),
-                None => {
-                    if schema.declares_properties() {
-                        let index = self.current();
-                        diagnostic(
-                            sink,
-                            &mut self.message,
-                            Kind::UnknownParameter,
-                            index,
-                            format_args!(
-                                "call `{}` gives parameter `{name}`, which its tool does not \
-                                 declare; its value is a string",
-                                self.name
-                            ),
-                        );
-                        return (false, TypeSet::STRING);
-                    }
-                    None
-                }
-            },
-            None => None,
-        };
-        match types {
-            _ if kind == ValueKind::JsonRaw => (false, TypeSet::EMPTY),
-            Some(types) => (!types.is_string_only(), types),
-            None if opts.typing == Typing::Infer && kind == ValueKind::Text => {
-                (true, TypeSet::EMPTY)
-            }
-            None => (false, TypeSet::STRING),
-        }
-    }
-
-    /// A piece of a held value: streamed raw for UIs, kept for typing;
-    /// past the bound, the value is a string after all.
-    #[inline(never)]
-    fn hold_value<S: Sink>(&mut self, piece: &str, opts: &Options, sink: &mut S) {
-        let index = self.calls - 1;
-        let max = opts.limits.max_held_value;
-        if self.value.held.len() + piece.len() <= max {
-            self.value.held.push_str(piece);
-            sink.event(Event::ParameterDelta { index, text: piece });
-            return;
-        }
-        diagnostic(
-            sink,
-            &mut self.message,
-            Kind::LimitExceeded,
-            Some(index),
-            format_args!(
-                "the value of `{}` in call `{}` passed {max} bytes (`max_held_value`) \
-                 before it ended, so it could not be typed ({}): it is a string",
-                self.param, self.name, self.value.types
-            ),
-        );
-        self.value.holding = false;
-        let held = mem::take(&mut self.value.held);
-        sink.event(Event::ArgumentsDelta { index, delta: "\"" });
-        if opts.retain_arguments {
-            self.args.push('"');
-        }
-        // Escaped in pieces, so that the spill needs no second copy of the
-        // held text.
-        let mut rest = held.as_str();
-        while !rest.is_empty() {
-            let mut cut = rest.len().min(SPILL_PIECE);
-            while !rest.is_char_boundary(cut) {
-                cut -= 1;
-            }
-            let (piece, tail) = rest.split_at(cut);
-            self.scratch.clear();
-            escape_into(&mut self.scratch, piece);
-            sink.event(Event::ArgumentsDelta {
-                index,
-                delta: &self.scratch,
-            });
-            if opts.retain_arguments {
-                self.args.push_str(&self.scratch);
-            }
-            rest = tail;
-        }
-        self.value.emitted += held.len();
-        self.value.held = held;
-        self.value.held.clear();
-        self.emit_value(piece, opts, sink);
-    }
-
-    /// Writes the held value, typed.
-    #[inline(never)]
-    fn write_held<S: Sink>(&mut self, opts: &Options, sink: &mut S) {
-        let index = self.calls - 1;
-        self.value.holding = false;
-        let text = self.value.held.as_str();
-        self.scratch.clear();
-        let outcome = if self.value.types.is_empty() {
-            infer_into(text, &mut self.scratch);
-            Outcome::Typed
-        } else {
-            coerce_into(
-                text,
-                self.value.types,
-                opts.python_literals,
-                &mut self.scratch,
-            )
-        };
-        sink.event(Event::ArgumentsDelta {
-            index,
-            delta: &self.scratch,
-        });
-        if opts.retain_arguments {
-            self.args.push_str(&self.scratch);
-        }
-        let shown = Shown(text);
-        match outcome {
-            Outcome::Typed => {}
-            Outcome::Lenient(what) => diagnostic(
-                sink,
-                &mut self.message,
-                Kind::LenientValue,
-                Some(index),
-                format_args!(
-                    "the value {shown} of `{}` in call `{}` was read as a {what} ({})",
-                    self.param, self.name, self.value.types
-                ),
-            ),
-            Outcome::JsonOutsideTypes => diagnostic(
-                sink,
-                &mut self.message,
-                Kind::InvalidValue,
-                Some(index),
-                format_args!(
-                    "the value {shown} of `{}` in call `{}` is not {}; it is kept as the JSON \
-                     it is (as vLLM)",
-                    self.param, self.name, self.value.types
-                ),
-            ),
-            Outcome::Invalid => diagnostic(
-                sink,
-                &mut self.message,
-                Kind::InvalidValue,
-                Some(index),
-                format_args!(
-                    "the value {shown} of `{}` in call `{}` is not {}; it is kept as a string",
-                    self.param, self.name, self.value.types
-                ),
-            ),
-        }
-    }
-
-    /// Reports the required parameters the open call lacks.
-    fn check_required<S: Sink>(&mut self, opts: &Options, sink: &mut S) {
-        let Some(schema) = opts.tools.as_deref().and_then(|t| t.schema(&self.name)) else {
-            return;
-        };
-        let index = self.current();
-        for required in schema.required() {
-            if !self.has_param(required) {
-                diagnostic(
-                    sink,
-                    &mut self.message,
-                    Kind::MissingRequired,
-                    index,
-                    format_args!(
-                        "call `{}` lacks `{required}`, which its tool requires",
-                        self.name
-                    ),
-                );
-            }
-        }
     }
 
     /// Bytes of a typed value held until it ends.

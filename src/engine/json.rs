@@ -38,7 +38,8 @@ pub(crate) struct JsonCall {
     /// A call body rather than arguments after a name.
     is_body: bool,
     mode: Mode,
-    /// A call was started from this JSON value.
+    /// A call was started from this JSON value (or, for arguments after a
+    /// name, before it).
     made_call: bool,
     /// Leniencies already reported in this value.
     reported: [bool; 2],
@@ -67,6 +68,7 @@ impl Engine {
         self.desc().json.unwrap_or(Json {
             args_after_name: false,
             body: None,
+            id_in_name: None,
         })
     }
 
@@ -86,6 +88,8 @@ impl Engine {
         self.json_reader = JsonReader::default();
         self.json.reset();
         self.json.is_body = body;
+        // Arguments after a name belong to the call already started.
+        self.json.made_call = !body;
         self.state = State::JsonStart { body };
     }
 

@@ -281,7 +281,7 @@ impl BodyReader {
             self.problem = Some(BodyProblem::TooManyCalls);
             return;
         }
-        call.start_call(name, opts, sink);
+        call.start_call(name, None, opts, sink);
         self.started = true;
         let held = mem::take(&mut self.held);
         for event in &held {

@@ -148,7 +148,14 @@ impl Engine {
             }
         }
         self.hold.text.clear();
-        self.call.start_call(&self.name.text, &self.opts, sink);
+        let written = self.name.text.as_str();
+        match self.desc().json.and_then(|json| json.id_in_name) {
+            Some(id) => {
+                let name = id.name_of(written);
+                self.call.start_call(name, Some(written), &self.opts, sink)
+            }
+            None => self.call.start_call(written, None, &self.opts, sink),
+        }
         self.state = State::InCall;
     }
 

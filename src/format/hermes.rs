@@ -37,5 +37,6 @@ pub(crate) static HERMES: Description = Description {
             arguments: &["arguments", "parameters"],
             list: false,
         }),
+        id_in_name: None,
     }),
 };

@@ -11,8 +11,10 @@
 //! text and is never scanned again), and every role the grammar needs must
 //! be spelled.
 
+mod deepseek;
 mod glm;
 mod hermes;
+mod kimi_k2;
 mod qwen3_coder;
 #[cfg(test)]
 mod test_formats;
@@ -66,6 +68,36 @@ pub(crate) struct Json {
     /// After the wrapper's opener, a JSON call object (`{"name": …,
     /// "arguments": {…}}`), or a list of them.
     pub body: Option<BodyKeys>,
+    /// The name as written is the call's id, and holds the function name
+    /// (Kimi's `functions.NAME:0`).
+    pub id_in_name: Option<IdInName>,
+}
+
+/// How a function name is written inside a call id: `PREFIX NAME SEP N`.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct IdInName {
+    /// Before the name (`functions.`), when present.
+    pub prefix: &'static str,
+    /// Before the call's index (`:`), when present.
+    pub index_sep: char,
+}
+
+impl IdInName {
+    /// The function name inside an id as written: without the prefix, and
+    /// without the separator and index when digits follow it.
+    pub(crate) fn name_of(self, written: &str) -> &str {
+        let name = written.strip_prefix(self.prefix).unwrap_or(written);
+        match name.rsplit_once(self.index_sep) {
+            Some((name, index))
+                if !name.is_empty()
+                    && !index.is_empty()
+                    && index.bytes().all(|b| b.is_ascii_digit()) =>
+            {
+                name
+            }
+            _ => name,
+        }
+    }
 }
 
 /// The keys of a JSON call object.
@@ -346,6 +378,15 @@ pub enum Format {
     /// object inside the wrapper, `<tool_call>{"name": NAME, "arguments":`
     /// `{…}}</tool_call>`. vLLM name: `hermes`.
     Hermes,
+    /// Kimi K2, K2-Thinking, K2.5: `<|tool_calls_section_begin|>`
+    /// `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>`
+    /// `{…}<|tool_call_end|><|tool_calls_section_end|>`; the id
+    /// `functions.NAME:0` is kept. vLLM name: `kimi_k2`.
+    KimiK2,
+    /// DeepSeek V3.1, V3.2-Exp: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>`
+    /// `NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`. vLLM
+    /// name: `deepseek_v31`.
+    DeepSeekV31,
 }
 
 impl Format {
@@ -355,6 +396,8 @@ impl Format {
         Format::Glm45,
         Format::Glm47,
         Format::Hermes,
+        Format::KimiK2,
+        Format::DeepSeekV31,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -379,6 +422,8 @@ impl Format {
             Format::Glm45 => &glm::GLM45,
             Format::Glm47 => &glm::GLM47,
             Format::Hermes => &hermes::HERMES,
+            Format::KimiK2 => &kimi_k2::KIMI_K2,
+            Format::DeepSeekV31 => &deepseek::DEEPSEEK_V31,
         }
     }
 
@@ -387,11 +432,15 @@ impl Format {
         static GLM45: OnceLock<Compiled> = OnceLock::new();
         static GLM47: OnceLock<Compiled> = OnceLock::new();
         static HERMES: OnceLock<Compiled> = OnceLock::new();
+        static KIMI_K2: OnceLock<Compiled> = OnceLock::new();
+        static DEEPSEEK_V31: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
             Format::Glm47 => &GLM47,
             Format::Hermes => &HERMES,
+            Format::KimiK2 => &KIMI_K2,
+            Format::DeepSeekV31 => &DEEPSEEK_V31,
         };
         cell.get_or_init(|| {
             self.description()
@@ -618,7 +667,7 @@ mod tests {
                 error.to_string(),
                 format!(
                     "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
-                     glm45, glm47, hermes"
+                     glm45, glm47, hermes, kimi_k2, deepseek_v31"
                 )
             );
         }

@@ -5,9 +5,7 @@
 //! everything else, non-ASCII included, is copied as is. Also [`compact`],
 //! which takes the layout out of JSON text.
 
-// The JSON-argument formats read their bodies with it (wired into the
-// engine's grammar next); until then only its tests use it.
-#[cfg_attr(not(test), allow(dead_code))]
+// The JSON formats read their bodies with it.
 pub(crate) mod reader;
 
 use std::borrow::Cow;

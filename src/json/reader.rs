@@ -236,6 +236,7 @@ impl JsonReader {
     }
 
     /// The value has ended.
+    #[cfg(test)]
     pub fn is_done(&self) -> bool {
         self.state == State::Done
     }

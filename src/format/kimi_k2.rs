@@ -1,0 +1,42 @@
+//! Kimi K2, K2-Thinking and K2.5 (vLLM: `kimi_k2`):
+//!
+//! ```text
+//! <|tool_calls_section_begin|><|tool_call_begin|>functions.get_weather:0
+//! <|tool_call_argument_begin|>{"city": "Paris"}<|tool_call_end|>
+//! <|tool_calls_section_end|>
+//! ```
+//!
+//! (one line in real output). A section holds any number of calls; each
+//! call's name is written inside its id, `functions.NAME:INDEX`, which is
+//! kept as the call's id (the template refers to calls by it). The
+//! arguments are one JSON object, ended by its own `}`.
+
+use super::{Description, IdInName, Json, NameEnd, Recoveries, Role};
+
+pub(crate) static KIMI_K2: Description = Description {
+    name: "kimi_k2",
+    aliases: &[],
+    markers: &[
+        (Role::CallOpen, "<|tool_calls_section_begin|>"),
+        (Role::CallClose, "<|tool_calls_section_end|>"),
+        (Role::FuncOpen, "<|tool_call_begin|>"),
+        (Role::FuncClose, "<|tool_call_end|>"),
+        (Role::ArgsOpen, "<|tool_call_argument_begin|>"),
+    ],
+    func_name_end: NameEnd::Marker { line: false },
+    param_name_end: NameEnd::Marker { line: false },
+    strip_one_newline: false,
+    call_confirmed_by: &[Role::ArgsOpen],
+    bare_confirmed_by: &[],
+    follows: &[],
+    param_open_at_line_start: false,
+    recoveries: Recoveries::NONE,
+    json: Some(Json {
+        args_after_name: true,
+        body: None,
+        id_in_name: Some(IdInName {
+            prefix: "functions.",
+            index_sep: ':',
+        }),
+    }),
+};
