@@ -1,5 +1,5 @@
-//! Conformance with vLLM 0.33.0's `qwen3_coder` / `qwen3_xml` and `glm45` /
-//! `glm47` parsers, on the reference outputs vendored in `tests/conformance/`
+//! Conformance with vLLM 0.33.0's parsers of the formats this crate reads
+//! ([`PARSERS`]), on the reference outputs vendored in `tests/conformance/`
 //! (see its README.md for where they come from and how to refresh them).
 //!
 //! Every selected case is parsed and compared with vLLM's non-streaming
@@ -167,6 +167,21 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "`functions.get_weather` without `:0`: vLLM drops the call; we read the name (the id is \
          kept as written)",
     ),
+    (
+        "k_call_without_section",
+        "`<|tool_call_begin|>` without `<|tool_calls_section_begin|>`: vLLM returns it as content; \
+         the call's shape is whole, so we keep it, with `missing_tool_call_open`",
+    ),
+    (
+        "d3_string_args_not_coerced",
+        "as d_string_args_not_coerced, under vLLM's `deepseek_v3`: we type a JSON string its \
+         schema types otherwise",
+    ),
+    (
+        "d3_truncated_json",
+        "as d_truncated_json, under vLLM's `deepseek_v3`: we keep what arrived as valid JSON, \
+         `complete: false`, `truncated`",
+    ),
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -179,6 +194,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("hermes", Format::Hermes),
     ("kimi_k2", Format::KimiK2),
     ("deepseek_v31", Format::DeepSeekV31),
+    ("deepseek_v3", Format::DeepSeekV3),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -190,6 +206,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Hermes, 7),
     (Format::KimiK2, 8),
     (Format::DeepSeekV31, 8),
+    (Format::DeepSeekV3, 5),
 ];
 
 struct Case {

@@ -12,7 +12,14 @@ use toolcall_stream::Format;
 /// Formats whose recovery table has a row for every fixture. The Qwen3-Coder
 /// table shows a selection (fixtures such as `empty` or the fuzz findings
 /// add nothing to read there).
-const EVERY_FIXTURE_HAS_A_ROW: &[Format] = &[Format::Glm45, Format::Glm47, Format::Hermes];
+const EVERY_FIXTURE_HAS_A_ROW: &[Format] = &[
+    Format::Glm45,
+    Format::Glm47,
+    Format::Hermes,
+    Format::KimiK2,
+    Format::DeepSeekV31,
+    Format::DeepSeekV3,
+];
 
 struct Row {
     /// The format's directory under `tests/fixtures/`, from the row's link.

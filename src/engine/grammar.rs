@@ -248,13 +248,7 @@ impl Engine {
             }
             State::JsonStart { body } => self.json_start_text(s, body, sink),
             State::Json => self.json_text(s, sink),
-            State::AfterJson => {
-                let (ws, decide) = self.hold_layout(s);
-                if decide {
-                    self.text_after_json(s.as_bytes().get(ws).copied(), sink);
-                }
-                ws
-            }
+            State::AfterJson => self.after_json_text(s, sink),
             State::Between { bare } => {
                 // Whitespace is layout if a marker follows, content if text
                 // does.
@@ -361,11 +355,18 @@ impl Engine {
             },
             // Only names that end at a marker get here.
             State::FuncName => {
-                let confirms = desc.call_confirmed_by.contains(&role);
+                let confirmed_by = match self.hold.opening {
+                    Opening::Bare => desc.bare_confirmed_by,
+                    _ => desc.call_confirmed_by,
+                };
                 if role == Role::CallClose && self.name.is_blank() {
                     return self.close_preamble(text, sink);
                 }
-                if confirms && self.hold.opening != Opening::Bare {
+                let typed = desc.json.is_some_and(|json| json.typed_name);
+                if typed && role == Role::ArgsOpen && !self.name.typed {
+                    return self.type_before_name(text, sink);
+                }
+                if confirmed_by.contains(&role) {
                     self.func_name_done(Some(role), sink);
                 } else {
                     self.reject_opening(sink);
@@ -379,19 +380,7 @@ impl Engine {
                 };
                 if confirmed_by.contains(&role) {
                     if self.hold.opening == Opening::Bare {
-                        let (func, open) =
-                            (self.marker(Role::FuncOpen), self.marker(Role::CallOpen));
-                        let next = Some(self.call.count());
-                        super::diagnostic(
-                            sink,
-                            &mut self.message,
-                            Kind::MissingToolCallOpen,
-                            next,
-                            format_args!(
-                                "call `{}` began with `{func}` without `{open}`",
-                                self.name.text
-                            ),
-                        );
+                        self.report_bare_call(sink);
                     }
                     self.confirm_call(sink);
                 } else {
@@ -644,7 +633,12 @@ impl Engine {
                     continue;
                 }
                 State::Between { bare: true } | State::AfterCall => self.release_held(sink),
-                State::JsonStart { .. } => {
+                // The name ended: the call was cut before its arguments.
+                State::JsonStart { body: false } => {
+                    self.hold.text.clear();
+                    self.truncate_call(None, sink);
+                }
+                State::JsonStart { body: true } => {
                     self.no_json(sink);
                     continue;
                 }

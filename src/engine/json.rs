@@ -9,7 +9,7 @@
 //! Invalid JSON inside a call closes what is open (the arguments stay
 //! valid JSON) and ends the call as incomplete, with `invalid_json`.
 
-use super::grammar::{leading_ws, State};
+use super::grammar::State;
 use super::json_args::{ArgsNote, ArgsProblem, ArgsWriter};
 use super::json_body::{BodyProblem, BodyReader};
 use super::Engine;
@@ -17,6 +17,23 @@ use crate::event::DiagnosticKind as Kind;
 use crate::format::{Json, Role};
 use crate::json::reader::{Fed, JsonError, JsonEvent, JsonReader, Leniency};
 use crate::sink::{diagnostic, Sink};
+
+/// Where a code fence around the JSON is (formats that fence it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum Fence {
+    #[default]
+    None,
+    /// This many backticks of the opening fence.
+    Ticks(u8),
+    /// The fence's language tag (`json`).
+    Tag,
+    /// The fence is open: the JSON is inside it.
+    Open,
+    /// The closing fence's backticks, after the JSON.
+    Closing(u8),
+    /// Closed after the JSON.
+    Closed,
+}
 
 /// What happens to the rest of a JSON value after a problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -46,6 +63,8 @@ pub(crate) struct JsonCall {
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     mark_opening: bool,
+    /// A code fence around the JSON.
+    pub fence: Fence,
 }
 
 impl JsonCall {
@@ -56,6 +75,7 @@ impl JsonCall {
         self.made_call = false;
         self.reported = [false; 2];
         self.mark_opening = false;
+        self.fence = Fence::None;
     }
 
     pub(crate) fn held_len(&self) -> usize {
@@ -69,6 +89,8 @@ impl Engine {
             args_after_name: false,
             body: None,
             id_in_name: None,
+            typed_name: false,
+            fenced: false,
         })
     }
 
@@ -80,9 +102,9 @@ impl Engine {
     /// After the wrapper's opener (`body`) or `ArgsOpen`: whitespace, then
     /// the JSON value.
     pub(super) fn begin_json(&mut self, body: bool) {
-        if body {
-            // The opener is held with what follows, in case it is prose.
-        } else {
+        if !body {
+            // A body's opener is held with what follows, in case it is
+            // prose; arguments belong to a call already started.
             self.hold.text.clear();
         }
         self.json_reader = JsonReader::default();
@@ -93,20 +115,44 @@ impl Engine {
         self.state = State::JsonStart { body };
     }
 
-    /// Text before the JSON value: whitespace is held; the value's first
-    /// byte starts it, anything else means there is none.
+    /// Text before the JSON value: whitespace (and, in formats that fence
+    /// their JSON, a fence's opening line) is held; the value's first byte
+    /// starts it, anything else means there is none.
     pub(super) fn json_start_text<S: Sink>(&mut self, s: &str, body: bool, sink: &mut S) -> usize {
-        let ws = leading_ws(s);
-        self.hold.text.push_str(&s[..ws]);
-        let list = self.json().body.is_some_and(|keys| keys.list);
-        match s.as_bytes().get(ws) {
-            Some(b'{') => self.state = State::Json,
-            Some(b'[') if body && list => self.state = State::Json,
-            Some(_) => self.no_json(sink),
-            None if self.hold.len() > self.hold_limit() => self.no_json(sink),
-            None => {}
+        let json = self.json();
+        let list = json.body.is_some_and(|keys| keys.list);
+        for (at, b) in s.bytes().enumerate() {
+            let fence = self.json.fence;
+            let next = match (fence, b) {
+                (Fence::None | Fence::Open, b' ' | b'\t' | b'\r' | b'\n') => Some(fence),
+                (Fence::None | Fence::Open, b'{') => None,
+                (Fence::None | Fence::Open, b'[') if body && list => None,
+                (Fence::None, b'`') if json.fenced => Some(Fence::Ticks(1)),
+                (Fence::Ticks(n), b'`') if n < 3 => Some(Fence::Ticks(n + 1)),
+                (Fence::Ticks(3) | Fence::Tag, b'\n') => Some(Fence::Open),
+                (Fence::Ticks(3) | Fence::Tag, b) if b.is_ascii_alphanumeric() || b == b'\r' => {
+                    Some(Fence::Tag)
+                }
+                _ => {
+                    self.hold.text.push_str(&s[..at]);
+                    self.no_json(sink);
+                    return at;
+                }
+            };
+            match next {
+                Some(fence) => self.json.fence = fence,
+                None => {
+                    self.hold.text.push_str(&s[..at]);
+                    self.state = State::Json;
+                    return at;
+                }
+            }
         }
-        ws
+        self.hold.text.push_str(s);
+        if self.hold.len() > self.hold_limit() {
+            self.no_json(sink);
+        }
+        s.len()
     }
 
     /// A marker, text or the end came where the JSON value belongs.
@@ -227,7 +273,10 @@ impl Engine {
             Mode::Content => self.state = State::Content,
             Mode::Stray => self.state = State::AfterJson,
             Mode::Reading => {
-                if !self.json.is_body {
+                // A call with a closer of its own (`<|tool_call_end|>`)
+                // ends there, so that a missing one is reported before
+                // the call ends, as a missing `</function>` is.
+                if !self.json.is_body && !self.desc().has(Role::FuncClose) {
                     self.call.end_call(true, &self.opts, sink);
                 }
                 self.hold.text.clear();
@@ -473,12 +522,54 @@ fn fail_on_problem<S: Sink>(
 }
 
 impl Engine {
-    /// The closer a call written as JSON is waiting for, if its format
-    /// has one.
-    fn json_closer(&self) -> Option<Role> {
-        [Role::FuncClose, Role::CallClose]
-            .into_iter()
-            .find(|&role| self.desc().has(role))
+    /// What follows a call's JSON when it is not the call's closer: a
+    /// call still waiting for its closer (`<|tool_call_end|>`) ends, with
+    /// `unclosed_function`; `before` says what came instead. Returns
+    /// whether it was reported.
+    fn end_unclosed_json_call<S: Sink>(&mut self, before: &str, sink: &mut S) -> bool {
+        let Some(index) = self.call.current() else {
+            return false;
+        };
+        let func_close = self.marker(Role::FuncClose);
+        diagnostic(
+            sink,
+            &mut self.message,
+            Kind::UnclosedFunction,
+            Some(index),
+            format_args!(
+                "call `{}` was not closed with `{func_close}` before {before}",
+                self.call.name
+            ),
+        );
+        self.call.end_call(true, &self.opts, sink);
+        true
+    }
+
+    /// Text after a call's JSON: whitespace and the fence's closing
+    /// backticks are held as layout; other text decides.
+    pub(super) fn after_json_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        for (at, b) in s.bytes().enumerate() {
+            let next = match (self.json.fence, b) {
+                (_, b' ' | b'\t' | b'\r' | b'\n') => continue,
+                (Fence::Open, b'`') => Fence::Closing(1),
+                (Fence::Closing(n), b'`') if n < 3 => Fence::Closing(n + 1),
+                _ => {
+                    self.hold.text.push_str(&s[..at]);
+                    self.text_after_json(Some(b), sink);
+                    return at;
+                }
+            };
+            self.json.fence = if next == Fence::Closing(3) {
+                Fence::Closed
+            } else {
+                next
+            };
+        }
+        self.hold.text.push_str(s);
+        if self.hold.len() > self.hold_limit() {
+            self.text_after_json(None, sink);
+        }
+        s.len()
     }
 
     /// Text after a call's JSON, before its closer: another call body in
@@ -492,8 +583,8 @@ impl Engine {
             self.json.mark_opening = true;
             return;
         }
-        if let Some(closer) = self.json_closer() {
-            let closer = self.marker(closer);
+        if !self.end_unclosed_json_call("text", sink) && self.desc().has(Role::CallClose) {
+            let closer = self.marker(Role::CallClose);
             let last = self.call.last();
             diagnostic(
                 sink,
@@ -508,30 +599,41 @@ impl Engine {
     }
 
     pub(super) fn marker_after_json<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
-        let has_func_close = self.desc().has(Role::FuncClose);
+        let bare = self.hold.opening == super::hold::Opening::Bare;
         match role {
             Role::FuncClose => {
+                if matches!(self.json.fence, Fence::Open | Fence::Closing(_)) {
+                    let index = self.call.current();
+                    diagnostic(
+                        sink,
+                        &mut self.message,
+                        Kind::LenientJson,
+                        index,
+                        format_args!(
+                            "the code fence around the arguments of call `{}` was not closed",
+                            self.call.name
+                        ),
+                    );
+                }
+                self.call.end_call(true, &self.opts, sink);
                 self.hold.text.clear();
-                self.state = State::Between { bare: false };
+                self.state = State::Between { bare };
             }
             Role::CallClose => {
-                if has_func_close {
-                    self.unclosed_json_function(text, sink);
-                }
+                self.end_unclosed_json_call(&format!("`{text}`"), sink);
                 self.hold.text.clear();
                 self.state = State::AfterCall;
             }
             Role::FuncOpen => {
-                self.unclosed_json_function(text, sink);
+                self.end_unclosed_json_call(&format!("`{text}`"), sink);
                 self.hold.text.clear();
-                self.state = State::Between { bare: false };
+                self.state = State::Between { bare };
                 self.on_marker(role, sink);
             }
             Role::CallOpen => {
                 self.hold.text.clear();
-                if has_func_close {
-                    self.unclosed_json_function(text, sink);
-                } else if self.desc().has(Role::CallClose) {
+                let reported = self.end_unclosed_json_call(&format!("`{text}`"), sink);
+                if !reported && self.desc().has(Role::CallClose) {
                     self.new_wrapper_before_close(sink);
                 }
                 self.state = State::Content;
@@ -544,26 +646,14 @@ impl Engine {
         }
     }
 
-    fn unclosed_json_function<S: Sink>(&mut self, before: &str, sink: &mut S) {
-        let func_close = self.marker(Role::FuncClose);
-        let last = self.call.last();
-        diagnostic(
-            sink,
-            &mut self.message,
-            Kind::UnclosedFunction,
-            last,
-            format_args!(
-                "call `{}` was not closed with `{func_close}` before `{before}`",
-                self.call.name
-            ),
-        );
-    }
-
     /// The end of the stream after a call's JSON: whitespace is layout.
     pub(super) fn end_after_json<S: Sink>(&mut self, sink: &mut S) {
         self.hold.text.clear();
-        if let Some(closer) = self.json_closer() {
-            let closer = self.marker(closer);
+        if self.end_unclosed_json_call("the end of the stream", sink) {
+            return;
+        }
+        if self.desc().has(Role::CallClose) {
+            let closer = self.marker(Role::CallClose);
             let last = self.call.last();
             self.diag(
                 sink,

@@ -15,6 +15,9 @@ pub(crate) struct Name {
     spaced: bool,
     /// A control character was seen.
     invalid: bool,
+    /// The call's type was read before this name (DeepSeek V3's
+    /// `function<｜tool▁sep｜>`).
+    pub typed: bool,
 }
 
 /// How a piece of name text ended.
@@ -33,6 +36,7 @@ impl Name {
         self.gap = false;
         self.spaced = false;
         self.invalid = false;
+        self.typed = false;
     }
 
     /// Appends `s`, noting as it goes whether it can still be a name.

@@ -125,8 +125,40 @@ impl Engine {
                 self.confirm_call(sink)
             }
             Opening::Wrapped => self.confirm_call(sink),
+            // A marker that confirms a bare call ended its name.
+            Opening::Bare if ended_by.is_some() => {
+                self.report_bare_call(sink);
+                self.confirm_call(sink)
+            }
             Opening::Wrapper | Opening::Bare => self.state = State::Confirming,
         }
+    }
+
+    /// DeepSeek V3's `function<｜tool▁sep｜>`: the text before the marker
+    /// is the call's type, one word; the name follows.
+    pub(super) fn type_before_name<S: Sink>(&mut self, text: &str, sink: &mut S) {
+        if self.name.is_blank() || self.name.is_spaced() || !self.name.finish(false) {
+            return self.reject_name(sink);
+        }
+        self.hold.text.push_str(text);
+        self.name.clear();
+        self.name.typed = true;
+    }
+
+    /// A call that began with the function opener alone.
+    pub(super) fn report_bare_call<S: Sink>(&mut self, sink: &mut S) {
+        let (func, open) = (self.marker(Role::FuncOpen), self.marker(Role::CallOpen));
+        let next = Some(self.call.count());
+        super::diagnostic(
+            sink,
+            &mut self.message,
+            Kind::MissingToolCallOpen,
+            next,
+            format_args!(
+                "call `{}` began with `{func}` without `{open}`",
+                self.name.text
+            ),
+        );
     }
 
     /// The opening is a call: text inside the wrapper before the function
@@ -155,6 +187,10 @@ impl Engine {
                 self.call.start_call(name, Some(written), &self.opts, sink)
             }
             None => self.call.start_call(written, None, &self.opts, sink),
+        }
+        if self.desc().json.is_some_and(|json| json.typed_name) {
+            // The arguments follow the name.
+            return self.begin_json(false);
         }
         self.state = State::InCall;
     }

@@ -38,5 +38,7 @@ pub(crate) static HERMES: Description = Description {
             list: false,
         }),
         id_in_name: None,
+        typed_name: false,
+        fenced: false,
     }),
 };

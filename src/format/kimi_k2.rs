@@ -27,10 +27,14 @@ pub(crate) static KIMI_K2: Description = Description {
     param_name_end: NameEnd::Marker { line: false },
     strip_one_newline: false,
     call_confirmed_by: &[Role::ArgsOpen],
-    bare_confirmed_by: &[],
+    // A call without the section's opener is still a call (reported).
+    bare_confirmed_by: &[Role::ArgsOpen],
     follows: &[],
     param_open_at_line_start: false,
-    recoveries: Recoveries::NONE,
+    recoveries: Recoveries {
+        bare_function: true,
+        ..Recoveries::NONE
+    },
     json: Some(Json {
         args_after_name: true,
         body: None,
@@ -38,5 +42,7 @@ pub(crate) static KIMI_K2: Description = Description {
             prefix: "functions.",
             index_sep: ':',
         }),
+        typed_name: false,
+        fenced: false,
     }),
 };

@@ -71,6 +71,13 @@ pub(crate) struct Json {
     /// The name as written is the call's id, and holds the function name
     /// (Kimi's `functions.NAME:0`).
     pub id_in_name: Option<IdInName>,
+    /// The text before `ArgsOpen` is the call's type (`function`); the
+    /// name follows `ArgsOpen` up to a line end, and the arguments follow
+    /// the name (DeepSeek V3: `function<｜tool▁sep｜>NAME\n{…}`).
+    pub typed_name: bool,
+    /// The arguments may sit in a Markdown code fence (```` ```json ````
+    /// … ```` ``` ````), which is layout.
+    pub fenced: bool,
 }
 
 /// How a function name is written inside a call id: `PREFIX NAME SEP N`.
@@ -387,6 +394,10 @@ pub enum Format {
     /// `NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`. vLLM
     /// name: `deepseek_v31`.
     DeepSeekV31,
+    /// DeepSeek V3-0324, R1-0528: V3.1's markers, with
+    /// `function<｜tool▁sep｜>NAME` and the arguments in a ```` ```json ````
+    /// fence. vLLM name: `deepseek_v3`.
+    DeepSeekV3,
 }
 
 impl Format {
@@ -398,6 +409,7 @@ impl Format {
         Format::Hermes,
         Format::KimiK2,
         Format::DeepSeekV31,
+        Format::DeepSeekV3,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -424,6 +436,7 @@ impl Format {
             Format::Hermes => &hermes::HERMES,
             Format::KimiK2 => &kimi_k2::KIMI_K2,
             Format::DeepSeekV31 => &deepseek::DEEPSEEK_V31,
+            Format::DeepSeekV3 => &deepseek::DEEPSEEK_V3,
         }
     }
 
@@ -434,6 +447,7 @@ impl Format {
         static HERMES: OnceLock<Compiled> = OnceLock::new();
         static KIMI_K2: OnceLock<Compiled> = OnceLock::new();
         static DEEPSEEK_V31: OnceLock<Compiled> = OnceLock::new();
+        static DEEPSEEK_V3: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -441,6 +455,7 @@ impl Format {
             Format::Hermes => &HERMES,
             Format::KimiK2 => &KIMI_K2,
             Format::DeepSeekV31 => &DEEPSEEK_V31,
+            Format::DeepSeekV3 => &DEEPSEEK_V3,
         };
         cell.get_or_init(|| {
             self.description()
@@ -667,7 +682,7 @@ mod tests {
                 error.to_string(),
                 format!(
                     "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
-                     glm45, glm47, hermes, kimi_k2, deepseek_v31"
+                     glm45, glm47, hermes, kimi_k2, deepseek_v31, deepseek_v3"
                 )
             );
         }
