@@ -182,6 +182,31 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "as d_truncated_json, under vLLM's `deepseek_v3`: we keep what arrived as valid JSON, \
          `complete: false`, `truncated`",
     ),
+    (
+        "gr_truncated",
+        "stream ends inside a string value: vLLM (granite) drops the call or returns arguments \
+         that are not JSON; we keep what arrived as valid JSON, `complete: false`, `truncated`",
+    ),
+    (
+        "il_truncated",
+        "stream ends inside a string value: vLLM (internlm) drops the call or returns arguments \
+         that are not JSON; we keep what arrived as valid JSON, `complete: false`, `truncated`",
+    ),
+    (
+        "ja_truncated",
+        "stream ends inside a string value: vLLM (jamba) drops the call or returns arguments \
+         that are not JSON; we keep what arrived as valid JSON, `complete: false`, `truncated`",
+    ),
+    (
+        "lc_truncated",
+        "stream ends inside a string value: vLLM (longcat) drops the call or returns arguments \
+         that are not JSON; we keep what arrived as valid JSON, `complete: false`, `truncated`",
+    ),
+    (
+        "phi_bracket_in_string",
+        "`\"x = [1]\"` inside a string: vLLM's phi4_mini_json cuts the list at the first `]` and \
+         loses the call; the JSON reader ends the list at its own `]`",
+    ),
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -195,6 +220,12 @@ const PARSERS: &[(&str, Format)] = &[
     ("kimi_k2", Format::KimiK2),
     ("deepseek_v31", Format::DeepSeekV31),
     ("deepseek_v3", Format::DeepSeekV3),
+    ("longcat", Format::LongCat),
+    ("internlm", Format::InternLm),
+    ("jamba", Format::Jamba),
+    ("hunyuan_a13b", Format::HunyuanA13b),
+    ("granite", Format::Granite),
+    ("phi4_mini_json", Format::Phi4MiniJson),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -207,6 +238,12 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::KimiK2, 8),
     (Format::DeepSeekV31, 8),
     (Format::DeepSeekV3, 5),
+    (Format::LongCat, 4),
+    (Format::InternLm, 4),
+    (Format::Jamba, 4),
+    (Format::HunyuanA13b, 3),
+    (Format::Granite, 4),
+    (Format::Phi4MiniJson, 4),
 ];
 
 struct Case {

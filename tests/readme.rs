@@ -19,6 +19,12 @@ const EVERY_FIXTURE_HAS_A_ROW: &[Format] = &[
     Format::KimiK2,
     Format::DeepSeekV31,
     Format::DeepSeekV3,
+    Format::LongCat,
+    Format::InternLm,
+    Format::Jamba,
+    Format::HunyuanA13b,
+    Format::Granite,
+    Format::Phi4MiniJson,
 ];
 
 struct Row {

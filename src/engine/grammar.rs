@@ -322,10 +322,12 @@ impl Engine {
                     self.hold.start(text);
                     self.hold.opening = Opening::Wrapper;
                     self.name.clear();
-                    if desc
-                        .json
-                        .is_some_and(|j| j.body.is_some() && !j.args_after_name)
-                    {
+                    // A JSON body right after the wrapper's opener (after a
+                    // function opener, where the format has one).
+                    let body_here = |j: crate::format::Json| {
+                        j.body.is_some() && !j.args_after_name && !desc.has(Role::FuncOpen)
+                    };
+                    if desc.json.is_some_and(body_here) {
                         self.begin_json(true);
                     } else if desc.has(Role::FuncOpen) {
                         self.state = State::Preamble;
@@ -340,6 +342,12 @@ impl Engine {
                 _ => Self::content(sink, text),
             },
             State::Preamble => match role {
+                // InternLM's `<|action_start|><|plugin|>` then a JSON body.
+                Role::FuncOpen if desc.json.is_some_and(|json| json.body.is_some()) => {
+                    self.hold.inner_end = self.hold.len();
+                    self.hold.text.push_str(text);
+                    self.begin_json(true);
+                }
                 Role::FuncOpen => {
                     self.hold.inner_end = self.hold.len();
                     self.hold.text.push_str(text);

@@ -65,6 +65,8 @@ pub(crate) struct JsonCall {
     mark_opening: bool,
     /// A code fence around the JSON.
     pub fence: Fence,
+    /// A call of a list just ended: separators come before the next.
+    between_elements: bool,
 }
 
 impl JsonCall {
@@ -76,6 +78,7 @@ impl JsonCall {
         self.reported = [false; 2];
         self.mark_opening = false;
         self.fence = Fence::None;
+        self.between_elements = false;
     }
 
     pub(crate) fn held_len(&self) -> usize {
@@ -181,18 +184,37 @@ impl Engine {
     /// JSON text: fed to the reader; returns how much of `s` the value
     /// took.
     pub(super) fn json_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
-        let keys = self.json().body;
+        if self.json.between_elements {
+            // After a call of a list: separators on their own, so that the
+            // next call's opening is marked exactly at its `{`.
+            let gap = s
+                .bytes()
+                .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b','));
+            match gap {
+                Some(0) => {
+                    self.json.between_elements = false;
+                    self.json.mark_opening = s.as_bytes()[0] == b'{';
+                }
+                Some(k) => return self.json_feed(&s[..k], sink),
+                None => return self.json_feed(s, sink),
+            }
+        }
         if std::mem::take(&mut self.json.mark_opening) && S::WANTS_RAW {
             sink.raw("", true);
         }
+        self.json_feed(s, sink)
+    }
+
+    fn json_feed<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        let keys = self.json().body;
         let json = &mut self.json;
         let call = &mut self.call;
         let opts = &self.opts;
         let message = &mut self.message;
         let before = self.json_reader.offset();
-        let fed = self.json_reader.feed(s, &mut |event| {
+        let fed = self.json_reader.feed_until(s, &mut |event| {
             if json.mode != Mode::Reading {
-                return;
+                return false;
             }
             if let JsonEvent::Lenient(what) = event {
                 report_leniency(json, what, call.current(), message, sink);
@@ -208,6 +230,7 @@ impl Engine {
             }
             report_note(json, call.current(), &call.name, message, sink);
             fail_on_problem(json, call, opts, message, sink);
+            std::mem::take(&mut json.body.ended_in_list)
         });
         if self.json.mode == Mode::Reading && self.call.current().is_some() {
             self.json.args.flush(&mut self.call, &self.opts, sink);
@@ -216,6 +239,13 @@ impl Engine {
             Ok(Fed::More) => {
                 self.json_consumed(s, sink);
                 s.len()
+            }
+            Ok(Fed::Paused(n)) => {
+                // A call of a list ended: its raw text goes on now, and
+                // whatever follows belongs to the next call's opening.
+                self.json_consumed(&s[..n], sink);
+                self.json.between_elements = true;
+                n
             }
             Ok(Fed::Done(n)) => {
                 self.json_consumed(&s[..n], sink);
@@ -495,12 +525,12 @@ fn fail_on_problem<S: Sink>(
         call.end_call(false, opts, sink);
         json.mode = Mode::Stray;
     } else if json.made_call {
-        let last = call.last();
+        // About a body that is not a call, not about the call before it.
         diagnostic(
             sink,
             message,
             Kind::InvalidJson,
-            last,
+            None,
             format_args!(
                 "a JSON call body after call `{}` was dropped: {why}",
                 call.name

@@ -136,6 +136,9 @@ pub(crate) struct BodyReader {
     held: Vec<Held>,
     held_len: usize,
     pub problem: Option<BodyProblem>,
+    /// A call of a list ended at the last event: the engine hands its raw
+    /// text on before reading further.
+    pub ended_in_list: bool,
 }
 
 impl BodyReader {
@@ -256,6 +259,7 @@ impl BodyReader {
                     args.flush(call, opts, sink);
                     call.end_call(args.problem.is_none(), opts, sink);
                     self.started = false;
+                    self.ended_in_list = self.list;
                 }
             }
             JsonEvent::Lenient(_) => {}

@@ -14,6 +14,7 @@
 mod deepseek;
 mod glm;
 mod hermes;
+mod json_wrapped;
 mod kimi_k2;
 mod qwen3_coder;
 #[cfg(test)]
@@ -398,6 +399,24 @@ pub enum Format {
     /// `function<｜tool▁sep｜>NAME` and the arguments in a ```` ```json ````
     /// fence. vLLM name: `deepseek_v3`.
     DeepSeekV3,
+    /// LongCat-Flash: `<longcat_tool_call>{"name": NAME, "arguments": {…}}`
+    /// `</longcat_tool_call>`. vLLM name: `longcat`.
+    LongCat,
+    /// InternLM2.5: `<|action_start|><|plugin|>{"name": NAME, "parameters":`
+    /// `{…}}<|action_end|>`. vLLM name: `internlm`.
+    InternLm,
+    /// Jamba: `<tool_calls>[{"name": NAME, "arguments": {…}}, …]</tool_calls>`.
+    /// vLLM name: `jamba`.
+    Jamba,
+    /// Hunyuan-A13B: as Jamba, `<tool_calls>[…]</tool_calls>`. vLLM name:
+    /// `hunyuan_a13b`.
+    HunyuanA13b,
+    /// Granite 3: `<|tool_call|>[{"name": NAME, "arguments": {…}}, …]`. vLLM
+    /// name: `granite`.
+    Granite,
+    /// Phi-4-mini: `functools[{"name": NAME, "arguments": {…}}, …]`. vLLM
+    /// name: `phi4_mini_json`.
+    Phi4MiniJson,
 }
 
 impl Format {
@@ -410,6 +429,12 @@ impl Format {
         Format::KimiK2,
         Format::DeepSeekV31,
         Format::DeepSeekV3,
+        Format::LongCat,
+        Format::InternLm,
+        Format::Jamba,
+        Format::HunyuanA13b,
+        Format::Granite,
+        Format::Phi4MiniJson,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -437,6 +462,12 @@ impl Format {
             Format::KimiK2 => &kimi_k2::KIMI_K2,
             Format::DeepSeekV31 => &deepseek::DEEPSEEK_V31,
             Format::DeepSeekV3 => &deepseek::DEEPSEEK_V3,
+            Format::LongCat => &json_wrapped::LONGCAT,
+            Format::InternLm => &json_wrapped::INTERNLM,
+            Format::Jamba => &json_wrapped::JAMBA,
+            Format::HunyuanA13b => &json_wrapped::HUNYUAN_A13B,
+            Format::Granite => &json_wrapped::GRANITE,
+            Format::Phi4MiniJson => &json_wrapped::PHI4_MINI_JSON,
         }
     }
 
@@ -448,6 +479,12 @@ impl Format {
         static KIMI_K2: OnceLock<Compiled> = OnceLock::new();
         static DEEPSEEK_V31: OnceLock<Compiled> = OnceLock::new();
         static DEEPSEEK_V3: OnceLock<Compiled> = OnceLock::new();
+        static LONGCAT: OnceLock<Compiled> = OnceLock::new();
+        static INTERNLM: OnceLock<Compiled> = OnceLock::new();
+        static JAMBA: OnceLock<Compiled> = OnceLock::new();
+        static HUNYUAN_A13B: OnceLock<Compiled> = OnceLock::new();
+        static GRANITE: OnceLock<Compiled> = OnceLock::new();
+        static PHI4_MINI_JSON: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -456,6 +493,12 @@ impl Format {
             Format::KimiK2 => &KIMI_K2,
             Format::DeepSeekV31 => &DEEPSEEK_V31,
             Format::DeepSeekV3 => &DEEPSEEK_V3,
+            Format::LongCat => &LONGCAT,
+            Format::InternLm => &INTERNLM,
+            Format::Jamba => &JAMBA,
+            Format::HunyuanA13b => &HUNYUAN_A13B,
+            Format::Granite => &GRANITE,
+            Format::Phi4MiniJson => &PHI4_MINI_JSON,
         };
         cell.get_or_init(|| {
             self.description()
@@ -682,7 +725,8 @@ mod tests {
                 error.to_string(),
                 format!(
                     "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
-                     glm45, glm47, hermes, kimi_k2, deepseek_v31, deepseek_v3"
+                     glm45, glm47, hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
+                     granite, phi4_mini_json"
                 )
             );
         }

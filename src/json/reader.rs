@@ -96,6 +96,9 @@ pub enum Fed {
     /// The value ended after this many bytes of the piece; the rest is not
     /// the reader's.
     Done(usize),
+    /// The sink asked to pause after this many bytes of the piece (see
+    /// [`JsonReader::feed_until`]); the rest is to be fed again.
+    Paused(usize),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -248,16 +251,37 @@ impl JsonReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>),
     ) -> Result<Fed, JsonError> {
+        self.feed_until(text, &mut |event| {
+            sink(event);
+            false
+        })
+    }
+
+    /// [`feed`](JsonReader::feed), where the sink may ask to pause (by
+    /// returning true) after the bytes of the event it was given: the
+    /// reader then returns [`Fed::Paused`] with the bytes read so far, so
+    /// that the caller can act between two events (the engine hands the
+    /// raw text of one call to strict mode before the next call starts).
+    pub fn feed_until(
+        &mut self,
+        text: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>) -> bool,
+    ) -> Result<Fed, JsonError> {
         let bytes = text.as_bytes();
         let mut at = 0;
+        let mut pause = false;
         let result = loop {
             if self.state == State::Done {
                 break Ok(Fed::Done(at));
             }
+            if pause {
+                break Ok(Fed::Paused(at));
+            }
             if at == bytes.len() {
                 break Ok(Fed::More);
             }
-            match self.step(text, at, sink) {
+            let mut events = |event: JsonEvent<'_>| pause |= sink(event);
+            match self.step(text, at, &mut events) {
                 Ok(next) => at = next,
                 Err(kind) => {
                     self.state = State::Failed;

@@ -1,0 +1,100 @@
+#!/usr/bin/env python3
+"""Writes the scenario fixtures of the wrapped-JSON formats (longcat, internlm,
+jamba, hunyuan_a13b, granite, phi4_mini_json) under tests/fixtures/FORMAT/.
+
+The same scenarios in each format's own shape, so that every format is held to
+the same cases: what the format's peers test (vLLM's tests/tool_parsers, SGLang's
+function_call tests) and what users report for JSON formats (a closer inside a
+string value, truncation, invalid JSON, arguments before the name, prose that
+mentions the opener). Run once when adding a format; fixtures are then files
+like any other, reviewed and snapshotted.
+
+Usage: python3 scripts/json_fixtures.py [FORMAT ...]
+"""
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+
+# (opener, closer or None, list?) per format.
+SHAPES = {
+    "longcat": ("<longcat_tool_call>", "</longcat_tool_call>", False),
+    "internlm": ("<|action_start|><|plugin|>\n", "<|action_end|>", False),
+    "jamba": ("<tool_calls>", "</tool_calls>", True),
+    "hunyuan_a13b": ("<tool_calls>", "</tool_calls>", True),
+    "granite": ("<|tool_call|>", None, True),
+    "phi4_mini_json": ("functools", None, True),
+}
+
+
+def body(name, args, key="arguments"):
+    return json.dumps({"name": name, key: args}, ensure_ascii=False)
+
+
+def scenarios(fmt):
+    opener, closer, is_list = SHAPES[fmt]
+    close = closer or ""
+    key = "parameters" if fmt == "internlm" else "arguments"
+
+    def calls(*bodies):
+        if is_list:
+            return opener + "[" + ", ".join(bodies) + "]" + close
+        return "\n".join(opener + b + close for b in bodies)
+
+    weather = body("get_weather", {"city": "Paris", "days": 3}, key)
+    tokyo = body("get_weather", {"city": "Tokyo"}, key)
+    marker_text = (closer or opener.strip()) + " and " + opener.strip()
+    out = {
+        "one_call": calls(weather),
+        "two_calls": calls(body("get_weather", {"city": "Paris"}, key), tokyo),
+        "content_around_calls": "Let me check both cities.\n"
+        + calls(body("get_weather", {"city": "Paris"}, key), body("search", {"query": "Tokyo events"}, key))
+        + "\nI asked for both.",
+        "closer_inside_value": calls(
+            body("write_file", {"path": "notes.md", "content": f"Calls look like {marker_text}.\n"}, key)
+        ),
+        "nested_arguments": calls(
+            body(
+                "configure",
+                {"meta": {"depth": 2, "tags": ["a", "b"], "empty": {}, "none": []},
+                 "items": [1, -2.5, True, False, None], "label": None},
+                key,
+            )
+        ),
+        "escapes_and_unicode": calls(
+            '{"name": "search", "%s": {"query": "caf\\u00e9 \\ud83d\\ude00 \\"quoted\\" 日本語 🎌"}}' % key
+        ),
+        "arguments_before_name": calls('{"%s": {"city": "Paris"}, "name": "get_weather"}' % key),
+        "empty_arguments": calls(body("get_time", {}, key)),
+        "truncated_in_string": calls(
+            body("write_file", {"path": "a.txt", "content": "hello wor"}, key)
+        ).split("wor")[0]
+        + "wor",
+        "truncated_before_name": "Checking.\n" + opener + ("[" if is_list else "") + '{"na',
+        "invalid_json_in_arguments": calls('{"name": "get_weather", "%s": {"city": Paris}}' % key)
+        + "\nafter",
+        "not_a_call_object": calls('{"city": "Paris"}') + "\nafter",
+        "prose_mentions_opener": f"Write {opener.strip()} before a call, as the docs say. No call here.",
+    }
+    if closer:
+        out["missing_close_then_text"] = (
+            calls(body("get_weather", {"city": "Paris"}, key))[: -len(closer)] + "\nThe weather is coming."
+        )
+    if is_list:
+        out["list_element_not_a_call"] = opener + "[" + weather + ", 42]" + close
+    return out
+
+
+def main():
+    formats = sys.argv[1:] or list(SHAPES)
+    for fmt in formats:
+        directory = ROOT / "tests" / "fixtures" / fmt
+        directory.mkdir(parents=True, exist_ok=True)
+        for name, text in scenarios(fmt).items():
+            (directory / f"{name}.txt").write_text(text)
+        print(f"{fmt}: {len(scenarios(fmt))} fixtures")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,89 @@
+//! JSON call bodies inside a wrapper, one description each: the long
+//! tail of formats that differ from Hermes only in spelling, in whether
+//! the wrapper holds a list of calls, and in whether it is closed.
+//!
+//! | vLLM name | shape |
+//! |---|---|
+//! | `longcat` | `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>` |
+//! | `internlm` | `<|action_start|><|plugin|>{"name": …, "parameters": {…}}<|action_end|>` |
+//! | `jamba` | `<tool_calls>[{"name": …, "arguments": {…}}, …]</tool_calls>` |
+//! | `hunyuan_a13b` | the same as `jamba` |
+//! | `granite` | `<|tool_call|>[{"name": …, "arguments": {…}}, …]` (no closer) |
+//! | `phi4_mini_json` | `functools[{"name": …, "arguments": {…}}, …]` (no closer) |
+
+use super::{BodyKeys, Description, Json, NameEnd, Recoveries, Role};
+
+/// The keys every one of these formats' call objects may use.
+const KEYS: BodyKeys = BodyKeys {
+    name: &["name"],
+    arguments: &["arguments", "parameters"],
+    list: false,
+};
+
+const LIST: BodyKeys = BodyKeys { list: true, ..KEYS };
+
+const fn wrapped(
+    name: &'static str,
+    markers: &'static [(Role, &'static str)],
+    keys: BodyKeys,
+) -> Description {
+    Description {
+        name,
+        aliases: &[],
+        markers,
+        func_name_end: NameEnd::Marker { line: false },
+        param_name_end: NameEnd::Marker { line: false },
+        strip_one_newline: false,
+        call_confirmed_by: &[],
+        bare_confirmed_by: &[],
+        follows: &[],
+        param_open_at_line_start: false,
+        recoveries: Recoveries::NONE,
+        json: Some(Json {
+            args_after_name: false,
+            body: Some(keys),
+            id_in_name: None,
+            typed_name: false,
+            fenced: false,
+        }),
+    }
+}
+
+pub(crate) static LONGCAT: Description = wrapped(
+    "longcat",
+    &[
+        (Role::CallOpen, "<longcat_tool_call>"),
+        (Role::CallClose, "</longcat_tool_call>"),
+    ],
+    KEYS,
+);
+
+/// InternLM2.5: `<|plugin|>` names the kind of action; the body follows
+/// it.
+pub(crate) static INTERNLM: Description = wrapped(
+    "internlm",
+    &[
+        (Role::CallOpen, "<|action_start|>"),
+        (Role::FuncOpen, "<|plugin|>"),
+        (Role::CallClose, "<|action_end|>"),
+    ],
+    KEYS,
+);
+
+const TOOL_CALLS_LIST: &[(Role, &str)] = &[
+    (Role::CallOpen, "<tool_calls>"),
+    (Role::CallClose, "</tool_calls>"),
+];
+
+pub(crate) static JAMBA: Description = wrapped("jamba", TOOL_CALLS_LIST, LIST);
+
+pub(crate) static HUNYUAN_A13B: Description = wrapped("hunyuan_a13b", TOOL_CALLS_LIST, LIST);
+
+/// Granite 3: the list follows `<|tool_call|>` and ends with itself.
+pub(crate) static GRANITE: Description =
+    wrapped("granite", &[(Role::CallOpen, "<|tool_call|>")], LIST);
+
+/// Phi-4-mini: the list follows the word `functools`; in prose, the word
+/// without a list after it is text.
+pub(crate) static PHI4_MINI_JSON: Description =
+    wrapped("phi4_mini_json", &[(Role::CallOpen, "functools")], LIST);
