@@ -626,7 +626,12 @@ impl Engine {
                 | State::Value
                 | State::AfterEmptyClose => {
                     self.flush_stray(sink);
-                    self.truncate_call(cut_marker, sink);
+                    if self.call.current().is_some() {
+                        self.truncate_call(cut_marker, sink);
+                    } else {
+                        // A JSON call already ended, its closer never came.
+                        self.end_after_json(sink);
+                    }
                 }
                 State::CloserPending(closer) => {
                     self.accept_closer(closer, sink);

@@ -217,6 +217,11 @@ impl Engine {
                 return false;
             }
             if let JsonEvent::Lenient(what) = event {
+                // The raw JSON written so far goes first, whatever the
+                // chunking.
+                if call.current().is_some() {
+                    json.args.flush(call, opts, sink);
+                }
                 report_leniency(json, what, call.current(), message, sink);
             }
             match (json.is_body, keys) {
