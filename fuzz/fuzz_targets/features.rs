@@ -21,9 +21,7 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use toolcall_stream::{
-    coalesce, Format, Ids, OwnedEvent, Parser, Tools, Typing, ValueTermination,
-};
+use toolcall_stream::{coalesce, Format, Ids, OwnedEvent, Parser, Tools, Typing, ValueTermination};
 
 mod common;
 
@@ -97,7 +95,11 @@ fn check_arguments(events: &[OwnedEvent]) {
             },
             OwnedEvent::ToolCallEnd { arguments, .. } => {
                 let (_, args) = open.take().expect("call end without start");
-                assert_eq!(arguments.as_deref(), Some(args.as_str()), "fragments vs arguments");
+                assert_eq!(
+                    arguments.as_deref(),
+                    Some(args.as_str()),
+                    "fragments vs arguments"
+                );
                 let parsed: serde_json::Value = serde_json::from_str(&args)
                     .unwrap_or_else(|e| panic!("arguments {args:?} are not JSON: {e}"));
                 assert!(parsed.is_object(), "arguments {args:?}");
