@@ -16,6 +16,10 @@
 //! * `tool_dense_glm`: the `tool_dense` session in GLM-4.5's layout, parsed
 //!   as `glm45`: the same values, only the markup differs, so the two
 //!   formats compare per byte.
+//! * `tool_dense_hermes`: the same session's calls in Hermes's JSON
+//!   (`{"name": …, "arguments": {…}}`, values JSON-escaped, integers as
+//!   numbers), parsed as `hermes`: the streaming JSON reader per byte next
+//!   to the XML formats' marker scanner.
 //!
 //! Each input is fed through one reused [`Parser`] (`reset()` between
 //! iterations, as a server reuses one per response): `one_shot` feeds it
@@ -64,12 +68,17 @@ const CHUNK_SIZES: [usize; 5] = [1, 4, 16, 64, 4096];
 
 type Generator = fn(usize) -> Transcript;
 
-const INPUTS: [(&str, Generator, Format); 5] = [
+const INPUTS: [(&str, Generator, Format); 6] = [
     ("prose", transcript::content_only, Format::Qwen3Coder),
     ("code", transcript::content_code, Format::Qwen3Coder),
     ("tool_dense", transcript::mixed, Format::Qwen3Coder),
     ("large_value", transcript::value_heavy, Format::Qwen3Coder),
     ("tool_dense_glm", transcript::mixed_glm, Format::Glm45),
+    (
+        "tool_dense_hermes",
+        transcript::mixed_hermes,
+        Format::Hermes,
+    ),
 ];
 
 fn parser(format: Format) -> Parser {

@@ -12,7 +12,8 @@
 #   features    feature byte (format in bits 0-1, tools, strict, …; see
 #               fuzz_targets/features.rs), count k, k chunk lengths, text
 # The header byte is the format's bits (qwen3_coder 0x00, glm45 0x04,
-# glm47 0x08) plus the value termination (+0 lookahead, +1 vllm).
+# glm47 0x08, hermes 0x0c) plus the value termination (+0 lookahead,
+# +1 vllm).
 #
 # Usage: fuzz/seed.sh        (from anywhere; existing corpus files are kept)
 set -euo pipefail
@@ -27,6 +28,7 @@ format_bits() {
         qwen3_coder) echo 0 ;;
         glm45) echo 4 ;;
         glm47) echo 10 ;;
+        hermes) echo 14 ;;
         *) return 1 ;;
     esac
 }
@@ -52,8 +54,8 @@ for file in "$root"/tests/fixtures/*/*.txt "$root"/examples/transcripts/*.txt; d
     { printf "$lookahead"; cat "$file"; } >"$corpus/feed/$name.lookahead"
     { printf "$vllm"; cat "$file"; } >"$corpus/feed/$name.vllm"
     # Tight limits (max_calls 1, max_parameters 2, names of 4 bytes, a
-    # look-ahead of 9): Qwen3-Coder's are in its one header byte, a GLM
-    # format's in a second byte (bit 4 of the first).
+    # look-ahead of 9): Qwen3-Coder's are in its one header byte, another
+    # format's (GLM, Hermes) in a second byte (bit 4 of the first).
     if [ "$format" = qwen3_coder ]; then
         tight='\146'
     else
@@ -67,7 +69,7 @@ for file in "$root"/tests/fixtures/*/*.txt "$root"/examples/transcripts/*.txt; d
     cp "$file" "$corpus/no_markers/$name.txt"
     # features: typed (0x08), typed + strict (0x18), every call rejected
     # (0x20), in 4-byte chunks.
-    case "$format" in glm45) f=1 ;; glm47) f=2 ;; *) f=0 ;; esac
+    case "$format" in glm45) f=1 ;; glm47) f=2 ;; hermes) f=3 ;; *) f=0 ;; esac
     for feature in 8 24 32; do
         byte="$(printf '\\%03o' "$((feature + f))")"
         { printf "$byte\\001\\004"; cat "$file"; } >"$corpus/features/$name.$feature"

@@ -45,7 +45,7 @@ def main():
 
 
 def order(group):
-    inputs = ["prose", "code", "tool_dense", "tool_dense_glm", "large_value", "parse_fn"]
+    inputs = ["prose", "code", "tool_dense", "tool_dense_glm", "tool_dense_hermes", "large_value", "parse_fn"]
     name, _, size = group.partition("/")
     return (inputs.index(name) if name in inputs else 99, size != "1MiB", group)
 

@@ -1,6 +1,6 @@
 //! Deterministic synthetic transcripts for the benchmarks, in Qwen3-Coder's
-//! layout or GLM-4.5's (the same session, the same values: only the markup
-//! differs, so the two formats' figures compare per byte).
+//! layout, GLM-4.5's or Hermes's JSON (the same session, the same values:
+//! only the markup differs, so the formats' figures compare per byte).
 //!
 //! No `rand`: a tiny xorshift with a fixed seed, so every run (and every
 //! machine) parses exactly the same bytes and figures stay comparable.
@@ -244,6 +244,11 @@ pub enum Layout {
     Qwen,
     /// `<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>\n…`
     Glm,
+    /// `<tool_call>\n{"name": NAME, "arguments": {KEY: VALUE, …}}\n</tool_call>`,
+    /// as the Hermes chat templates write it (`json.dumps` separators,
+    /// non-ASCII unescaped); values are JSON strings, properly escaped,
+    /// except the integers, written as JSON numbers.
+    Hermes,
 }
 
 fn open_call(layout: Layout, out: &mut String, name: &str) {
@@ -258,6 +263,12 @@ fn open_call(layout: Layout, out: &mut String, name: &str) {
             out.push_str(name);
             out.push('\n');
         }
+        Layout::Hermes => {
+            out.push_str("<tool_call>\n{\"name\": ");
+            json_string(out, name);
+            // `parameter` writes `, ` before every value but the first.
+            out.push_str(", \"arguments\": {");
+        }
     }
 }
 
@@ -265,7 +276,22 @@ fn close_call(layout: Layout, out: &mut String) {
     match layout {
         Layout::Qwen => out.push_str("</function>\n</tool_call>"),
         Layout::Glm => out.push_str("</tool_call>"),
+        Layout::Hermes => out.push_str("}}\n</tool_call>"),
     }
+}
+
+/// `text` as a JSON string (quoted and escaped, non-ASCII kept).
+fn json_string(out: &mut String, text: &str) {
+    out.push_str(&serde_json::to_string(text).expect("a string serializes"));
+}
+
+/// Hermes: the separator before an argument, none before the first.
+fn hermes_key(out: &mut String, key: &str) {
+    if !out.ends_with('{') {
+        out.push_str(", ");
+    }
+    json_string(out, key);
+    out.push_str(": ");
 }
 
 fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
@@ -284,6 +310,21 @@ fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
             out.push_str(value);
             out.push_str("</arg_value>\n");
         }
+        Layout::Hermes => {
+            hermes_key(out, key);
+            json_string(out, value);
+        }
+    }
+}
+
+/// An integer argument: text in the XML layouts, a JSON number in Hermes.
+fn integer_parameter(layout: Layout, out: &mut String, key: &str, value: usize) {
+    match layout {
+        Layout::Hermes => {
+            hermes_key(out, key);
+            out.push_str(&value.to_string());
+        }
+        _ => parameter(layout, out, key, &value.to_string()),
     }
 }
 
@@ -302,9 +343,12 @@ fn small_call(layout: Layout, rng: &mut Rng, out: &mut String) {
     let (name, keys) = SMALL_CALLS[rng.below(SMALL_CALLS.len())];
     open_call(layout, out, name);
     for key in keys {
+        if let "timeout" | "days" | "max_results" = *key {
+            integer_parameter(layout, out, key, rng.below(600));
+            continue;
+        }
         let value = match *key {
             "path" | "cwd" => rng.pick(PATHS).to_string(),
-            "timeout" | "days" | "max_results" => rng.below(600).to_string(),
             "units" => rng.pick(&["metric", "imperial"]).to_string(),
             "city" => rng
                 .pick(&["Paris", "Tokyo", "São Paulo", "Zürich"])
@@ -336,6 +380,11 @@ pub fn mixed(len: usize) -> Transcript {
 /// The same transcript as [`mixed`], in GLM-4.5's layout.
 pub fn mixed_glm(len: usize) -> Transcript {
     mixed_in(Layout::Glm, len)
+}
+
+/// The same transcript as [`mixed`], its calls in Hermes's JSON.
+pub fn mixed_hermes(len: usize) -> Transcript {
+    mixed_in(Layout::Hermes, len)
 }
 
 /// A mixed agentic transcript of at least `len` bytes.

@@ -7,7 +7,8 @@
 //! lengths that follow (used in a cycle, as in `split`), then the output.
 //!
 //! ```text
-//! header bits 0-1  format: 00/11 Qwen3-Coder, 01 GLM-4.5, 10 GLM-4.7
+//! header bits 0-1  format: 00 Qwen3-Coder, 01 GLM-4.5, 10 GLM-4.7,
+//!                  11 Hermes (Qwen3-Coder before Hermes was a format)
 //!        bit 2     value termination vllm
 //!        bit 3     typed: the tools below
 //!        bit 4     strict mode
@@ -20,9 +21,7 @@
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use toolcall_stream::{
-    coalesce, Format, Ids, OwnedEvent, Parser, Tools, Typing, ValueTermination,
-};
+use toolcall_stream::{coalesce, Format, Ids, OwnedEvent, Parser, Tools, Typing, ValueTermination};
 
 mod common;
 
@@ -39,6 +38,7 @@ fn parser(header: u8) -> Parser {
     let format = match header & 3 {
         1 => Format::Glm45,
         2 => Format::Glm47,
+        3 => Format::Hermes,
         _ => Format::Qwen3Coder,
     };
     let mode = if header & 4 != 0 {
@@ -95,7 +95,11 @@ fn check_arguments(events: &[OwnedEvent]) {
             },
             OwnedEvent::ToolCallEnd { arguments, .. } => {
                 let (_, args) = open.take().expect("call end without start");
-                assert_eq!(arguments.as_deref(), Some(args.as_str()), "fragments vs arguments");
+                assert_eq!(
+                    arguments.as_deref(),
+                    Some(args.as_str()),
+                    "fragments vs arguments"
+                );
                 let parsed: serde_json::Value = serde_json::from_str(&args)
                     .unwrap_or_else(|e| panic!("arguments {args:?} are not JSON: {e}"));
                 assert!(parsed.is_object(), "arguments {args:?}");

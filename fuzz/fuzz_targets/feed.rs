@@ -1,12 +1,12 @@
 //! One-shot parsing of arbitrary bytes, checked against the event contract.
 //!
-//! Input layout: a header of one byte (two for a GLM format with tight
-//! limits) picking the format, the value-termination mode and the limits
-//! (`common::Header`: low bit 0 `lookahead`, 1 `vllm`; bit 1 set:
+//! Input layout: a header of one byte (two for a GLM or Hermes format with
+//! tight limits) picking the format, the value-termination mode and the
+//! limits (`common::Header`: low bit 0 `lookahead`, 1 `vllm`; bit 1 set:
 //! Qwen3-Coder with tight limits from the upper bits; bit 1 clear: bits 2-3
-//! pick the format, `01` glm45, `10` glm47, else qwen3_coder, and for GLM
-//! bit 4 takes tight limits from a second byte); the rest is the model
-//! output.
+//! pick the format, `00` qwen3_coder, `01` glm45, `10` glm47, `11` hermes,
+//! and for all but qwen3_coder bit 4 takes tight limits from a second
+//! byte); the rest is the model output.
 //!
 //! Checks: no panic; the event contract (`common::check_contract`): per
 //! call, the `arguments_delta`s joined equal `tool_call_end.arguments`, which

@@ -1,8 +1,8 @@
 //! Split invariance: any chunking gives the same events once coalesced.
 //!
-//! Input layout: a header of one byte (two for a GLM format with tight
-//! limits) picking the format, the value-termination mode and the limits,
-//! as for `feed` (`common::Header`); then a byte giving `k = byte % 16`,
+//! Input layout: a header of one byte (two for a GLM or Hermes format with
+//! tight limits) picking the format, the value-termination mode and the
+//! limits, as for `feed` (`common::Header`); then a byte giving `k = byte % 16`,
 //! the number of chunk lengths that follow (`k = 0` means single bytes);
 //! then `k` bytes, the chunk lengths, used in a cycle (a 0 feeds an empty
 //! chunk; all zeros mean single bytes); the rest is the model output.

@@ -31,9 +31,11 @@ pub fn limits(byte: u8) -> Limits {
 
 /// The format chosen by a header's first byte. With bit 1 set (tight
 /// limits in the upper bits) it is Qwen3-Coder, as it always was; with bit 1
-/// clear, bits 2-3 pick it: `01` GLM-4.5, `10` GLM-4.7, `00` and `11`
-/// Qwen3-Coder. Those bits meant nothing before formats were a choice, so
-/// every header byte that picks Qwen3-Coder means what it meant then.
+/// clear, bits 2-3 pick it: `00` Qwen3-Coder, `01` GLM-4.5, `10` GLM-4.7,
+/// `11` Hermes. Those bits meant nothing before formats were a choice, so
+/// every header byte that picks Qwen3-Coder means what it meant then (`11`
+/// was Qwen3-Coder until Hermes took it; no seed or regression kept here
+/// uses it).
 pub fn format(byte: u8) -> Format {
     if byte & 2 != 0 {
         return Format::Qwen3Coder;
@@ -41,19 +43,21 @@ pub fn format(byte: u8) -> Format {
     match (byte >> 2) & 3 {
         1 => Format::Glm45,
         2 => Format::Glm47,
+        3 => Format::Hermes,
         _ => Format::Qwen3Coder,
     }
 }
 
 /// What the header at the start of a target's input picks: one byte, or
-/// two for a GLM format with tight limits.
+/// two for a GLM or Hermes format with tight limits.
 ///
 /// ```text
 /// byte 0  bit 0      value termination: 0 lookahead, 1 vllm
 ///         bit 1 = 1  Qwen3-Coder, tight limits from bits 2-7 (`limits`)
-///         bit 1 = 0  bits 2-3: the format (`format`); then, for GLM only,
-///                    bit 4 = 1: tight limits from byte 1's bits 2-7 (as
-///                    if its bit 1 were set), and the header is 2 bytes
+///         bit 1 = 0  bits 2-3: the format (`format`); then, for any
+///                    format but Qwen3-Coder, bit 4 = 1: tight limits from
+///                    byte 1's bits 2-7 (as if its bit 1 were set), and
+///                    the header is 2 bytes
 /// ```
 ///
 /// Every Qwen3-Coder header is one byte, as before formats were a choice.
@@ -94,6 +98,7 @@ impl Header {
         let format_bits = match format {
             Format::Glm45 => 0x04,
             Format::Glm47 => 0x08,
+            Format::Hermes => 0x0c,
             _ => 0x00,
         };
         let mode_bit = u8::from(mode == ValueTermination::Vllm);
@@ -216,13 +221,29 @@ pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
                 };
                 let parsed: serde_json::Value = serde_json::from_str(value)
                     .unwrap_or_else(|e| panic!("parameter value {value:?}: {e}; {}", ctx()));
-                // No schema: every value is a JSON string of the raw text.
-                assert_eq!(
-                    parsed.as_str(),
-                    Some(raw.as_str()),
-                    "parameter deltas differ from the value; {}",
-                    ctx()
-                );
+                // No schema: a string value is its raw text. In the XML
+                // formats every value is a string; in Hermes a value the
+                // model wrote as a number, boolean, null, object or array
+                // streams as its JSON text, which reads back as the value.
+                if header.format == Format::Hermes && !parsed.is_string() {
+                    let streamed: serde_json::Value =
+                        serde_json::from_str(&raw).unwrap_or_else(|e| {
+                            panic!("parameter deltas {raw:?} are not JSON: {e}; {}", ctx())
+                        });
+                    assert_eq!(
+                        streamed,
+                        parsed,
+                        "parameter deltas differ from the value; {}",
+                        ctx()
+                    );
+                } else {
+                    assert_eq!(
+                        parsed.as_str(),
+                        Some(raw.as_str()),
+                        "parameter deltas differ from the value; {}",
+                        ctx()
+                    );
+                }
             }
             OwnedEvent::ArgumentsDelta { index, delta } => match open.as_mut() {
                 Some((current, args)) if current == index => args.push_str(delta),
