@@ -207,6 +207,30 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "`\"x = [1]\"` inside a string: vLLM's phi4_mini_json cuts the list at the first `]` and \
          loses the call; the JSON reader ends the list at its own `]`",
     ),
+    (
+        "mi_content_after",
+        "vLLM drops the text after a Mistral call; we keep it as content",
+    ),
+    (
+        "mi_marker_in_string",
+        "`[TOOL_CALLS]` inside a JSON string: vLLM splits there and makes two broken calls; the \
+         JSON reader keeps it in the value",
+    ),
+    (
+        "mi_truncated_json",
+        "stream ends inside the arguments: vLLM's arguments are not JSON; ours are what arrived, \
+         as valid JSON, `complete: false`, `truncated`",
+    ),
+    (
+        "mi_name_only",
+        "`[TOOL_CALLS]get_time` and the end: vLLM makes a call with no arguments; a name cut off \
+         before `[ARGS]` is text to us (as a name cut off in every format), with `truncated`",
+    ),
+    (
+        "mi_pre_v11_array",
+        "`[TOOL_CALLS][{...}]` (7B v0.3): vLLM reads `[` as the name; we read the list of call \
+         objects",
+    ),
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -226,6 +250,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("hunyuan_a13b", Format::HunyuanA13b),
     ("granite", Format::Granite),
     ("phi4_mini_json", Format::Phi4MiniJson),
+    ("mistral", Format::Mistral),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -244,6 +269,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::HunyuanA13b, 3),
     (Format::Granite, 4),
     (Format::Phi4MiniJson, 4),
+    (Format::Mistral, 8),
 ];
 
 struct Case {
@@ -464,11 +490,13 @@ fn every_format_is_compared() {
 }
 
 /// The cases where vLLM returns non-string values are compared in full,
-/// and agree: the schema ladder is vLLM's.
+/// and agree: the schema ladder is vLLM's. (A listed divergence is one
+/// where vLLM's call itself is wrong, such as a whole body as arguments.)
 #[test]
 fn typed_values_agree_with_vllm() {
     let cases = cases();
-    let typed: Vec<&Case> = cases.iter().filter(|c| is_typed(c)).collect();
+    let listed = |c: &&Case| KNOWN_DIVERGENCES.iter().any(|(id, _)| *id == c.id);
+    let typed: Vec<&Case> = cases.iter().filter(|c| is_typed(c) && !listed(c)).collect();
     assert!(typed.len() >= 11, "only {} typed cases", typed.len());
     for case in typed {
         let message = ours(case);

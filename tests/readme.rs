@@ -25,6 +25,7 @@ const EVERY_FIXTURE_HAS_A_ROW: &[Format] = &[
     Format::HunyuanA13b,
     Format::Granite,
     Format::Phi4MiniJson,
+    Format::Mistral,
 ];
 
 struct Row {

@@ -324,9 +324,9 @@ impl Engine {
                     self.name.clear();
                     // A JSON body right after the wrapper's opener (after a
                     // function opener, where the format has one).
-                    let body_here = |j: crate::format::Json| {
-                        j.body.is_some() && !j.args_after_name && !desc.has(Role::FuncOpen)
-                    };
+                    // (Mistral: a body, or a name, by what follows.)
+                    let body_here =
+                        |j: crate::format::Json| j.body.is_some() && !desc.has(Role::FuncOpen);
                     if desc.json.is_some_and(body_here) {
                         self.begin_json(true);
                     } else if desc.has(Role::FuncOpen) {
@@ -373,6 +373,9 @@ impl Engine {
                 let typed = desc.json.is_some_and(|json| json.typed_name);
                 if typed && role == Role::ArgsOpen && !self.name.typed {
                     return self.type_before_name(text, sink);
+                }
+                if role == Role::IdOpen {
+                    return self.id_after_name(text, sink);
                 }
                 if confirmed_by.contains(&role) {
                     self.func_name_done(Some(role), sink);
@@ -514,7 +517,10 @@ impl Engine {
     }
 
     fn marker_in_call<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
-        if matches!(role, Role::ParamClose | Role::KeyClose | Role::ValueOpen) {
+        if matches!(
+            role,
+            Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen
+        ) {
             return self.stray.push(text);
         }
         self.flush_stray(sink);

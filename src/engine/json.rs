@@ -136,6 +136,14 @@ impl Engine {
                 (Fence::Ticks(3) | Fence::Tag, b) if b.is_ascii_alphanumeric() || b == b'\r' => {
                     Some(Fence::Tag)
                 }
+                // Mistral's `[TOOL_CALLS]NAME[ARGS]{…}`: not a body, a name.
+                (Fence::None, _) if body && json.args_after_name => {
+                    self.hold.text.push_str(&s[..at]);
+                    self.hold.inner_end = self.hold.len();
+                    self.name.clear();
+                    self.state = State::FuncName;
+                    return at;
+                }
                 _ => {
                     self.hold.text.push_str(&s[..at]);
                     self.no_json(sink);
@@ -417,6 +425,18 @@ impl Engine {
                     self.release_held(sink);
                 } else {
                     self.hold.text.clear();
+                    // About the text after the call, not the call.
+                    diagnostic(
+                        sink,
+                        &mut self.message,
+                        Kind::Truncated,
+                        None,
+                        format_args!(
+                            "the stream ended inside the JSON after call `{}`, before another \
+                             call's name; that text is dropped",
+                            self.call.name
+                        ),
+                    );
                 }
             }
             Mode::Content => self.release_held(sink),

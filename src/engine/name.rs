@@ -18,6 +18,9 @@ pub(crate) struct Name {
     /// The call's type was read before this name (DeepSeek V3's
     /// `function<｜tool▁sep｜>`).
     pub typed: bool,
+    /// The function name, when `text` is the call's id that followed it
+    /// (Mistral's `NAME[CALL_ID]ID`).
+    pub func: Option<String>,
 }
 
 /// How a piece of name text ended.
@@ -37,6 +40,7 @@ impl Name {
         self.spaced = false;
         self.invalid = false;
         self.typed = false;
+        self.func = None;
     }
 
     /// Appends `s`, noting as it goes whether it can still be a name.

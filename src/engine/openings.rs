@@ -145,6 +145,18 @@ impl Engine {
         self.name.typed = true;
     }
 
+    /// Mistral's `NAME[CALL_ID]`: the name is whole; the call's id
+    /// follows, up to `[ARGS]`.
+    pub(super) fn id_after_name<S: Sink>(&mut self, text: &str, sink: &mut S) {
+        if self.name.func.is_some() || !self.name.finish(false) {
+            return self.reject_name(sink);
+        }
+        self.hold.text.push_str(text);
+        let func = std::mem::take(&mut self.name.text);
+        self.name.clear();
+        self.name.func = Some(func);
+    }
+
     /// A call that began with the function opener alone.
     pub(super) fn report_bare_call<S: Sink>(&mut self, sink: &mut S) {
         let (func, open) = (self.marker(Role::FuncOpen), self.marker(Role::CallOpen));
@@ -181,12 +193,17 @@ impl Engine {
         }
         self.hold.text.clear();
         let written = self.name.text.as_str();
-        match self.desc().json.and_then(|json| json.id_in_name) {
-            Some(id) => {
+        match (
+            &self.name.func,
+            self.desc().json.and_then(|json| json.id_in_name),
+        ) {
+            // `NAME[CALL_ID]ID`: the text read last is the id.
+            (Some(func), _) => self.call.start_call(func, Some(written), &self.opts, sink),
+            (None, Some(id)) => {
                 let name = id.name_of(written);
                 self.call.start_call(name, Some(written), &self.opts, sink)
             }
-            None => self.call.start_call(written, None, &self.opts, sink),
+            (None, None) => self.call.start_call(written, None, &self.opts, sink),
         }
         if self.desc().json.is_some_and(|json| json.typed_name) {
             // The arguments follow the name.

@@ -96,9 +96,12 @@ impl Engine {
                 self.hold.text.push_str(text);
                 self.state = State::CloserPending(role);
             }
-            Role::CallOpen | Role::FuncOpen | Role::KeyClose | Role::ValueOpen | Role::ArgsOpen => {
-                self.value_text(text, sink)
-            }
+            Role::CallOpen
+            | Role::FuncOpen
+            | Role::KeyClose
+            | Role::ValueOpen
+            | Role::ArgsOpen
+            | Role::IdOpen => self.value_text(text, sink),
         }
     }
 

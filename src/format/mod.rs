@@ -16,6 +16,7 @@ mod glm;
 mod hermes;
 mod json_wrapped;
 mod kimi_k2;
+mod mistral;
 mod qwen3_coder;
 #[cfg(test)]
 mod test_formats;
@@ -53,11 +54,14 @@ pub(crate) enum Role {
     /// Ends a function name and opens its JSON arguments
     /// (`<|tool_call_argument_begin|>`, `<｜tool▁sep｜>`, `[ARGS]`).
     ArgsOpen,
+    /// Ends a function name and opens the call's id, which `ArgsOpen`
+    /// ends (Mistral's `[CALL_ID]`).
+    IdOpen,
 }
 
 impl Role {
     /// How many roles there are.
-    pub(crate) const COUNT: usize = Role::ArgsOpen as usize + 1;
+    pub(crate) const COUNT: usize = Role::IdOpen as usize + 1;
 }
 
 /// How a format writes calls as JSON (see [`Description::json`]).
@@ -417,6 +421,11 @@ pub enum Format {
     /// Phi-4-mini: `functools[{"name": NAME, "arguments": {…}}, …]`. vLLM
     /// name: `phi4_mini_json`.
     Phi4MiniJson,
+    /// Mistral: `[TOOL_CALLS] [{"name": NAME, "arguments": {…}}]` (7B v0.3,
+    /// Nemo), `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` (Small 3.2) and
+    /// `[TOOL_CALLS]NAME[ARGS]{…}` (Magistral, Devstral 2). vLLM name:
+    /// `mistral`.
+    Mistral,
 }
 
 impl Format {
@@ -435,6 +444,7 @@ impl Format {
         Format::HunyuanA13b,
         Format::Granite,
         Format::Phi4MiniJson,
+        Format::Mistral,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -468,6 +478,7 @@ impl Format {
             Format::HunyuanA13b => &json_wrapped::HUNYUAN_A13B,
             Format::Granite => &json_wrapped::GRANITE,
             Format::Phi4MiniJson => &json_wrapped::PHI4_MINI_JSON,
+            Format::Mistral => &mistral::MISTRAL,
         }
     }
 
@@ -485,6 +496,7 @@ impl Format {
         static HUNYUAN_A13B: OnceLock<Compiled> = OnceLock::new();
         static GRANITE: OnceLock<Compiled> = OnceLock::new();
         static PHI4_MINI_JSON: OnceLock<Compiled> = OnceLock::new();
+        static MISTRAL: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -499,6 +511,7 @@ impl Format {
             Format::HunyuanA13b => &HUNYUAN_A13B,
             Format::Granite => &GRANITE,
             Format::Phi4MiniJson => &PHI4_MINI_JSON,
+            Format::Mistral => &MISTRAL,
         };
         cell.get_or_init(|| {
             self.description()
@@ -726,7 +739,7 @@ mod tests {
                 format!(
                     "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
                      glm45, glm47, hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
-                     granite, phi4_mini_json"
+                     granite, phi4_mini_json, mistral"
                 )
             );
         }

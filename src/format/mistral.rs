@@ -1,0 +1,43 @@
+//! Mistral (vLLM: `mistral`), in the three shapes its models write, told
+//! apart by what follows `[TOOL_CALLS]`:
+//!
+//! ```text
+//! [TOOL_CALLS] [{"name": "get_weather", "arguments": {"city": "Paris"}}]    7B v0.3, Nemo
+//! [TOOL_CALLS]get_weather[CALL_ID]a1b2c3d4e[ARGS]{"city": "Paris"}          Small 3.2
+//! [TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}                            Magistral, Ministral 3, Devstral 2
+//! ```
+//!
+//! There is no closer: a call ends with its JSON, and each call of a
+//! message has its own `[TOOL_CALLS]`. The `[CALL_ID]` is kept as the
+//! call's id.
+
+use super::{BodyKeys, Description, Json, NameEnd, Recoveries, Role};
+
+pub(crate) static MISTRAL: Description = Description {
+    name: "mistral",
+    aliases: &[],
+    markers: &[
+        (Role::CallOpen, "[TOOL_CALLS]"),
+        (Role::ArgsOpen, "[ARGS]"),
+        (Role::IdOpen, "[CALL_ID]"),
+    ],
+    func_name_end: NameEnd::Marker { line: false },
+    param_name_end: NameEnd::Marker { line: false },
+    strip_one_newline: false,
+    call_confirmed_by: &[Role::ArgsOpen],
+    bare_confirmed_by: &[],
+    follows: &[],
+    param_open_at_line_start: false,
+    recoveries: Recoveries::NONE,
+    json: Some(Json {
+        args_after_name: true,
+        body: Some(BodyKeys {
+            name: &["name"],
+            arguments: &["arguments", "parameters"],
+            list: true,
+        }),
+        id_in_name: None,
+        typed_name: false,
+        fenced: false,
+    }),
+};
