@@ -26,9 +26,11 @@
 
 mod call;
 pub(crate) mod driver;
+mod end;
 mod grammar;
 mod hold;
 mod json;
+mod json_after;
 mod json_args;
 mod json_body;
 mod name;

@@ -1,0 +1,113 @@
+//! The end of the stream: what it means in each state.
+
+use super::grammar::State;
+use super::hold::Opening;
+use super::Engine;
+use crate::event::DiagnosticKind as Kind;
+use crate::format::Role;
+use crate::sink::Sink;
+
+impl Engine {
+    /// What the end of the stream means in each state. `cut_marker` is a
+    /// marker cut off by the end inside a call.
+    pub(super) fn end_of_stream<S: Sink>(&mut self, cut_marker: Option<&str>, sink: &mut S) {
+        loop {
+            match self.state {
+                State::Content => {}
+                State::Preamble => self.reject_opening(sink),
+                State::Confirming => match self.hold.opening {
+                    // Inside the wrapper, a whole name before the end is a
+                    // call cut off right after it.
+                    Opening::Wrapper => {
+                        self.confirm_call(sink);
+                        continue;
+                    }
+                    _ => self.reject_opening(sink),
+                },
+                State::FuncName => {
+                    self.diag(
+                        sink,
+                        Kind::Truncated,
+                        None,
+                        format_args!(
+                            "the stream ended inside a function name; \
+                             the text is returned as content"
+                        ),
+                    );
+                    self.reject_opening(sink);
+                }
+                State::InCall
+                | State::ParamName { .. }
+                | State::KeyDone
+                | State::Value
+                | State::AfterEmptyClose => {
+                    self.flush_stray(sink);
+                    if self.call.current().is_some() {
+                        self.truncate_call(cut_marker, sink);
+                    } else {
+                        // A JSON call already ended, its closer never came.
+                        self.end_after_json(sink);
+                    }
+                }
+                State::CloserPending(closer) => {
+                    self.accept_closer(closer, sink);
+                    continue;
+                }
+                State::NearMissCloser { junk_done } => {
+                    if junk_done {
+                        self.accept_near_miss(sink);
+                    } else {
+                        self.reject_near_miss(sink);
+                    }
+                    continue;
+                }
+                State::Between { bare: true } | State::AfterCall => self.release_held(sink),
+                // The name ended: the call was cut before its arguments.
+                State::JsonStart { body: false } => {
+                    self.hold.text.clear();
+                    self.truncate_call(None, sink);
+                }
+                State::JsonStart { body: true } => {
+                    self.no_json(sink);
+                    continue;
+                }
+                State::Json => self.json_end_of_stream(sink),
+                State::AfterJson => self.end_after_json(sink),
+                State::Between { bare: false } => {
+                    // Trailing whitespace of an unclosed wrapper is layout.
+                    self.hold.text.clear();
+                    let close = self.marker(Role::CallClose);
+                    let last = self.call.last();
+                    self.diag(
+                        sink,
+                        Kind::UnclosedToolCall,
+                        last,
+                        format_args!("the stream ended before `{close}`"),
+                    );
+                }
+            }
+            break;
+        }
+    }
+
+    pub(super) fn truncate_call<S: Sink>(&mut self, cut_marker: Option<&str>, sink: &mut S) {
+        self.call.end_param(&self.opts, sink);
+        let cut = match cut_marker {
+            Some(marker) => format!(" (dropped the cut-off marker `{marker}`)"),
+            None => String::new(),
+        };
+        let index = self.call.current();
+        super::diagnostic(
+            sink,
+            &mut self.message,
+            Kind::Truncated,
+            index,
+            format_args!(
+                "the stream ended inside call `{}`; it holds what arrived and \
+                 is marked incomplete{cut}",
+                self.call.name
+            ),
+        );
+        self.call.end_call(false, &self.opts, sink);
+    }
+}

@@ -1,0 +1,154 @@
+//! What follows a call's JSON: whitespace and a code fence's closing
+//! backticks are layout; the call's closer ends the call; another call,
+//! text or the end mean the closer is missing (reported).
+
+use super::grammar::State;
+use super::json::Fence;
+use super::Engine;
+use crate::event::DiagnosticKind as Kind;
+use crate::format::Role;
+use crate::sink::{diagnostic, Sink};
+
+impl Engine {
+    /// What follows a call's JSON when it is not the call's closer: a
+    /// call still waiting for its closer (`<|tool_call_end|>`) ends, with
+    /// `unclosed_function`; `before` says what came instead. Returns
+    /// whether it was reported.
+    fn end_unclosed_json_call<S: Sink>(&mut self, before: &str, sink: &mut S) -> bool {
+        let Some(index) = self.call.current() else {
+            return false;
+        };
+        let func_close = self.marker(Role::FuncClose);
+        diagnostic(
+            sink,
+            &mut self.message,
+            Kind::UnclosedFunction,
+            Some(index),
+            format_args!(
+                "call `{}` was not closed with `{func_close}` before {before}",
+                self.call.name
+            ),
+        );
+        self.call.end_call(true, &self.opts, sink);
+        true
+    }
+
+    /// Text after a call's JSON: whitespace and the fence's closing
+    /// backticks are held as layout; other text decides.
+    pub(super) fn after_json_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        for (at, b) in s.bytes().enumerate() {
+            let next = match (self.json.fence, b) {
+                (_, b' ' | b'\t' | b'\r' | b'\n') => continue,
+                (Fence::Open, b'`') => Fence::Closing(1),
+                (Fence::Closing(n), b'`') if n < 3 => Fence::Closing(n + 1),
+                _ => {
+                    self.hold.text.push_str(&s[..at]);
+                    self.text_after_json(Some(b), sink);
+                    return at;
+                }
+            };
+            self.json.fence = if next == Fence::Closing(3) {
+                Fence::Closed
+            } else {
+                next
+            };
+        }
+        self.hold.text.push_str(s);
+        if self.hold.len() > self.hold_limit() {
+            self.text_after_json(None, sink);
+        }
+        s.len()
+    }
+
+    /// Text after a call's JSON, before its closer: another call body in
+    /// the same wrapper, or text after a missing closer.
+    pub(super) fn text_after_json<S: Sink>(&mut self, next: Option<u8>, sink: &mut S) {
+        let in_wrapper = self.json.is_body && self.desc().has(Role::CallClose);
+        if in_wrapper && next == Some(b'{') {
+            self.hold.text.clear();
+            self.hold.opening = super::hold::Opening::Wrapped;
+            self.begin_json(true);
+            self.json.mark_opening = true;
+            return;
+        }
+        if !self.end_unclosed_json_call("text", sink) && self.desc().has(Role::CallClose) {
+            let closer = self.marker(Role::CallClose);
+            let last = self.call.last();
+            diagnostic(
+                sink,
+                &mut self.message,
+                Kind::UnclosedToolCall,
+                last,
+                format_args!("text followed call `{}` without `{closer}`", self.call.name),
+            );
+        }
+        self.release_held(sink);
+        self.state = State::Content;
+    }
+
+    pub(super) fn marker_after_json<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        let bare = self.hold.opening == super::hold::Opening::Bare;
+        match role {
+            Role::FuncClose => {
+                if matches!(self.json.fence, Fence::Open | Fence::Closing(_)) {
+                    let index = self.call.current();
+                    diagnostic(
+                        sink,
+                        &mut self.message,
+                        Kind::LenientJson,
+                        index,
+                        format_args!(
+                            "the code fence around the arguments of call `{}` was not closed",
+                            self.call.name
+                        ),
+                    );
+                }
+                self.call.end_call(true, &self.opts, sink);
+                self.hold.text.clear();
+                self.state = State::Between { bare };
+            }
+            Role::CallClose => {
+                self.end_unclosed_json_call(&format!("`{text}`"), sink);
+                self.hold.text.clear();
+                self.state = State::AfterCall;
+            }
+            Role::FuncOpen => {
+                self.end_unclosed_json_call(&format!("`{text}`"), sink);
+                self.hold.text.clear();
+                self.state = State::Between { bare };
+                self.on_marker(role, sink);
+            }
+            Role::CallOpen => {
+                self.hold.text.clear();
+                let reported = self.end_unclosed_json_call(&format!("`{text}`"), sink);
+                if !reported && self.desc().has(Role::CallClose) {
+                    self.new_wrapper_before_close(sink);
+                }
+                self.state = State::Content;
+                self.on_marker(role, sink);
+            }
+            _ => {
+                self.text_after_json(None, sink);
+                self.on_marker(role, sink);
+            }
+        }
+    }
+
+    /// The end of the stream after a call's JSON: whitespace is layout.
+    pub(super) fn end_after_json<S: Sink>(&mut self, sink: &mut S) {
+        self.hold.text.clear();
+        if self.end_unclosed_json_call("the end of the stream", sink) {
+            return;
+        }
+        if self.desc().has(Role::CallClose) {
+            let closer = self.marker(Role::CallClose);
+            let last = self.call.last();
+            self.diag(
+                sink,
+                Kind::UnclosedToolCall,
+                last,
+                format_args!("the stream ended before `{closer}`"),
+            );
+        }
+    }
+}

@@ -1,0 +1,183 @@
+//! The description rules, names and aliases.
+
+use super::*;
+
+const fn desc(markers: &'static [(Role, &'static str)]) -> Description {
+    Description {
+        name: "test",
+        aliases: &[],
+        markers,
+        func_name_end: NameEnd::Byte(b'>'),
+        param_name_end: NameEnd::Byte(b'>'),
+        strip_one_newline: false,
+        call_confirmed_by: &[],
+        bare_confirmed_by: &[],
+        follows: &[],
+        param_open_at_line_start: false,
+        recoveries: Recoveries::NONE,
+        json: None,
+    }
+}
+
+const MINIMAL: &[(Role, &str)] = &[
+    (Role::CallOpen, "<call>"),
+    (Role::CallClose, "</call>"),
+    (Role::FuncOpen, "<fn="),
+    (Role::ParamOpen, "<p="),
+    (Role::ParamClose, "</p>"),
+];
+
+#[test]
+fn every_built_in_format_is_valid() {
+    for format in Format::ALL {
+        assert_eq!(format.description().validate(), Ok(()), "{format}");
+        let _ = format.compiled();
+    }
+}
+
+#[test]
+fn a_minimal_description_is_valid() {
+    static D: Description = desc(MINIMAL);
+    assert_eq!(D.validate(), Ok(()));
+}
+
+#[test]
+fn an_empty_marker_is_refused() {
+    static D: Description = desc(&[(Role::CallOpen, "")]);
+    assert_eq!(
+        D.validate(),
+        Err(DescriptionError::EmptyMarker(Role::CallOpen))
+    );
+}
+
+#[test]
+fn a_role_spelled_twice_is_refused() {
+    static D: Description = desc(&[(Role::CallOpen, "<a>"), (Role::CallOpen, "<b>")]);
+    assert_eq!(
+        D.validate(),
+        Err(DescriptionError::DuplicateRole(Role::CallOpen))
+    );
+}
+
+#[test]
+fn markers_must_be_prefix_free() {
+    static D: Description = desc(&[
+        (Role::CallOpen, "<call>"),
+        (Role::CallClose, "<call>x"),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+    ]);
+    assert_eq!(
+        D.validate(),
+        Err(DescriptionError::Prefix("<call>", "<call>x"))
+    );
+}
+
+#[test]
+fn a_first_byte_inside_a_marker_is_refused() {
+    static D: Description = desc(&[
+        (Role::CallOpen, "<call<>"),
+        (Role::CallClose, "</call>"),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+    ]);
+    assert_eq!(
+        D.validate(),
+        Err(DescriptionError::InnerFirstByte("<call<>", b'<'))
+    );
+}
+
+#[test]
+fn every_role_the_grammar_needs_is_spelled() {
+    static NO_CLOSE: Description = desc(&[
+        (Role::CallOpen, "<call>"),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+    ]);
+    assert_eq!(
+        NO_CLOSE.validate(),
+        Err(DescriptionError::MissingRole(Role::CallClose))
+    );
+    static KEY_MARKER: Description = Description {
+        param_name_end: NameEnd::Marker { line: false },
+        ..desc(MINIMAL)
+    };
+    assert_eq!(
+        KEY_MARKER.validate(),
+        Err(DescriptionError::MissingRole(Role::KeyClose))
+    );
+    static UNSPELLED: Description = Description {
+        follows: &[(Role::ParamClose, &[Role::FuncClose])],
+        ..desc(MINIMAL)
+    };
+    assert_eq!(
+        UNSPELLED.validate(),
+        Err(DescriptionError::UnspelledRole(Role::FuncClose))
+    );
+}
+
+#[test]
+fn a_name_cannot_end_at_a_marker_first_byte() {
+    static D: Description = Description {
+        func_name_end: NameEnd::Byte(b'<'),
+        ..desc(MINIMAL)
+    };
+    assert_eq!(
+        D.validate(),
+        Err(DescriptionError::NameEndStartsMarker(b'<'))
+    );
+}
+
+#[test]
+fn every_name_and_alias_parses_back_to_its_format() {
+    for &format in Format::ALL {
+        assert_eq!(format.name().parse::<Format>(), Ok(format));
+        for alias in format.aliases() {
+            assert_eq!(alias.parse::<Format>(), Ok(format), "{alias}");
+            assert_ne!(*alias, format.name());
+        }
+    }
+}
+
+#[test]
+fn names_ignore_case_and_dash_versus_underscore() {
+    for name in ["QWEN3-CODER", "Qwen3_Xml", "qwen3-xml", "qwen3_CODER"] {
+        assert_eq!(name.parse::<Format>(), Ok(Format::Qwen3Coder), "{name}");
+    }
+    assert_eq!("GLM45".parse::<Format>(), Ok(Format::Glm45));
+    assert_eq!("Glm47".parse::<Format>(), Ok(Format::Glm47));
+}
+
+#[test]
+fn unknown_names_are_rejected_with_the_known_ones_listed() {
+    for name in [
+        "",
+        "qwen3",
+        "qwen3 coder",
+        "qwen3__coder",
+        " qwen3_coder",
+        "qwen3–coder",
+    ] {
+        let error = name.parse::<Format>().unwrap_err();
+        assert_eq!(
+            error.to_string(),
+            format!(
+                "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
+                 glm45, glm47, hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
+                 granite, phi4_mini_json, mistral"
+            )
+        );
+    }
+}
+
+#[test]
+fn names_are_normal_and_no_two_formats_share_one() {
+    let mut seen = std::collections::BTreeSet::new();
+    for &format in Format::ALL {
+        for name in std::iter::once(format.name()).chain(format.aliases().iter().copied()) {
+            // Otherwise the name could never match.
+            assert_eq!(normalise(name), name);
+            assert!(seen.insert(name), "{name} is taken twice");
+        }
+    }
+}
