@@ -8,7 +8,8 @@
 //! prefixes and near misses, names, values, UTF-8, and for GLM invalid
 //! bytes) and its own generator of well-formed calls; the properties are
 //! written once (`properties!`) and instantiated per format, in modules
-//! named after the formats (`qwen3_coder::…`, `glm45::…`, `glm47::…`).
+//! named after the formats (`qwen3_coder::…`, `glm45::…`, `hermes::…`, …);
+//! the JSON formats' generators are in `properties/json.rs`.
 
 mod common;
 
@@ -553,6 +554,65 @@ macro_rules! properties {
 properties!(qwen3_coder, Format::Qwen3Coder, qwen_output(), qwen_calls());
 properties!(glm45, Format::Glm45, glm_output(), glm_calls());
 properties!(glm47, Format::Glm47, glm_output(), glm_calls());
+
+#[path = "properties/json.rs"]
+mod json;
+use json::{calls as json_calls, soup as json_soup};
+properties!(
+    hermes,
+    Format::Hermes,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    kimi_k2,
+    Format::KimiK2,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    deepseek_v31,
+    Format::DeepSeekV31,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    deepseek_v3,
+    Format::DeepSeekV3,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    longcat,
+    Format::LongCat,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    internlm,
+    Format::InternLm,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(jamba, Format::Jamba, json_soup(FORMAT), json_calls(FORMAT));
+properties!(
+    granite,
+    Format::Granite,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    phi4_mini_json,
+    Format::Phi4MiniJson,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    mistral,
+    Format::Mistral,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
 
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.

@@ -152,7 +152,7 @@ impl Engine {
                     leading_ws(s)
                 };
                 self.hold.text.push_str(&s[..held]);
-                let open = self.marker(Role::CallOpen).len();
+                let open = self.hold.opener_len;
                 if held < s.len() || self.hold.len() > open + self.window() {
                     self.reject_opening(sink);
                 }
@@ -372,10 +372,16 @@ impl Engine {
                 }
                 let typed = desc.json.is_some_and(|json| json.typed_name);
                 if typed && role == Role::ArgsOpen && !self.name.typed {
-                    return self.type_before_name(text, sink);
+                    if !self.type_before_name(text, sink) {
+                        self.on_marker(role, sink);
+                    }
+                    return;
                 }
                 if role == Role::IdOpen {
-                    return self.id_after_name(text, sink);
+                    if !self.id_after_name(text, sink) {
+                        self.on_marker(role, sink);
+                    }
+                    return;
                 }
                 if confirmed_by.contains(&role) {
                     self.func_name_done(Some(role), sink);

@@ -21,6 +21,8 @@ pub(crate) struct Hold {
     /// Where text between the wrapper's opener and the function opener
     /// ends in `text` (formats with a function opener).
     pub inner_end: usize,
+    /// The length of the marker `text` starts with.
+    pub opener_len: usize,
 }
 
 impl Hold {
@@ -29,6 +31,7 @@ impl Hold {
             text: String::new(),
             opening: Opening::Wrapper,
             inner_end: 0,
+            opener_len: 0,
         }
     }
 
@@ -36,6 +39,13 @@ impl Hold {
     pub(crate) fn start(&mut self, marker: &str) {
         self.text.clear();
         self.text.push_str(marker);
+        self.opener_len = marker.len();
+    }
+
+    /// The held text after the opener, up to `end` (at most all of it).
+    pub(crate) fn after_opener(&self, end: usize) -> &str {
+        let start = self.opener_len.min(self.text.len());
+        self.text.get(start..end.max(start)).unwrap_or("")
     }
 
     pub(crate) fn len(&self) -> usize {

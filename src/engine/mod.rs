@@ -221,7 +221,9 @@ impl Engine {
                         run = i;
                         self.on_marker(role, sink);
                         if S::WANTS_RAW {
-                            let opening = matches!(role, Role::CallOpen | Role::FuncOpen);
+                            // An opener that went to content opened nothing.
+                            let opening = matches!(role, Role::CallOpen | Role::FuncOpen)
+                                && self.state != grammar::State::Content;
                             sink.raw(self.format.text(role), opening);
                         }
                     }
@@ -238,8 +240,10 @@ impl Engine {
                             self.text_tee(&s[run..start], sink);
                             run = start;
                         }
-                        let stepped = &s[start..i];
-                        if self.is_near_miss_closer(stepped) {
+                        // A match of a non-ASCII marker can die inside a
+                        // character; near misses are ASCII closers.
+                        let stepped = s.get(start..i);
+                        if let Some(stepped) = stepped.filter(|t| self.is_near_miss_closer(t)) {
                             // `</parameter` and a byte other than `>`:
                             // held, to see whether structure follows.
                             self.text_tee(&s[run..marker_at.max(run)], sink);

@@ -136,25 +136,33 @@ impl Engine {
 
     /// DeepSeek V3's `function<｜tool▁sep｜>`: the text before the marker
     /// is the call's type, one word; the name follows.
-    pub(super) fn type_before_name<S: Sink>(&mut self, text: &str, sink: &mut S) {
+    /// Returns false when the text was not a type: the name was refused
+    /// and the marker is still to be handled.
+    pub(super) fn type_before_name<S: Sink>(&mut self, text: &str, sink: &mut S) -> bool {
         if self.name.is_blank() || self.name.is_spaced() || !self.name.finish(false) {
-            return self.reject_name(sink);
+            self.reject_name(sink);
+            return false;
         }
         self.hold.text.push_str(text);
         self.name.clear();
         self.name.typed = true;
+        true
     }
 
     /// Mistral's `NAME[CALL_ID]`: the name is whole; the call's id
     /// follows, up to `[ARGS]`.
-    pub(super) fn id_after_name<S: Sink>(&mut self, text: &str, sink: &mut S) {
+    /// Returns false when there was no name: it was refused and the
+    /// marker is still to be handled.
+    pub(super) fn id_after_name<S: Sink>(&mut self, text: &str, sink: &mut S) -> bool {
         if self.name.func.is_some() || !self.name.finish(false) {
-            return self.reject_name(sink);
+            self.reject_name(sink);
+            return false;
         }
         self.hold.text.push_str(text);
         let func = std::mem::take(&mut self.name.text);
         self.name.clear();
         self.name.func = Some(func);
+        true
     }
 
     /// A call that began with the function opener alone.
@@ -177,8 +185,7 @@ impl Engine {
     /// opener goes back to content, and the call starts.
     pub(super) fn confirm_call<S: Sink>(&mut self, sink: &mut S) {
         if self.hold.opening == Opening::Wrapper {
-            let open = self.marker(Role::CallOpen).len();
-            let inner = &self.hold.text[open..self.hold.inner_end.max(open)];
+            let inner = self.hold.after_opener(self.hold.inner_end);
             if !inner.trim_matches(WS).is_empty() {
                 Self::content(sink, inner);
                 let call = Some(self.call.count());
@@ -327,8 +334,12 @@ impl Engine {
     /// The wrapper's closer right after its opener: dropped when only
     /// whitespace came between, content otherwise.
     pub(super) fn close_preamble<S: Sink>(&mut self, close: &str, sink: &mut S) {
-        let open = self.marker(Role::CallOpen).len();
-        if self.hold.text[open..].trim_matches(WS).is_empty() {
+        if self
+            .hold
+            .after_opener(self.hold.len())
+            .trim_matches(WS)
+            .is_empty()
+        {
             let open = self.marker(Role::CallOpen);
             self.diag(
                 sink,

@@ -1,0 +1,227 @@
+//! Generators for the formats that write calls as JSON: marker soup (the
+//! format's markers, their near misses, JSON's structure and escapes) and
+//! well-formed calls whose arguments are arbitrary JSON values (strings
+//! holding markers, escapes, surrogate pairs and non-ASCII text), laid
+//! out compactly or pretty-printed, with text around them and, one output
+//! in four, cut off at a random byte.
+
+use super::*;
+use serde_json::{Map, Value};
+
+/// What every JSON format's output is made of besides its markers.
+const JSON_PIECES: &[&str] = &[
+    "{",
+    "}",
+    "[",
+    "]",
+    ":",
+    ",",
+    " ",
+    "\n",
+    "\"",
+    "\\",
+    "\\\"",
+    "\\n",
+    "\\u00e9",
+    "\\ud83d",
+    "\\ude00",
+    "\\ud83d\\ude00",
+    "\"name\"",
+    "\"arguments\"",
+    "\"parameters\"",
+    ": ",
+    "\"f\"",
+    "{\"name\": \"f\", \"arguments\": {",
+    "true",
+    "false",
+    "null",
+    "-1.5e3",
+    "0",
+    "12",
+    "\t",
+    "```",
+    "```json\n",
+    "é",
+    "🌧️",
+    "東京",
+    "text ",
+];
+
+/// The format's markers, and a near miss of each.
+fn markers(format: Format) -> &'static [&'static str] {
+    match format {
+        Format::Hermes => &["<tool_call>", "</tool_call>", "<tool_call", "</tool_"],
+        Format::KimiK2 => &[
+            "<|tool_calls_section_begin|>",
+            "<|tool_calls_section_end|>",
+            "<|tool_call_begin|>",
+            "<|tool_call_end|>",
+            "<|tool_call_argument_begin|>",
+            "functions.f:0",
+            "<|tool_call",
+        ],
+        Format::DeepSeekV31 | Format::DeepSeekV3 => &[
+            "<｜tool▁calls▁begin｜>",
+            "<｜tool▁calls▁end｜>",
+            "<｜tool▁call▁begin｜>",
+            "<｜tool▁call▁end｜>",
+            "<｜tool▁sep｜>",
+            "function",
+            "<｜tool▁",
+        ],
+        Format::LongCat => &["<longcat_tool_call>", "</longcat_tool_call>", "<longcat_"],
+        Format::InternLm => &[
+            "<|action_start|>",
+            "<|plugin|>",
+            "<|action_end|>",
+            "<|action",
+        ],
+        Format::Jamba | Format::HunyuanA13b => &["<tool_calls>", "</tool_calls>", "<tool_calls"],
+        Format::Granite => &["<|tool_call|>", "<|tool_call"],
+        Format::Phi4MiniJson => &["functools", "functool", "fun"],
+        Format::Mistral => &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[TOOL_CALL", "[ARG"],
+        other => panic!("{other} is not a JSON format"),
+    }
+}
+
+/// Marker soup for `format`.
+pub fn soup(format: Format) -> impl Strategy<Value = Vec<u8>> + Clone {
+    let pieces = prop::sample::select(
+        markers(format)
+            .iter()
+            .chain(JSON_PIECES)
+            .copied()
+            .collect::<Vec<_>>(),
+    );
+    prop::collection::vec(pieces, 0..48).prop_map(|p| p.concat().into_bytes())
+}
+
+/// Strings that arguments hold: markers of every format, escapes, text.
+fn string() -> impl Strategy<Value = String> {
+    let pieces = prop::sample::select(vec![
+        "</tool_call>",
+        "<|tool_call_end|>",
+        "<｜tool▁call▁end｜>",
+        "[TOOL_CALLS]",
+        "]",
+        "}",
+        "\"",
+        "\\",
+        "\n",
+        "\t",
+        "\u{1}",
+        "é",
+        "😀",
+        "東京",
+        "a",
+        " ",
+        "```",
+    ]);
+    prop::collection::vec(pieces, 0..6).prop_map(|p| p.concat())
+}
+
+/// An arbitrary JSON value, up to a few levels deep.
+fn value() -> impl Strategy<Value = Value> {
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::Bool),
+        (-1000i64..1000).prop_map(Value::from),
+        prop::sample::select(vec![0.5, -2.5e-3, 1e21]).prop_map(Value::from),
+        string().prop_map(Value::String),
+    ];
+    leaf.prop_recursive(3, 24, 4, |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..4).prop_map(Value::Array),
+            prop::collection::vec((string(), inner), 0..4)
+                .prop_map(|pairs| Value::Object(pairs.into_iter().collect::<Map<_, _>>())),
+        ]
+    })
+}
+
+/// An arguments object: keys from a small set (so duplicates happen too).
+fn arguments() -> impl Strategy<Value = Value> {
+    let key = prop::sample::select(vec!["city", "path", "a b", "東京", "x"]);
+    prop::collection::vec((key, value()), 0..4).prop_map(|pairs| {
+        Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+    })
+}
+
+/// `value` as the model writes it: compact or pretty-printed.
+fn written(value: &Value, pretty: bool) -> String {
+    if pretty {
+        serde_json::to_string_pretty(value).unwrap()
+    } else {
+        serde_json::to_string(value).unwrap()
+    }
+}
+
+/// One to three calls in `format`'s shape, text around them, sometimes
+/// cut off.
+pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
+    let name = prop::sample::select(vec!["get_weather", "f", "mcp.server-x.tool"]);
+    let call = (name, arguments(), any::<bool>());
+    let text = soup(format).prop_map(|t| String::from_utf8_lossy(&t).into_owned());
+    let cut = prop::option::weighted(0.25, any::<prop::sample::Index>());
+    (text.clone(), prop::collection::vec(call, 1..4), text, cut).prop_map(
+        move |(before, calls, after, cut)| {
+            let bodies: Vec<String> = calls
+                .iter()
+                .map(|(name, args, pretty)| {
+                    let body = serde_json::json!({"name": name, "arguments": args});
+                    written(&body, *pretty)
+                })
+                .collect();
+            let mut out = before;
+            match format {
+                Format::Hermes => {
+                    for body in &bodies {
+                        out += &format!("<tool_call>\n{body}\n</tool_call>");
+                    }
+                }
+                Format::LongCat => {
+                    for body in &bodies {
+                        out += &format!("<longcat_tool_call>{body}</longcat_tool_call>");
+                    }
+                }
+                Format::InternLm => {
+                    for body in &bodies {
+                        out += &format!("<|action_start|><|plugin|>\n{body}<|action_end|>");
+                    }
+                }
+                Format::Jamba | Format::HunyuanA13b => {
+                    out += &format!("<tool_calls>[{}]</tool_calls>", bodies.join(", "));
+                }
+                Format::Granite => out += &format!("<|tool_call|>[{}]", bodies.join(", ")),
+                Format::Phi4MiniJson => out += &format!("functools[{}]", bodies.join(", ")),
+                _ => {
+                    for (i, (name, args, pretty)) in calls.iter().enumerate() {
+                        let args = written(args, *pretty);
+                        out += &match format {
+                            Format::KimiK2 => format!(
+                                "<|tool_calls_section_begin|><|tool_call_begin|>functions.{name}:{i}\
+                                 <|tool_call_argument_begin|>{args}<|tool_call_end|>\
+                                 <|tool_calls_section_end|>"
+                            ),
+                            Format::DeepSeekV31 => format!(
+                                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>{name}<｜tool▁sep｜>\
+                                 {args}<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
+                            ),
+                            Format::DeepSeekV3 => format!(
+                                "<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>\
+                                 {name}\n```json\n{args}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
+                            ),
+                            Format::Mistral => format!("[TOOL_CALLS]{name}[ARGS]{args}"),
+                            other => panic!("{other} is not a JSON format"),
+                        };
+                    }
+                }
+            }
+            out += &after;
+            let mut out = out.into_bytes();
+            if let Some(cut) = cut {
+                out.truncate(cut.index(out.len()));
+            }
+            out
+        },
+    )
+}
