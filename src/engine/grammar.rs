@@ -533,7 +533,12 @@ impl Engine {
         let bare = self.hold.opening == Opening::Bare;
         let has_func_close = self.desc().has(Role::FuncClose);
         match role {
-            Role::ArgsOpen if self.desc().json.is_some_and(|j| j.args_after_name) => {
+            // Only a call still open takes its arguments (after invalid
+            // JSON ended it, a second `ArgsOpen` is stray).
+            Role::ArgsOpen
+                if self.desc().json.is_some_and(|j| j.args_after_name)
+                    && self.call.current().is_some() =>
+            {
                 self.begin_json(false)
             }
             Role::ArgsOpen => self.stray.push(text),

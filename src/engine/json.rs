@@ -315,6 +315,18 @@ impl Engine {
         match self.json.mode {
             Mode::Content => self.state = State::Content,
             Mode::Stray => self.state = State::AfterJson,
+            // A body that held no call (`[]`): its text is content.
+            Mode::Reading if self.json.is_body && !self.json.made_call => {
+                diagnostic(
+                    sink,
+                    &mut self.message,
+                    Kind::InvalidJson,
+                    None,
+                    format_args!("a JSON call body held no call; it is content"),
+                );
+                self.release_held(sink);
+                self.state = State::Content;
+            }
             Mode::Reading => {
                 // A call with a closer of its own (`<|tool_call_end|>`)
                 // ends there, so that a missing one is reported before

@@ -345,6 +345,23 @@ impl Engine {
     #[inline(never)]
     pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
         let mut cut_marker = None;
+        if self.marker.is_active() && self.state == State::Json {
+            // A marker begun inside JSON text: JSON, unless the value
+            // ends (or fails) at its first byte; then it is a marker cut
+            // by the end in the state that follows, as it would be had it
+            // arrived after the value.
+            let pending = mem::take(&mut self.marker.pending);
+            let n = self.text(&pending, sink);
+            Self::tee(sink, &pending[..n]);
+            if n == 0 && self.state != State::Json {
+                self.marker.pending = pending;
+            } else {
+                self.marker.state = None;
+                self.text_tee(&pending[n..], sink);
+                self.marker.pending = pending;
+                self.marker.pending.clear();
+            }
+        }
         if self.marker.state.take().is_some() {
             // Inside JSON, markers are text: there the bytes go to the
             // reader.
