@@ -12,21 +12,11 @@ use toolcall_stream::Format;
 /// Formats whose recovery table has a row for every fixture. The Qwen3-Coder
 /// table shows a selection (fixtures such as `empty` or the fuzz findings
 /// add nothing to read there).
-const EVERY_FIXTURE_HAS_A_ROW: &[Format] = &[
-    Format::Glm45,
-    Format::Glm47,
-    Format::Hermes,
-    Format::KimiK2,
-    Format::DeepSeekV31,
-    Format::DeepSeekV3,
-    Format::LongCat,
-    Format::InternLm,
-    Format::Jamba,
-    Format::HunyuanA13b,
-    Format::Granite,
-    Format::Phi4MiniJson,
-    Format::Mistral,
-];
+/// Qwen3-Coder's table in the README lists a selection; every other
+/// format's table (in the README or `docs/formats/`) lists every fixture.
+fn every_fixture_has_a_row(format: Format) -> bool {
+    format != Format::Qwen3Coder
+}
 
 struct Row {
     /// The format's directory under `tests/fixtures/`, from the row's link.
@@ -162,7 +152,7 @@ fn every_glm_fixture_has_a_row() {
         .collect();
     let missing: Vec<String> = fixtures()
         .iter()
-        .filter(|f| EVERY_FIXTURE_HAS_A_ROW.contains(&f.format))
+        .filter(|f| every_fixture_has_a_row(f.format))
         // Typed fixtures (with tools) are in the typed-arguments section.
         .filter(|f| f.tools.is_none())
         .filter(|f| !rows.contains(&(f.format.name().to_owned(), f.name.clone())))

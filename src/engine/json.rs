@@ -90,10 +90,7 @@ impl Engine {
     fn json(&self) -> Json {
         self.desc().json.unwrap_or(Json {
             args_after_name: false,
-            body: None,
-            id_in_name: None,
-            typed_name: false,
-            fenced: false,
+            ..Json::ARGS
         })
     }
 

@@ -13,32 +13,17 @@
 //! without `</tool_call>` is a call (reported). Models trained on other
 //! templates write `"parameters"` for `"arguments"`; both are read.
 
-use super::{BodyKeys, Description, Json, NameEnd, Recoveries, Role};
+use super::{BodyKeys, Description, Json, Role};
 
-pub(crate) static HERMES: Description = Description {
-    name: "hermes",
-    aliases: &[],
-    markers: &[
+pub(crate) static HERMES: Description = Description::json(
+    "hermes",
+    &[
         (Role::CallOpen, "<tool_call>"),
         (Role::CallClose, "</tool_call>"),
     ],
-    func_name_end: NameEnd::Marker { line: false },
-    param_name_end: NameEnd::Marker { line: false },
-    strip_one_newline: false,
-    call_confirmed_by: &[],
-    bare_confirmed_by: &[],
-    follows: &[],
-    param_open_at_line_start: false,
-    recoveries: Recoveries::NONE,
-    json: Some(Json {
-        args_after_name: false,
-        body: Some(BodyKeys {
-            name: &["name"],
-            arguments: &["arguments", "parameters"],
-            list: false,
-        }),
-        id_in_name: None,
-        typed_name: false,
-        fenced: false,
+    Json::body(BodyKeys {
+        name: &["name"],
+        arguments: &["arguments", "parameters"],
+        list: false,
     }),
-};
+);

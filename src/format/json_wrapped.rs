@@ -11,7 +11,7 @@
 //! | `granite` | `<|tool_call|>[{"name": …, "arguments": {…}}, …]` (no closer) |
 //! | `phi4_mini_json` | `functools[{"name": …, "arguments": {…}}, …]` (no closer) |
 
-use super::{BodyKeys, Description, Json, NameEnd, Recoveries, Role};
+use super::{BodyKeys, Description, Json, Role};
 
 /// The keys every one of these formats' call objects may use.
 const KEYS: BodyKeys = BodyKeys {
@@ -27,26 +27,7 @@ const fn wrapped(
     markers: &'static [(Role, &'static str)],
     keys: BodyKeys,
 ) -> Description {
-    Description {
-        name,
-        aliases: &[],
-        markers,
-        func_name_end: NameEnd::Marker { line: false },
-        param_name_end: NameEnd::Marker { line: false },
-        strip_one_newline: false,
-        call_confirmed_by: &[],
-        bare_confirmed_by: &[],
-        follows: &[],
-        param_open_at_line_start: false,
-        recoveries: Recoveries::NONE,
-        json: Some(Json {
-            args_after_name: false,
-            body: Some(keys),
-            id_in_name: None,
-            typed_name: false,
-            fenced: false,
-        }),
-    }
+    Description::json(name, markers, Json::body(keys))
 }
 
 pub(crate) static LONGCAT: Description = wrapped(

@@ -11,38 +11,30 @@
 //! kept as the call's id (the template refers to calls by it). The
 //! arguments are one JSON object, ended by its own `}`.
 
-use super::{Description, IdInName, Json, NameEnd, Recoveries, Role};
+use super::{Description, IdInName, Json, Recoveries, Role};
 
 pub(crate) static KIMI_K2: Description = Description {
-    name: "kimi_k2",
-    aliases: &[],
-    markers: &[
-        (Role::CallOpen, "<|tool_calls_section_begin|>"),
-        (Role::CallClose, "<|tool_calls_section_end|>"),
-        (Role::FuncOpen, "<|tool_call_begin|>"),
-        (Role::FuncClose, "<|tool_call_end|>"),
-        (Role::ArgsOpen, "<|tool_call_argument_begin|>"),
-    ],
-    func_name_end: NameEnd::Marker { line: false },
-    param_name_end: NameEnd::Marker { line: false },
-    strip_one_newline: false,
-    call_confirmed_by: &[Role::ArgsOpen],
     // A call without the section's opener is still a call (reported).
     bare_confirmed_by: &[Role::ArgsOpen],
-    follows: &[],
-    param_open_at_line_start: false,
     recoveries: Recoveries {
         bare_function: true,
         ..Recoveries::NONE
     },
-    json: Some(Json {
-        args_after_name: true,
-        body: None,
-        id_in_name: Some(IdInName {
-            prefix: "functions.",
-            index_sep: ':',
-        }),
-        typed_name: false,
-        fenced: false,
-    }),
+    ..Description::json(
+        "kimi_k2",
+        &[
+            (Role::CallOpen, "<|tool_calls_section_begin|>"),
+            (Role::CallClose, "<|tool_calls_section_end|>"),
+            (Role::FuncOpen, "<|tool_call_begin|>"),
+            (Role::FuncClose, "<|tool_call_end|>"),
+            (Role::ArgsOpen, "<|tool_call_argument_begin|>"),
+        ],
+        Json {
+            id_in_name: Some(IdInName {
+                prefix: "functions.",
+                index_sep: ':',
+            }),
+            ..Json::ARGS
+        },
+    )
 };

@@ -11,33 +11,22 @@
 //! message has its own `[TOOL_CALLS]`. The `[CALL_ID]` is kept as the
 //! call's id.
 
-use super::{BodyKeys, Description, Json, NameEnd, Recoveries, Role};
+use super::{BodyKeys, Description, Json, Role};
 
-pub(crate) static MISTRAL: Description = Description {
-    name: "mistral",
-    aliases: &[],
-    markers: &[
+pub(crate) static MISTRAL: Description = Description::json(
+    "mistral",
+    &[
         (Role::CallOpen, "[TOOL_CALLS]"),
         (Role::ArgsOpen, "[ARGS]"),
         (Role::IdOpen, "[CALL_ID]"),
     ],
-    func_name_end: NameEnd::Marker { line: false },
-    param_name_end: NameEnd::Marker { line: false },
-    strip_one_newline: false,
-    call_confirmed_by: &[Role::ArgsOpen],
-    bare_confirmed_by: &[],
-    follows: &[],
-    param_open_at_line_start: false,
-    recoveries: Recoveries::NONE,
-    json: Some(Json {
-        args_after_name: true,
+    // Both: a list of call objects, or a name and its arguments.
+    Json {
         body: Some(BodyKeys {
             name: &["name"],
             arguments: &["arguments", "parameters"],
             list: true,
         }),
-        id_in_name: None,
-        typed_name: false,
-        fenced: false,
-    }),
-};
+        ..Json::ARGS
+    },
+);

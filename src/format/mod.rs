@@ -112,6 +112,26 @@ impl IdInName {
     }
 }
 
+impl Json {
+    /// The arguments are a JSON object after a name's `ArgsOpen`.
+    pub(crate) const ARGS: Json = Json {
+        args_after_name: true,
+        body: None,
+        id_in_name: None,
+        typed_name: false,
+        fenced: false,
+    };
+
+    /// A JSON call object (or list of them) after the wrapper's opener.
+    pub(crate) const fn body(keys: BodyKeys) -> Json {
+        Json {
+            args_after_name: false,
+            body: Some(keys),
+            ..Json::ARGS
+        }
+    }
+}
+
 /// The keys of a JSON call object.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BodyKeys {
@@ -202,6 +222,36 @@ pub(crate) struct Description {
     /// Whether calls are written as JSON, and how; `None`: parameters are
     /// marked up (`ParamOpen`, `ParamClose`).
     pub json: Option<Json>,
+}
+
+impl Description {
+    /// A format that writes its calls as JSON: the fields that only
+    /// marked-up parameters use keep their defaults, and a name is
+    /// confirmed by the `ArgsOpen` that ends it.
+    pub(crate) const fn json(
+        name: &'static str,
+        markers: &'static [(Role, &'static str)],
+        json: Json,
+    ) -> Description {
+        Description {
+            name,
+            aliases: &[],
+            markers,
+            func_name_end: NameEnd::Marker { line: false },
+            param_name_end: NameEnd::Marker { line: false },
+            strip_one_newline: false,
+            call_confirmed_by: if json.args_after_name {
+                &[Role::ArgsOpen]
+            } else {
+                &[]
+            },
+            bare_confirmed_by: &[],
+            follows: &[],
+            param_open_at_line_start: false,
+            recoveries: Recoveries::NONE,
+            json: Some(json),
+        }
+    }
 }
 
 /// Why a [`Description`] was refused. Raised when a format is compiled,
