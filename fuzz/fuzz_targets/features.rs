@@ -123,6 +123,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((input, chunks)) = common::chunked(rest) else {
         return;
     };
+    if common::skip_open(header.format, input) {
+        return;
+    }
     let ctx = || {
         format!(
             "{header}, options {options:#04x}, chunk lengths {:?}, input {:?}",

@@ -24,6 +24,9 @@ fuzz_target!(|data: &[u8]| {
     let Some((header, input)) = common::Header::split(data) else {
         return;
     };
+    if common::skip_open(header.format, input) {
+        return;
+    }
     let mut parser = header.parser();
 
     let events = common::feed_chunks(&mut parser, [input]);

@@ -347,3 +347,49 @@ pub fn chunked(data: &[u8]) -> Option<(&[u8], Vec<&[u8]>)> {
     }
     Some((input, chunks))
 }
+
+/// Whether to pass over `input`, because it could hit a finding that is
+/// known and still open (`README.md`, "Open"): only when the environment
+/// variable `TOOLCALL_FUZZ_SKIP_OPEN` is set, so that a campaign gets past
+/// a shallow crash to deeper ones. Without it every input runs.
+pub fn skip_open(format: Format, input: &[u8]) -> bool {
+    static SKIP: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    if !*SKIP.get_or_init(|| std::env::var_os("TOOLCALL_FUZZ_SKIP_OPEN").is_some()) {
+        return false;
+    }
+    deepseek_partial_char(format, input)
+}
+
+/// DeepSeek's markers, whose `｜` and `▁` are multi-byte characters.
+const DEEPSEEK_MARKERS: [&str; 5] = [
+    "<｜tool▁calls▁begin｜>",
+    "<｜tool▁calls▁end｜>",
+    "<｜tool▁call▁begin｜>",
+    "<｜tool▁call▁end｜>",
+    "<｜tool▁sep｜>",
+];
+
+/// Open finding `deepseek-partial-char` (a panic): in a DeepSeek format,
+/// a character (or the U+FFFD that stands for invalid bytes) whose first
+/// bytes go on a marker begun before it, but not its last ones (`<～`,
+/// `<�`, `<｜tool▖`).
+pub fn deepseek_partial_char(format: Format, input: &[u8]) -> bool {
+    if !matches!(format, Format::DeepSeekV31 | Format::DeepSeekV3) {
+        return false;
+    }
+    let text = String::from_utf8_lossy(input);
+    text.char_indices().any(|(at, c)| {
+        let mut buf = [0; 4];
+        let c = c.encode_utf8(&mut buf).as_bytes();
+        c.len() > 1
+            && DEEPSEEK_MARKERS.iter().any(|marker| {
+                let m = marker.as_bytes();
+                (1..m.len()).any(|k| {
+                    text.as_bytes()[..at].ends_with(&m[..k])
+                        && m[k..].len() >= 2
+                        && m[k] == c[0]
+                        && !m[k..].starts_with(c)
+                })
+            })
+    })
+}
