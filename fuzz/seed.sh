@@ -6,32 +6,53 @@
 # Each target reads its own input layout (see the header of each file in
 # fuzz_targets/ and `Header` in fuzz_targets/common/mod.rs), so the seeds
 # get the header bytes their target expects, picking the seed's format:
-#   feed        header byte, then the text (and a tight-limits variant)
-#   split       header byte, count k, k chunk lengths, then the text
+#   feed        header (format byte, mode byte), then the text; in
+#               lookahead, vllm and with tight limits
+#   split       header, count k, k chunk lengths, then the text
 #   no_markers  the text as is (the target runs every format)
-#   features    feature byte (format in bits 0-1, tools, strict, …; see
+#   features    header, options byte (tools, strict, …; see
 #               fuzz_targets/features.rs), count k, k chunk lengths, text
-# The header byte is the format's bits (qwen3_coder 0x00, glm45 0x04,
-# glm47 0x08, hermes 0x0c) plus the value termination (+0 lookahead,
-# +1 vllm).
+# The format byte is the format's index in `Format::ALL`, printed by
+# `cargo run --example formats` (built with the stable toolchain), so a
+# format added to the crate is seeded as soon as it has fixtures.
 #
-# Usage: fuzz/seed.sh        (from anywhere; existing corpus files are kept)
+# Usage: fuzz/seed.sh [FORMAT …]   (from anywhere; existing corpus files
+#        are kept). With FORMATs, only their fixtures are seeded.
+#        CORPUS=DIR puts the seeds under DIR/<target>/ (default
+#        fuzz/corpus).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(dirname "$here")"
-corpus="$here/corpus"
+corpus="${CORPUS:-$here/corpus}"
 mkdir -p "$corpus/feed" "$corpus/split" "$corpus/no_markers" "$corpus/features"
 
-# The header's format bits (bits 2-3, bit 1 clear), in octal for printf.
-format_bits() {
-    case "$1" in
-        qwen3_coder) echo 0 ;;
-        glm45) echo 4 ;;
-        glm47) echo 10 ;;
-        hermes) echo 14 ;;
-        *) return 1 ;;
-    esac
+# "INDEX NAME" per format, in the order of Format::ALL.
+formats="$(cargo +stable run --quiet --manifest-path "$here/Cargo.toml" --example formats)"
+
+# The header's format byte for a format name, in octal for printf.
+format_byte() {
+    local index
+    index="$(awk -v name="$1" '$2 == name { print $1 }' <<<"$formats")"
+    [ -n "$index" ] || return 1
+    printf '\\%03o' "$index"
 }
+
+wanted() {
+    [ "${#selected[@]}" -eq 0 ] && return 0
+    local f
+    for f in "${selected[@]}"; do
+        [ "$f" = "$1" ] && return 0
+    done
+    return 1
+}
+
+selected=("$@")
+for format in "${selected[@]}"; do
+    if ! format_byte "$format" >/dev/null; then
+        echo "seed.sh: unknown format '$format'; known: $(awk '{ print $2 }' <<<"$formats" | tr '\n' ' ')" >&2
+        exit 1
+    fi
+done
 
 shopt -s nullglob
 count=0
@@ -42,37 +63,31 @@ for file in "$root"/tests/fixtures/*/*.txt "$root"/examples/transcripts/*.txt; d
     else
         format="$dir"
     fi
-    if ! bits="$(format_bits "$format")"; then
-        echo "seed.sh: no header for format '$format' ($file); skipped" >&2
+    if ! byte="$(format_byte "$format")"; then
+        echo "seed.sh: no format '$format' in Format::ALL ($file); skipped" >&2
         continue
     fi
-    lookahead="$(printf '\\%03o' "$((8#$bits))")"
-    vllm="$(printf '\\%03o' "$((8#$bits + 1))")"
+    wanted "$format" || continue
     name="$dir-$(basename "$file" .txt)"
+    # Mode bytes: lookahead \000, vllm \001; tight limits \146 (max_calls
+    # 1, max_parameters 2, names of 4 bytes, a look-ahead of 9), lookahead.
     # Fixtures named *.vllm.txt are meant for vllm value termination, but
     # every seed is worth running in both modes.
-    { printf "$lookahead"; cat "$file"; } >"$corpus/feed/$name.lookahead"
-    { printf "$vllm"; cat "$file"; } >"$corpus/feed/$name.vllm"
-    # Tight limits (max_calls 1, max_parameters 2, names of 4 bytes, a
-    # look-ahead of 9): Qwen3-Coder's are in its one header byte, another
-    # format's (GLM, Hermes) in a second byte (bit 4 of the first).
-    if [ "$format" = qwen3_coder ]; then
-        tight='\146'
-    else
-        tight="$(printf '\\%03o\\144' "$((8#$bits + 8#20))")"
-    fi
-    { printf "$tight"; cat "$file"; } >"$corpus/feed/$name.tight"
-    # split: single bytes; a 1,7,3 cycle; 4-byte (token-sized) chunks.
-    { printf "$lookahead\\000"; cat "$file"; } >"$corpus/split/$name.bytes"
-    { printf "$vllm\\003\\001\\007\\003"; cat "$file"; } >"$corpus/split/$name.1-7-3"
-    { printf "$lookahead\\001\\004"; cat "$file"; } >"$corpus/split/$name.4"
+    { printf "$byte\\000"; cat "$file"; } >"$corpus/feed/$name.lookahead"
+    { printf "$byte\\001"; cat "$file"; } >"$corpus/feed/$name.vllm"
+    { printf "$byte\\146"; cat "$file"; } >"$corpus/feed/$name.tight"
+    # split: single bytes; a 1,7,3 cycle (vllm); 4-byte (token-sized)
+    # chunks.
+    { printf "$byte\\000\\000"; cat "$file"; } >"$corpus/split/$name.bytes"
+    { printf "$byte\\001\\003\\001\\007\\003"; cat "$file"; } >"$corpus/split/$name.1-7-3"
+    { printf "$byte\\000\\001\\004"; cat "$file"; } >"$corpus/split/$name.4"
     cp "$file" "$corpus/no_markers/$name.txt"
-    # features: typed (0x08), typed + strict (0x18), every call rejected
-    # (0x20), in 4-byte chunks.
-    case "$format" in glm45) f=1 ;; glm47) f=2 ;; hermes) f=3 ;; *) f=0 ;; esac
-    for feature in 8 24 32; do
-        byte="$(printf '\\%03o' "$((feature + f))")"
-        { printf "$byte\\001\\004"; cat "$file"; } >"$corpus/features/$name.$feature"
+    # features, in 4-byte chunks, with the options (octal): typed (01),
+    # typed + strict (03), every call rejected (04: unknown tools as
+    # content, no tools), inferred types with incomplete calls as content
+    # and text after the wrapper held (160).
+    for options in 001 003 004 160; do
+        { printf "$byte\\000\\$options\\001\\004"; cat "$file"; } >"$corpus/features/$name.$options"
     done
     count=$((count + 1))
 done

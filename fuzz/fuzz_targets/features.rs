@@ -3,25 +3,33 @@
 //! each call join into its final arguments and are a JSON object, and the
 //! partial view after every chunk is a JSON object.
 //!
-//! Input layout: a header byte, then a byte giving `k = byte % 16` chunk
-//! lengths that follow (used in a cycle, as in `split`), then the output.
+//! Input layout: the header of `feed` and `split` (`common::Header`, two
+//! bytes: the format, `Format::ALL[byte % Format::ALL.len()]`; then the
+//! value termination in bit 0 and tight limits when bit 1 is set), an
+//! options byte, then a byte giving `k = byte % 16` chunk lengths that
+//! follow (used in a cycle, as in `split`), then the output.
 //!
 //! ```text
-//! header bits 0-1  format: 00 Qwen3-Coder, 01 GLM-4.5, 10 GLM-4.7,
-//!                  11 Hermes (Qwen3-Coder before Hermes was a format)
-//!        bit 2     value termination vllm
-//!        bit 3     typed: the tools below
-//!        bit 4     strict mode
-//!        bit 5     unknown tools as content (with the tools, or none)
-//!        bit 6     Python literals
-//!        bit 7     Typing::Infer
+//! options bit 0  typed: the tools below
+//!         bit 1  strict mode
+//!         bit 2  unknown tools as content (with the tools, or none)
+//!         bit 3  Python literals
+//!         bit 4  Typing::Infer
+//!         bit 5  incomplete calls as content
+//!         bit 6  hold text after the wrapper
+//!         bit 7  (unused)
 //! ```
+//!
+//! Before the header was shared, this target read one byte: the format in
+//! bits 0-1 (`00` qwen3_coder, `01` glm45, `10` glm47, `11` hermes),
+//! `vllm` in bit 2 and the options of bits 0-4 above in bits 3-7. Such an
+//! input `[b, …]` reads as now as `[b & 3, (b >> 2) & 1, b >> 3, …]`.
 #![no_main]
 
 use std::sync::Arc;
 
 use libfuzzer_sys::fuzz_target;
-use toolcall_stream::{coalesce, Format, Ids, OwnedEvent, Parser, Tools, Typing, ValueTermination};
+use toolcall_stream::{coalesce, OwnedEvent, Parser, Tools, Typing};
 
 mod common;
 
@@ -34,98 +42,114 @@ const TOOLS: &str = r#"[{"type": "function", "function": {"name": "get_weather",
     {"type": "function", "function": {"name": "f", "parameters": {"type": "object",
     "properties": {"a": {"type": "integer"}, "b": {"type": "number"}}}}}]"#;
 
-fn parser(header: u8) -> Parser {
-    let format = match header & 3 {
-        1 => Format::Glm45,
-        2 => Format::Glm47,
-        3 => Format::Hermes,
-        _ => Format::Qwen3Coder,
-    };
-    let mode = if header & 4 != 0 {
-        ValueTermination::Vllm
-    } else {
-        ValueTermination::Lookahead
-    };
-    let mut builder = Parser::builder()
-        .format(format)
-        .value_termination(mode)
-        .strict(header & 0x10 != 0)
-        .unknown_tools_as_content(header & 0x20 != 0)
-        .python_literals(header & 0x40 != 0)
-        .ids(Ids::sequential("call_"));
-    if header & 0x80 != 0 {
+fn parser(header: &common::Header, options: u8) -> Parser {
+    let mut builder = header
+        .builder()
+        .strict(options & 0x02 != 0)
+        .unknown_tools_as_content(options & 0x04 != 0)
+        .python_literals(options & 0x08 != 0)
+        .incomplete_calls_as_content(options & 0x20 != 0)
+        .hold_text_after_wrapper(options & 0x40 != 0);
+    if options & 0x10 != 0 {
         builder = builder.typing(Typing::Infer);
     }
-    if header & 0x08 != 0 {
+    if options & 0x01 != 0 {
         builder = builder.tools(Arc::new(Tools::from_json(TOOLS).unwrap()));
-    } else if header & 0x20 != 0 {
+    } else if options & 0x04 != 0 {
         builder = builder.tools(Arc::new(Tools::from_json("[]").unwrap()));
     }
     builder.build()
 }
 
 /// Feeds `chunks`, checking the partial view after each; returns the events.
-fn feed(parser: &mut Parser, chunks: &[&[u8]]) -> Vec<OwnedEvent> {
+fn feed(parser: &mut Parser, chunks: &[&[u8]], ctx: &dyn Fn() -> String) -> Vec<OwnedEvent> {
     let mut events = Vec::new();
     for chunk in chunks {
         events.extend(parser.feed(chunk).map(|e| e.into_owned()));
         if let Some(view) = parser.partial_call() {
             let text = view.arguments();
             let parsed: serde_json::Value = serde_json::from_str(&text)
-                .unwrap_or_else(|e| panic!("partial view {text:?} is not JSON: {e}"));
-            assert!(parsed.is_object(), "partial view {text:?}");
+                .unwrap_or_else(|e| panic!("partial view {text:?} is not JSON: {e}; {}", ctx()));
+            assert!(parsed.is_object(), "partial view {text:?}; {}", ctx());
         }
     }
     events.extend(parser.finish().map(|e| e.into_owned()));
     events
 }
 
-fn check_arguments(events: &[OwnedEvent]) {
+fn check_arguments(events: &[OwnedEvent], ctx: &dyn Fn() -> String) {
     let mut open: Option<(usize, String)> = None;
     for event in events {
         serde_json::to_string(event).expect("every event serializes");
         match event {
             OwnedEvent::ToolCallStart { index, .. } => {
-                assert!(open.is_none(), "call inside a call");
+                assert!(open.is_none(), "call inside a call; {}", ctx());
                 open = Some((*index, String::new()));
             }
             OwnedEvent::ArgumentsDelta { index, delta } => match open.as_mut() {
                 Some((current, args)) if current == index => args.push_str(delta),
-                _ => panic!("arguments delta outside its call"),
+                _ => panic!("arguments delta outside its call; {}", ctx()),
             },
             OwnedEvent::ToolCallEnd { arguments, .. } => {
-                let (_, args) = open.take().expect("call end without start");
+                let (_, args) = open
+                    .take()
+                    .unwrap_or_else(|| panic!("call end without start; {}", ctx()));
                 assert_eq!(
                     arguments.as_deref(),
                     Some(args.as_str()),
-                    "fragments vs arguments"
+                    "fragments vs arguments; {}",
+                    ctx()
                 );
                 let parsed: serde_json::Value = serde_json::from_str(&args)
-                    .unwrap_or_else(|e| panic!("arguments {args:?} are not JSON: {e}"));
-                assert!(parsed.is_object(), "arguments {args:?}");
+                    .unwrap_or_else(|e| panic!("arguments {args:?} are not JSON: {e}; {}", ctx()));
+                assert!(parsed.is_object(), "arguments {args:?}; {}", ctx());
             }
-            OwnedEvent::Content { .. } => assert!(open.is_none(), "content inside a call"),
+            OwnedEvent::Content { .. } => {
+                assert!(open.is_none(), "content inside a call; {}", ctx())
+            }
             _ => {}
         }
     }
-    assert!(open.is_none(), "a call never ended");
+    assert!(open.is_none(), "a call never ended; {}", ctx());
 }
 
 fuzz_target!(|data: &[u8]| {
-    let Some((header, rest)) = data.split_first() else {
+    let Some((header, rest)) = common::Header::split(data) else {
+        return;
+    };
+    let Some((&options, rest)) = rest.split_first() else {
         return;
     };
     let Some((input, chunks)) = common::chunked(rest) else {
         return;
     };
-    let one_shot = feed(&mut parser(*header), &[input]);
-    let chunked = feed(&mut parser(*header), &chunks);
-    check_arguments(&chunked);
+    if common::skip_open(header.format, input) {
+        return;
+    }
+    let ctx = || {
+        format!(
+            "{header}, options {options:#04x}, chunk lengths {:?}, input {:?}",
+            chunks.iter().map(|c| c.len()).collect::<Vec<_>>(),
+            String::from_utf8_lossy(input),
+        )
+    };
+    let one_shot = feed(&mut parser(&header, options), &[input], &ctx);
+    let chunked = feed(&mut parser(&header, options), &chunks, &ctx);
+    check_arguments(&chunked, &ctx);
     let (one_shot, chunked) = (coalesce(one_shot), coalesce(chunked));
-    assert!(
-        one_shot == chunked,
-        "split changes the events: header {header:#04x}, chunk lengths {:?}, input {:?}\n one-shot: {one_shot:?}\n chunked: {chunked:?}",
-        chunks.iter().map(|c| c.len()).collect::<Vec<_>>(),
-        String::from_utf8_lossy(input),
-    );
+    if one_shot != chunked {
+        let first = one_shot
+            .iter()
+            .zip(&chunked)
+            .position(|(a, b)| a != b)
+            .unwrap_or(one_shot.len().min(chunked.len()));
+        panic!(
+            "split changes the events: first difference at event {first}\n\
+             one-shot: {:?}\n chunked: {:?}\n {}\n \
+             one-shot (all): {one_shot:?}\n chunked (all): {chunked:?}",
+            one_shot.get(first),
+            chunked.get(first),
+            ctx(),
+        );
+    }
 });
