@@ -198,7 +198,14 @@ impl Engine {
             match gap {
                 Some(0) => {
                     self.json.between_elements = false;
-                    self.json.mark_opening = s.as_bytes()[0] == b'{';
+                    if s.as_bytes()[0] == b'{' {
+                        // The next element is undecided until its name,
+                        // as a first body is: held, content if it is not
+                        // a call.
+                        self.json.mark_opening = true;
+                        self.json.made_call = false;
+                        self.hold.text.clear();
+                    }
                 }
                 Some(k) => return self.json_feed(&s[..k], sink),
                 None => return self.json_feed(s, sink),
