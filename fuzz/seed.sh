@@ -13,7 +13,7 @@
 #   features    header, options byte (tools, strict, …; see
 #               fuzz_targets/features.rs), count k, k chunk lengths, text
 # The format byte is the format's index in `Format::ALL`, printed by
-# `cargo run --example formats` (built with the stable toolchain), so a
+# `cargo run --example formats` (the default toolchain), so a
 # format added to the crate is seeded as soon as it has fixtures.
 #
 # Usage: fuzz/seed.sh [FORMAT …]   (from anywhere; existing corpus files
@@ -27,7 +27,7 @@ corpus="${CORPUS:-$here/corpus}"
 mkdir -p "$corpus/feed" "$corpus/split" "$corpus/no_markers" "$corpus/features"
 
 # "INDEX NAME" per format, in the order of Format::ALL.
-formats="$(cargo +stable run --quiet --manifest-path "$here/Cargo.toml" --example formats)"
+formats="$(cargo run --quiet --manifest-path "$here/Cargo.toml" --example formats)"
 
 # The header's format byte for a format name, in octal for printf.
 format_byte() {
