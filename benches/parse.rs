@@ -20,6 +20,8 @@
 //!   (`{"name": …, "arguments": {…}}`, values JSON-escaped, integers as
 //!   numbers), parsed as `hermes`: the streaming JSON reader per byte next
 //!   to the XML formats' marker scanner.
+//! * `tool_dense_openai`: the same calls as gpt-oss's Harmony messages,
+//!   parsed as `openai`: headers held and read, then the JSON reader.
 //!
 //! Each input is fed through one reused [`Parser`] (`reset()` between
 //! iterations, as a server reuses one per response): `one_shot` feeds it
@@ -68,7 +70,7 @@ const CHUNK_SIZES: [usize; 5] = [1, 4, 16, 64, 4096];
 
 type Generator = fn(usize) -> Transcript;
 
-const INPUTS: [(&str, Generator, Format); 6] = [
+const INPUTS: [(&str, Generator, Format); 7] = [
     ("prose", transcript::content_only, Format::Qwen3Coder),
     ("code", transcript::content_code, Format::Qwen3Coder),
     ("tool_dense", transcript::mixed, Format::Qwen3Coder),
@@ -78,6 +80,11 @@ const INPUTS: [(&str, Generator, Format); 6] = [
         "tool_dense_hermes",
         transcript::mixed_hermes,
         Format::Hermes,
+    ),
+    (
+        "tool_dense_openai",
+        transcript::mixed_harmony,
+        Format::OpenAi,
     ),
 ];
 

@@ -51,6 +51,8 @@ def row(fmt, name):
     ]
     if message["content"] is not None:
         parts.append("content " + cell(json.dumps(message["content"], ensure_ascii=False)[1:-1], 80))
+    if message.get("reasoning") is not None:
+        parts.append("reasoning " + cell(json.dumps(message["reasoning"], ensure_ascii=False)[1:-1], 80))
     kinds = sorted({d["kind"] for d in message["diagnostics"]})
     text = path.read_bytes().decode("utf-8", "replace")
     return "| [`{}`](tests/fixtures/{}/{}.txt) | {} | {} | {} |".format(

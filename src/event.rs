@@ -103,6 +103,13 @@ pub enum DiagnosticKind {
     /// tool with `unknown_tools_as_content`): its text comes back as
     /// content, after the diagnostics that rejected it.
     RejectedCall,
+    /// A message header (gpt-oss's `<|start|>` or `<|channel|>` …
+    /// `<|message|>`) could not be read: its text was returned as content.
+    MalformedHeader,
+    /// [`Format::Auto`](crate::Format::Auto): the first call showed which
+    /// format the output is in; the rest of the stream is read as that
+    /// format.
+    FormatDetected,
 }
 
 impl DiagnosticKind {
@@ -134,6 +141,8 @@ impl DiagnosticKind {
             DiagnosticKind::InvalidJson => "invalid_json",
             DiagnosticKind::LenientJson => "lenient_json",
             DiagnosticKind::RejectedCall => "rejected_call",
+            DiagnosticKind::MalformedHeader => "malformed_header",
+            DiagnosticKind::FormatDetected => "format_detected",
         }
     }
 }
@@ -158,6 +167,14 @@ pub enum Event<'a> {
     /// Text outside any call, released as soon as it cannot be the start
     /// of a marker.
     Content {
+        /// The text.
+        text: &'a str,
+    },
+    /// Reasoning text (the model thinking aloud: `<think>…</think>`,
+    /// Harmony's `analysis` channel), outside any call, released as content
+    /// is. Only formats and options that split reasoning emit it (see
+    /// [`ParserBuilder::reasoning`](crate::ParserBuilder::reasoning)).
+    Reasoning {
         /// The text.
         text: &'a str,
     },
@@ -260,6 +277,8 @@ fn raw_json<S: Serializer, T: AsRef<str>>(
 pub enum OwnedEvent {
     /// See [`Event::Content`].
     Content { text: String },
+    /// See [`Event::Reasoning`].
+    Reasoning { text: String },
     /// See [`Event::ToolCallStart`].
     ToolCallStart {
         index: usize,
@@ -299,6 +318,7 @@ impl Event<'_> {
     pub fn into_owned(self) -> OwnedEvent {
         match self {
             Event::Content { text } => OwnedEvent::Content { text: text.into() },
+            Event::Reasoning { text } => OwnedEvent::Reasoning { text: text.into() },
             Event::ToolCallStart { index, id, name } => OwnedEvent::ToolCallStart {
                 index,
                 id: id.into(),
@@ -348,6 +368,7 @@ impl OwnedEvent {
     pub fn as_event(&self) -> Event<'_> {
         match self {
             OwnedEvent::Content { text } => Event::Content { text },
+            OwnedEvent::Reasoning { text } => Event::Reasoning { text },
             OwnedEvent::ToolCallStart { index, id, name } => Event::ToolCallStart {
                 index: *index,
                 id,
@@ -396,6 +417,7 @@ impl OwnedEvent {
             OwnedEvent::Content { text } => Some((0, None, text)),
             OwnedEvent::ParameterDelta { index, text } => Some((1, Some(*index), text)),
             OwnedEvent::ArgumentsDelta { index, delta } => Some((2, Some(*index), delta)),
+            OwnedEvent::Reasoning { text } => Some((3, None, text)),
             _ => None,
         }
     }
@@ -404,8 +426,8 @@ impl OwnedEvent {
 /// Merges delta events into the canonical form under which the parser's
 /// output does not depend on how its input was split into chunks.
 ///
-/// Within each run of delta events (`content`, `parameter_delta`,
-/// `arguments_delta`) between two other events, all deltas of one kind and
+/// Within each run of delta events (`content`, `reasoning`,
+/// `parameter_delta`, `arguments_delta`) between two other events, all deltas of one kind and
 /// index are joined into the first of them. Empty deltas are dropped.
 ///
 /// # Example

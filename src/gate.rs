@@ -330,7 +330,7 @@ impl<S: Sink> Sink for Gated<'_, S> {
         }
         match event {
             Event::ToolCallStart { .. } => self.start_call(event),
-            Event::Content { text } => {
+            Event::Content { text } | Event::Reasoning { text } => {
                 let g = &mut *self.gate;
                 let mut pass = !g.tail;
                 if g.opening {
@@ -438,6 +438,19 @@ impl<S: Sink> Sink for Gated<'_, S> {
         }
     }
 
+    fn not_a_call(&mut self) {
+        let g = &mut *self.gate;
+        if g.opening && !g.in_call {
+            // After a rejected call the input is content as written, its
+            // structure too.
+            if g.tail {
+                content(self.sink, &g.raw);
+            }
+            g.raw.clear();
+            g.opening = false;
+        }
+    }
+
     fn raw(&mut self, text: &str, opening: bool) {
         let g = &mut *self.gate;
         if g.in_call {
@@ -485,7 +498,7 @@ fn call_index(event: &Event<'_>) -> usize {
         | Event::ArgumentsDelta { index, .. }
         | Event::ToolCallEnd { index, .. } => index,
         Event::Diagnostic { index, .. } => index.unwrap_or(0),
-        Event::Content { .. } => 0,
+        Event::Content { .. } | Event::Reasoning { .. } => 0,
     }
 }
 
@@ -524,6 +537,7 @@ fn with_index(event: Event<'_>, new: usize) -> Event<'_> {
             message,
         },
         Event::Content { text } => Event::Content { text },
+        Event::Reasoning { text } => Event::Reasoning { text },
     }
 }
 
@@ -540,6 +554,6 @@ fn renumber(event: &mut OwnedEvent, new: usize) {
                 *index = Some(new);
             }
         }
-        OwnedEvent::Content { .. } => {}
+        OwnedEvent::Content { .. } | OwnedEvent::Reasoning { .. } => {}
     }
 }

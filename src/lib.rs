@@ -80,7 +80,7 @@ pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent};
 pub use format::{Format, UnknownFormat};
 pub use ids::{IdStyle, Ids};
 pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
-pub use options::{Limits, ValueTermination};
+pub use options::{Limits, Reasoning, ValueTermination};
 pub use parser::{Parser, ParserBuilder};
 pub use partial::PartialCall;
 pub use schema::{TypeSet, Typing, UnknownTyping};
@@ -107,3 +107,12 @@ pub fn parse(format: Format, input: impl AsRef<[u8]>) -> Message {
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 struct ReadmeDoctests;
+
+// So are the reference's.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/reasoning.md")]
+struct ReasoningDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/auto.md")]
+struct AutoDoctests;

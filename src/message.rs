@@ -16,6 +16,11 @@ pub struct Message {
     /// `content: null`). The OpenAI output leaves out the layout whitespace
     /// next to calls: see [`Message::openai_content`].
     pub content: Option<String>,
+    /// All reasoning text, joined (see
+    /// [`ParserBuilder::reasoning`](crate::ParserBuilder::reasoning));
+    /// `None` when there is none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reasoning: Option<String>,
     /// The calls, in order.
     pub tool_calls: Vec<ToolCall>,
     /// What was recovered or is worth knowing.
@@ -91,6 +96,7 @@ pub struct Diagnostic {
 #[derive(Clone, Debug, Default)]
 pub struct MessageBuilder {
     content: String,
+    reasoning: String,
     message: Message,
 }
 
@@ -105,6 +111,7 @@ impl MessageBuilder {
         let calls = &mut self.message.tool_calls;
         match event {
             Event::Content { text } => self.content.push_str(text),
+            Event::Reasoning { text } => self.reasoning.push_str(text),
             Event::ToolCallStart { index, id, name } => {
                 self.message.call_offsets.push(self.content.len());
                 calls.push(ToolCall {
@@ -150,6 +157,9 @@ impl MessageBuilder {
         } else {
             Some(self.content)
         };
+        if !self.reasoning.is_empty() {
+            self.message.reasoning = Some(self.reasoning);
+        }
         self.message
     }
 }

@@ -72,6 +72,57 @@ impl FromStr for ValueTermination {
     }
 }
 
+/// Whether reasoning (the model thinking aloud before it answers or calls)
+/// is told apart from content. See
+/// [`ParserBuilder::reasoning`](crate::ParserBuilder::reasoning).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Reasoning {
+    /// Reasoning markers (`<think>`, `</think>`) are content, as written:
+    /// a server that split reasoning already hands over none.
+    #[default]
+    Off,
+    /// The format's reasoning block (`<think>…</think>`, Mistral's
+    /// `[THINK]…[/THINK]`) is reasoning: `reasoning` events.
+    On,
+    /// As `On`, and the stream begins inside reasoning: the chat template
+    /// put the opener at the end of the prompt (Qwen3 and GLM-4.7 in
+    /// thinking mode, DeepSeek R1), so only `</think>` appears.
+    Started,
+}
+
+impl Reasoning {
+    /// The mode's name: `off`, `on` or `started`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Reasoning::Off => "off",
+            Reasoning::On => "on",
+            Reasoning::Started => "started",
+        }
+    }
+}
+
+impl fmt::Display for Reasoning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Reasoning {
+    type Err = String;
+
+    fn from_str(name: &str) -> Result<Reasoning, String> {
+        match name {
+            "off" => Ok(Reasoning::Off),
+            "on" => Ok(Reasoning::On),
+            "started" => Ok(Reasoning::Started),
+            _ => Err(format!(
+                "unknown reasoning mode {name:?}; expected `off`, `on` or `started`"
+            )),
+        }
+    }
+}
+
 /// Bounds on what the parser holds while it decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -148,6 +199,10 @@ pub(crate) struct Options {
     pub unknown_tools_as_content: bool,
     /// Incomplete calls come back as content.
     pub incomplete_calls_as_content: bool,
+    /// Whether reasoning markers split reasoning from content.
+    pub reasoning: Reasoning,
+    /// Whether a call opener inside reasoning ends it and starts a call.
+    pub calls_in_reasoning: bool,
 }
 
 impl Default for Options {
@@ -165,6 +220,8 @@ impl Default for Options {
             python_literals: false,
             unknown_tools_as_content: false,
             incomplete_calls_as_content: false,
+            reasoning: Reasoning::default(),
+            calls_in_reasoning: true,
         }
     }
 }

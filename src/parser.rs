@@ -6,7 +6,7 @@ use crate::engine::Engine;
 use crate::event::Event;
 use crate::gate::{Gate, Policy};
 use crate::message::{Message, MessageBuilder};
-use crate::options::{Limits, Options, ValueTermination};
+use crate::options::{Limits, Options, Reasoning, ValueTermination};
 use crate::sink::{Events, Push, Recorder, Sink};
 use crate::{Format, Ids, Tools, Typing};
 
@@ -418,6 +418,55 @@ impl ParserBuilder {
     /// ```
     pub fn strict(mut self, strict: bool) -> ParserBuilder {
         self.options.strict = strict;
+        self
+    }
+
+    /// Whether the format's reasoning block is told apart from content
+    /// (default [`Reasoning::Off`]: `<think>` is content, as written).
+    ///
+    /// With [`Reasoning::On`], the text of `<think>…</think>` (Mistral's
+    /// `[THINK]…[/THINK]`) comes as [`reasoning`](Event::Reasoning) events,
+    /// and as `reasoning_content` in the OpenAI output; the markers are
+    /// structure. [`Reasoning::Started`] is for chat templates that end the
+    /// prompt with `<think>`: the stream begins inside reasoning, and
+    /// `</think>` ends it. A reasoning marker inside a call, or a second
+    /// one, is text. Models call tools from inside reasoning (Qwen3.5, Kimi
+    /// K2-Thinking, GLM-4.7, DeepSeek V4 start calls before `</think>`): a
+    /// call opener there ends reasoning and starts the call, unless
+    /// [`calls_in_reasoning(false)`](ParserBuilder::calls_in_reasoning).
+    /// Formats whose reasoning is structure of their own (gpt-oss's
+    /// `analysis` channel) split it whatever this option says.
+    ///
+    /// ```
+    /// use toolcall_stream::{Format, Parser, Reasoning};
+    /// let text = "Sure.</think>It is sunny.";
+    /// let mut parser = Parser::builder().format(Format::Hermes).reasoning(Reasoning::Started).build();
+    /// let message = parser.parse(text);
+    /// assert_eq!(message.reasoning.as_deref(), Some("Sure."));
+    /// assert_eq!(message.content.as_deref(), Some("It is sunny."));
+    /// ```
+    pub fn reasoning(mut self, reasoning: Reasoning) -> ParserBuilder {
+        self.options.reasoning = reasoning;
+        self
+    }
+
+    /// Whether a call opener inside reasoning ends the reasoning and starts
+    /// a call (default `true`, as models do call from inside reasoning).
+    /// With `false`, calls written inside reasoning are reasoning text: for
+    /// models that describe tool syntax while they think.
+    ///
+    /// ```
+    /// use toolcall_stream::{Format, Parser, Reasoning};
+    /// let text = "<think>I could write <tool_call>{\"name\": \"f\", \"arguments\": {}}</tool_call>.</think>No.";
+    /// let build = |calls| Parser::builder().format(Format::Hermes).reasoning(Reasoning::On)
+    ///     .calls_in_reasoning(calls).build();
+    /// assert_eq!(build(true).parse(text).tool_calls.len(), 1);
+    /// let message = build(false).parse(text);
+    /// assert!(message.tool_calls.is_empty());
+    /// assert_eq!(message.content.as_deref(), Some("No."));
+    /// ```
+    pub fn calls_in_reasoning(mut self, calls: bool) -> ParserBuilder {
+        self.options.calls_in_reasoning = calls;
         self
     }
 

@@ -146,6 +146,8 @@ struct Text<'a> {
 #[derive(Default)]
 struct Added {
     content: Option<String>,
+    /// Reasoning split out of the text (`reasoning` events).
+    reasoning: Option<String>,
     tool_calls: Option<Vec<ToolCallDelta>>,
     finish_reason: Option<FinishReason>,
 }
@@ -265,8 +267,11 @@ impl Rewriter {
                     None
                 } else {
                     state.parse(&content);
-                    let (text, calls) = state.encoder.pending();
-                    if calls.is_empty() && (text.is_empty() || *text == *content) {
+                    let (text, reasoning, calls) = state.encoder.pending();
+                    if calls.is_empty()
+                        && reasoning.is_empty()
+                        && (text.is_empty() || *text == *content)
+                    {
                         let same = !text.is_empty();
                         text.clear();
                         Some(same)
@@ -325,6 +330,11 @@ impl Rewriter {
         added: Added,
         out: &mut String,
     ) -> serde_json::Result<()> {
+        if added.reasoning.is_some() {
+            // Rare (reasoning split out of the text): the whole chunk is
+            // rewritten.
+            return self.push_decoded(json, Some(added), out);
+        }
         let content = added.content.as_deref();
         let calls = match &added.tool_calls {
             None if content == Some(text.content) => {
@@ -419,6 +429,15 @@ impl Rewriter {
             }
             self.calls = self.choices.iter().map(|c| c.calls).sum();
             choice.delta.content = added.content;
+            if let Some(ours) = added.reasoning {
+                // The upstream's own reasoning (a server that split some
+                // itself) first, then ours.
+                choice
+                    .delta
+                    .reasoning_content
+                    .get_or_insert_with(String::new)
+                    .push_str(&ours);
+            }
             choice.delta.tool_calls = merge_calls(choice.delta.tool_calls.take(), added.tool_calls);
             choice.finish_reason = added.finish_reason;
             if choice_says_something(&choice) {
@@ -561,10 +580,14 @@ impl ChoiceState {
 
     /// Moves what waits in the encoder into `added`.
     fn take(&mut self, added: &mut Added) {
-        let (content, calls) = self.encoder.pending();
+        let (content, reasoning, calls) = self.encoder.pending();
         if !content.is_empty() {
             append(&mut added.content, content);
             content.clear();
+        }
+        if !reasoning.is_empty() {
+            append(&mut added.reasoning, reasoning);
+            reasoning.clear();
         }
         if !calls.is_empty() {
             added.tool_calls.get_or_insert_with(Vec::new).append(calls);
@@ -617,6 +640,9 @@ fn take_delta(chunk: ChatCompletionChunk, added: &mut Added) {
     for choice in chunk.choices {
         if let Some(content) = choice.delta.content {
             append(&mut added.content, &content);
+        }
+        if let Some(reasoning) = choice.delta.reasoning_content {
+            append(&mut added.reasoning, &reasoning);
         }
         if let Some(calls) = choice.delta.tool_calls {
             added.tool_calls.get_or_insert_with(Vec::new).extend(calls);

@@ -28,6 +28,12 @@ pub(crate) trait Sink {
         let _ = (text, opening);
     }
 
+    /// The opening marked last turned out to open no call, and its text
+    /// was structure (a message header whose body is content or
+    /// reasoning), so no content event says so.
+    #[inline(always)]
+    fn not_a_call(&mut self) {}
+
     /// A piece of a value: its raw text (`parameter_delta`) and the same
     /// text as a JSON fragment (`arguments_delta`), which is `text` itself
     /// when nothing needed escaping. The hot path of a streaming value, so
@@ -64,6 +70,7 @@ impl<F: FnMut(Event<'_>)> Sink for Push<F> {
 #[derive(Clone, Debug)]
 enum Recorded {
     Content(Span),
+    Reasoning(Span),
     ToolCallStart {
         index: usize,
         id: Span,
@@ -146,6 +153,7 @@ impl Recorder {
     fn record(&mut self, event: Event<'_>, whole: Option<Span>) {
         let recorded = match event {
             Event::Content { text } => Recorded::Content(self.push_text(text)),
+            Event::Reasoning { text } => Recorded::Reasoning(self.push_text(text)),
             Event::ToolCallStart { index, id, name } => Recorded::ToolCallStart {
                 index,
                 id: self.push_text(id),
@@ -254,6 +262,7 @@ impl<'a> Iterator for Events<'a> {
         };
         Some(match self.events.next()? {
             Recorded::Content(span) => Event::Content { text: s(span) },
+            Recorded::Reasoning(span) => Event::Reasoning { text: s(span) },
             Recorded::ToolCallStart { index, id, name } => Event::ToolCallStart {
                 index: *index,
                 id: s(id),

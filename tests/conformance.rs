@@ -4,7 +4,7 @@
 //!
 //! Every selected case is parsed and compared with vLLM's non-streaming
 //! result: content (whitespace-trimmed, `null` = `""`), call count, names and
-//! arguments (as JSON values). A case that differs must be listed in
+//! arguments (as JSON values), and reasoning where vLLM reports it. A case that differs must be listed in
 //! [`KNOWN_DIVERGENCES`] with its reason, and a listed case must still differ,
 //! so the table stays exactly the set of deliberate differences.
 //!
@@ -131,6 +131,13 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "stream ends inside a string value: vLLM returns the whole output as content; we keep \
          the call with what arrived, as valid JSON, `complete: false`, `truncated`",
     ),
+    // gpt-oss (Harmony): the channels and calls agree, reasoning too.
+    (
+        "oa_typed_schema",
+        "`{\"count\": \"5\", \"enabled\": \"true\"}` for an integer and a boolean: vLLM's \
+         openai parser keeps the strings; we type a JSON string its schema types otherwise, as \
+         vLLM's kimi_k2 does (`k_typed_schema`)",
+    ),
     // DeepSeek V3.1 and Kimi K2: the arguments are read by the JSON
     // reader, so a cut or invalid object still gives valid arguments.
     (
@@ -248,6 +255,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("internlm", Format::InternLm),
     ("jamba", Format::Jamba),
     ("hunyuan_a13b", Format::HunyuanA13b),
+    ("openai", Format::OpenAi),
     ("granite", Format::Granite),
     ("phi4_mini_json", Format::Phi4MiniJson),
     ("mistral", Format::Mistral),
@@ -270,6 +278,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Granite, 4),
     (Format::Phi4MiniJson, 4),
     (Format::Mistral, 8),
+    (Format::OpenAi, 10),
 ];
 
 struct Case {
@@ -387,6 +396,16 @@ fn differences(case: &Case, message: &Message) -> Vec<String> {
         diffs.push(format!(
             "content: ours {got_content:?}, vLLM {want_content:?}"
         ));
+    }
+    // vLLM reports reasoning where its parser splits it (gpt-oss's
+    // `analysis` channel); a case without says nothing about it.
+    if let Some(want) = case.expected.get("reasoning").and_then(Value::as_str) {
+        if message.reasoning.as_deref() != Some(want) {
+            diffs.push(format!(
+                "reasoning: ours {:?}, vLLM {want:?}",
+                message.reasoning
+            ));
+        }
     }
     let want = expected_calls(case);
     if want.len() != message.tool_calls.len() {

@@ -82,6 +82,7 @@ struct CallSoFar {
 fn reassemble(chunks: &[ChatCompletionChunk], context: &str) -> ChatCompletion {
     let meta = meta();
     let mut content: Option<String> = None;
+    let mut reasoning: Option<String> = None;
     let mut calls: BTreeMap<usize, CallSoFar> = BTreeMap::new();
     let mut finish_reason = None;
     for (position, chunk) in chunks.iter().enumerate() {
@@ -107,13 +108,19 @@ fn reassemble(chunks: &[ChatCompletionChunk], context: &str) -> ChatCompletion {
         );
         if !last {
             assert!(
-                delta.content.is_some() || delta.tool_calls.is_some(),
+                delta.content.is_some()
+                    || delta.tool_calls.is_some()
+                    || delta.reasoning_content.is_some(),
                 "{context}: chunk {position} is empty"
             );
         }
         if let Some(text) = &delta.content {
             assert!(!text.is_empty(), "{context}: empty content delta");
             content.get_or_insert_with(String::new).push_str(text);
+        }
+        if let Some(text) = &delta.reasoning_content {
+            assert!(!text.is_empty(), "{context}: empty reasoning delta");
+            reasoning.get_or_insert_with(String::new).push_str(text);
         }
         for call in delta.tool_calls.iter().flatten() {
             let first = !calls.contains_key(&call.index);
@@ -172,7 +179,7 @@ fn reassemble(chunks: &[ChatCompletionChunk], context: &str) -> ChatCompletion {
                 content,
                 refusal: None,
                 tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
-                reasoning_content: None,
+                reasoning_content: reasoning,
                 extra: Map::new(),
             },
             finish_reason,

@@ -7,7 +7,7 @@ mod common;
 use std::sync::Arc;
 
 use common::{check_contract, chunked, feed_cut, fixtures, message_of, one_shot, Fixture, Rng};
-use toolcall_stream::{coalesce, DiagnosticKind, Limits, Message, Parser, Tools};
+use toolcall_stream::{coalesce, DiagnosticKind, Format, Limits, Message, Parser, Tools};
 
 fn strict(fixture: &Fixture) -> Parser {
     builder(fixture).strict(true).build()
@@ -96,7 +96,18 @@ fn rejected_calls_come_back_as_their_text() {
         {
             continue;
         }
-        if fixture.hold_text_after_wrapper {
+        if fixture.format == Format::OpenAi {
+            // gpt-oss: the headers and ends of messages that are not calls
+            // are structure, and `analysis` is reasoning; each rejected
+            // call comes back whole, header and all.
+            assert!(content.len() <= input.len(), "{}", fixture.name);
+            assert_eq!(
+                content.matches("to=functions.").count(),
+                lenient.tool_calls.len(),
+                "{}: {content:?}",
+                fixture.name
+            );
+        } else if fixture.hold_text_after_wrapper {
             // Held stray text is content before the call's text, so the
             // order differs; nothing is lost or repeated.
             assert_eq!(content.len(), input.len(), "{}", fixture.name);

@@ -249,6 +249,10 @@ pub enum Layout {
     /// non-ASCII unescaped); values are JSON strings, properly escaped,
     /// except the integers, written as JSON numbers.
     Hermes,
+    /// gpt-oss's Harmony: `<|start|>assistant<|channel|>commentary
+    /// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, the
+    /// arguments as Hermes writes them.
+    Harmony,
 }
 
 fn open_call(layout: Layout, out: &mut String, name: &str) {
@@ -269,6 +273,11 @@ fn open_call(layout: Layout, out: &mut String, name: &str) {
             // `parameter` writes `, ` before every value but the first.
             out.push_str(", \"arguments\": {");
         }
+        Layout::Harmony => {
+            out.push_str("<|start|>assistant<|channel|>commentary to=functions.");
+            out.push_str(name);
+            out.push_str(" <|constrain|>json<|message|>{");
+        }
     }
 }
 
@@ -277,6 +286,7 @@ fn close_call(layout: Layout, out: &mut String) {
         Layout::Qwen => out.push_str("</function>\n</tool_call>"),
         Layout::Glm => out.push_str("</tool_call>"),
         Layout::Hermes => out.push_str("}}\n</tool_call>"),
+        Layout::Harmony => out.push_str("}<|call|>"),
     }
 }
 
@@ -310,7 +320,7 @@ fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
             out.push_str(value);
             out.push_str("</arg_value>\n");
         }
-        Layout::Hermes => {
+        Layout::Hermes | Layout::Harmony => {
             hermes_key(out, key);
             json_string(out, value);
         }
@@ -320,7 +330,7 @@ fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
 /// An integer argument: text in the XML layouts, a JSON number in Hermes.
 fn integer_parameter(layout: Layout, out: &mut String, key: &str, value: usize) {
     match layout {
-        Layout::Hermes => {
+        Layout::Hermes | Layout::Harmony => {
             hermes_key(out, key);
             out.push_str(&value.to_string());
         }
@@ -385,6 +395,11 @@ pub fn mixed_glm(len: usize) -> Transcript {
 /// The same transcript as [`mixed`], its calls in Hermes's JSON.
 pub fn mixed_hermes(len: usize) -> Transcript {
     mixed_in(Layout::Hermes, len)
+}
+
+/// The same session's calls as gpt-oss writes them (Harmony).
+pub fn mixed_harmony(len: usize) -> Transcript {
+    mixed_in(Layout::Harmony, len)
 }
 
 /// A mixed agentic transcript of at least `len` bytes.

@@ -18,7 +18,9 @@ use clap::{Args, Parser as ClapParser, Subcommand, ValueEnum};
 use toolcall_stream::openai::{
     write_sse, ChatCompletionChunk, ChunkEncoder, CompletionMeta, SSE_DONE,
 };
-use toolcall_stream::{Event, Format, Ids, Limits, Parser, Tools, Typing, ValueTermination};
+use toolcall_stream::{
+    Event, Format, Ids, Limits, Parser, Reasoning, Tools, Typing, ValueTermination,
+};
 
 /// Turn raw LLM output into OpenAI-compatible tool calls.
 #[derive(ClapParser)]
@@ -94,6 +96,14 @@ struct Common {
     /// How a value ends around closer-like text: `lookahead` or `vllm`.
     #[arg(long, default_value = "lookahead")]
     value_termination: ValueTermination,
+    /// Split reasoning (`<think>…</think>`) from content: `off` (the
+    /// markers are content), `on`, or `started` (the prompt ended with
+    /// `<think>`, so the output begins inside reasoning).
+    #[arg(long, default_value = "off")]
+    reasoning: Reasoning,
+    /// Calls written inside reasoning are reasoning text, not calls.
+    #[arg(long)]
+    no_calls_in_reasoning: bool,
     /// Number call ids `call_0`, `call_1`, … instead of random ids (the
     /// same as `--ids sequential`).
     #[arg(long, conflicts_with = "ids")]
@@ -210,6 +220,7 @@ pub(crate) const FormatParser: ByName<Format> = ByName {
                     aliases => value.help(format!("aliases {}", aliases.join(", "))),
                 }
             })
+            .chain([PossibleValue::new("auto").help("detected from the output")])
             .collect()
     },
     value: PhantomData,
@@ -286,6 +297,8 @@ impl Common {
         let mut builder = Parser::builder()
             .format(self.format)
             .value_termination(self.value_termination)
+            .reasoning(self.reasoning)
+            .calls_in_reasoning(!self.no_calls_in_reasoning)
             .limits(self.limits.limits())
             .retain_arguments(retain_arguments)
             .hold_text_after_wrapper(self.hold_text_after_wrapper)

@@ -20,8 +20,9 @@ use crate::format::Role;
 pub(crate) enum Step {
     /// Still a prefix of some marker.
     Partial(StateID),
-    /// A whole marker ends at this byte.
-    Done(Role),
+    /// A whole marker ends at this byte: its role and its spelling (a role
+    /// may have several).
+    Done(Role, &'static str),
     /// No marker can continue with this byte (the byte is not consumed).
     Dead,
 }
@@ -30,6 +31,7 @@ pub(crate) enum Step {
 pub(crate) struct MarkerSet {
     dfa: DFA,
     roles: Vec<Role>,
+    texts: Vec<&'static str>,
     start: StateID,
     /// The distinct first bytes of the markers, in the order `memchr`
     /// wants them (up to three use `memchr`/`memchr2`/`memchr3`).
@@ -39,7 +41,7 @@ pub(crate) struct MarkerSet {
 
 impl MarkerSet {
     /// Compiles `markers`, which the format's validation has checked.
-    pub(crate) fn new(markers: &[(Role, &str)]) -> MarkerSet {
+    pub(crate) fn new(markers: &[(Role, &'static str)]) -> MarkerSet {
         let dfa = DFA::builder()
             .start_kind(StartKind::Anchored)
             .match_kind(MatchKind::LeftmostFirst)
@@ -49,6 +51,7 @@ impl MarkerSet {
             .start_state(Anchored::Yes)
             .expect("anchored start is enabled");
         let roles = markers.iter().map(|(role, _)| *role).collect();
+        let texts = markers.iter().map(|(_, text)| *text).collect();
         let mut first = Vec::new();
         let mut is_first = [false; 256];
         for (_, text) in markers {
@@ -61,6 +64,7 @@ impl MarkerSet {
         MarkerSet {
             dfa,
             roles,
+            texts,
             start,
             first,
             is_first,
@@ -101,7 +105,10 @@ impl MarkerSet {
             Step::Dead
         } else if self.dfa.is_match(next) {
             let pattern = self.dfa.match_pattern(next, 0);
-            Step::Done(self.roles[pattern.as_usize()])
+            Step::Done(
+                self.roles[pattern.as_usize()],
+                self.texts[pattern.as_usize()],
+            )
         } else {
             Step::Partial(next)
         }
@@ -117,6 +124,8 @@ pub(crate) struct Match {
     /// chunks (always whole characters: the parser hands the engine whole
     /// characters only).
     pub pending: String,
+    /// The last marker recognized, as spelled.
+    pub last: Option<(Role, &'static str)>,
 }
 
 impl Match {
@@ -135,6 +144,14 @@ impl Match {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The role a whole marker was recognized as.
+    fn role(step: Step) -> Option<Role> {
+        match step {
+            Step::Done(role, _) => Some(role),
+            _ => None,
+        }
+    }
 
     fn run(set: &MarkerSet, bytes: &[u8]) -> Step {
         let mut sid = set.after_first(bytes[0]);
@@ -155,18 +172,29 @@ mod tests {
             (Role::FuncClose, "</function>"),
             (Role::ParamOpen, "[ARG "),
             (Role::ParamClose, "<｜end｜>"),
+            (Role::ParamClose, "[END]"),
         ])
+    }
+
+    #[test]
+    fn a_role_spelled_twice_is_recognized_in_both_spellings() {
+        let set = set();
+        assert_eq!(run(&set, b"[END]"), Step::Done(Role::ParamClose, "[END]"));
+        assert_eq!(
+            run(&set, "<｜end｜>".as_bytes()),
+            Step::Done(Role::ParamClose, "<｜end｜>")
+        );
     }
 
     #[test]
     fn recognizes_whole_markers() {
         let set = set();
-        assert_eq!(run(&set, b"<tool_call>"), Step::Done(Role::CallOpen));
-        assert_eq!(run(&set, b"</function>"), Step::Done(Role::FuncClose));
-        assert_eq!(run(&set, b"[ARG "), Step::Done(Role::ParamOpen));
+        assert_eq!(role(run(&set, b"<tool_call>")), Some(Role::CallOpen));
+        assert_eq!(role(run(&set, b"</function>")), Some(Role::FuncClose));
+        assert_eq!(role(run(&set, b"[ARG ")), Some(Role::ParamOpen));
         assert_eq!(
-            run(&set, "<｜end｜>".as_bytes()),
-            Step::Done(Role::ParamClose)
+            role(run(&set, "<｜end｜>".as_bytes())),
+            Some(Role::ParamClose)
         );
     }
 

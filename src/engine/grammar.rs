@@ -66,6 +66,9 @@ pub(crate) enum State {
     /// After a call's JSON: whitespace is held until the closer, another
     /// call or text shows what it is.
     AfterJson,
+    /// A message header (formats with headers): held until the marker
+    /// that ends it decides what the body is.
+    Header,
 }
 
 impl State {
@@ -137,7 +140,7 @@ impl Engine {
     pub(super) fn text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         match self.state {
             State::Content => {
-                Self::content(sink, s);
+                self.content(sink, s);
                 s.len()
             }
             State::Preamble => {
@@ -247,6 +250,7 @@ impl Engine {
                 ws
             }
             State::JsonStart { body } => self.json_start_text(s, body, sink),
+            State::Header => self.header_text(s, sink),
             State::Json => self.json_text(s, sink),
             State::AfterJson => self.after_json_text(s, sink),
             State::Between { bare } => {
@@ -279,7 +283,7 @@ impl Engine {
     }
 
     pub(super) fn release_held<S: Sink>(&mut self, sink: &mut S) {
-        Self::content(sink, &self.hold.text);
+        self.content(sink, &self.hold.text);
         self.hold.text.clear();
     }
 
@@ -314,10 +318,28 @@ impl Engine {
 
     #[inline(never)]
     pub(super) fn on_marker<S: Sink>(&mut self, role: Role, sink: &mut S) {
-        let text = self.marker(role);
+        // As spelled: a role may have several spellings.
+        let text = match self.marker.last {
+            Some((last, spelled)) if last == role => spelled,
+            _ => self.marker(role),
+        };
         let desc = self.desc();
+        if role.is_reasoning() && !self.reasoning_marker_counts() {
+            return self.text_all(text, sink);
+        }
         match self.state {
             State::Content => match role {
+                Role::ReasoningOpen if !self.in_reasoning() => {
+                    self.reasoning_at = Some(self.call.count());
+                }
+                // Also the closer of reasoning that a call ended: the
+                // model's own end of it, which is structure.
+                Role::ReasoningClose if self.reasoning_at.is_some() => self.reasoning_at = None,
+                Role::CallOpen | Role::FuncOpen
+                    if self.in_reasoning() && !self.opts.calls_in_reasoning =>
+                {
+                    self.content(sink, text)
+                }
                 Role::CallOpen => {
                     self.hold.start(text);
                     self.hold.opening = Opening::Wrapper;
@@ -339,7 +361,11 @@ impl Engine {
                 Role::FuncOpen if desc.recoveries.bare_function => {
                     self.begin_func_name(Opening::Bare)
                 }
-                _ => Self::content(sink, text),
+                Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
+                // The end of a message that was not a call (or of one to a
+                // built-in tool): structure. Outside a message, text.
+                Role::BodyClose | Role::FuncClose if self.in_message => self.message_end(),
+                _ => self.content(sink, text),
             },
             State::Preamble => match role {
                 // InternLM's `<|action_start|><|plugin|>` then a JSON body.
@@ -370,7 +396,7 @@ impl Engine {
                 if role == Role::CallClose && self.name.is_blank() {
                     return self.close_preamble(text, sink);
                 }
-                let typed = desc.json.is_some_and(|json| json.typed_name);
+                let typed = desc.json.is_some_and(|json| json.call_type.is_some());
                 if typed && role == Role::ArgsOpen && !self.name.typed {
                     if !self.type_before_name(text, sink) {
                         self.on_marker(role, sink);
@@ -468,7 +494,14 @@ impl Engine {
                 self.state = State::InCall;
                 self.on_marker(role, sink);
             }
+            State::Header => self.header_marker(role, text, sink),
             State::Between { bare } => match role {
+                // The next message (formats with headers).
+                Role::HeadOpen | Role::ChannelOpen | Role::BodyClose => {
+                    self.release_held(sink);
+                    self.state = State::Content;
+                    self.on_marker(role, sink);
+                }
                 Role::CallClose => {
                     self.hold.text.clear();
                     self.state = State::AfterCall;
@@ -520,6 +553,17 @@ impl Engine {
             }
             State::AfterJson => self.marker_after_json(role, text, sink),
         }
+    }
+
+    /// Whether a reasoning marker is structure here: when reasoning is
+    /// split, between calls (content, or the layout after a call, which it
+    /// ends); text anywhere else.
+    fn reasoning_marker_counts(&self) -> bool {
+        self.opts.reasoning != crate::Reasoning::Off
+            && matches!(
+                self.state,
+                State::Content | State::AfterCall | State::AfterJson
+            )
     }
 
     fn marker_in_call<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {

@@ -307,7 +307,7 @@ impl Engine {
         match self.json.mode {
             Mode::Content => {
                 self.release_held(sink);
-                Self::content(sink, taken);
+                self.content(sink, taken);
             }
             // Reported with the problem: the rest of the value is dropped.
             Mode::Stray | Mode::Reading => self.hold.text.clear(),

@@ -24,10 +24,12 @@
 //! `on_marker` arm, and say in `finish` what the end of the stream means
 //! there.
 
+mod auto;
 mod call;
 pub(crate) mod driver;
 mod end;
 mod grammar;
+mod header;
 mod hold;
 mod json;
 mod json_after;
@@ -68,6 +70,15 @@ pub(crate) struct Engine {
     json: JsonCall,
     /// Diagnostic messages.
     message: String,
+    /// Reasoning is open, since the call count was this: a call that
+    /// starts inside reasoning ends it.
+    reasoning_at: Option<usize>,
+    /// Inside the body of a message that is not a call (formats with
+    /// headers), which a `BodyClose` or `FuncClose` ends.
+    in_message: bool,
+    /// `Format::Auto`: looking for the format, or (decided) how to start
+    /// over.
+    detect: Option<Box<auto::Detect>>,
 }
 
 impl Engine {
@@ -79,6 +90,7 @@ impl Engine {
     /// An engine for a compiled description that need not be one of the
     /// built-in formats (tests use their own).
     pub(crate) fn with_format(format: &'static Compiled, opts: Options) -> Engine {
+        let detect = Engine::detecting(opts.clone());
         Engine {
             format,
             opts,
@@ -91,7 +103,24 @@ impl Engine {
             json_reader: JsonReader::default(),
             json: JsonCall::default(),
             message: String::new(),
+            reasoning_at: None,
+            in_message: false,
+            detect,
         }
+        .started()
+    }
+
+    /// Where a stream starts: inside reasoning when the prompt opened it.
+    fn started(mut self) -> Engine {
+        self.reasoning_at =
+            (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
+        self
+    }
+
+    /// Whether text outside calls is reasoning now.
+    #[inline]
+    pub(super) fn in_reasoning(&self) -> bool {
+        self.reasoning_at.is_some_and(|at| at == self.call.count())
     }
 
     pub(crate) fn options(&self) -> &Options {
@@ -104,6 +133,16 @@ impl Engine {
 
     /// Back to the start of a stream, keeping allocations and options.
     pub(crate) fn reset(&mut self) {
+        if let Some(detect) = &mut self.detect {
+            if detect.decided {
+                // The winner read this stream; the next starts looking.
+                let opts = detect.options().clone();
+                let format = opts.format.compiled();
+                *self = Engine::with_format(format, opts);
+                return;
+            }
+            detect.reset();
+        }
         self.state = State::Content;
         self.marker.state = None;
         self.marker.pending.clear();
@@ -112,10 +151,16 @@ impl Engine {
         self.call.reset();
         self.stray.clear();
         self.json.reset();
+        self.in_message = false;
+        self.reasoning_at =
+            (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
     }
 
     /// Makes the arguments buffer ready for the events of the next `feed`.
     pub(crate) fn begin_output(&mut self) {
+        if let Some(detect) = &mut self.detect {
+            detect.begin_output();
+        }
         self.call.begin_output(self.opts.retain_arguments);
     }
 
@@ -127,6 +172,9 @@ impl Engine {
 
     /// The call being read, as it stands.
     pub(crate) fn partial_call(&self) -> Option<crate::PartialCall<'_>> {
+        if let Some(detect) = self.detect.as_deref().filter(|d| !d.decided) {
+            return detect.partial_call();
+        }
         let p = self.call.partial(&self.opts, &self.json.args.closing())?;
         Some(crate::PartialCall::new(
             p.index,
@@ -144,7 +192,11 @@ impl Engine {
 
     /// Bytes held back (undecided). A name being read is in `hold` too.
     pub(crate) fn held_len(&self) -> usize {
-        self.marker.pending.len()
+        self.detect
+            .as_deref()
+            .filter(|d| !d.decided)
+            .map_or(0, auto::Detect::held_len)
+            + self.marker.pending.len()
             + self.hold.len()
             + self.call.value.tail.len()
             + self.call.held_len()
@@ -162,8 +214,18 @@ impl Engine {
         diagnostic(sink, &mut self.message, kind, index, message);
     }
 
-    fn content<S: Sink>(sink: &mut S, text: &str) {
-        if !text.is_empty() {
+    /// Text outside calls: content, or reasoning while reasoning is open.
+    #[inline]
+    fn content<S: Sink>(&self, sink: &mut S, text: &str) {
+        Self::text_out(sink, self.in_reasoning(), text);
+    }
+
+    #[inline]
+    fn text_out<S: Sink>(sink: &mut S, reasoning: bool, text: &str) {
+        if text.is_empty() {
+        } else if reasoning {
+            sink.event(Event::Reasoning { text });
+        } else {
             sink.event(Event::Content { text });
         }
     }
@@ -180,6 +242,15 @@ impl Engine {
     /// pieces, and events, as possible.
     #[inline]
     pub(crate) fn run<S: Sink>(&mut self, s: &str, sink: &mut S) {
+        if self.detect.as_deref().is_some_and(|d| !d.decided) {
+            return self.detect_run(s, sink);
+        }
+        self.run_format(s, sink);
+    }
+
+    /// [`run`](Engine::run) once the format is known.
+    #[inline]
+    fn run_format<S: Sink>(&mut self, s: &str, sink: &mut S) {
         let bytes = s.as_bytes();
         let format: &'static Compiled = self.format;
         let markers = &format.markers;
@@ -213,18 +284,24 @@ impl Engine {
                         self.marker.state = Some(next);
                         i += 1;
                     }
-                    Step::Done(role) => {
+                    Step::Done(role, spelled) => {
                         self.marker.state = None;
                         self.marker.pending.clear();
+                        self.marker.last = Some((role, spelled));
                         self.text_tee(&s[run..marker_at], sink);
                         i += 1;
                         run = i;
                         self.on_marker(role, sink);
                         if S::WANTS_RAW {
                             // An opener that went to content opened nothing.
-                            let opening = matches!(role, Role::CallOpen | Role::FuncOpen)
-                                && self.state != grammar::State::Content;
-                            sink.raw(self.format.text(role), opening);
+                            let opening = matches!(
+                                role,
+                                Role::CallOpen
+                                    | Role::FuncOpen
+                                    | Role::HeadOpen
+                                    | Role::ChannelOpen
+                            ) && self.state != grammar::State::Content;
+                            sink.raw(spelled, opening);
                         }
                     }
                     Step::Dead => {
@@ -289,6 +366,13 @@ impl Engine {
     /// with it, the bytes of the partial marker are text now, not held
     /// until that character is complete.
     pub(crate) fn next_starts_with<S: Sink>(&mut self, lead: u8, sink: &mut S) {
+        if self.detect.as_deref().is_some_and(|d| !d.decided) {
+            return self.detect_next_starts_with(lead, sink);
+        }
+        self.next_starts_with_format(lead, sink);
+    }
+
+    fn next_starts_with_format<S: Sink>(&mut self, lead: u8, sink: &mut S) {
         if self.marker.is_active() && !self.marker.continues_with(&self.format.markers, lead) {
             self.marker.state = None;
             self.flush_pending(sink);
@@ -344,6 +428,14 @@ impl Engine {
     /// The end of the stream: flushes what is held, closes what is open.
     #[inline(never)]
     pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
+        if let Some(detect) = self.detect.as_deref_mut().filter(|d| !d.decided) {
+            return detect.finish(sink);
+        }
+        self.finish_format(sink);
+    }
+
+    #[inline(never)]
+    fn finish_format<S: Sink>(&mut self, sink: &mut S) {
         let mut cut_marker = None;
         if self.marker.is_active() && self.state == State::Json {
             // A marker begun inside JSON text: JSON, unless the value

@@ -100,6 +100,11 @@ impl Engine {
 
     pub(super) fn func_name_done<S: Sink>(&mut self, ended_by: Option<Role>, sink: &mut S) {
         let confirmed = self.in_confirmed_wrapper();
+        // A format that writes the call's type first (`function`) has no
+        // call without it.
+        if self.desc().json.is_some_and(|j| j.call_type.is_some()) && !self.name.typed {
+            return self.reject_opening(sink);
+        }
         if !self.name.finish(confirmed) {
             return self.reject_name(sink);
         }
@@ -139,6 +144,13 @@ impl Engine {
     /// Returns false when the text was not a type: the name was refused
     /// and the marker is still to be handled.
     pub(super) fn type_before_name<S: Sink>(&mut self, text: &str, sink: &mut S) -> bool {
+        let wanted = self.desc().json.and_then(|json| json.call_type);
+        if wanted.is_some_and(|wanted| self.name.text.trim_matches(super::WS) != wanted) {
+            // Another layout (V3.1's `NAME<｜tool▁sep｜>`): not a call of this
+            // format.
+            self.reject_opening(sink);
+            return false;
+        }
         if self.name.is_blank() || self.name.is_spaced() || !self.name.finish(false) {
             self.reject_name(sink);
             return false;
@@ -187,7 +199,7 @@ impl Engine {
         if self.hold.opening == Opening::Wrapper {
             let inner = self.hold.after_opener(self.hold.inner_end);
             if !inner.trim_matches(WS).is_empty() {
-                Self::content(sink, inner);
+                self.content(sink, inner);
                 let call = Some(self.call.count());
                 let (open, func) = (self.marker(Role::CallOpen), self.marker(Role::FuncOpen));
                 self.diag(
@@ -212,7 +224,11 @@ impl Engine {
             }
             (None, None) => self.call.start_call(written, None, &self.opts, sink),
         }
-        if self.desc().json.is_some_and(|json| json.typed_name) {
+        if self
+            .desc()
+            .json
+            .is_some_and(|json| json.call_type.is_some())
+        {
             // The arguments follow the name.
             return self.begin_json(false);
         }

@@ -101,7 +101,13 @@ impl Engine {
             | Role::KeyClose
             | Role::ValueOpen
             | Role::ArgsOpen
-            | Role::IdOpen => self.value_text(text, sink),
+            | Role::IdOpen
+            | Role::ReasoningOpen
+            | Role::ReasoningClose
+            | Role::HeadOpen
+            | Role::ChannelOpen
+            | Role::HeadAttr
+            | Role::BodyClose => self.value_text(text, sink),
         }
     }
 

@@ -17,6 +17,8 @@ const MARKERS: &[(Role, &str)] = &[
     (Role::FuncOpen, "<｜tool▁call▁begin｜>"),
     (Role::FuncClose, "<｜tool▁call▁end｜>"),
     (Role::ArgsOpen, "<｜tool▁sep｜>"),
+    (Role::ReasoningOpen, "<think>"),
+    (Role::ReasoningClose, "</think>"),
 ];
 
 pub(crate) static DEEPSEEK_V31: Description = Description {
@@ -37,7 +39,7 @@ pub(crate) static DEEPSEEK_V3: Description = Description {
         "deepseek_v3",
         MARKERS,
         Json {
-            typed_name: true,
+            call_type: Some("function"),
             fenced: true,
             ..Json::ARGS
         },

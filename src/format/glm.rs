@@ -23,6 +23,8 @@ const MARKERS: &[(Role, &str)] = &[
     (Role::KeyClose, "</arg_key>"),
     (Role::ValueOpen, "<arg_value>"),
     (Role::ParamClose, "</arg_value>"),
+    (Role::ReasoningOpen, "<think>"),
+    (Role::ReasoningClose, "</think>"),
 ];
 
 const FOLLOWS: &[(Role, &[Role])] = &[

@@ -20,6 +20,8 @@ pub(crate) static HERMES: Description = Description::json(
     &[
         (Role::CallOpen, "<tool_call>"),
         (Role::CallClose, "</tool_call>"),
+        (Role::ReasoningOpen, "<think>"),
+        (Role::ReasoningClose, "</think>"),
     ],
     Json::body(BodyKeys {
         name: &["name"],

@@ -58,7 +58,17 @@ const TOOL_CALLS_LIST: &[(Role, &str)] = &[
 
 pub(crate) static JAMBA: Description = wrapped("jamba", TOOL_CALLS_LIST, LIST);
 
-pub(crate) static HUNYUAN_A13B: Description = wrapped("hunyuan_a13b", TOOL_CALLS_LIST, LIST);
+/// Hunyuan-A13B thinks in `<think>…</think>` before it answers.
+pub(crate) static HUNYUAN_A13B: Description = wrapped(
+    "hunyuan_a13b",
+    &[
+        (Role::CallOpen, "<tool_calls>"),
+        (Role::CallClose, "</tool_calls>"),
+        (Role::ReasoningOpen, "<think>"),
+        (Role::ReasoningClose, "</think>"),
+    ],
+    LIST,
+);
 
 /// Granite 3: the list follows `<|tool_call|>` and ends with itself.
 pub(crate) static GRANITE: Description =

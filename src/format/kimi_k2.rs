@@ -28,6 +28,8 @@ pub(crate) static KIMI_K2: Description = Description {
             (Role::FuncOpen, "<|tool_call_begin|>"),
             (Role::FuncClose, "<|tool_call_end|>"),
             (Role::ArgsOpen, "<|tool_call_argument_begin|>"),
+            (Role::ReasoningOpen, "<think>"),
+            (Role::ReasoningClose, "</think>"),
         ],
         Json {
             id_in_name: Some(IdInName {

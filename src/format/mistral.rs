@@ -19,6 +19,8 @@ pub(crate) static MISTRAL: Description = Description::json(
         (Role::CallOpen, "[TOOL_CALLS]"),
         (Role::ArgsOpen, "[ARGS]"),
         (Role::IdOpen, "[CALL_ID]"),
+        (Role::ReasoningOpen, "[THINK]"),
+        (Role::ReasoningClose, "[/THINK]"),
     ],
     // Both: a list of call objects, or a name and its arguments.
     Json {

@@ -11,8 +11,10 @@
 //! text and is never scanned again), and every role the grammar needs must
 //! be spelled.
 
+mod auto;
 mod deepseek;
 mod glm;
+mod harmony;
 mod hermes;
 mod json_wrapped;
 mod kimi_k2;
@@ -57,11 +59,32 @@ pub(crate) enum Role {
     /// Ends a function name and opens the call's id, which `ArgsOpen`
     /// ends (Mistral's `[CALL_ID]`).
     IdOpen,
+    /// Opens reasoning (`<think>`), outside calls, when the parser splits
+    /// reasoning; text otherwise.
+    ReasoningOpen,
+    /// Closes reasoning (`</think>`).
+    ReasoningClose,
+    /// Opens a message header (Harmony's `<|start|>`): the author, the
+    /// channel and the recipient follow, up to `ArgsOpen`.
+    HeadOpen,
+    /// Names the channel in a header (`<|channel|>`); outside one, it
+    /// opens a header.
+    ChannelOpen,
+    /// Other header markup (`<|constrain|>`).
+    HeadAttr,
+    /// Ends a message that is not a call (`<|end|>`, `<|return|>`).
+    BodyClose,
 }
 
 impl Role {
     /// How many roles there are.
-    pub(crate) const COUNT: usize = Role::IdOpen as usize + 1;
+    pub(crate) const COUNT: usize = Role::BodyClose as usize + 1;
+
+    /// Reasoning markers: structure only between calls, and only when
+    /// reasoning is split.
+    pub(crate) fn is_reasoning(self) -> bool {
+        matches!(self, Role::ReasoningOpen | Role::ReasoningClose)
+    }
 }
 
 /// How a format writes calls as JSON (see [`Description::json`]).
@@ -76,13 +99,32 @@ pub(crate) struct Json {
     /// The name as written is the call's id, and holds the function name
     /// (Kimi's `functions.NAME:0`).
     pub id_in_name: Option<IdInName>,
-    /// The text before `ArgsOpen` is the call's type (`function`); the
-    /// name follows `ArgsOpen` up to a line end, and the arguments follow
-    /// the name (DeepSeek V3: `function<｜tool▁sep｜>NAME\n{…}`).
-    pub typed_name: bool,
+    /// The text before `ArgsOpen` is the call's type, which must be this
+    /// (`function`); the name follows `ArgsOpen` up to a line end, and the
+    /// arguments follow the name (DeepSeek V3: `function<｜tool▁sep｜>NAME\n{…}`).
+    pub call_type: Option<&'static str>,
     /// The arguments may sit in a Markdown code fence (```` ```json ````
     /// … ```` ``` ````), which is layout.
     pub fenced: bool,
+    /// Calls are messages with headers, which name the function (see
+    /// [`Headers`]).
+    pub headers: Option<Headers>,
+}
+
+/// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
+/// header, `ArgsOpen` ends it, and the header decides what the body is: a
+/// call's arguments when its recipient is one of the client's functions,
+/// reasoning on a reasoning channel or for another recipient, content
+/// otherwise. `BodyClose` ends a body, `FuncClose` a call.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Headers {
+    /// Channels whose bodies are reasoning (`analysis`).
+    pub reasoning_channels: &'static [&'static str],
+    /// What introduces a header's recipient (`to=`).
+    pub recipient: &'static str,
+    /// How a recipient that is one of the client's functions begins
+    /// (`functions.`); the function's name follows.
+    pub functions: &'static str,
 }
 
 /// How a function name is written inside a call id: `PREFIX NAME SEP N`.
@@ -118,8 +160,9 @@ impl Json {
         args_after_name: true,
         body: None,
         id_in_name: None,
-        typed_name: false,
+        call_type: None,
         fenced: false,
+        headers: None,
     };
 
     /// A JSON call object (or list of them) after the wrapper's opener.
@@ -195,7 +238,9 @@ pub(crate) struct Description {
     pub name: &'static str,
     /// Other names users know the format by (lower case, `_` not `-`).
     pub aliases: &'static [&'static str],
-    /// Each marker's role and spelling (any bytes, any length).
+    /// Each marker's role and spelling (any bytes, any length). A role may
+    /// be spelled more than once (Harmony ends a message with `<|end|>` or
+    /// `<|return|>`); diagnostics name its first spelling.
     pub markers: &'static [(Role, &'static str)],
     /// How a function name ends.
     pub func_name_end: NameEnd,
@@ -259,7 +304,6 @@ impl Description {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum DescriptionError {
     EmptyMarker(Role),
-    DuplicateRole(Role),
     /// One marker is a prefix of another: the longer one could never match.
     Prefix(&'static str, &'static str),
     /// A marker holds a marker's first byte after its own first byte.
@@ -277,7 +321,6 @@ impl fmt::Display for DescriptionError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             DescriptionError::EmptyMarker(role) => write!(f, "marker {role:?} is empty"),
-            DescriptionError::DuplicateRole(role) => write!(f, "role {role:?} is spelled twice"),
             DescriptionError::Prefix(a, b) => write!(f, "marker {a:?} is a prefix of {b:?}"),
             DescriptionError::InnerFirstByte(m, b) => write!(
                 f,
@@ -312,15 +355,10 @@ impl Description {
 
     /// Checks the description (see the module's documentation).
     pub(crate) fn validate(&self) -> Result<(), DescriptionError> {
-        let mut seen = Vec::new();
         for &(role, text) in self.markers {
             if text.is_empty() {
                 return Err(DescriptionError::EmptyMarker(role));
             }
-            if seen.contains(&role) {
-                return Err(DescriptionError::DuplicateRole(role));
-            }
-            seen.push(role);
         }
         for &(_, a) in self.markers {
             for &(_, b) in self.markers {
@@ -338,7 +376,12 @@ impl Description {
                 return Err(DescriptionError::InnerFirstByte(text, b));
             }
         }
-        let mut needed = vec![Role::CallOpen];
+        let headed = self.json.is_some_and(|json| json.headers.is_some());
+        let mut needed = if headed {
+            vec![Role::ChannelOpen]
+        } else {
+            vec![Role::CallOpen]
+        };
         match self.json {
             None => needed.extend([Role::CallClose, Role::ParamOpen, Role::ParamClose]),
             Some(json) if json.args_after_name => needed.push(Role::ArgsOpen),
@@ -383,7 +426,8 @@ impl Description {
     pub(crate) fn compile(&'static self) -> Result<Compiled, DescriptionError> {
         self.validate()?;
         let mut texts = [""; Role::COUNT];
-        for &(role, text) in self.markers {
+        // A role spelled more than once is named by its first spelling.
+        for &(role, text) in self.markers.iter().rev() {
             texts[role as usize] = text;
         }
         Ok(Compiled {
@@ -476,6 +520,19 @@ pub enum Format {
     /// `[TOOL_CALLS]NAME[ARGS]{…}` (Magistral, Devstral 2). vLLM name:
     /// `mistral`.
     Mistral,
+    /// gpt-oss, in OpenAI's Harmony format: messages with headers,
+    /// `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>`
+    /// `{…}<|call|>`; the `analysis` channel is reasoning, `final` content.
+    /// vLLM name: `openai`.
+    OpenAi,
+    /// Not a format: the format is found from the output. Text is content
+    /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
+    /// opens a call; that call decides the format for the rest of the
+    /// stream, reported as `format_detected`. Formats that share an opener
+    /// (Hermes, Qwen3-Coder and GLM all open with `<tool_call>`) are told
+    /// apart by what follows it. `phi4_mini_json`, whose opener is a plain
+    /// word (`functools`), is not detected. Not in [`Format::ALL`].
+    Auto,
 }
 
 impl Format {
@@ -495,6 +552,7 @@ impl Format {
         Format::Granite,
         Format::Phi4MiniJson,
         Format::Mistral,
+        Format::OpenAi,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -529,6 +587,8 @@ impl Format {
             Format::Granite => &json_wrapped::GRANITE,
             Format::Phi4MiniJson => &json_wrapped::PHI4_MINI_JSON,
             Format::Mistral => &mistral::MISTRAL,
+            Format::OpenAi => &harmony::HARMONY,
+            Format::Auto => &auto::AUTO,
         }
     }
 
@@ -547,6 +607,8 @@ impl Format {
         static GRANITE: OnceLock<Compiled> = OnceLock::new();
         static PHI4_MINI_JSON: OnceLock<Compiled> = OnceLock::new();
         static MISTRAL: OnceLock<Compiled> = OnceLock::new();
+        static HARMONY: OnceLock<Compiled> = OnceLock::new();
+        static AUTO: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -562,6 +624,8 @@ impl Format {
             Format::Granite => &GRANITE,
             Format::Phi4MiniJson => &PHI4_MINI_JSON,
             Format::Mistral => &MISTRAL,
+            Format::OpenAi => &HARMONY,
+            Format::Auto => &AUTO,
         };
         cell.get_or_init(|| {
             self.description()
@@ -595,7 +659,7 @@ impl fmt::Display for UnknownFormat {
                 write!(f, " (alias: {})", format.aliases().join(", "))?;
             }
         }
-        Ok(())
+        f.write_str(", or auto (detected from the output)")
     }
 }
 
@@ -610,6 +674,7 @@ impl FromStr for Format {
         let wanted = normalise(name);
         Format::ALL
             .iter()
+            .chain([&Format::Auto])
             .copied()
             .find(|format| format.name() == wanted || format.aliases().contains(&wanted.as_str()))
             .ok_or_else(|| UnknownFormat {

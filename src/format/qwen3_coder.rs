@@ -27,6 +27,8 @@ pub(crate) static QWEN3_CODER: Description = Description {
         (Role::FuncClose, "</function>"),
         (Role::ParamOpen, "<parameter="),
         (Role::ParamClose, "</parameter>"),
+        (Role::ReasoningOpen, "<think>"),
+        (Role::ReasoningClose, "</think>"),
     ],
     func_name_end: NameEnd::Byte(b'>'),
     param_name_end: NameEnd::Byte(b'>'),

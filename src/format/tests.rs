@@ -51,12 +51,18 @@ fn an_empty_marker_is_refused() {
 }
 
 #[test]
-fn a_role_spelled_twice_is_refused() {
-    static D: Description = desc(&[(Role::CallOpen, "<a>"), (Role::CallOpen, "<b>")]);
-    assert_eq!(
-        D.validate(),
-        Err(DescriptionError::DuplicateRole(Role::CallOpen))
-    );
+fn a_role_may_be_spelled_twice_and_is_named_by_its_first_spelling() {
+    static D: Description = desc(&[
+        (Role::CallOpen, "<call>"),
+        (Role::CallOpen, "[call]"),
+        (Role::CallClose, "</call>"),
+        (Role::FuncOpen, "<fn="),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+    ]);
+    assert_eq!(D.validate(), Ok(()));
+    let compiled = D.compile().unwrap();
+    assert_eq!(compiled.text(Role::CallOpen), "<call>");
 }
 
 #[test]
@@ -164,7 +170,7 @@ fn unknown_names_are_rejected_with_the_known_ones_listed() {
             format!(
                 "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
                  glm45, glm47, hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
-                 granite, phi4_mini_json, mistral"
+                 granite, phi4_mini_json, mistral, openai (alias: gpt_oss, harmony), or auto (detected from the output)"
             )
         );
     }

@@ -66,7 +66,7 @@ impl Message {
                     content: self.openai_content(),
                     refusal: None,
                     tool_calls: (!tool_calls.is_empty()).then_some(tool_calls),
-                    reasoning_content: None,
+                    reasoning_content: self.reasoning.clone(),
                     extra: Map::new(),
                 },
                 finish_reason: Some(FinishReason::of(cut_off, complete_call)),
@@ -88,7 +88,9 @@ impl Message {
 /// [`finish`](ChunkEncoder::finish) gives the last chunk, with the
 /// `finish_reason`. The first chunk carries `"role": "assistant"`.
 ///
-/// * `content` events become `delta.content`, joined within a chunk.
+/// * `content` events become `delta.content`, joined within a chunk, and
+///   `reasoning` events `delta.reasoning_content` (the field vLLM, SGLang
+///   and DeepSeek's API use).
 /// * A call's first delta (its `tool_call_start`) carries its `index`, `id`,
 ///   `"type": "function"`, `function.name` and `function.arguments: ""`;
 ///   later deltas its `index` and more `function.arguments`. Fragments of
@@ -143,6 +145,8 @@ pub struct ChunkEncoder {
     role_sent: bool,
     /// Content since the last chunk.
     content: String,
+    /// Reasoning since the last chunk.
+    reasoning: String,
     /// Tool-call deltas since the last chunk.
     tool_calls: Vec<ToolCallDelta>,
     /// Whitespace held until it is known to be content or layout.
@@ -157,6 +161,7 @@ impl ChunkEncoder {
             meta,
             role_sent: false,
             content: String::new(),
+            reasoning: String::new(),
             tool_calls: Vec::new(),
             layout: Layout::default(),
             complete_call: false,
@@ -172,6 +177,7 @@ impl ChunkEncoder {
     pub fn push(&mut self, event: &Event<'_>) {
         match *event {
             Event::Content { text } => self.layout.text(text, &mut self.content),
+            Event::Reasoning { text } => self.reasoning.push_str(text),
             Event::ToolCallStart { index, id, name } => {
                 self.layout.call();
                 self.tool_calls.push(ToolCallDelta {
@@ -220,18 +226,18 @@ impl ChunkEncoder {
     /// A chunk with what the events since the last chunk added, or `None`
     /// when they added nothing to send.
     pub fn take_chunk(&mut self) -> Option<ChatCompletionChunk> {
-        if self.content.is_empty() && self.tool_calls.is_empty() {
+        if self.content.is_empty() && self.tool_calls.is_empty() && self.reasoning.is_empty() {
             return None;
         }
         Some(self.chunk(None))
     }
 
-    /// What the events since the last chunk added (content, tool-call
-    /// deltas), for a caller that takes it without a chunk: the rewriter
+    /// What the events since the last chunk added (content, reasoning,
+    /// tool-call deltas), for a caller that takes it without a chunk: the rewriter
     /// passes most text on in the upstream's own chunk, and a chunk built
     /// only to be taken apart costs more than the parse of its text.
-    pub(crate) fn pending(&mut self) -> (&mut String, &mut Vec<ToolCallDelta>) {
-        (&mut self.content, &mut self.tool_calls)
+    pub(crate) fn pending(&mut self) -> (&mut String, &mut String, &mut Vec<ToolCallDelta>) {
+        (&mut self.content, &mut self.reasoning, &mut self.tool_calls)
     }
 
     /// The last chunk: what is left, and the `finish_reason`: `length` when
@@ -256,6 +262,8 @@ impl ChunkEncoder {
         let role = (!self.role_sent).then(|| ASSISTANT.to_owned());
         self.role_sent = true;
         let content = (!self.content.is_empty()).then(|| std::mem::take(&mut self.content));
+        let reasoning_content =
+            (!self.reasoning.is_empty()).then(|| std::mem::take(&mut self.reasoning));
         let tool_calls =
             (!self.tool_calls.is_empty()).then(|| std::mem::take(&mut self.tool_calls));
         ChatCompletionChunk {
@@ -269,7 +277,7 @@ impl ChunkEncoder {
                 delta: Delta {
                     role,
                     content,
-                    reasoning_content: None,
+                    reasoning_content,
                     tool_calls,
                     extra: Map::new(),
                 },

@@ -83,6 +83,13 @@ pub fn rewrite_completion_with(
 fn rewrite_message(message: &mut ResponseMessage, parsed: crate::Message) {
     // Without the layout whitespace next to calls, as the streamed form.
     message.content = parsed.openai_content();
+    if let Some(ours) = &parsed.reasoning {
+        // After the upstream's own reasoning, if it split some itself.
+        message
+            .reasoning_content
+            .get_or_insert_with(String::new)
+            .push_str(ours);
+    }
     if parsed.tool_calls.is_empty() {
         return;
     }

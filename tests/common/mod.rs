@@ -233,6 +233,12 @@ pub fn check_contract(events: &[OwnedEvent], context: &str) {
             OwnedEvent::Content { text } => {
                 assert!(open.is_none(), "{context}: content {text:?} inside a call");
             }
+            OwnedEvent::Reasoning { text } => {
+                assert!(
+                    open.is_none(),
+                    "{context}: reasoning {text:?} inside a call"
+                );
+            }
             OwnedEvent::ToolCallStart { index, name, id } => {
                 assert!(open.is_none(), "{context}: call started inside a call");
                 assert_eq!(*index, next_index, "{context}: indexes count calls");

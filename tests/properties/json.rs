@@ -80,6 +80,24 @@ fn markers(format: Format) -> &'static [&'static str] {
         Format::Granite => &["<|tool_call|>", "<|tool_call"],
         Format::Phi4MiniJson => &["functools", "functool", "fun"],
         Format::Mistral => &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[TOOL_CALL", "[ARG"],
+        Format::OpenAi => &[
+            "<|start|>",
+            "assistant",
+            "<|channel|>",
+            "analysis",
+            "final",
+            "commentary",
+            " to=functions.f ",
+            " to=browser.search",
+            "<|constrain|>",
+            "json",
+            "<|message|>",
+            "<|end|>",
+            "<|return|>",
+            "<|call|>",
+            "<|chan",
+            "<|",
+        ],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -103,6 +121,7 @@ fn string() -> impl Strategy<Value = String> {
         "<|tool_call_end|>",
         "<｜tool▁call▁end｜>",
         "[TOOL_CALLS]",
+        "<|call|>",
         "]",
         "}",
         "\"",
@@ -211,6 +230,11 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                                  {name}\n```json\n{args}\n```<｜tool▁call▁end｜><｜tool▁calls▁end｜>"
                             ),
                             Format::Mistral => format!("[TOOL_CALLS]{name}[ARGS]{args}"),
+                            Format::OpenAi => format!(
+                                "<|channel|>analysis<|message|>Call {name}.<|end|><|start|>assistant\
+                                 <|channel|>commentary to=functions.{name} <|constrain|>json\
+                                 <|message|>{args}<|call|>"
+                            ),
                             other => panic!("{other} is not a JSON format"),
                         };
                     }

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use clap::{Args, ValueEnum};
 use serde_json::Value;
-use toolcall_stream::{Format, Ids};
+use toolcall_stream::{Format, Ids, Reasoning};
 
 use super::target::Target;
 use crate::FormatParser;
@@ -77,6 +77,13 @@ pub struct ProxyArgs {
     /// content, as the model wrote them (each call is held until it ends).
     #[arg(long)]
     pub strict: bool,
+    /// Split reasoning out of the text into `reasoning_content`: `off`
+    /// (`<think>` is content, for servers that split it themselves), `on`,
+    /// or `started` (the chat template ends the prompt with `<think>`, so
+    /// the output begins inside reasoning). gpt-oss's `analysis` channel
+    /// is reasoning whatever this says.
+    #[arg(long, value_name = "MODE", default_value = "off")]
+    pub reasoning: Reasoning,
     /// The largest request body accepted, in bytes; a larger one is
     /// refused with 413 before anything is sent upstream. Every request
     /// body is read whole before it is forwarded.
@@ -233,6 +240,7 @@ pub struct Config {
     pub incomplete_calls_as_content: bool,
     pub max_held_call: usize,
     pub strict: bool,
+    pub reasoning: Reasoning,
     pub max_body_bytes: usize,
     pub connect_timeout: Duration,
     pub first_byte_timeout: Duration,
@@ -262,6 +270,7 @@ impl Config {
             incomplete_calls_as_content: args.hold_calls,
             max_held_call: args.max_held_call,
             strict: args.strict,
+            reasoning: args.reasoning,
             max_body_bytes: args.max_body_bytes,
             connect_timeout: seconds("--connect-timeout", args.connect_timeout)?,
             first_byte_timeout: seconds("--first-byte-timeout", args.first_byte_timeout)?,

@@ -172,6 +172,7 @@ fn rewrite_for(config: &Config, body: &[u8]) -> Result<Option<Rewrite>, ProxyErr
         .limits(limits)
         .incomplete_calls_as_content(config.incomplete_calls_as_content)
         .strict(config.strict)
+        .reasoning(config.reasoning)
         // The chunks need only the argument fragments.
         .retain_arguments(false);
     // A `stream` that is not a boolean is refused rather than guessed: the

@@ -1,0 +1,676 @@
+//! `Format::Auto`: the format is found from the output.
+//!
+//! Until a format is known, a scout reads the text with one marker set:
+//! every detected format's openers (and the reasoning markers). Text is
+//! content (or reasoning), at content speed. At an opener, every format
+//! that opens with it gets a candidate: an engine of that format, fed the
+//! opener and what follows. A candidate that goes back to content with
+//! nothing held and no call made is dropped; the first candidate, in the
+//! order of [`DETECTED`], that starts a call while no candidate before it
+//! is left wins, is reported as `format_detected`, and reads the rest of
+//! the stream. When every candidate is dropped, the opener was text: the
+//! last one's events (all of them content, reasoning, diagnostics) go out
+//! and the scout reads on.
+//!
+//! An opener only one format has (`[TOOL_CALLS]`, `<|channel|>`, …) gets
+//! one candidate, whose events go out as they come. An opener several
+//! formats share (`<tool_call>`, `<tool_calls>`, DeepSeek's) holds its
+//! candidates' events until one wins, or until all are dropped: then the
+//! text since the opener is content, as written, without the diagnostics
+//! of formats that did not read it. Candidates are fed in pieces cut before
+//! every byte that may start a marker, so a decision never depends on how
+//! the input was split: between two such bytes no candidate can start a
+//! new opening, so none can be dropped and come back.
+
+use std::mem;
+use std::sync::OnceLock;
+
+use aho_corasick::automaton::StateID;
+
+use super::driver::{MarkerSet, Step};
+use super::grammar::State;
+use super::Engine;
+use crate::event::{DiagnosticKind as Kind, Event, OwnedEvent};
+use crate::format::{Format, Role};
+use crate::options::{Options, Reasoning};
+use crate::sink::{diagnostic, Sink, Span};
+
+/// The formats `auto` detects, by preference when two read the same text
+/// as a call: Hermes's body, Qwen3-Coder's `<function=` and GLM's bare
+/// name all follow `<tool_call>`, and DeepSeek V3's `function<｜tool▁sep｜>`
+/// would be a call named `function` to V3.1. `phi4_mini_json` opens with a
+/// word (`functools`) that prose may hold, and is not detected.
+pub(crate) const DETECTED: &[Format] = &[
+    Format::Hermes,
+    Format::Qwen3Coder,
+    Format::Glm45,
+    Format::Glm47,
+    Format::KimiK2,
+    Format::DeepSeekV3,
+    Format::DeepSeekV31,
+    Format::LongCat,
+    Format::InternLm,
+    Format::Jamba,
+    Format::HunyuanA13b,
+    Format::Granite,
+    Format::Mistral,
+    Format::OpenAi,
+];
+
+/// The scout's markers: every opener (as `CallOpen`) and reasoning marker
+/// of the detected formats, and which formats open with each opener.
+struct Openers {
+    markers: MarkerSet,
+    owners: Vec<(&'static str, Vec<Format>)>,
+}
+
+fn openers() -> &'static Openers {
+    static OPENERS: OnceLock<Openers> = OnceLock::new();
+    OPENERS.get_or_init(|| {
+        let (list, owners) = opener_list();
+        Openers {
+            markers: MarkerSet::new(&list),
+            owners,
+        }
+    })
+}
+
+/// The scout's markers and their owners (see [`Openers`]).
+#[allow(clippy::type_complexity)]
+fn opener_list() -> (Vec<(Role, &'static str)>, Vec<(&'static str, Vec<Format>)>) {
+    let mut list: Vec<(Role, &'static str)> = Vec::new();
+    let mut owners: Vec<(&'static str, Vec<Format>)> = Vec::new();
+    for &format in DETECTED {
+        let desc = format.description();
+        for &(role, text) in desc.markers {
+            let role = match role {
+                Role::CallOpen | Role::HeadOpen | Role::ChannelOpen => Role::CallOpen,
+                Role::FuncOpen if desc.recoveries.bare_function => Role::CallOpen,
+                Role::ReasoningOpen | Role::ReasoningClose => role,
+                _ => continue,
+            };
+            let at = match owners.iter().position(|(t, _)| *t == text) {
+                Some(at) => at,
+                None => {
+                    list.push((role, text));
+                    owners.push((text, Vec::new()));
+                    owners.len() - 1
+                }
+            };
+            if role == Role::CallOpen && !owners[at].1.contains(&format) {
+                owners[at].1.push(format);
+            }
+        }
+    }
+    (list, owners)
+}
+
+/// What `auto` keeps while it looks for the format, and after (to start
+/// over on `reset`).
+pub(crate) struct Detect {
+    /// The format was found: the engine is the winner's now.
+    pub decided: bool,
+    /// The options the parser was built with (`format: Auto`).
+    opts: Options,
+    /// A scout's marker match in progress, and its bytes from earlier
+    /// chunks.
+    marker: Option<StateID>,
+    pending: String,
+    /// Whether the scout is inside reasoning.
+    reasoning: bool,
+    candidates: Vec<Candidate>,
+    /// The opener has one format: its candidate's events go out as they
+    /// come.
+    sole: bool,
+    /// The text fed to the candidates of a shared opener, which is content
+    /// if none reads it as a call (bounded: candidates that have made no
+    /// call are tentative, within their lookahead window).
+    fed: String,
+}
+
+struct Candidate {
+    engine: Engine,
+    held: Vec<Held>,
+    started: bool,
+}
+
+/// A candidate's output, waiting for the decision.
+enum Held {
+    Event(OwnedEvent),
+    Raw(String, bool),
+    NotACall,
+}
+
+impl Detect {
+    pub(crate) fn new(opts: Options) -> Detect {
+        let reasoning = opts.reasoning == Reasoning::Started;
+        Detect {
+            decided: false,
+            opts,
+            marker: None,
+            pending: String::new(),
+            reasoning,
+            candidates: Vec::new(),
+            sole: false,
+            fed: String::new(),
+        }
+    }
+
+    pub(crate) fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    pub(crate) fn held_len(&self) -> usize {
+        self.pending.len()
+            + self.fed.len()
+            + self
+                .candidates
+                .iter()
+                .map(|c| c.engine.held_len() + c.held_len())
+                .sum::<usize>()
+    }
+
+    /// The call of an opener's only candidate, if any.
+    pub(crate) fn partial_call(&self) -> Option<crate::PartialCall<'_>> {
+        match self.candidates.as_slice() {
+            [one] if self.sole => one.engine.partial_call(),
+            _ => None,
+        }
+    }
+
+    pub(crate) fn begin_output(&mut self) {
+        for candidate in &mut self.candidates {
+            candidate.engine.begin_output();
+        }
+    }
+
+    /// Reads `s`; returns the winner when a call decided the format, with
+    /// the text after the piece that decided it.
+    pub(crate) fn run<'s, S: Sink>(
+        &mut self,
+        mut s: &'s str,
+        sink: &mut S,
+    ) -> Option<(Engine, &'s str)> {
+        while !s.is_empty() {
+            if self.candidates.is_empty() {
+                let n = self.scan(s, sink);
+                s = &s[n..];
+                continue;
+            }
+            let n = piece_len(s);
+            let (piece, rest) = s.split_at(n);
+            s = rest;
+            self.feed(piece, sink);
+            if let Some(winner) = self.decide(sink) {
+                return Some((winner, s));
+            }
+        }
+        None
+    }
+
+    /// The next chunk starts with a character whose first byte is `lead`.
+    pub(crate) fn next_starts_with<S: Sink>(&mut self, lead: u8, sink: &mut S) -> Option<Engine> {
+        if self.candidates.is_empty() {
+            if let Some(sid) = self.marker {
+                if matches!(openers().markers.step(sid, lead), Step::Dead) {
+                    self.marker = None;
+                    let pending = mem::take(&mut self.pending);
+                    Engine::text_out(sink, self.reasoning, &pending);
+                }
+            }
+            return None;
+        }
+        let sole = self.sole;
+        for candidate in &mut self.candidates {
+            let (engine, mut tap) = candidate.tap(sole, sink);
+            engine.next_starts_with_format(lead, &mut tap);
+        }
+        self.decide(sink)
+    }
+
+    /// The end of the stream before a format was found.
+    pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
+        if self.candidates.is_empty() {
+            self.marker = None;
+            let pending = mem::take(&mut self.pending);
+            Engine::text_out(sink, self.reasoning, &pending);
+            return;
+        }
+        let sole = self.sole;
+        for candidate in &mut self.candidates {
+            let (engine, mut tap) = candidate.tap(sole, sink);
+            engine.finish_format(&mut tap);
+        }
+        let candidates = mem::take(&mut self.candidates);
+        if !self.sole {
+            // The first that made a call wins; without one, the text.
+            match candidates.into_iter().find(|c| c.started) {
+                Some(winner) => {
+                    let format = winner.engine.options().format;
+                    replay(winner.held, Some(format), sink);
+                }
+                None => self.release_fed(sink),
+            }
+        }
+        self.sole = false;
+        self.fed.clear();
+    }
+
+    /// Back to the start of a stream.
+    pub(crate) fn reset(&mut self) {
+        self.decided = false;
+        self.marker = None;
+        self.pending.clear();
+        self.reasoning = self.opts.reasoning == Reasoning::Started;
+        self.candidates.clear();
+        self.sole = false;
+        self.fed.clear();
+    }
+
+    /// The text of a shared opener that no format read as a call.
+    fn release_fed<S: Sink>(&mut self, sink: &mut S) {
+        Engine::text_out(sink, self.reasoning, &self.fed);
+        if S::WANTS_RAW {
+            sink.raw(&self.fed, false);
+        }
+        self.fed.clear();
+    }
+
+    /// The scout: text to content (or reasoning) until an opener, whose
+    /// formats then get candidates. Returns the bytes consumed.
+    fn scan<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        let set = &openers().markers;
+        let bytes = s.as_bytes();
+        let (mut i, mut run, mut marker_at) = (0, 0, 0);
+        while i < bytes.len() {
+            if let Some(sid) = self.marker {
+                match set.step(sid, bytes[i]) {
+                    Step::Partial(next) => {
+                        self.marker = Some(next);
+                        i += 1;
+                    }
+                    Step::Done(role, spelled) => {
+                        self.marker = None;
+                        self.pending.clear();
+                        Engine::text_out(sink, self.reasoning, &s[run..marker_at.max(run)]);
+                        i += 1;
+                        run = i;
+                        let split = self.opts.reasoning != Reasoning::Off;
+                        match role {
+                            Role::CallOpen => {
+                                self.spawn(spelled, sink);
+                                return i;
+                            }
+                            Role::ReasoningOpen if split && !self.reasoning => {
+                                self.reasoning = true
+                            }
+                            Role::ReasoningClose if split && self.reasoning => {
+                                self.reasoning = false
+                            }
+                            _ => Engine::text_out(sink, self.reasoning, spelled),
+                        }
+                    }
+                    Step::Dead => {
+                        // The bytes stepped hold no first byte after the
+                        // first: they are text, after those of earlier
+                        // chunks.
+                        self.marker = None;
+                        let pending = mem::take(&mut self.pending);
+                        Engine::text_out(sink, self.reasoning, &pending);
+                        self.pending = pending;
+                        self.pending.clear();
+                    }
+                }
+            } else if let Some(k) = set.find(&bytes[i..]) {
+                marker_at = i + k;
+                self.marker = Some(set.after_first(bytes[marker_at]));
+                i = marker_at + 1;
+            } else {
+                i = bytes.len();
+            }
+        }
+        if self.marker.is_some() {
+            Engine::text_out(sink, self.reasoning, &s[run..marker_at.max(run)]);
+            self.pending.push_str(&s[marker_at.max(run)..]);
+        } else {
+            Engine::text_out(sink, self.reasoning, &s[run..]);
+        }
+        s.len()
+    }
+
+    /// A candidate for each format that opens with `opener`, fed it.
+    fn spawn<S: Sink>(&mut self, opener: &'static str, sink: &mut S) {
+        let formats = openers()
+            .owners
+            .iter()
+            .find(|(text, _)| *text == opener)
+            .map_or(&[][..], |(_, formats)| formats.as_slice());
+        for &format in formats {
+            let mut opts = self.opts.clone();
+            opts.format = format;
+            let mut engine = Engine::with_format(format.compiled(), opts);
+            engine.reasoning_at = self.reasoning.then_some(0);
+            self.candidates.push(Candidate {
+                engine,
+                held: Vec::new(),
+                started: false,
+            });
+        }
+        self.sole = formats.len() == 1;
+        self.fed.clear();
+        self.feed(opener, sink);
+        // Nothing can be decided yet: a call needs more than its opener.
+    }
+
+    /// Feeds a piece to every candidate.
+    fn feed<S: Sink>(&mut self, piece: &str, sink: &mut S) {
+        let sole = self.sole;
+        if !sole {
+            self.fed.push_str(piece);
+        }
+        for candidate in &mut self.candidates {
+            let (engine, mut tap) = candidate.tap(sole, sink);
+            engine.run_format(piece, &mut tap);
+        }
+    }
+
+    /// Drops the candidates that read their opener as text, and returns the
+    /// winner if one is found.
+    fn decide<S: Sink>(&mut self, sink: &mut S) -> Option<Engine> {
+        let reasoning = self.reasoning;
+        let mut reasoning_after = reasoning;
+        self.candidates.retain(|c| {
+            let idle = !c.started && c.engine.is_idle(reasoning);
+            if idle {
+                reasoning_after = c.engine.in_reasoning();
+            }
+            !idle
+        });
+        if self.candidates.is_empty() {
+            // The opener was text.
+            if self.sole {
+                // A message's end may have closed its reasoning.
+                self.reasoning = reasoning_after;
+            } else {
+                self.release_fed(sink);
+            }
+            self.sole = false;
+            return None;
+        }
+        if !self.candidates[0].started {
+            return None;
+        }
+        // Of two formats that read the same call, one whose template puts
+        // parameter openers on lines of their own does not win a call
+        // written inline (GLM-4.5 and GLM-4.7 differ only there).
+        if self.candidates.len() > 1
+            && self.candidates[1].started
+            && !self.candidates[0].engine.fits_layout(&self.fed)
+        {
+            self.candidates.remove(0);
+        }
+        let winner = self.candidates.remove(0);
+        self.candidates.clear();
+        if !self.sole {
+            let format = winner.engine.options().format;
+            replay(winner.held, Some(format), sink);
+        }
+        self.sole = false;
+        self.fed.clear();
+        self.decided = true;
+        Some(winner.engine)
+    }
+}
+
+impl Candidate {
+    /// The candidate's engine, and the sink it writes to.
+    fn tap<'a, S>(&'a mut self, sole: bool, out: &'a mut S) -> (&'a mut Engine, TapSink<'a, S>) {
+        let format = self.engine.opts.format;
+        let tap = TapSink {
+            held: &mut self.held,
+            started: &mut self.started,
+            sole,
+            format,
+            out,
+        };
+        (&mut self.engine, tap)
+    }
+
+    fn held_len(&self) -> usize {
+        self.held
+            .iter()
+            .map(|h| match h {
+                Held::Event(_) => 32,
+                Held::Raw(text, _) => text.len(),
+                Held::NotACall => 0,
+            })
+            .sum()
+    }
+}
+
+/// How much of `s` goes to the candidates at once: one character when it
+/// may start a marker, else the run up to the next such byte.
+fn piece_len(s: &str) -> usize {
+    let set = &openers().markers;
+    let bytes = s.as_bytes();
+    if set.starts_marker(bytes[0]) || !bytes[0].is_ascii() {
+        // A marker may also start with a multi-byte character: one whole
+        // character.
+        return s.chars().next().map_or(1, char::len_utf8);
+    }
+    let run = bytes
+        .iter()
+        .position(|&b| set.starts_marker(b) || !b.is_ascii())
+        .unwrap_or(bytes.len());
+    run.max(1)
+}
+
+/// Sends a candidate's held output, with `format_detected` before its
+/// first call when `detected`.
+fn replay<S: Sink>(held: Vec<Held>, detected: Option<Format>, sink: &mut S) {
+    let mut detected = detected;
+    for item in held {
+        match item {
+            Held::Event(event) => {
+                if let (Some(format), OwnedEvent::ToolCallStart { .. }) = (detected, &event) {
+                    report_detected(format, sink);
+                    detected = None;
+                }
+                sink.event(event.as_event());
+            }
+            Held::Raw(text, opening) => sink.raw(&text, opening),
+            Held::NotACall => sink.not_a_call(),
+        }
+    }
+}
+
+fn report_detected<S: Sink>(format: Format, sink: &mut S) {
+    let mut message = String::new();
+    diagnostic(
+        sink,
+        &mut message,
+        Kind::FormatDetected,
+        None,
+        format_args!(
+            "the output is in the `{}` format (its first call showed it); the rest of the \
+             stream is read as `{}`",
+            format.name(),
+            format.name()
+        ),
+    );
+}
+
+/// Where a candidate's output goes: held, or (the sole candidate) out.
+struct TapSink<'a, S> {
+    held: &'a mut Vec<Held>,
+    started: &'a mut bool,
+    sole: bool,
+    format: Format,
+    out: &'a mut S,
+}
+
+impl<S: Sink> TapSink<'_, S> {
+    /// Appends a delta to the last held event when it is one of the same
+    /// kind, so that pieces fed one character at a time stay one event.
+    fn merge(&mut self, event: &Event<'_>) -> bool {
+        let Some(Held::Event(last)) = self.held.last_mut() else {
+            return false;
+        };
+        match (last, event) {
+            (OwnedEvent::Content { text: a }, Event::Content { text: b })
+            | (OwnedEvent::Reasoning { text: a }, Event::Reasoning { text: b }) => {
+                a.push_str(b);
+                true
+            }
+            (
+                OwnedEvent::ArgumentsDelta { index: i, delta: a },
+                Event::ArgumentsDelta { index: j, delta: b },
+            ) if *i == *j => {
+                a.push_str(b);
+                true
+            }
+            (
+                OwnedEvent::ParameterDelta { index: i, text: a },
+                Event::ParameterDelta { index: j, text: b },
+            ) if *i == *j => {
+                a.push_str(b);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<S: Sink> Sink for TapSink<'_, S> {
+    const WANTS_RAW: bool = S::WANTS_RAW;
+
+    fn event(&mut self, event: Event<'_>) {
+        let start = matches!(event, Event::ToolCallStart { .. });
+        if self.sole {
+            if start && !*self.started {
+                report_detected(self.format, self.out);
+            }
+            self.out.event(event);
+        } else if !self.merge(&event) {
+            self.held.push(Held::Event(event.into_owned()));
+        }
+        *self.started |= start;
+    }
+
+    fn raw(&mut self, text: &str, opening: bool) {
+        if self.sole {
+            self.out.raw(text, opening);
+        } else {
+            self.held.push(Held::Raw(text.to_owned(), opening));
+        }
+    }
+
+    fn not_a_call(&mut self) {
+        if self.sole {
+            self.out.not_a_call();
+        } else {
+            self.held.push(Held::NotACall);
+        }
+    }
+
+    // Spans of the candidate's arguments buffer mean nothing to the
+    // parser's: the text is copied.
+    fn event_with_whole(&mut self, event: Event<'_>, _whole: Span) {
+        self.event(event);
+    }
+}
+
+impl Engine {
+    /// The engine of a parser: an `auto` one starts looking for its format.
+    pub(crate) fn detecting(opts: Options) -> Option<Box<Detect>> {
+        (opts.format == Format::Auto).then(|| Box::new(Detect::new(opts)))
+    }
+
+    /// Whether `text` (a call) is laid out as the format's template lays
+    /// it: parameter openers at line starts where the format says so.
+    fn fits_layout(&self, text: &str) -> bool {
+        let open = self.marker(Role::ParamOpen);
+        if !self.desc().param_open_at_line_start || open.is_empty() {
+            return true;
+        }
+        match text.find(open) {
+            Some(at) => text[..at].trim_end_matches([' ', '\t']).ends_with('\n'),
+            None => true,
+        }
+    }
+
+    /// Whether a candidate read its opener as text: back to content with
+    /// nothing held, no message or reasoning of its own open.
+    fn is_idle(&self, reasoning: bool) -> bool {
+        self.state == State::Content
+            && self.held_len() == 0
+            && !self.in_message
+            && self.in_reasoning() == reasoning
+    }
+
+    /// Reads `s` while the format is not known; from the call that makes
+    /// it known, the winner (which this engine becomes) reads on.
+    pub(super) fn detect_run<S: Sink>(&mut self, s: &str, sink: &mut S) {
+        let Some(mut detect) = self.detect.take() else {
+            return;
+        };
+        let found = detect.run(s, sink);
+        match found {
+            Some((winner, rest)) => {
+                self.become_winner(winner, detect);
+                if !rest.is_empty() {
+                    self.run(rest, sink);
+                }
+            }
+            None => self.detect = Some(detect),
+        }
+    }
+
+    pub(super) fn detect_next_starts_with<S: Sink>(&mut self, lead: u8, sink: &mut S) {
+        let Some(mut detect) = self.detect.take() else {
+            return;
+        };
+        match detect.next_starts_with(lead, sink) {
+            Some(winner) => self.become_winner(winner, detect),
+            None => self.detect = Some(detect),
+        }
+    }
+
+    fn become_winner(&mut self, winner: Engine, detect: Box<Detect>) {
+        *self = winner;
+        self.detect = Some(detect);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_format_is_detected_or_said_not_to_be() {
+        for format in Format::ALL {
+            assert!(
+                DETECTED.contains(format) || *format == Format::Phi4MiniJson,
+                "{format}"
+            );
+        }
+    }
+
+    #[test]
+    fn the_scouts_markers_keep_the_drivers_rules() {
+        let (list, owners) = opener_list();
+        assert!(owners
+            .iter()
+            .any(|(t, f)| *t == "<tool_call>" && f.len() == 4));
+        let first: Vec<u8> = list.iter().map(|(_, t)| t.as_bytes()[0]).collect();
+        for (_, a) in &list {
+            for (_, b) in &list {
+                assert!(a == b || !b.starts_with(a), "{a:?} is a prefix of {b:?}");
+            }
+            assert!(
+                !a.as_bytes()[1..].iter().any(|b| first.contains(b)),
+                "{a:?} holds a first byte"
+            );
+        }
+    }
+}

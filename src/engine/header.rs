@@ -1,0 +1,204 @@
+//! Messages with headers (gpt-oss's Harmony format): each message is a
+//! header, `<|message|>` and a body,
+//!
+//! ```text
+//! <|start|>assistant<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>{…}<|call|>
+//! ```
+//!
+//! and the header says what the body is: the arguments of a call when its
+//! recipient is one of the client's functions, reasoning on a reasoning
+//! channel (`analysis`) or for another recipient (a built-in tool the
+//! server runs), content otherwise (`final`, a `commentary` preamble). The
+//! header is held, bounded by the lookahead window, until `<|message|>`
+//! decides it; one that never gets there is text, reported.
+
+use super::grammar::State;
+use super::hold::Opening;
+use super::Engine;
+use crate::event::DiagnosticKind as Kind;
+use crate::format::{Headers, Role};
+use crate::sink::Sink;
+
+/// What a header makes of its body.
+enum Body {
+    Content,
+    Reasoning,
+    /// A call: where the function name is in the held header.
+    Call(std::ops::Range<usize>),
+}
+
+impl Engine {
+    fn headers(&self) -> Option<Headers> {
+        self.desc().json.and_then(|json| json.headers)
+    }
+
+    /// A header opener (`<|start|>`, or `<|channel|>` when the prompt
+    /// already gave the role) outside calls.
+    pub(super) fn begin_header(&mut self, text: &str) {
+        // A new header ends a message left open.
+        self.in_message = false;
+        self.hold.start(text);
+        self.hold.opening = Opening::Bare;
+        self.state = State::Header;
+    }
+
+    /// Header text: held until `<|message|>`, within the window.
+    pub(super) fn header_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        self.hold.text.push_str(s);
+        if self.hold.len() > self.hold_limit() {
+            self.reject_header("it grew past the lookahead window", sink);
+        }
+        s.len()
+    }
+
+    pub(super) fn header_marker<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        match role {
+            Role::ChannelOpen | Role::HeadAttr => {
+                self.hold.text.push_str(text);
+                if self.hold.len() > self.hold_limit() {
+                    self.reject_header("it grew past the lookahead window", sink);
+                }
+            }
+            Role::ArgsOpen => self.header_done(sink),
+            _ => {
+                self.reject_header(&format!("`{text}` came before its body"), sink);
+                self.on_marker(role, sink);
+            }
+        }
+    }
+
+    /// The header is whole: its body starts.
+    fn header_done<S: Sink>(&mut self, sink: &mut S) {
+        let Some(headers) = self.headers() else {
+            return self.reject_header("the format has no headers", sink);
+        };
+        let channel_open = self.marker(Role::ChannelOpen);
+        let body = read_header(&self.hold.text, channel_open, headers);
+        if S::WANTS_RAW && !matches!(body, Body::Call(_)) {
+            // The header's own marker (`<|message|>`) comes after this.
+            sink.not_a_call();
+        }
+        match body {
+            Body::Content => {
+                self.hold.text.clear();
+                self.reasoning_at = None;
+                self.in_message = true;
+                self.state = State::Content;
+            }
+            Body::Reasoning => {
+                self.hold.text.clear();
+                self.reasoning_at = Some(self.call.count());
+                self.in_message = true;
+                self.state = State::Content;
+            }
+            Body::Call(name) => {
+                self.reasoning_at = None;
+                if !self.call.may_start_call(&self.opts, sink) {
+                    // Past `max_calls` (reported): the message is text.
+                    return self.release_as_text(sink);
+                }
+                let name = &self.hold.text[name];
+                if name.len() > self.opts.limits.max_name_len || name.chars().any(char::is_control)
+                {
+                    return self.reject_header("its function name could not be read", sink);
+                }
+                self.call.start_call(name, None, &self.opts, sink);
+                self.begin_json(false);
+            }
+        }
+    }
+
+    /// The held header is not one: it is text, reported.
+    pub(super) fn reject_header<S: Sink>(&mut self, why: &str, sink: &mut S) {
+        let (open, body) = (self.marker(Role::ChannelOpen), self.marker(Role::ArgsOpen));
+        self.diag(
+            sink,
+            Kind::MalformedHeader,
+            None,
+            format_args!(
+                "a message header (`{open}` … `{body}`) could not be read: {why}; \
+                 its text was returned as content"
+            ),
+        );
+        self.release_as_text(sink);
+    }
+
+    fn release_as_text<S: Sink>(&mut self, sink: &mut S) {
+        self.release_held(sink);
+        self.state = State::Content;
+    }
+
+    /// A message's end marker (`<|end|>`, `<|return|>`, or `<|call|>`
+    /// after a body that was not a call) outside calls: structure, which
+    /// ends the message's reasoning if it was reasoning.
+    pub(super) fn message_end(&mut self) {
+        self.reasoning_at = None;
+        self.in_message = false;
+    }
+}
+
+/// What a header (as held: its markers and words) makes of its body.
+fn read_header(header: &str, channel_open: &str, headers: Headers) -> Body {
+    let word_end = |s: &str| {
+        s.find(|c: char| c.is_whitespace() || c == '<')
+            .unwrap_or(s.len())
+    };
+    if let Some(at) = header.find(headers.recipient) {
+        let start = at + headers.recipient.len();
+        let recipient = &header[start..start + word_end(&header[start..])];
+        if let Some(name) = recipient.strip_prefix(headers.functions) {
+            if !name.is_empty() {
+                let from = start + headers.functions.len();
+                return Body::Call(from..from + name.len());
+            }
+        }
+        // A built-in tool (`browser.search`, `python`): the server's own
+        // business, not a call for the client.
+        return Body::Reasoning;
+    }
+    let channel = header.find(channel_open).map(|at| {
+        let rest = header[at + channel_open.len()..].trim_start();
+        &rest[..word_end(rest)]
+    });
+    match channel {
+        Some(channel) if headers.reasoning_channels.contains(&channel) => Body::Reasoning,
+        _ => Body::Content,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const HARMONY: Headers = Headers {
+        reasoning_channels: &["analysis"],
+        recipient: "to=",
+        functions: "functions.",
+    };
+
+    fn read(header: &str) -> String {
+        match read_header(header, "<|channel|>", HARMONY) {
+            Body::Content => "content".into(),
+            Body::Reasoning => "reasoning".into(),
+            Body::Call(name) => format!("call {}", &header[name]),
+        }
+    }
+
+    #[test]
+    fn a_header_says_what_its_body_is() {
+        assert_eq!(read("<|channel|>analysis"), "reasoning");
+        assert_eq!(read("<|start|>assistant<|channel|>final"), "content");
+        assert_eq!(read("<|channel|>commentary"), "content");
+        assert_eq!(
+            read("<|channel|>commentary to=functions.get_weather <|constrain|>json"),
+            "call get_weather"
+        );
+        assert_eq!(
+            read("<|start|>assistant to=functions.f<|channel|>commentary json"),
+            "call f"
+        );
+        assert_eq!(read("<|channel|>analysis to=browser.search"), "reasoning");
+        assert_eq!(read("<|start|>assistant"), "content");
+        assert_eq!(read("<|channel|>commentary to=functions."), "reasoning");
+    }
+}

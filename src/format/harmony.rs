@@ -1,0 +1,41 @@
+//! gpt-oss, in OpenAI's Harmony format (vLLM: `openai`):
+//!
+//! ```text
+//! <|channel|>analysis<|message|>The user wants the weather.<|end|>
+//! <|start|>assistant<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>
+//! ```
+//!
+//! (one line in real output; the prompt ends with `<|start|>assistant`, so
+//! the first message starts at `<|channel|>`). Every message has a header;
+//! the recipient `to=functions.NAME`, before or after the channel, makes
+//! the body a call's JSON arguments, ended by their own `}` and then
+//! `<|call|>`. The `analysis` channel is reasoning, as is a message to a
+//! built-in tool (`to=browser.search`); `final`, and `commentary` without a
+//! recipient (a preamble), are content. Text outside any message is
+//! content.
+
+use super::{Description, Headers, Json, Role};
+
+pub(crate) static HARMONY: Description = Description {
+    aliases: &["gpt_oss", "harmony"],
+    ..Description::json(
+        "openai",
+        &[
+            (Role::HeadOpen, "<|start|>"),
+            (Role::ChannelOpen, "<|channel|>"),
+            (Role::HeadAttr, "<|constrain|>"),
+            (Role::ArgsOpen, "<|message|>"),
+            (Role::BodyClose, "<|end|>"),
+            (Role::BodyClose, "<|return|>"),
+            (Role::FuncClose, "<|call|>"),
+        ],
+        Json {
+            headers: Some(Headers {
+                reasoning_channels: &["analysis"],
+                recipient: "to=",
+                functions: "functions.",
+            }),
+            ..Json::ARGS
+        },
+    )
+};

@@ -1,0 +1,155 @@
+//! `Format::Auto`: on every fixture of every detected format, `auto` gives
+//! the calls the fixture's own format gives, says which format it found,
+//! and keeps split invariance; output with no call is all content.
+
+mod common;
+
+use common::{feed_cut, fixtures, message_of, one_shot};
+use toolcall_stream::{coalesce, DiagnosticKind, Format, Ids, Message, Parser, Reasoning};
+
+/// Fixtures whose calls `auto` reads differently from their own format,
+/// with the reason. Kept exact: a listed fixture must still differ.
+const DIFFERENT: &[(&str, &str)] = &[
+    (
+        "deepseek_v3/v31_layout",
+        "V3.1's layout (`NAME<｜tool▁sep｜>{…}`) is not a V3 call, so `deepseek_v3` keeps it as \
+         content; `auto` reads it as the V3.1 call it is",
+    ),
+    (
+        "deepseek_v3/section_opener_variant",
+        "a misspelled section opener (`<｜tool calls begin｜>`) is text to `deepseek_v3`; the \
+         bare `<｜tool▁call▁begin｜>function<｜tool▁sep｜>` after it is a V3.1 call named \
+         `function` whose arguments are not JSON (incomplete, reported) before V3 could say \
+         otherwise",
+    ),
+    (
+        "deepseek_v3/truncated_in_name",
+        "cut before V3's name ends: `deepseek_v3` has no call yet, and V3.1 already read a call \
+         named `function` (incomplete, reported)",
+    ),
+];
+
+fn calls(message: &Message) -> Vec<(String, String, bool)> {
+    message
+        .tool_calls
+        .iter()
+        .map(|c| (c.name.clone(), c.arguments.clone(), c.complete))
+        .collect()
+}
+
+#[test]
+fn auto_reads_every_fixture_as_its_own_format_does() {
+    let mut failures = Vec::new();
+    let mut checked = 0;
+    for fixture in fixtures() {
+        if fixture.format == Format::Phi4MiniJson {
+            continue;
+        }
+        let label = format!("{}/{}", fixture.format, fixture.name);
+        let own = message_of(&one_shot(&mut fixture.parser(), &fixture.input));
+        let mut auto = fixture.builder().format(Format::Auto).build();
+        let found = message_of(&one_shot(&mut auto, &fixture.input));
+        checked += 1;
+        let listed = DIFFERENT.iter().any(|(name, _)| *name == label);
+        let same = calls(&found) == calls(&own);
+        if same == listed {
+            failures.push(format!(
+                "{label} ({}):\n  own:  {:?}\n  auto: {:?}\n  auto diagnostics: {:?}",
+                if listed {
+                    "listed but agrees"
+                } else {
+                    "differs"
+                },
+                calls(&own),
+                calls(&found),
+                found
+                    .diagnostics
+                    .iter()
+                    .map(|d| d.kind.as_str())
+                    .collect::<Vec<_>>()
+            ));
+            continue;
+        }
+        if !own.tool_calls.is_empty() && !listed {
+            let detected: Vec<&str> = found
+                .diagnostics
+                .iter()
+                .filter(|d| d.kind == DiagnosticKind::FormatDetected)
+                .map(|d| d.message.as_str())
+                .collect();
+            assert_eq!(detected.len(), 1, "{label}: {detected:?}");
+        }
+    }
+    assert!(checked > 300, "only {checked} fixtures");
+    assert!(
+        failures.is_empty(),
+        "{} of {checked}:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn auto_is_split_invariant_on_every_fixture() {
+    for fixture in fixtures() {
+        let mut auto = fixture.builder().format(Format::Auto).build();
+        let whole = coalesce(one_shot(&mut auto, &fixture.input));
+        for size in [1, 3, 7] {
+            let cuts: Vec<usize> = (size..fixture.input.len()).step_by(size).collect();
+            let split = coalesce(feed_cut(&mut auto, &fixture.input, &cuts));
+            assert_eq!(
+                split, whole,
+                "{}/{} in {size}-byte pieces",
+                fixture.format, fixture.name
+            );
+        }
+    }
+}
+
+#[test]
+fn text_without_a_call_is_all_content() {
+    let text = "Use <tool_call> tags, [TOOL_CALLS] or <|channel|> here; <tool_calls> too.";
+    let message = Parser::new(Format::Auto).parse(text);
+    assert!(message.tool_calls.is_empty());
+    assert_eq!(message.content.as_deref(), Some(text));
+}
+
+#[test]
+fn the_first_call_decides_the_format_for_the_rest() {
+    let text = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>\
+                <tool_call>\n<function=g>\n</function>\n</tool_call>";
+    let mut parser = Parser::builder()
+        .format(Format::Auto)
+        .ids(Ids::sequential("call_"))
+        .build();
+    let message = parser.parse(text);
+    assert_eq!(message.tool_calls.len(), 1, "{message:?}");
+    assert_eq!(message.tool_calls[0].name, "f");
+    assert_eq!(parser.format(), Format::Hermes);
+    // A reset parser looks again.
+    parser.reset();
+    let message = parser.parse("[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}");
+    assert_eq!(message.tool_calls[0].name, "get_weather");
+    assert_eq!(parser.format(), Format::Mistral);
+}
+
+#[test]
+fn reasoning_before_the_call_is_split_before_the_format_is_known() {
+    let text =
+        "<think>Paris.</think>Ok.<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>";
+    let message = Parser::builder()
+        .format(Format::Auto)
+        .reasoning(Reasoning::On)
+        .build()
+        .parse(text);
+    assert_eq!(message.reasoning.as_deref(), Some("Paris."));
+    assert_eq!(message.content.as_deref(), Some("Ok."));
+    assert_eq!(message.tool_calls.len(), 1);
+}
+
+#[test]
+fn auto_is_a_name_the_parser_knows() {
+    assert_eq!("auto".parse::<Format>(), Ok(Format::Auto));
+    assert_eq!(Format::Auto.name(), "auto");
+    assert!(!Format::ALL.contains(&Format::Auto));
+}
