@@ -25,7 +25,15 @@ SHAPES = {
     "hunyuan_a13b": ("<tool_calls>", "</tool_calls>", True),
     "granite": ("<|tool_call|>", None, True),
     "phi4_mini_json": ("functools", None, True),
+    # Calls after the tag are separated by `; ` (see `join` below).
+    "llama3_json": ("<|python_tag|>", None, False),
 }
+
+# How a format writes several calls after one opener, when it does.
+JOIN = {"llama3_json": "; "}
+
+# Keys other than `arguments`.
+ARGS_KEY = {"internlm": "parameters", "llama3_json": "parameters"}
 
 
 def body(name, args, key="arguments"):
@@ -35,11 +43,13 @@ def body(name, args, key="arguments"):
 def scenarios(fmt):
     opener, closer, is_list = SHAPES[fmt]
     close = closer or ""
-    key = "parameters" if fmt == "internlm" else "arguments"
+    key = ARGS_KEY.get(fmt, "arguments")
 
     def calls(*bodies):
         if is_list:
             return opener + "[" + ", ".join(bodies) + "]" + close
+        if fmt in JOIN:
+            return opener + JOIN[fmt].join(bodies) + close
         return "\n".join(opener + b + close for b in bodies)
 
     weather = body("get_weather", {"city": "Paris", "days": 3}, key)
@@ -81,6 +91,18 @@ def scenarios(fmt):
         out["missing_close_then_text"] = (
             calls(body("get_weather", {"city": "Paris"}, key))[: -len(closer)] + "\nThe weather is coming."
         )
+    if fmt == "llama3_json":
+        # The bare shapes: an object at the very start is a call; later in
+        # prose, or not a call, it is content.
+        paris = body("get_weather", {"city": "Paris"}, key)
+        out["bare_at_start"] = "\n" + paris
+        out["bare_two_calls"] = paris + "; " + body("search", {"query": "rust streaming parser", "limit": 5}, key)
+        out["bare_after_text"] = "Let me check the weather for you. " + paris
+        out["bare_not_a_call"] = "{name} is the placeholder; " + paris
+        out["separator_then_text"] = paris + "; that is all."
+        # Shared with the wrapped formats, which show them already.
+        for same in ("empty_arguments", "arguments_before_name", "nested_arguments"):
+            del out[same]
     if is_list:
         out["list_element_not_a_call"] = opener + "[" + weather + ", 42]" + close
     return out

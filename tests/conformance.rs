@@ -231,6 +231,19 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "`[TOOL_CALLS][{...}]` (7B v0.3): vLLM reads `[` as the name; we read the list of call \
          objects",
     ),
+    (
+        "l3_content_before",
+        "prose, then a call object: vLLM's non-streaming regex finds the object anywhere and \
+         drops the prose, while its streaming path returns all of it as content; we follow the \
+         streaming path (a bare object is a call only at the start of the output, so a `{` in \
+         prose never starts one) and return the text as content",
+    ),
+    (
+        "l3_parameters_as_string",
+        "`\"parameters\"` is a JSON string holding the object: vLLM passes the string through, \
+         so its arguments are a string, not an object; we decode it into the object the \
+         string holds (`lenient_json`), as for every JSON format",
+    ),
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -251,6 +264,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("granite", Format::Granite),
     ("phi4_mini_json", Format::Phi4MiniJson),
     ("mistral", Format::Mistral),
+    ("llama3_json", Format::Llama3Json),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -270,6 +284,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Granite, 4),
     (Format::Phi4MiniJson, 4),
     (Format::Mistral, 8),
+    (Format::Llama3Json, 9),
 ];
 
 struct Case {

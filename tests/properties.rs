@@ -613,6 +613,12 @@ properties!(
     json_soup(FORMAT),
     json_calls(FORMAT)
 );
+properties!(
+    llama3_json,
+    Format::Llama3Json,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
 
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.

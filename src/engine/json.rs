@@ -87,7 +87,7 @@ impl JsonCall {
 }
 
 impl Engine {
-    fn json(&self) -> Json {
+    pub(super) fn json(&self) -> Json {
         self.desc().json.unwrap_or(Json {
             args_after_name: false,
             ..Json::ARGS

@@ -33,6 +33,7 @@ mod json;
 mod json_after;
 mod json_args;
 mod json_body;
+mod json_start;
 mod name;
 mod openings;
 mod values;
@@ -82,7 +83,7 @@ impl Engine {
         Engine {
             format,
             opts,
-            state: State::Content,
+            state: State::initial(format.desc),
             marker: Match::default(),
             hold: Hold::new(),
             name: Name::default(),
@@ -104,7 +105,7 @@ impl Engine {
 
     /// Back to the start of a stream, keeping allocations and options.
     pub(crate) fn reset(&mut self) {
-        self.state = State::Content;
+        self.state = State::initial(self.desc());
         self.marker.state = None;
         self.marker.pending.clear();
         self.hold.text.clear();

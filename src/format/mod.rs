@@ -16,6 +16,7 @@ mod glm;
 mod hermes;
 mod json_wrapped;
 mod kimi_k2;
+mod llama3;
 mod mistral;
 mod qwen3_coder;
 #[cfg(test)]
@@ -83,6 +84,14 @@ pub(crate) struct Json {
     /// The arguments may sit in a Markdown code fence (```` ```json ````
     /// … ```` ``` ````), which is layout.
     pub fenced: bool,
+    /// A body (or a list of them, or a fence around one, where the format
+    /// has those) may open the output without a marker: only whitespace
+    /// comes before it (Llama 3's bare `{"name": …}`). Later in the
+    /// output, such text is content.
+    pub open_at_start: bool,
+    /// Bodies may follow one another with no marker between them, only
+    /// whitespace and this byte (Llama 3's `; `).
+    pub body_separator: Option<u8>,
 }
 
 /// How a function name is written inside a call id: `PREFIX NAME SEP N`.
@@ -120,6 +129,8 @@ impl Json {
         id_in_name: None,
         typed_name: false,
         fenced: false,
+        open_at_start: false,
+        body_separator: None,
     };
 
     /// A JSON call object (or list of them) after the wrapper's opener.
@@ -476,6 +487,10 @@ pub enum Format {
     /// `[TOOL_CALLS]NAME[ARGS]{…}` (Magistral, Devstral 2). vLLM name:
     /// `mistral`.
     Mistral,
+    /// Llama 3.1–3.3: `<|python_tag|>{"name": NAME, "parameters": {…}}`, or
+    /// the object bare at the start of the output; several calls are
+    /// separated by `; `. vLLM names: `llama3_json`, `llama4_json`.
+    Llama3Json,
 }
 
 impl Format {
@@ -495,6 +510,7 @@ impl Format {
         Format::Granite,
         Format::Phi4MiniJson,
         Format::Mistral,
+        Format::Llama3Json,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -529,6 +545,7 @@ impl Format {
             Format::Granite => &json_wrapped::GRANITE,
             Format::Phi4MiniJson => &json_wrapped::PHI4_MINI_JSON,
             Format::Mistral => &mistral::MISTRAL,
+            Format::Llama3Json => &llama3::LLAMA3_JSON,
         }
     }
 
@@ -547,6 +564,7 @@ impl Format {
         static GRANITE: OnceLock<Compiled> = OnceLock::new();
         static PHI4_MINI_JSON: OnceLock<Compiled> = OnceLock::new();
         static MISTRAL: OnceLock<Compiled> = OnceLock::new();
+        static LLAMA3_JSON: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -562,6 +580,7 @@ impl Format {
             Format::Granite => &GRANITE,
             Format::Phi4MiniJson => &PHI4_MINI_JSON,
             Format::Mistral => &MISTRAL,
+            Format::Llama3Json => &LLAMA3_JSON,
         };
         cell.get_or_init(|| {
             self.description()

@@ -80,6 +80,7 @@ fn markers(format: Format) -> &'static [&'static str] {
         Format::Granite => &["<|tool_call|>", "<|tool_call"],
         Format::Phi4MiniJson => &["functools", "functool", "fun"],
         Format::Mistral => &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[TOOL_CALL", "[ARG"],
+        Format::Llama3Json => &["<|python_tag|>", "<|python", "; ", ";"],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -193,6 +194,9 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 }
                 Format::Granite => out += &format!("<|tool_call|>[{}]", bodies.join(", ")),
                 Format::Phi4MiniJson => out += &format!("functools[{}]", bodies.join(", ")),
+                // Bare at the start (one output in two), or after the tag.
+                Format::Llama3Json if out.len() % 2 == 0 => out = bodies.join("; "),
+                Format::Llama3Json => out += &format!("<|python_tag|>{}", bodies.join("; ")),
                 _ => {
                     for (i, (name, args, pretty)) in calls.iter().enumerate() {
                         let args = written(args, *pretty);
