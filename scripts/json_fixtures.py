@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the scenario fixtures of the wrapped-JSON formats (longcat, internlm,
-jamba, hunyuan_a13b, granite, phi4_mini_json) under tests/fixtures/FORMAT/.
+jamba, hunyuan_a13b, granite, phi4_mini_json, llama3_json, minimax) under
+tests/fixtures/FORMAT/.
 
 The same scenarios in each format's own shape, so that every format is held to
 the same cases: what the format's peers test (vLLM's tests/tool_parsers, SGLang's
@@ -27,10 +28,12 @@ SHAPES = {
     "phi4_mini_json": ("functools", None, True),
     # Calls after the tag are separated by `; ` (see `join` below).
     "llama3_json": ("<|python_tag|>", None, False),
+    # JSON lines: one body per line in one wrapper.
+    "minimax": ("<tool_calls>\n", "\n</tool_calls>", False),
 }
 
 # How a format writes several calls after one opener, when it does.
-JOIN = {"llama3_json": "; "}
+JOIN = {"llama3_json": "; ", "minimax": "\n"}
 
 # Keys other than `arguments`.
 ARGS_KEY = {"internlm": "parameters", "llama3_json": "parameters"}
@@ -103,6 +106,8 @@ def scenarios(fmt):
         # Shared with the wrapped formats, which show them already.
         for same in ("empty_arguments", "arguments_before_name", "nested_arguments"):
             del out[same]
+    if fmt == "minimax":
+        out["line_not_a_call"] = calls(weather, '{"city": "Paris"}')
     if is_list:
         out["list_element_not_a_call"] = opener + "[" + weather + ", 42]" + close
     return out

@@ -614,6 +614,12 @@ properties!(
     json_calls(FORMAT)
 );
 properties!(
+    minimax,
+    Format::MiniMax,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
     llama3_json,
     Format::Llama3Json,
     json_soup(FORMAT),

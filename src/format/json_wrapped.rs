@@ -10,6 +10,7 @@
 //! | `hunyuan_a13b` | the same as `jamba` |
 //! | `granite` | `<|tool_call|>[{"name": …, "arguments": {…}}, …]` (no closer) |
 //! | `phi4_mini_json` | `functools[{"name": …, "arguments": {…}}, …]` (no closer) |
+//! | `minimax` | `<tool_calls>\n{"name": …, "arguments": {…}}\n{…}\n</tool_calls>` (JSON lines) |
 
 use super::{BodyKeys, Description, Json, Role};
 
@@ -68,3 +69,8 @@ pub(crate) static GRANITE: Description =
 /// without a list after it is text.
 pub(crate) static PHI4_MINI_JSON: Description =
     wrapped("phi4_mini_json", &[(Role::CallOpen, "functools")], LIST);
+
+/// MiniMax-M1: one call object per line inside one wrapper (the same
+/// wrapper as Jamba's, without the list); a body after another in the
+/// wrapper, whitespace between, is the next call.
+pub(crate) static MINIMAX: Description = wrapped("minimax", TOOL_CALLS_LIST, KEYS);

@@ -491,6 +491,9 @@ pub enum Format {
     /// the object bare at the start of the output; several calls are
     /// separated by `; `. vLLM names: `llama3_json`, `llama4_json`.
     Llama3Json,
+    /// MiniMax-M1: `<tool_calls>\n{"name": NAME, "arguments": {…}}\n{…}`
+    /// `\n</tool_calls>`, one call object per line. vLLM name: `minimax`.
+    MiniMax,
 }
 
 impl Format {
@@ -511,6 +514,7 @@ impl Format {
         Format::Phi4MiniJson,
         Format::Mistral,
         Format::Llama3Json,
+        Format::MiniMax,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -546,6 +550,7 @@ impl Format {
             Format::Phi4MiniJson => &json_wrapped::PHI4_MINI_JSON,
             Format::Mistral => &mistral::MISTRAL,
             Format::Llama3Json => &llama3::LLAMA3_JSON,
+            Format::MiniMax => &json_wrapped::MINIMAX,
         }
     }
 
@@ -565,6 +570,7 @@ impl Format {
         static PHI4_MINI_JSON: OnceLock<Compiled> = OnceLock::new();
         static MISTRAL: OnceLock<Compiled> = OnceLock::new();
         static LLAMA3_JSON: OnceLock<Compiled> = OnceLock::new();
+        static MINIMAX: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -581,6 +587,7 @@ impl Format {
             Format::Phi4MiniJson => &PHI4_MINI_JSON,
             Format::Mistral => &MISTRAL,
             Format::Llama3Json => &LLAMA3_JSON,
+            Format::MiniMax => &MINIMAX,
         };
         cell.get_or_init(|| {
             self.description()

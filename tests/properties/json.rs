@@ -81,6 +81,7 @@ fn markers(format: Format) -> &'static [&'static str] {
         Format::Phi4MiniJson => &["functools", "functool", "fun"],
         Format::Mistral => &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[TOOL_CALL", "[ARG"],
         Format::Llama3Json => &["<|python_tag|>", "<|python", "; ", ";"],
+        Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -197,6 +198,9 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 // Bare at the start (one output in two), or after the tag.
                 Format::Llama3Json if out.len() % 2 == 0 => out = bodies.join("; "),
                 Format::Llama3Json => out += &format!("<|python_tag|>{}", bodies.join("; ")),
+                Format::MiniMax => {
+                    out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))
+                }
                 _ => {
                     for (i, (name, args, pretty)) in calls.iter().enumerate() {
                         let args = written(args, *pretty);

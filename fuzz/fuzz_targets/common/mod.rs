@@ -77,6 +77,7 @@ pub fn generated_ids(format: Format) -> bool {
             | Format::Granite
             | Format::Phi4MiniJson
             | Format::Llama3Json
+            | Format::MiniMax
     )
 }
 
