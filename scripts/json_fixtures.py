@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Writes the scenario fixtures of the wrapped-JSON formats (longcat, internlm,
-jamba, hunyuan_a13b, granite, phi4_mini_json, llama3_json, minimax) under
+jamba, hunyuan_a13b, granite, phi4_mini_json, llama3_json, minimax,
+cohere_command3) under
 tests/fixtures/FORMAT/.
 
 The same scenarios in each format's own shape, so that every format is held to
@@ -30,13 +31,15 @@ SHAPES = {
     "llama3_json": ("<|python_tag|>", None, False),
     # JSON lines: one body per line in one wrapper.
     "minimax": ("<tool_calls>\n", "\n</tool_calls>", False),
+    # Command R7B / A: `tool_name` for the name (rewritten below).
+    "cohere_command3": ("<|START_ACTION|>", "<|END_ACTION|>", True),
 }
 
 # How a format writes several calls after one opener, when it does.
 JOIN = {"llama3_json": "; ", "minimax": "\n"}
 
 # Keys other than `arguments`.
-ARGS_KEY = {"internlm": "parameters", "llama3_json": "parameters"}
+ARGS_KEY = {"internlm": "parameters", "llama3_json": "parameters", "cohere_command3": "parameters"}
 
 
 def body(name, args, key="arguments"):
@@ -110,6 +113,26 @@ def scenarios(fmt):
         out["line_not_a_call"] = calls(weather, '{"city": "Paris"}')
     if is_list:
         out["list_element_not_a_call"] = opener + "[" + weather + ", 42]" + close
+    if fmt == "cohere_command3":
+        # Cohere's keys: an id, then `tool_name`.
+        out = {k: v.replace('"name": ', '"tool_call_id": "0", "tool_name": ') for k, v in out.items()}
+        for same in ("empty_arguments", "nested_arguments"):
+            del out[same]
+        # The template's own layout, and its thinking and response blocks
+        # (content for now).
+        out["command_a_layout"] = (
+            "<|START_ACTION|>[\n"
+            '    {"tool_call_id": "0", "tool_name": "search", "parameters": {"query": "rust"}},\n'
+            '    {"tool_call_id": "1", "tool_name": "get_weather", "parameters": {"city": "Paris"}}\n'
+            "]<|END_ACTION|>"
+        )
+        out["thinking_then_call"] = (
+            "<|START_THINKING|>I should look this up.<|END_THINKING|>"
+            '<|START_ACTION|>{"tool_call_id": "0", "tool_name": "search", "parameters": {"query": "rust"}}'
+            "<|END_ACTION|>"
+        )
+        out["response_only"] = "<|START_RESPONSE|>Paris is sunny today.<|END_RESPONSE|>"
+        del out["arguments_before_name"]
     return out
 
 

@@ -614,6 +614,12 @@ properties!(
     json_calls(FORMAT)
 );
 properties!(
+    cohere_command3,
+    Format::CohereCommand3,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
     minimax,
     Format::MiniMax,
     json_soup(FORMAT),

@@ -494,6 +494,10 @@ pub enum Format {
     /// MiniMax-M1: `<tool_calls>\n{"name": NAME, "arguments": {…}}\n{…}`
     /// `\n</tool_calls>`, one call object per line. vLLM name: `minimax`.
     MiniMax,
+    /// Command R7B / Command A: `<|START_ACTION|>[{"tool_call_id": "0",`
+    /// `"tool_name": NAME, "parameters": {…}}, …]<|END_ACTION|>`. vLLM
+    /// names: `cohere_command3`, `cohere_command4`.
+    CohereCommand3,
 }
 
 impl Format {
@@ -515,6 +519,7 @@ impl Format {
         Format::Mistral,
         Format::Llama3Json,
         Format::MiniMax,
+        Format::CohereCommand3,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -551,6 +556,7 @@ impl Format {
             Format::Mistral => &mistral::MISTRAL,
             Format::Llama3Json => &llama3::LLAMA3_JSON,
             Format::MiniMax => &json_wrapped::MINIMAX,
+            Format::CohereCommand3 => &json_wrapped::COHERE_COMMAND3,
         }
     }
 
@@ -571,6 +577,7 @@ impl Format {
         static MISTRAL: OnceLock<Compiled> = OnceLock::new();
         static LLAMA3_JSON: OnceLock<Compiled> = OnceLock::new();
         static MINIMAX: OnceLock<Compiled> = OnceLock::new();
+        static COHERE_COMMAND3: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -588,6 +595,7 @@ impl Format {
             Format::Mistral => &MISTRAL,
             Format::Llama3Json => &LLAMA3_JSON,
             Format::MiniMax => &MINIMAX,
+            Format::CohereCommand3 => &COHERE_COMMAND3,
         };
         cell.get_or_init(|| {
             self.description()

@@ -164,7 +164,8 @@ fn unknown_names_are_rejected_with_the_known_ones_listed() {
             format!(
                 "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
                  glm45, glm47, hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
-                 granite, phi4_mini_json, mistral, llama3_json (alias: llama4_json), minimax"
+                 granite, phi4_mini_json, mistral, llama3_json (alias: llama4_json), minimax, \
+                 cohere_command3 (alias: cohere_command4)"
             )
         );
     }

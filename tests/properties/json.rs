@@ -82,6 +82,13 @@ fn markers(format: Format) -> &'static [&'static str] {
         Format::Mistral => &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[TOOL_CALL", "[ARG"],
         Format::Llama3Json => &["<|python_tag|>", "<|python", "; ", ";"],
         Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
+        Format::CohereCommand3 => &[
+            "<|START_ACTION|>",
+            "<|END_ACTION|>",
+            "<|START_",
+            "\"tool_name\"",
+            "<|START_THINKING|>",
+        ],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -198,6 +205,13 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 // Bare at the start (one output in two), or after the tag.
                 Format::Llama3Json if out.len() % 2 == 0 => out = bodies.join("; "),
                 Format::Llama3Json => out += &format!("<|python_tag|>{}", bodies.join("; ")),
+                Format::CohereCommand3 => {
+                    let bodies: Vec<String> = bodies
+                        .iter()
+                        .map(|b| b.replacen("\"name\"", "\"tool_name\"", 1))
+                        .collect();
+                    out += &format!("<|START_ACTION|>[\n{}\n]<|END_ACTION|>", bodies.join(",\n"))
+                }
                 Format::MiniMax => {
                     out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))
                 }

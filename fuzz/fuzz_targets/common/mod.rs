@@ -78,6 +78,7 @@ pub fn generated_ids(format: Format) -> bool {
             | Format::Phi4MiniJson
             | Format::Llama3Json
             | Format::MiniMax
+            | Format::CohereCommand3
     )
 }
 
