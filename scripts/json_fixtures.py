@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the scenario fixtures of the wrapped-JSON formats (longcat, internlm,
 jamba, hunyuan_a13b, granite, phi4_mini_json, llama3_json, minimax,
-cohere_command3) under
+cohere_command3, granite-20b-fc) under
 tests/fixtures/FORMAT/.
 
 The same scenarios in each format's own shape, so that every format is held to
@@ -33,6 +33,8 @@ SHAPES = {
     "minimax": ("<tool_calls>\n", "\n</tool_calls>", False),
     # Command R7B / A: `tool_name` for the name (rewritten below).
     "cohere_command3": ("<|START_ACTION|>", "<|END_ACTION|>", True),
+    # granite-20b-functioncalling: each call after its own tag, no closer.
+    "granite-20b-fc": ("<function_call> ", None, False),
 }
 
 # How a format writes several calls after one opener, when it does.

@@ -620,6 +620,12 @@ properties!(
     json_calls(FORMAT)
 );
 properties!(
+    granite_20b_fc,
+    Format::Granite20bFc,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
     minimax,
     Format::MiniMax,
     json_soup(FORMAT),

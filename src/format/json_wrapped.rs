@@ -11,6 +11,7 @@
 //! | `granite` | `<|tool_call|>[{"name": …, "arguments": {…}}, …]` (no closer) |
 //! | `phi4_mini_json` | `functools[{"name": …, "arguments": {…}}, …]` (no closer) |
 //! | `cohere_command3` | `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>` |
+//! | `granite-20b-fc` | `<function_call> {"name": …, "arguments": {…}}` per call (no closer) |
 //! | `minimax` | `<tool_calls>\n{"name": …, "arguments": {…}}\n{…}\n</tool_calls>` (JSON lines) |
 
 use super::{BodyKeys, Description, Json, Role};
@@ -96,3 +97,13 @@ pub(crate) static COHERE_COMMAND3: Description = Description {
         },
     )
 };
+
+/// granite-20b-functioncalling: each call after its own tag, none closed;
+/// the next tag, or text, follows the body's end. The name is vLLM's,
+/// with dashes ([`Format`](super::Format)'s names are matched with `-` and
+/// `_` alike).
+pub(crate) static GRANITE_20B_FC: Description = wrapped(
+    "granite-20b-fc",
+    &[(Role::CallOpen, "<function_call>")],
+    KEYS,
+);

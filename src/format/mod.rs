@@ -498,6 +498,10 @@ pub enum Format {
     /// `"tool_name": NAME, "parameters": {…}}, …]<|END_ACTION|>`. vLLM
     /// names: `cohere_command3`, `cohere_command4`.
     CohereCommand3,
+    /// granite-20b-functioncalling: `<function_call> {"name": NAME,`
+    /// `"arguments": {…}}` per call, no closer. vLLM name:
+    /// `granite-20b-fc`.
+    Granite20bFc,
 }
 
 impl Format {
@@ -520,6 +524,7 @@ impl Format {
         Format::Llama3Json,
         Format::MiniMax,
         Format::CohereCommand3,
+        Format::Granite20bFc,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -557,6 +562,7 @@ impl Format {
             Format::Llama3Json => &llama3::LLAMA3_JSON,
             Format::MiniMax => &json_wrapped::MINIMAX,
             Format::CohereCommand3 => &json_wrapped::COHERE_COMMAND3,
+            Format::Granite20bFc => &json_wrapped::GRANITE_20B_FC,
         }
     }
 
@@ -578,6 +584,7 @@ impl Format {
         static LLAMA3_JSON: OnceLock<Compiled> = OnceLock::new();
         static MINIMAX: OnceLock<Compiled> = OnceLock::new();
         static COHERE_COMMAND3: OnceLock<Compiled> = OnceLock::new();
+        static GRANITE_20B_FC: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -596,6 +603,7 @@ impl Format {
             Format::Llama3Json => &LLAMA3_JSON,
             Format::MiniMax => &MINIMAX,
             Format::CohereCommand3 => &COHERE_COMMAND3,
+            Format::Granite20bFc => &GRANITE_20B_FC,
         };
         cell.get_or_init(|| {
             self.description()
@@ -645,14 +653,21 @@ impl FromStr for Format {
         Format::ALL
             .iter()
             .copied()
-            .find(|format| format.name() == wanted || format.aliases().contains(&wanted.as_str()))
+            .find(|format| {
+                normalise(format.name()) == wanted
+                    || format
+                        .aliases()
+                        .iter()
+                        .any(|alias| normalise(alias) == wanted)
+            })
             .ok_or_else(|| UnknownFormat {
                 name: name.to_owned(),
             })
     }
 }
 
-/// The form names are compared in; every name and alias is written in it.
+/// The form names are compared in: names as users type them, and the
+/// formats' own names and aliases (vLLM spells one `granite-20b-fc`).
 fn normalise(name: &str) -> String {
     name.to_ascii_lowercase().replace('-', "_")
 }

@@ -81,6 +81,7 @@ fn markers(format: Format) -> &'static [&'static str] {
         Format::Phi4MiniJson => &["functools", "functool", "fun"],
         Format::Mistral => &["[TOOL_CALLS]", "[ARGS]", "[CALL_ID]", "[TOOL_CALL", "[ARG"],
         Format::Llama3Json => &["<|python_tag|>", "<|python", "; ", ";"],
+        Format::Granite20bFc => &["<function_call>", "<function_call", "<function"],
         Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
         Format::CohereCommand3 => &[
             "<|START_ACTION|>",
@@ -211,6 +212,11 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                         .map(|b| b.replacen("\"name\"", "\"tool_name\"", 1))
                         .collect();
                     out += &format!("<|START_ACTION|>[\n{}\n]<|END_ACTION|>", bodies.join(",\n"))
+                }
+                Format::Granite20bFc => {
+                    for body in &bodies {
+                        out += &format!("<function_call> {body}\n");
+                    }
                 }
                 Format::MiniMax => {
                     out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))
