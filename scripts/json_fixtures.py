@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """Writes the scenario fixtures of the wrapped-JSON formats (longcat, internlm,
-jamba, hunyuan_a13b, granite, phi4_mini_json) under tests/fixtures/FORMAT/.
+jamba, hunyuan_a13b, granite, phi4_mini_json, llama3_json, minimax,
+cohere_command3, granite-20b-fc) under
+tests/fixtures/FORMAT/.
 
 The same scenarios in each format's own shape, so that every format is held to
 the same cases: what the format's peers test (vLLM's tests/tool_parsers, SGLang's
@@ -25,7 +27,21 @@ SHAPES = {
     "hunyuan_a13b": ("<tool_calls>", "</tool_calls>", True),
     "granite": ("<|tool_call|>", None, True),
     "phi4_mini_json": ("functools", None, True),
+    # Calls after the tag are separated by `; ` (see `join` below).
+    "llama3_json": ("<|python_tag|>", None, False),
+    # JSON lines: one body per line in one wrapper.
+    "minimax": ("<tool_calls>\n", "\n</tool_calls>", False),
+    # Command R7B / A: `tool_name` for the name (rewritten below).
+    "cohere_command3": ("<|START_ACTION|>", "<|END_ACTION|>", True),
+    # granite-20b-functioncalling: each call after its own tag, no closer.
+    "granite-20b-fc": ("<function_call> ", None, False),
 }
+
+# How a format writes several calls after one opener, when it does.
+JOIN = {"llama3_json": "; ", "minimax": "\n"}
+
+# Keys other than `arguments`.
+ARGS_KEY = {"internlm": "parameters", "llama3_json": "parameters", "cohere_command3": "parameters"}
 
 
 def body(name, args, key="arguments"):
@@ -35,11 +51,13 @@ def body(name, args, key="arguments"):
 def scenarios(fmt):
     opener, closer, is_list = SHAPES[fmt]
     close = closer or ""
-    key = "parameters" if fmt == "internlm" else "arguments"
+    key = ARGS_KEY.get(fmt, "arguments")
 
     def calls(*bodies):
         if is_list:
             return opener + "[" + ", ".join(bodies) + "]" + close
+        if fmt in JOIN:
+            return opener + JOIN[fmt].join(bodies) + close
         return "\n".join(opener + b + close for b in bodies)
 
     weather = body("get_weather", {"city": "Paris", "days": 3}, key)
@@ -81,8 +99,42 @@ def scenarios(fmt):
         out["missing_close_then_text"] = (
             calls(body("get_weather", {"city": "Paris"}, key))[: -len(closer)] + "\nThe weather is coming."
         )
+    if fmt == "llama3_json":
+        # The bare shapes: an object at the very start is a call; later in
+        # prose, or not a call, it is content.
+        paris = body("get_weather", {"city": "Paris"}, key)
+        out["bare_at_start"] = "\n" + paris
+        out["bare_two_calls"] = paris + "; " + body("search", {"query": "rust streaming parser", "limit": 5}, key)
+        out["bare_after_text"] = "Let me check the weather for you. " + paris
+        out["bare_not_a_call"] = "{name} is the placeholder; " + paris
+        out["separator_then_text"] = paris + "; that is all."
+        # Shared with the wrapped formats, which show them already.
+        for same in ("empty_arguments", "arguments_before_name", "nested_arguments"):
+            del out[same]
+    if fmt == "minimax":
+        out["line_not_a_call"] = calls(weather, '{"city": "Paris"}')
     if is_list:
         out["list_element_not_a_call"] = opener + "[" + weather + ", 42]" + close
+    if fmt == "cohere_command3":
+        # Cohere's keys: an id, then `tool_name`.
+        out = {k: v.replace('"name": ', '"tool_call_id": "0", "tool_name": ') for k, v in out.items()}
+        for same in ("empty_arguments", "nested_arguments"):
+            del out[same]
+        # The template's own layout, and its thinking and response blocks
+        # (content for now).
+        out["command_a_layout"] = (
+            "<|START_ACTION|>[\n"
+            '    {"tool_call_id": "0", "tool_name": "search", "parameters": {"query": "rust"}},\n'
+            '    {"tool_call_id": "1", "tool_name": "get_weather", "parameters": {"city": "Paris"}}\n'
+            "]<|END_ACTION|>"
+        )
+        out["thinking_then_call"] = (
+            "<|START_THINKING|>I should look this up.<|END_THINKING|>"
+            '<|START_ACTION|>{"tool_call_id": "0", "tool_name": "search", "parameters": {"query": "rust"}}'
+            "<|END_ACTION|>"
+        )
+        out["response_only"] = "<|START_RESPONSE|>Paris is sunny today.<|END_RESPONSE|>"
+        del out["arguments_before_name"]
     return out
 
 

@@ -238,6 +238,19 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
         "`[TOOL_CALLS][{...}]` (7B v0.3): vLLM reads `[` as the name; we read the list of call \
          objects",
     ),
+    (
+        "l3_content_before",
+        "prose, then a call object: vLLM's non-streaming regex finds the object anywhere and \
+         drops the prose, while its streaming path returns all of it as content; we follow the \
+         streaming path (a bare object is a call only at the start of the output, so a `{` in \
+         prose never starts one) and return the text as content",
+    ),
+    (
+        "l3_parameters_as_string",
+        "`\"parameters\"` is a JSON string holding the object: vLLM passes the string through, \
+         so its arguments are a string, not an object; we decode it into the object the \
+         string holds (`lenient_json`), as for every JSON format",
+    ),
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -259,6 +272,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("granite", Format::Granite),
     ("phi4_mini_json", Format::Phi4MiniJson),
     ("mistral", Format::Mistral),
+    ("llama3_json", Format::Llama3Json),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -279,6 +293,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Phi4MiniJson, 4),
     (Format::Mistral, 8),
     (Format::OpenAi, 10),
+    (Format::Llama3Json, 9),
 ];
 
 struct Case {
@@ -493,10 +508,42 @@ fn every_vllm_name_is_accepted() {
     }
 }
 
-/// A format this crate parses is compared with vLLM as soon as it exists.
+/// Formats whose vLLM parser has no case in the vendored corpus yet, by
+/// vLLM's name. A corpus refresh that brings cases for one must move it
+/// to [`PARSERS`] and [`MIN_CASES`] (a test fails until it does).
+const NOT_IN_CORPUS: &[(&str, Format)] = &[
+    ("minimax", Format::MiniMax),
+    ("cohere_command3", Format::CohereCommand3),
+    ("granite-20b-fc", Format::Granite20bFc),
+];
+
+#[test]
+fn formats_not_in_the_corpus_have_no_case_there() {
+    let corpus = read_json("corpus.json");
+    for &(name, format) in NOT_IN_CORPUS {
+        assert_eq!(name.parse::<Format>(), Ok(format), "{name}");
+        let found = corpus
+            .as_array()
+            .expect("corpus.json is a list")
+            .iter()
+            .filter(|entry| entry["parser"].as_str() == Some(name))
+            .count();
+        assert_eq!(
+            found, 0,
+            "the corpus now has {name} cases: move it to PARSERS"
+        );
+    }
+}
+
+/// A format this crate parses is compared with vLLM as soon as it exists
+/// (or, while vLLM's corpus has no case of it, listed in
+/// [`NOT_IN_CORPUS`]).
 #[test]
 fn every_format_is_compared() {
     for &format in Format::ALL {
+        if NOT_IN_CORPUS.iter().any(|&(_, f)| f == format) {
+            continue;
+        }
         assert!(
             PARSERS.iter().any(|&(_, f)| f == format),
             "{format} has no vLLM parser name in PARSERS"

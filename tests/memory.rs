@@ -264,6 +264,22 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
         ),
         Format::Phi4MiniJson => ("functools[{\"name\": \"write_file\", \"arguments\": ", "}]"),
         Format::Mistral => ("[TOOL_CALLS]write_file[ARGS]", ""),
+        Format::Llama3Json => (
+            "<|python_tag|>{\"name\": \"write_file\", \"parameters\": ",
+            "}",
+        ),
+        Format::MiniMax => (
+            "<tool_calls>\n{\"name\": \"write_file\", \"arguments\": ",
+            "}\n</tool_calls>",
+        ),
+        Format::CohereCommand3 => (
+            "<|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"write_file\", \"parameters\": ",
+            "}]<|END_ACTION|>",
+        ),
+        Format::Granite20bFc => (
+            "<function_call> {\"name\": \"write_file\", \"arguments\": ",
+            "}",
+        ),
         Format::OpenAi => (
             "<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>",
             "<|call|>",

@@ -626,6 +626,30 @@ properties!(
     json_soup(FORMAT),
     json_calls(FORMAT)
 );
+properties!(
+    cohere_command3,
+    Format::CohereCommand3,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    granite_20b_fc,
+    Format::Granite20bFc,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    minimax,
+    Format::MiniMax,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    llama3_json,
+    Format::Llama3Json,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
 
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.

@@ -55,6 +55,10 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::Granite,
     Format::Mistral,
     Format::OpenAi,
+    Format::Llama3Json,
+    Format::MiniMax,
+    Format::CohereCommand3,
+    Format::Granite20bFc,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -13,7 +13,7 @@ impl Engine {
     pub(super) fn end_of_stream<S: Sink>(&mut self, cut_marker: Option<&str>, sink: &mut S) {
         loop {
             match self.state {
-                State::Content => {}
+                State::Content | State::Start => {}
                 State::Preamble => self.reject_opening(sink),
                 State::Confirming => match self.hold.opening {
                     // Inside the wrapper, a whole name before the end is a

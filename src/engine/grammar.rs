@@ -13,6 +13,10 @@ use crate::sink::Sink;
 /// Where the engine is. Comments say what the state's text means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum State {
+    /// The start of the output, in formats whose call body may open it
+    /// without a marker (`Json::open_at_start`): whitespace is content, a
+    /// body's first byte opens one, anything else is content from here on.
+    Start,
     /// Outside any call: text is content.
     Content,
     /// After the wrapper's opener, before the function opener (formats
@@ -143,6 +147,7 @@ impl Engine {
                 self.content(sink, s);
                 s.len()
             }
+            State::Start => self.start_text(s, sink),
             State::Preamble => {
                 // By default only whitespace may come between the wrapper's
                 // opener and the function opener: other text shows at once
@@ -328,6 +333,10 @@ impl Engine {
             return self.text_all(text, sink);
         }
         match self.state {
+            State::Start => {
+                self.state = State::Content;
+                self.on_marker(role, sink);
+            }
             State::Content => match role {
                 Role::ReasoningOpen if !self.in_reasoning() => {
                     self.reasoning_at = Some(self.call.count());

@@ -87,7 +87,7 @@ impl JsonCall {
 }
 
 impl Engine {
-    fn json(&self) -> Json {
+    pub(super) fn json(&self) -> Json {
         self.desc().json.unwrap_or(Json {
             args_after_name: false,
             ..Json::ARGS
@@ -317,6 +317,13 @@ impl Engine {
     /// The JSON value ended.
     fn json_done<S: Sink>(&mut self, sink: &mut S) {
         match self.json.mode {
+            // After a call in the same wrapper, the wrapper is still open:
+            // its closer is structure, and another body may follow.
+            Mode::Content
+                if self.hold.opening == super::hold::Opening::Wrapped && self.json_has_closer() =>
+            {
+                self.state = State::AfterJson
+            }
             Mode::Content => self.state = State::Content,
             Mode::Stray => self.state = State::AfterJson,
             // A body that held no call (`[]`): its text is content.

@@ -36,9 +36,11 @@ impl Engine {
     /// Text after a call's JSON: whitespace and the fence's closing
     /// backticks are held as layout; other text decides.
     pub(super) fn after_json_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        let separator = self.json().body_separator;
         for (at, b) in s.bytes().enumerate() {
             let next = match (self.json.fence, b) {
                 (_, b' ' | b'\t' | b'\r' | b'\n') => continue,
+                (Fence::None | Fence::Closed, b) if Some(b) == separator => continue,
                 (Fence::Open, b'`') => Fence::Closing(1),
                 (Fence::Closing(n), b'`') if n < 3 => Fence::Closing(n + 1),
                 _ => {
@@ -64,8 +66,14 @@ impl Engine {
     /// the same wrapper, or text after a missing closer.
     pub(super) fn text_after_json<S: Sink>(&mut self, next: Option<u8>, sink: &mut S) {
         let in_wrapper = self.json.is_body && self.desc().has(Role::CallClose);
-        if in_wrapper && next == Some(b'{') {
-            self.hold.text.clear();
+        let chained = self.json.is_body && self.json().body_separator.is_some();
+        if (in_wrapper || chained) && next == Some(b'{') {
+            if in_wrapper {
+                self.hold.text.clear();
+            }
+            // Chained bodies keep the separator held: content, should the
+            // next body not be a call (a call drops it as layout).
+            self.hold.opener_len = self.hold.len();
             self.hold.opening = super::hold::Opening::Wrapped;
             self.begin_json(true);
             self.json.mark_opening = true;
@@ -119,7 +127,7 @@ impl Engine {
                 self.on_marker(role, sink);
             }
             Role::CallOpen => {
-                self.hold.text.clear();
+                self.drop_layout(sink);
                 let reported = self.end_unclosed_json_call(&format!("`{text}`"), sink);
                 if !reported && self.desc().has(Role::CallClose) {
                     self.new_wrapper_before_close(sink);
@@ -134,9 +142,21 @@ impl Engine {
         }
     }
 
+    /// The held text after a call's JSON, when no body follows: whitespace
+    /// and a fence's closing backticks are layout; with a separator (`;`)
+    /// among it, it is text.
+    fn drop_layout<S: Sink>(&mut self, sink: &mut S) {
+        let separator = self.json().body_separator;
+        if separator.is_some_and(|b| self.hold.text.as_bytes().contains(&b)) {
+            self.release_held(sink);
+        } else {
+            self.hold.text.clear();
+        }
+    }
+
     /// The end of the stream after a call's JSON: whitespace is layout.
     pub(super) fn end_after_json<S: Sink>(&mut self, sink: &mut S) {
-        self.hold.text.clear();
+        self.drop_layout(sink);
         if self.end_unclosed_json_call("the end of the stream", sink) {
             return;
         }

@@ -35,6 +35,7 @@ mod json;
 mod json_after;
 mod json_args;
 mod json_body;
+mod json_start;
 mod name;
 mod openings;
 mod values;
@@ -94,7 +95,7 @@ impl Engine {
         Engine {
             format,
             opts,
-            state: State::Content,
+            state: State::initial(format.desc),
             marker: Match::default(),
             hold: Hold::new(),
             name: Name::default(),
@@ -143,7 +144,7 @@ impl Engine {
             }
             detect.reset();
         }
-        self.state = State::Content;
+        self.state = State::initial(self.desc());
         self.marker.state = None;
         self.marker.pending.clear();
         self.hold.text.clear();

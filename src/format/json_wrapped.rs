@@ -10,6 +10,9 @@
 //! | `hunyuan_a13b` | the same as `jamba` |
 //! | `granite` | `<|tool_call|>[{"name": …, "arguments": {…}}, …]` (no closer) |
 //! | `phi4_mini_json` | `functools[{"name": …, "arguments": {…}}, …]` (no closer) |
+//! | `cohere_command3` | `<|START_ACTION|>[{"tool_call_id": …, "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>` |
+//! | `granite-20b-fc` | `<function_call> {"name": …, "arguments": {…}}` per call (no closer) |
+//! | `minimax` | `<tool_calls>\n{"name": …, "arguments": {…}}\n{…}\n</tool_calls>` (JSON lines) |
 
 use super::{BodyKeys, Description, Json, Role};
 
@@ -78,3 +81,39 @@ pub(crate) static GRANITE: Description =
 /// without a list after it is text.
 pub(crate) static PHI4_MINI_JSON: Description =
     wrapped("phi4_mini_json", &[(Role::CallOpen, "functools")], LIST);
+
+/// MiniMax-M1: one call object per line inside one wrapper (the same
+/// wrapper as Jamba's, without the list); a body after another in the
+/// wrapper, whitespace between, is the next call.
+pub(crate) static MINIMAX: Description = wrapped("minimax", TOOL_CALLS_LIST, KEYS);
+
+/// Command R7B and Command A: a list of call objects (or one) between
+/// the action markers; the name is `tool_name`, the arguments
+/// `parameters`, and the `tool_call_id` is skipped (ids are made as for
+/// every format). Cohere's `<|START_THINKING|>` and `<|START_RESPONSE|>`
+/// blocks are content to this description.
+pub(crate) static COHERE_COMMAND3: Description = Description {
+    aliases: &["cohere_command4"],
+    ..wrapped(
+        "cohere_command3",
+        &[
+            (Role::CallOpen, "<|START_ACTION|>"),
+            (Role::CallClose, "<|END_ACTION|>"),
+        ],
+        BodyKeys {
+            name: &["tool_name", "name"],
+            arguments: &["parameters", "arguments"],
+            list: true,
+        },
+    )
+};
+
+/// granite-20b-functioncalling: each call after its own tag, none closed;
+/// the next tag, or text, follows the body's end. The name is vLLM's,
+/// with dashes ([`Format`](super::Format)'s names are matched with `-` and
+/// `_` alike).
+pub(crate) static GRANITE_20B_FC: Description = wrapped(
+    "granite-20b-fc",
+    &[(Role::CallOpen, "<function_call>")],
+    KEYS,
+);

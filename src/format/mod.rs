@@ -18,6 +18,7 @@ mod harmony;
 mod hermes;
 mod json_wrapped;
 mod kimi_k2;
+mod llama3;
 mod mistral;
 mod qwen3_coder;
 #[cfg(test)]
@@ -109,6 +110,14 @@ pub(crate) struct Json {
     /// Calls are messages with headers, which name the function (see
     /// [`Headers`]).
     pub headers: Option<Headers>,
+    /// A body (or a list of them, or a fence around one, where the format
+    /// has those) may open the output without a marker: only whitespace
+    /// comes before it (Llama 3's bare `{"name": …}`). Later in the
+    /// output, such text is content.
+    pub open_at_start: bool,
+    /// Bodies may follow one another with no marker between them, only
+    /// whitespace and this byte (Llama 3's `; `).
+    pub body_separator: Option<u8>,
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -163,6 +172,8 @@ impl Json {
         call_type: None,
         fenced: false,
         headers: None,
+        open_at_start: false,
+        body_separator: None,
     };
 
     /// A JSON call object (or list of them) after the wrapper's opener.
@@ -525,6 +536,21 @@ pub enum Format {
     /// `{…}<|call|>`; the `analysis` channel is reasoning, `final` content.
     /// vLLM name: `openai`.
     OpenAi,
+    /// Llama 3.1–3.3: `<|python_tag|>{"name": NAME, "parameters": {…}}`, or
+    /// the object bare at the start of the output; several calls are
+    /// separated by `; `. vLLM names: `llama3_json`, `llama4_json`.
+    Llama3Json,
+    /// MiniMax-M1: `<tool_calls>\n{"name": NAME, "arguments": {…}}\n{…}`
+    /// `\n</tool_calls>`, one call object per line. vLLM name: `minimax`.
+    MiniMax,
+    /// Command R7B / Command A: `<|START_ACTION|>[{"tool_call_id": "0",`
+    /// `"tool_name": NAME, "parameters": {…}}, …]<|END_ACTION|>`. vLLM
+    /// names: `cohere_command3`, `cohere_command4`.
+    CohereCommand3,
+    /// granite-20b-functioncalling: `<function_call> {"name": NAME,`
+    /// `"arguments": {…}}` per call, no closer. vLLM name:
+    /// `granite-20b-fc`.
+    Granite20bFc,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -553,6 +579,10 @@ impl Format {
         Format::Phi4MiniJson,
         Format::Mistral,
         Format::OpenAi,
+        Format::Llama3Json,
+        Format::MiniMax,
+        Format::CohereCommand3,
+        Format::Granite20bFc,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -589,6 +619,10 @@ impl Format {
             Format::Mistral => &mistral::MISTRAL,
             Format::OpenAi => &harmony::HARMONY,
             Format::Auto => &auto::AUTO,
+            Format::Llama3Json => &llama3::LLAMA3_JSON,
+            Format::MiniMax => &json_wrapped::MINIMAX,
+            Format::CohereCommand3 => &json_wrapped::COHERE_COMMAND3,
+            Format::Granite20bFc => &json_wrapped::GRANITE_20B_FC,
         }
     }
 
@@ -609,6 +643,10 @@ impl Format {
         static MISTRAL: OnceLock<Compiled> = OnceLock::new();
         static HARMONY: OnceLock<Compiled> = OnceLock::new();
         static AUTO: OnceLock<Compiled> = OnceLock::new();
+        static LLAMA3_JSON: OnceLock<Compiled> = OnceLock::new();
+        static MINIMAX: OnceLock<Compiled> = OnceLock::new();
+        static COHERE_COMMAND3: OnceLock<Compiled> = OnceLock::new();
+        static GRANITE_20B_FC: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -626,6 +664,10 @@ impl Format {
             Format::Mistral => &MISTRAL,
             Format::OpenAi => &HARMONY,
             Format::Auto => &AUTO,
+            Format::Llama3Json => &LLAMA3_JSON,
+            Format::MiniMax => &MINIMAX,
+            Format::CohereCommand3 => &COHERE_COMMAND3,
+            Format::Granite20bFc => &GRANITE_20B_FC,
         };
         cell.get_or_init(|| {
             self.description()
@@ -676,14 +718,21 @@ impl FromStr for Format {
             .iter()
             .chain([&Format::Auto])
             .copied()
-            .find(|format| format.name() == wanted || format.aliases().contains(&wanted.as_str()))
+            .find(|format| {
+                normalise(format.name()) == wanted
+                    || format
+                        .aliases()
+                        .iter()
+                        .any(|alias| normalise(alias) == wanted)
+            })
             .ok_or_else(|| UnknownFormat {
                 name: name.to_owned(),
             })
     }
 }
 
-/// The form names are compared in; every name and alias is written in it.
+/// The form names are compared in: names as users type them, and the
+/// formats' own names and aliases (vLLM spells one `granite-20b-fc`).
 fn normalise(name: &str) -> String {
     name.to_ascii_lowercase().replace('-', "_")
 }

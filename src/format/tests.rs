@@ -152,6 +152,11 @@ fn names_ignore_case_and_dash_versus_underscore() {
     }
     assert_eq!("GLM45".parse::<Format>(), Ok(Format::Glm45));
     assert_eq!("Glm47".parse::<Format>(), Ok(Format::Glm47));
+    // vLLM spells this one with dashes; both spellings match.
+    for name in ["granite-20b-fc", "granite_20b_fc", "Granite-20B-FC"] {
+        assert_eq!(name.parse::<Format>(), Ok(Format::Granite20bFc), "{name}");
+    }
+    assert_eq!(Format::Granite20bFc.name(), "granite-20b-fc");
 }
 
 #[test]
@@ -170,7 +175,9 @@ fn unknown_names_are_rejected_with_the_known_ones_listed() {
             format!(
                 "unknown format {name:?}; known formats: qwen3_coder (alias: qwen3_xml), \
                  glm45, glm47, hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
-                 granite, phi4_mini_json, mistral, openai (alias: gpt_oss, harmony), or auto (detected from the output)"
+                 granite, phi4_mini_json, mistral, openai (alias: gpt_oss, harmony), \
+                 llama3_json (alias: llama4_json), minimax, cohere_command3 (alias: cohere_command4), \
+                 granite-20b-fc, or auto (detected from the output)"
             )
         );
     }
@@ -181,9 +188,11 @@ fn names_are_normal_and_no_two_formats_share_one() {
     let mut seen = std::collections::BTreeSet::new();
     for &format in Format::ALL {
         for name in std::iter::once(format.name()).chain(format.aliases().iter().copied()) {
-            // Otherwise the name could never match.
-            assert_eq!(normalise(name), name);
-            assert!(seen.insert(name), "{name} is taken twice");
+            // Lower case (a name is shown as written, and matched
+            // normalised, so `-` may stand for `_`).
+            assert_eq!(name.to_ascii_lowercase(), name);
+            let normal = normalise(name);
+            assert!(seen.insert(normal), "{name} is taken twice");
         }
     }
 }

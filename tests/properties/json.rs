@@ -98,6 +98,16 @@ fn markers(format: Format) -> &'static [&'static str] {
             "<|chan",
             "<|",
         ],
+        Format::Llama3Json => &["<|python_tag|>", "<|python", "; ", ";"],
+        Format::Granite20bFc => &["<function_call>", "<function_call", "<function"],
+        Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
+        Format::CohereCommand3 => &[
+            "<|START_ACTION|>",
+            "<|END_ACTION|>",
+            "<|START_",
+            "\"tool_name\"",
+            "<|START_THINKING|>",
+        ],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -212,6 +222,24 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 }
                 Format::Granite => out += &format!("<|tool_call|>[{}]", bodies.join(", ")),
                 Format::Phi4MiniJson => out += &format!("functools[{}]", bodies.join(", ")),
+                // Bare at the start (one output in two), or after the tag.
+                Format::Llama3Json if out.len() % 2 == 0 => out = bodies.join("; "),
+                Format::Llama3Json => out += &format!("<|python_tag|>{}", bodies.join("; ")),
+                Format::CohereCommand3 => {
+                    let bodies: Vec<String> = bodies
+                        .iter()
+                        .map(|b| b.replacen("\"name\"", "\"tool_name\"", 1))
+                        .collect();
+                    out += &format!("<|START_ACTION|>[\n{}\n]<|END_ACTION|>", bodies.join(",\n"))
+                }
+                Format::Granite20bFc => {
+                    for body in &bodies {
+                        out += &format!("<function_call> {body}\n");
+                    }
+                }
+                Format::MiniMax => {
+                    out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))
+                }
                 _ => {
                     for (i, (name, args, pretty)) in calls.iter().enumerate() {
                         let args = written(args, *pretty);

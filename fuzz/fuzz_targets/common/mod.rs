@@ -76,6 +76,10 @@ pub fn generated_ids(format: Format) -> bool {
             | Format::HunyuanA13b
             | Format::Granite
             | Format::Phi4MiniJson
+            | Format::Llama3Json
+            | Format::MiniMax
+            | Format::CohereCommand3
+            | Format::Granite20bFc
     )
 }
 

@@ -1,0 +1,192 @@
+//! A call body that opens the output without a marker
+//! (`Json::open_at_start`): Llama 3 writes `{"name": …, "parameters": …}`
+//! bare, xLAM a bare list. Only at the start: whitespace before the body
+//! is content, as it would be before a marker, and any other first byte
+//! makes the whole output content from there on, so that a `{` later in
+//! prose never starts a call.
+//!
+//! The body is then read as one after a wrapper's opener whose opener is
+//! empty: held until its name shows it is a call, content byte for byte
+//! if it is not.
+
+use super::grammar::{leading_ws, State};
+use super::hold::Opening;
+use super::Engine;
+use crate::format::Description;
+use crate::sink::Sink;
+
+impl State {
+    /// Where a stream starts: at `Start` when a body may open it.
+    pub(crate) fn initial(desc: &Description) -> State {
+        if desc.json.is_some_and(|json| json.open_at_start) {
+            State::Start
+        } else {
+            State::Content
+        }
+    }
+}
+
+impl Engine {
+    /// Text at the start of the output. Whitespace is content and keeps the
+    /// state; the first other byte decides, and is left for the state it
+    /// leads to.
+    pub(super) fn start_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        let ws = leading_ws(s);
+        if ws > 0 {
+            self.content(sink, &s[..ws]);
+            return ws;
+        }
+        let Some(&first) = s.as_bytes().first() else {
+            return 0;
+        };
+        let json = self.json();
+        let list = json.body.is_some_and(|keys| keys.list);
+        let opens = first == b'{' || (first == b'[' && list) || (first == b'`' && json.fenced);
+        if !opens {
+            self.state = State::Content;
+            return 0;
+        }
+        // An opener of no bytes: what follows is held as after one.
+        self.hold.start("");
+        self.hold.opening = Opening::Wrapper;
+        self.name.clear();
+        self.begin_json(true);
+        if S::WANTS_RAW {
+            // Strict mode: the opening starts at this byte.
+            sink.raw("", true);
+        }
+        0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::format::{BodyKeys, Compiled, Description, Json, Role};
+    use crate::{Ids, Message, MessageBuilder, Parser};
+    use std::sync::OnceLock;
+
+    static BARE: Description = Description::json(
+        "bare_test",
+        &[(Role::CallOpen, "<|call|>")],
+        Json {
+            open_at_start: true,
+            body_separator: Some(b';'),
+            fenced: true,
+            ..Json::body(BodyKeys {
+                name: &["name"],
+                arguments: &["arguments"],
+                list: true,
+            })
+        },
+    );
+
+    fn compiled() -> &'static Compiled {
+        static C: OnceLock<Compiled> = OnceLock::new();
+        C.get_or_init(|| BARE.compile().expect("valid test description"))
+    }
+
+    fn parse_split(text: &str, at: usize) -> Message {
+        let mut parser = Parser::builder()
+            .ids(Ids::sequential("call_"))
+            .build_with(compiled());
+        let mut message = MessageBuilder::new();
+        let (a, b) = text.split_at(at);
+        parser.feed_with(a.as_bytes(), |e| message.push(e));
+        parser.feed_with(b.as_bytes(), |e| message.push(e));
+        parser.finish_with(|e| message.push(e));
+        message.finish()
+    }
+
+    /// Parses `text` whole and cut at every character border; all must
+    /// agree.
+    fn parse(text: &str) -> Message {
+        let whole = parse_split(text, 0);
+        for (at, _) in text.char_indices() {
+            let cut = parse_split(text, at);
+            assert_eq!(
+                serde_json::to_value(&cut).unwrap(),
+                serde_json::to_value(&whole).unwrap(),
+                "cut at {at} of {text:?}"
+            );
+        }
+        whole
+    }
+
+    fn calls(m: &Message) -> Vec<(String, String)> {
+        m.tool_calls
+            .iter()
+            .map(|c| (c.name.clone(), c.arguments.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_bare_body_at_the_start_is_a_call() {
+        let m = parse("  {\"name\": \"f\", \"arguments\": {\"a\": 1}}");
+        assert_eq!(calls(&m), [("f".into(), "{\"a\": 1}".into())]);
+        // Whitespace-only content.
+        assert_eq!(m.content, None);
+    }
+
+    #[test]
+    fn a_bare_list_and_a_fenced_body_at_the_start_are_calls() {
+        let m =
+            parse("[{\"name\": \"f\", \"arguments\": {}}, {\"name\": \"g\", \"arguments\": {}}]");
+        assert_eq!(m.tool_calls.len(), 2);
+        let m = parse("```json\n{\"name\": \"f\", \"arguments\": {}}\n```");
+        assert_eq!(calls(&m), [("f".into(), "{}".into())]);
+        assert_eq!(m.content, None);
+    }
+
+    #[test]
+    fn a_brace_after_text_is_content() {
+        let text = "See {\"name\": \"f\", \"arguments\": {}} here.";
+        let m = parse(text);
+        assert!(m.tool_calls.is_empty());
+        assert_eq!(m.content.as_deref(), Some(text));
+    }
+
+    #[test]
+    fn a_bare_object_that_is_not_a_call_is_content_byte_for_byte() {
+        for text in [
+            "{name} is a placeholder",
+            "{\"city\": \"Paris\"} and more",
+            "[1, 2]",
+        ] {
+            let m = parse(text);
+            assert!(m.tool_calls.is_empty(), "{text}");
+            assert_eq!(m.content.as_deref(), Some(text));
+        }
+    }
+
+    #[test]
+    fn bodies_separated_by_the_separator_are_calls() {
+        let m = parse(
+            "{\"name\": \"f\", \"arguments\": {}}; {\"name\": \"g\", \"arguments\": {\"b\": \"x\"}}",
+        );
+        assert_eq!(
+            calls(&m),
+            [
+                ("f".into(), "{}".into()),
+                ("g".into(), "{\"b\": \"x\"}".into())
+            ]
+        );
+        assert_eq!(m.content, None);
+    }
+
+    #[test]
+    fn a_separator_then_text_is_content() {
+        let m = parse("{\"name\": \"f\", \"arguments\": {}}; then {\"a\": 1}");
+        assert_eq!(m.tool_calls.len(), 1);
+        assert_eq!(m.content.as_deref(), Some("; then {\"a\": 1}"));
+        let m = parse("{\"name\": \"f\", \"arguments\": {}}; {\"a\": 1}");
+        assert_eq!(m.tool_calls.len(), 1);
+        assert_eq!(m.content.as_deref(), Some("; {\"a\": 1}"));
+    }
+
+    #[test]
+    fn the_marker_still_opens_a_body_anywhere() {
+        let m = parse("Sure. <|call|>{\"name\": \"f\", \"arguments\": {}}");
+        assert_eq!(m.tool_calls.len(), 1);
+        assert_eq!(m.content.as_deref(), Some("Sure. "));
+    }
+}
