@@ -15,6 +15,9 @@ use serde_json::Value;
 
 use crate::json::escape_into;
 
+pub(crate) use params::{Candidates, ParamTable};
+
+mod params;
 mod python_literal;
 #[cfg(test)]
 mod tests;
