@@ -353,9 +353,16 @@ mod tests {
         // Outside a call, no branch is chosen: the union.
         let x = tools.parameter_types("edit", "x").unwrap();
         assert_eq!(x, TypeSet::INTEGER.union(TypeSet::BOOLEAN));
-        assert_eq!(tools.parameter_types("edit", "action"), Some(TypeSet::STRING));
+        assert_eq!(
+            tools.parameter_types("edit", "action"),
+            Some(TypeSet::STRING)
+        );
         for (param, declared) in [("note", true), ("x", true), ("y", false)] {
-            assert_eq!(tools.has_parameter("edit", param), Some(declared), "{param}");
+            assert_eq!(
+                tools.has_parameter("edit", param),
+                Some(declared),
+                "{param}"
+            );
         }
     }
 
