@@ -15,6 +15,9 @@ use serde_json::Value;
 
 use crate::json::escape_into;
 
+pub(crate) use params::{Candidates, ParamTable};
+
+mod params;
 mod python_literal;
 #[cfg(test)]
 mod tests;
@@ -80,6 +83,7 @@ impl TypeSet {
     /// holding `$defs` or `definitions`); vLLM does not follow `$ref`, this
     /// does (a referenced schema counts as if written in place). Reference
     /// cycles and huge schemas are cut off by a bound on the work done.
+    /// vLLM skips `const` too; here it is read as a one-value `enum`.
     ///
     /// # Example
     /// ```
@@ -188,6 +192,11 @@ fn declared_types_of_object(
         for value in values {
             types = types.union(TypeSet::of_value(value));
         }
+    }
+    // A `const` is a one-value `enum` (vLLM reads neither `const` nor its
+    // type, so there it is a string).
+    if let Some(value) = schema.get("const") {
+        types = types.union(TypeSet::of_value(value));
     }
     for choice_field in ["anyOf", "oneOf", "allOf"] {
         if let Some(Value::Array(choices)) = schema.get(choice_field) {

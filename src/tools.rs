@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::schema::TypeSet;
+use crate::schema::{Candidates, ParamTable, TypeSet};
 
 /// The tools a request declared: their names, and their parameter schemas
 /// for typed arguments.
@@ -37,18 +37,47 @@ struct Tool {
 /// parameter's types, read once when the tools are.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct ToolSchema {
-    params: HashMap<String, TypeSet>,
+    params: ParamTable,
     required: Vec<String>,
-    declares_properties: bool,
 }
 
 impl ToolSchema {
-    /// The types parameter `name` accepts; `None` when it is not declared.
+    /// The types parameter `name` accepts in any call; `None` when it is
+    /// not declared.
     pub(crate) fn param(&self, name: &str) -> Option<TypeSet> {
-        self.params.get(name).copied()
+        self.params.types(name, Candidates::ALL)
     }
 
-    /// The parameters the schema lists as `required`.
+    /// The types parameter `name` accepts in a call that may be in the
+    /// root `anyOf`/`oneOf` branches `candidates`.
+    pub(crate) fn param_in(&self, name: &str, candidates: Candidates) -> Option<TypeSet> {
+        self.params.types(name, candidates)
+    }
+
+    /// The bytes of parameter `name`'s JSON worth keeping to choose a
+    /// branch by (0: it chooses none).
+    pub(crate) fn probe_room(&self, name: &str) -> usize {
+        self.params.probe_room(name)
+    }
+
+    /// The branches of `candidates` that `value`, given for `name`, fits.
+    pub(crate) fn narrow(&self, name: &str, value: &Value, candidates: Candidates) -> Candidates {
+        self.params.narrow(name, value, candidates)
+    }
+
+    /// The parameters a call in branches `candidates` must give: the
+    /// root's `required`, then those every candidate branch requires.
+    pub(crate) fn required_in(&self, candidates: Candidates) -> impl Iterator<Item = &str> {
+        let root = self.required.iter().map(String::as_str);
+        let branches = self
+            .params
+            .required_by_branches(candidates)
+            .filter(|name| !self.required.iter().any(|r| r == name));
+        root.chain(branches)
+    }
+
+    /// The parameters the schema lists as `required` at its root.
+    #[cfg(test)]
     pub(crate) fn required(&self) -> &[String] {
         &self.required
     }
@@ -56,7 +85,7 @@ impl ToolSchema {
     /// Whether the schema lists `properties` (possibly none). Without them
     /// any parameter name is acceptable, so none is reported unknown.
     pub(crate) fn declares_properties(&self) -> bool {
-        self.declares_properties
+        self.params.declares_properties()
     }
 
     /// Reads a tool's `parameters` (`None` or JSON `null` when absent).
@@ -81,21 +110,11 @@ impl ToolSchema {
                 ))
             }
         };
-        let root = Value::Object(parameters.clone());
         let mut schema = ToolSchema::default();
         match parameters.get("properties") {
-            None | Some(Value::Null) => {}
-            Some(Value::Object(properties)) => {
-                schema.declares_properties = true;
-                schema.params = properties
-                    .iter()
-                    .map(|(param, param_schema)| {
-                        (
-                            param.clone(),
-                            TypeSet::from_schema(param_schema, Some(&root)),
-                        )
-                    })
-                    .collect();
+            None | Some(Value::Null | Value::Object(_)) => {
+                let root = Value::Object(parameters.clone());
+                schema.params = ParamTable::read(&root);
             }
             Some(other) => {
                 return Err(wrong(
@@ -217,7 +236,9 @@ impl Tools {
     /// The types parameter `parameter` of tool `tool` accepts, read from its
     /// schema as [`TypeSet::from_schema`] does (`$ref`s resolved in the
     /// tool's `parameters`); `None` when the tool or the parameter is not
-    /// declared.
+    /// declared. Where `parameters` has an `anyOf`/`oneOf` at its root,
+    /// this is the union over its branches: what a call's value gets
+    /// before the call has given a `const` property that picks its branch.
     ///
     /// ```
     /// use toolcall_stream::{Tools, TypeSet};
@@ -265,10 +286,10 @@ impl Tools {
     /// assert_eq!(tools.has_parameter("other", "city"), None);
     /// ```
     pub fn has_parameter(&self, name: &str, parameter: &str) -> Option<bool> {
-        let schema = &self.tool(name)?.schema;
-        schema
-            .declares_properties
-            .then(|| schema.params.contains_key(parameter))
+        let params = &self.tool(name)?.schema.params;
+        params
+            .declares_properties()
+            .then(|| params.contains(parameter))
     }
 
     /// How many tools were declared.
@@ -317,6 +338,32 @@ mod tests {
         }
         let error = Tools::from_json("[{").unwrap_err().to_string();
         assert!(error.starts_with("tools are not valid JSON: "), "{error}");
+    }
+
+    #[test]
+    fn root_branches_declare_parameters() {
+        let tools = Tools::from_value(&json!([{"name": "edit", "parameters": {
+            "properties": {"note": {"type": "string"}},
+            "anyOf": [
+                {"properties": {"action": {"const": "add"}, "x": {"type": "integer"}}},
+                {"properties": {"action": {"const": "drop"}, "x": {"type": "boolean"}}}
+            ]
+        }}]))
+        .unwrap();
+        // Outside a call, no branch is chosen: the union.
+        let x = tools.parameter_types("edit", "x").unwrap();
+        assert_eq!(x, TypeSet::INTEGER.union(TypeSet::BOOLEAN));
+        assert_eq!(
+            tools.parameter_types("edit", "action"),
+            Some(TypeSet::STRING)
+        );
+        for (param, declared) in [("note", true), ("x", true), ("y", false)] {
+            assert_eq!(
+                tools.has_parameter("edit", param),
+                Some(declared),
+                "{param}"
+            );
+        }
     }
 
     #[test]

@@ -21,7 +21,7 @@ use std::mem;
 use crate::event::{DiagnosticKind as Kind, Event};
 use crate::json::{escape_into, first_escape};
 use crate::options::Options;
-use crate::schema::{TypeSet, Typing};
+use crate::schema::{Candidates, TypeSet, Typing};
 use crate::sink::{diagnostic, Sink};
 
 mod typed;
@@ -56,6 +56,33 @@ pub(crate) struct Value {
     types: TypeSet,
     /// The held value's text.
     held: String,
+    /// The value's JSON, kept to choose the tool's branch by.
+    probe: Probe,
+}
+
+/// A value's JSON as written, kept while it may still equal a `const` that
+/// chooses among the tool's root `anyOf`/`oneOf` branches.
+#[derive(Default)]
+struct Probe {
+    json: String,
+    /// How long `json` may grow; 0 when the value is not kept.
+    room: usize,
+}
+
+impl Probe {
+    /// Keeps a piece of the value's JSON, if it is being kept; a value
+    /// longer than any `const` it could equal is dropped.
+    #[inline]
+    fn keep(&mut self, json: &str) {
+        if self.room == 0 {
+            return;
+        }
+        if self.json.len() + json.len() > self.room {
+            self.room = 0;
+            return;
+        }
+        self.json.push_str(json);
+    }
 }
 
 /// Where a parameter's value comes from, which decides how it is typed.
@@ -87,6 +114,9 @@ pub(crate) struct CallWriter {
     pub name: String,
     /// The open (or last) call's id.
     id: String,
+    /// The root `anyOf`/`oneOf` branches of its tool the open call may be
+    /// in, narrowed by the `const`s its values matched.
+    candidates: Candidates,
     /// The arguments of the calls of this output and of the open call,
     /// which whole-argument fields are spans of (kept once, not copied).
     pub args: String,
@@ -118,6 +148,7 @@ impl CallWriter {
             open: false,
             name: String::new(),
             id: String::new(),
+            candidates: Candidates::ALL,
             args: String::new(),
             args_start: 0,
             param_names: String::new(),
@@ -145,6 +176,7 @@ impl CallWriter {
             (&mut self.param, &mut old.param),
             (&mut self.value.tail, &mut old.value.tail),
             (&mut self.value.held, &mut old.value.held),
+            (&mut self.value.probe.json, &mut old.value.probe.json),
             (&mut self.scratch, &mut old.scratch),
             (&mut self.message, &mut old.message),
         ] {
@@ -271,6 +303,7 @@ impl CallWriter {
             }
         }
         self.args_start = self.args.len();
+        self.candidates = Candidates::ALL;
         self.param_names.clear();
         self.param_count = 0;
         self.cut = false;
@@ -362,6 +395,10 @@ impl CallWriter {
         self.value.raw = raw;
         self.value.types = types;
         self.value.held.clear();
+        self.value.probe.json.clear();
+        if !holding && !raw {
+            self.value.probe.keep("\"");
+        }
         self.param_count += 1;
         self.param_open = true;
         self.value.inline = inline;
@@ -383,6 +420,7 @@ impl CallWriter {
             self.args.push_str(json);
         }
         sink.value_piece(self.calls - 1, json, json);
+        self.value.probe.keep(json);
         self.value.emitted += json.len();
     }
 
@@ -483,6 +521,7 @@ impl CallWriter {
             }
         };
         sink.value_piece(index, piece, json);
+        self.value.probe.keep(json);
         self.value.emitted += piece.len();
     }
 
@@ -558,7 +597,9 @@ impl CallWriter {
             if opts.retain_arguments {
                 self.args.push('"');
             }
+            self.value.probe.keep("\"");
         }
+        self.narrow_branches(opts);
         let name = &self.param;
         if opts.retain_arguments {
             let whole = self.value.json_start..self.args.len();

@@ -109,6 +109,18 @@ fn from_schema_reads_types_names_and_unions() {
             json!({"anyOf": [{"type": "integer"}, {}]}),
             TypeSet::INTEGER.union(TypeSet::STRING),
         ),
+        // `const` is a one-value `enum`: its value's type.
+        (json!({"const": 5}), TypeSet::INTEGER),
+        (json!({"type": "integer", "const": 5}), TypeSet::INTEGER),
+        (json!({"const": "5"}), TypeSet::STRING),
+        (json!({"const": 2.5}), TypeSet::NUMBER),
+        (json!({"const": null}), TypeSet::NULL),
+        (json!({"const": false}), TypeSet::BOOLEAN),
+        (json!({"const": {"a": 1}}), TypeSet::OBJECT),
+        (
+            json!({"anyOf": [{"const": 1}, {"const": "auto"}]}),
+            TypeSet::INTEGER.union(TypeSet::STRING),
+        ),
         (json!({}), TypeSet::STRING),
         (json!("integer"), TypeSet::STRING),
         (json!(null), TypeSet::STRING),

@@ -38,12 +38,16 @@ impl CallWriter {
         opts: &Options,
         sink: &mut S,
     ) -> (bool, TypeSet) {
+        self.value.probe.room = 0;
         if opts.typing == Typing::Strings {
             return (false, TypeSet::STRING);
         }
         let schema = opts.tools.as_deref().and_then(|t| t.schema(&self.name));
+        if let Some(schema) = schema {
+            self.value.probe.room = schema.probe_room(name);
+        }
         let types = match schema {
-            Some(schema) => match schema.param(name) {
+            Some(schema) => match schema.param_in(name, self.candidates) {
                 Some(types) => Some(types),
                 None => {
                     if schema.declares_properties() {
@@ -104,6 +108,7 @@ impl CallWriter {
         if opts.retain_arguments {
             self.args.push('"');
         }
+        self.value.probe.keep("\"");
         // Escaped in pieces, so that the spill needs no second copy of the
         // held text.
         let mut rest = held.as_str();
@@ -122,6 +127,7 @@ impl CallWriter {
             if opts.retain_arguments {
                 self.args.push_str(&self.scratch);
             }
+            self.value.probe.keep(&self.scratch);
             rest = tail;
         }
         self.value.emitted += held.len();
@@ -155,6 +161,7 @@ impl CallWriter {
         if opts.retain_arguments {
             self.args.push_str(&self.scratch);
         }
+        self.value.probe.keep(&self.scratch);
         let shown = Shown(text);
         match outcome {
             Outcome::Typed => {}
@@ -192,13 +199,27 @@ impl CallWriter {
         }
     }
 
+    /// Narrows the branches the open call may be in by the value just
+    /// ended, when it was kept for that (see [`Probe`](super::Probe)).
+    pub(super) fn narrow_branches(&mut self, opts: &Options) {
+        if mem::take(&mut self.value.probe.room) == 0 {
+            return;
+        }
+        let Some(schema) = opts.tools.as_deref().and_then(|t| t.schema(&self.name)) else {
+            return;
+        };
+        if let Ok(value) = serde_json::from_str(&self.value.probe.json) {
+            self.candidates = schema.narrow(&self.param, &value, self.candidates);
+        }
+    }
+
     /// Reports the required parameters the open call lacks.
     pub(super) fn check_required<S: Sink>(&mut self, opts: &Options, sink: &mut S) {
         let Some(schema) = opts.tools.as_deref().and_then(|t| t.schema(&self.name)) else {
             return;
         };
         let index = self.current();
-        for required in schema.required() {
+        for required in schema.required_in(self.candidates) {
             if !self.has_param(required) {
                 diagnostic(
                     sink,
