@@ -110,6 +110,11 @@ pub enum DiagnosticKind {
     /// format the output is in; the rest of the stream is read as that
     /// format.
     FormatDetected,
+    /// With a known format, the content held a call that another known
+    /// format would read (a Hermes call under `qwen3_coder`): it stays
+    /// content; the parser's format may be the wrong one. Once per format
+    /// and stream.
+    ForeignFormat,
 }
 
 impl DiagnosticKind {
@@ -143,6 +148,7 @@ impl DiagnosticKind {
             DiagnosticKind::RejectedCall => "rejected_call",
             DiagnosticKind::MalformedHeader => "malformed_header",
             DiagnosticKind::FormatDetected => "format_detected",
+            DiagnosticKind::ForeignFormat => "foreign_format",
         }
     }
 }

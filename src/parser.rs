@@ -518,8 +518,10 @@ impl ParserBuilder {
             incomplete: self.options.incomplete_calls_as_content,
         };
         let gate = policy.any().then(|| Gate::new(policy, max_held));
+        let mut engine = Engine::with_format(format, self.options);
+        engine.watch_foreign();
         Parser {
-            engine: Engine::with_format(format, self.options),
+            engine,
             recorder: Recorder::default(),
             utf8: Utf8::default(),
             gate,

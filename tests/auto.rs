@@ -166,3 +166,73 @@ fn auto_is_a_name_the_parser_knows() {
     assert_eq!(Format::Auto.name(), "auto");
     assert!(!Format::ALL.contains(&Format::Auto));
 }
+
+fn kinds(message: &Message) -> Vec<&'static str> {
+    message
+        .diagnostics
+        .iter()
+        .map(|d| d.kind.as_str())
+        .collect()
+}
+
+#[test]
+fn a_call_in_another_format_is_content_and_said_to_be() {
+    let hermes = "Sure.\n<tool_call>\n{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}\n</tool_call>";
+    let message = Parser::new(Format::Qwen3Coder).parse(hermes);
+    assert!(message.tool_calls.is_empty());
+    assert_eq!(message.content.as_deref(), Some(hermes));
+    assert_eq!(kinds(&message), ["foreign_format"]);
+    assert!(message.diagnostics[0].message.contains("`hermes`"));
+    assert!(message.diagnostics[0].message.contains("`get_weather`"));
+
+    let qwen =
+        "<tool_call>\n<function=ls>\n<parameter=path>\n/\n</parameter>\n</function>\n</tool_call>";
+    let message = Parser::new(Format::Hermes).parse(qwen);
+    assert!(message.tool_calls.is_empty());
+    assert_eq!(kinds(&message), ["foreign_format"]);
+    assert!(message.diagnostics[0].message.contains("`qwen3_coder`"));
+
+    let mistral = "Calling.[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}";
+    let message = Parser::new(Format::Glm47).parse(mistral);
+    assert_eq!(kinds(&message), ["foreign_format"]);
+}
+
+#[test]
+fn prose_and_the_formats_own_calls_are_not_foreign() {
+    for (format, text) in [
+        (
+            Format::Qwen3Coder,
+            "Use <tool_call> tags and [TOOL_CALLS] markers.",
+        ),
+        (
+            Format::Qwen3Coder,
+            "<tool_call>\n<function=ls>\n</function>\n</tool_call>",
+        ),
+        (
+            Format::Hermes,
+            "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>",
+        ),
+    ] {
+        let message = Parser::new(format).parse(text);
+        assert!(kinds(&message).is_empty(), "{format}: {message:?}");
+    }
+}
+
+#[test]
+fn each_foreign_format_is_reported_once_per_stream_and_at_the_same_place_for_every_split() {
+    let call = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>";
+    let text = format!("a {call} b {call} c[TOOL_CALLS]g[ARGS]{{}} d");
+    let mut parser = Parser::new(Format::Qwen3Coder);
+    let message = parser.parse(&text);
+    assert_eq!(kinds(&message), ["foreign_format", "foreign_format"]);
+    let whole = coalesce(one_shot(&mut parser, text.as_bytes()));
+    for cut in 0..=text.len() {
+        let split = coalesce(feed_cut(&mut parser, text.as_bytes(), &[cut]));
+        assert_eq!(split, whole, "cut at {cut}");
+    }
+    let bytewise: Vec<usize> = (1..text.len()).collect();
+    assert_eq!(
+        coalesce(feed_cut(&mut parser, text.as_bytes(), &bytewise)),
+        whole
+    );
+}

@@ -126,6 +126,9 @@ pub(crate) struct Detect {
     /// The opener has one format: its candidate's events go out as they
     /// come.
     sole: bool,
+    /// Watching another format's content for calls of other formats
+    /// (`foreign_format`): the parser's own format gets no candidate.
+    watch: bool,
     /// The text fed to the candidates of a shared opener, which is content
     /// if none reads it as a call (bounded: candidates that have made no
     /// call are tentative, within their lookahead window).
@@ -156,8 +159,23 @@ impl Detect {
             reasoning,
             candidates: Vec::new(),
             sole: false,
+            watch: false,
             fed: String::new(),
         }
+    }
+
+    /// A detector that looks, in the content of a parser of a known
+    /// format, for calls other formats would read.
+    pub(crate) fn watching(opts: Options) -> Detect {
+        Detect {
+            watch: true,
+            ..Detect::new(opts)
+        }
+    }
+
+    /// After a find while watching: look for the next.
+    pub(crate) fn look_again(&mut self) {
+        self.decided = false;
     }
 
     pub(crate) fn options(&self) -> &Options {
@@ -349,7 +367,16 @@ impl Detect {
             .iter()
             .find(|(text, _)| *text == opener)
             .map_or(&[][..], |(_, formats)| formats.as_slice());
-        for &format in formats {
+        let own = self.watch.then_some(self.opts.format);
+        let formats: Vec<Format> = formats
+            .iter()
+            .copied()
+            .filter(|f| Some(*f) != own)
+            .collect();
+        if formats.is_empty() {
+            return;
+        }
+        for &format in &formats {
             let mut opts = self.opts.clone();
             opts.format = format;
             let mut engine = Engine::with_format(format.compiled(), opts);

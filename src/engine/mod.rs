@@ -28,6 +28,7 @@ mod auto;
 mod call;
 pub(crate) mod driver;
 mod end;
+mod foreign;
 mod grammar;
 mod header;
 mod hold;
@@ -80,6 +81,8 @@ pub(crate) struct Engine {
     /// `Format::Auto`: looking for the format, or (decided) how to start
     /// over.
     detect: Option<Box<auto::Detect>>,
+    /// A known format's watch on its content for other formats' calls.
+    foreign: Option<Box<foreign::Foreign>>,
 }
 
 impl Engine {
@@ -107,6 +110,7 @@ impl Engine {
             reasoning_at: None,
             in_message: false,
             detect,
+            foreign: None,
         }
         .started()
     }
@@ -143,6 +147,9 @@ impl Engine {
                 return;
             }
             detect.reset();
+        }
+        if let Some(foreign) = &mut self.foreign {
+            foreign.reset();
         }
         self.state = State::initial(self.desc());
         self.marker.state = None;
@@ -246,7 +253,25 @@ impl Engine {
         if self.detect.as_deref().is_some_and(|d| !d.decided) {
             return self.detect_run(s, sink);
         }
+        if let Some(mut foreign) = self.foreign.take() {
+            let mut watch = foreign::Watch {
+                foreign: &mut foreign,
+                out: sink,
+            };
+            self.run_format(s, &mut watch);
+            self.foreign = Some(foreign);
+            return;
+        }
         self.run_format(s, sink);
+    }
+
+    /// A parser's engine of a known format watches its content for calls
+    /// of other formats (`foreign_format`).
+    pub(crate) fn watch_foreign(&mut self) {
+        if self.opts.format != crate::Format::Auto {
+            let detect = auto::Detect::watching(self.opts.clone());
+            self.foreign = Some(Box::new(foreign::Foreign::new(detect)));
+        }
     }
 
     /// [`run`](Engine::run) once the format is known.
@@ -370,6 +395,15 @@ impl Engine {
         if self.detect.as_deref().is_some_and(|d| !d.decided) {
             return self.detect_next_starts_with(lead, sink);
         }
+        if let Some(mut foreign) = self.foreign.take() {
+            let mut watch = foreign::Watch {
+                foreign: &mut foreign,
+                out: sink,
+            };
+            self.next_starts_with_format(lead, &mut watch);
+            self.foreign = Some(foreign);
+            return;
+        }
         self.next_starts_with_format(lead, sink);
     }
 
@@ -431,6 +465,16 @@ impl Engine {
     pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
         if let Some(detect) = self.detect.as_deref_mut().filter(|d| !d.decided) {
             return detect.finish(sink);
+        }
+        if let Some(mut foreign) = self.foreign.take() {
+            let mut watch = foreign::Watch {
+                foreign: &mut foreign,
+                out: sink,
+            };
+            self.finish_format(&mut watch);
+            foreign.flush(sink);
+            self.foreign = Some(foreign);
+            return;
         }
         self.finish_format(sink);
     }

@@ -1,0 +1,142 @@
+//! `foreign_format`: a parser of a known format that meets, in its
+//! content, a call written in another known format (a Hermes call under
+//! `qwen3_coder`, a model served with the wrong parser) returns it as
+//! content, as it must, and says so: the content is watched with `auto`'s
+//! detector, which gives the parser's own format no candidate, and a call
+//! another format would read is reported once per format and stream.
+//!
+//! The watch sits between the engine and the parser's sink, sees only
+//! content, and costs a scan for the openers' first bytes in it. A find is
+//! reported after the run of content it was found in (before the next
+//! other event, or at the end): where in the run the other format's call
+//! became certain depends on how the input was split, the run's end does
+//! not.
+
+use super::auto::Detect;
+use super::Engine;
+use crate::event::{DiagnosticKind as Kind, Event};
+use crate::format::Format;
+use crate::sink::{Sink, Span};
+
+/// The watch on one parser's content.
+pub(crate) struct Foreign {
+    detect: Detect,
+    /// Formats already reported, by their place in `Format::ALL`.
+    reported: u64,
+    /// Reports waiting for the end of their run of content (at most one
+    /// per format).
+    pending: Vec<String>,
+}
+
+impl Foreign {
+    pub(crate) fn new(detect: Detect) -> Foreign {
+        Foreign {
+            detect,
+            reported: 0,
+            pending: Vec::new(),
+        }
+    }
+
+    pub(crate) fn reset(&mut self) {
+        self.detect.reset();
+        self.reported = 0;
+        self.pending.clear();
+    }
+
+    /// Sends the report waiting for its run of content to end.
+    pub(crate) fn flush<S: Sink>(&mut self, out: &mut S) {
+        for message in self.pending.drain(..) {
+            out.event(Event::Diagnostic {
+                index: None,
+                kind: Kind::ForeignFormat,
+                message: &message,
+            });
+        }
+    }
+
+    /// Content text, read for other formats' calls.
+    fn content(&mut self, mut text: &str) {
+        while let Some((found, rest)) = self.detect.run(text, &mut Null) {
+            self.report(&found);
+            self.detect.look_again();
+            text = rest;
+        }
+    }
+
+    fn report(&mut self, found: &Engine) {
+        let format = found.options().format;
+        let bit = Format::ALL
+            .iter()
+            .position(|f| *f == format)
+            .map_or(0, |at| 1u64 << (at % 64));
+        if self.reported & bit != 0 {
+            return;
+        }
+        self.reported |= bit;
+        let own = self.detect.options().format;
+        self.pending.push(format!(
+            "content holds what the `{}` format reads as a call to `{}`; this parser reads \
+             `{}`, so it stays content (is the format right?)",
+            format.name(),
+            found.call.name,
+            own.name()
+        ));
+    }
+}
+
+/// A sink that drops everything: the watch's candidates only need to say
+/// whether they made a call.
+struct Null;
+
+impl Sink for Null {
+    fn event(&mut self, _event: Event<'_>) {}
+}
+
+/// The parser's sink, with the watch on its content.
+pub(crate) struct Watch<'a, S> {
+    pub foreign: &'a mut Foreign,
+    pub out: &'a mut S,
+}
+
+impl<S: Sink> Sink for Watch<'_, S> {
+    const WANTS_RAW: bool = S::WANTS_RAW;
+
+    fn event(&mut self, event: Event<'_>) {
+        match event {
+            Event::Content { text } => {
+                self.out.event(event);
+                self.foreign.content(text);
+            }
+            // Content on either side of a call is not one text.
+            Event::ToolCallStart { .. } => {
+                self.foreign.flush(self.out);
+                self.foreign.detect.reset();
+                self.out.event(event);
+            }
+            _ => {
+                self.foreign.flush(self.out);
+                self.out.event(event);
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn raw(&mut self, text: &str, opening: bool) {
+        self.out.raw(text, opening);
+    }
+
+    #[inline(always)]
+    fn not_a_call(&mut self) {
+        self.out.not_a_call();
+    }
+
+    #[inline]
+    fn value_piece(&mut self, index: usize, text: &str, delta: &str) {
+        self.out.value_piece(index, text, delta);
+    }
+
+    #[inline]
+    fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
+        self.out.event_with_whole(event, whole);
+    }
+}
