@@ -173,6 +173,12 @@ impl Detect {
         }
     }
 
+    /// Nothing under way: no candidate, no marker begun.
+    #[inline]
+    pub(crate) fn is_quiet(&self) -> bool {
+        self.candidates.is_empty() && self.marker.is_none()
+    }
+
     /// After a find while watching: look for the next.
     pub(crate) fn look_again(&mut self) {
         self.decided = false;
@@ -477,6 +483,12 @@ impl Candidate {
             })
             .sum()
     }
+}
+
+/// Whether `bytes` hold a byte some opener starts with.
+#[inline]
+pub(crate) fn may_open(bytes: &[u8]) -> bool {
+    openers().markers.find(bytes).is_some()
 }
 
 /// How much of `s` goes to the candidates at once: one character when it

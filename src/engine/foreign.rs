@@ -12,7 +12,7 @@
 //! became certain depends on how the input was split, the run's end does
 //! not.
 
-use super::auto::Detect;
+use super::auto::{self, Detect};
 use super::Engine;
 use crate::event::{DiagnosticKind as Kind, Event};
 use crate::format::Format;
@@ -54,8 +54,19 @@ impl Foreign {
         }
     }
 
-    /// Content text, read for other formats' calls.
-    fn content(&mut self, mut text: &str) {
+    /// Content text, read for other formats' calls. Most content holds no
+    /// opener's first byte and nothing is under way: then there is nothing
+    /// to do.
+    #[inline]
+    fn content(&mut self, text: &str) {
+        if self.detect.is_quiet() && !auto::may_open(text.as_bytes()) {
+            return;
+        }
+        self.read(text);
+    }
+
+    #[inline(never)]
+    fn read(&mut self, mut text: &str) {
         while let Some((found, rest)) = self.detect.run(text, &mut Null) {
             self.report(&found);
             self.detect.look_again();
