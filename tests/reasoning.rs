@@ -138,6 +138,10 @@ fn each_family_splits_its_own_markers() {
         ),
         (Format::Mistral, "[THINK]q[/THINK]a[TOOL_CALLS]f[ARGS]{}"),
         (
+            Format::CohereCommand3,
+            "<|START_THINKING|>q<|END_THINKING|>a<|START_ACTION|>[{\"tool_name\": \"f\", \"parameters\": {}}]<|END_ACTION|>",
+        ),
+        (
             Format::HunyuanA13b,
             "<think>q</think>a<tool_calls>[{\"name\": \"f\", \"arguments\": {}}]</tool_calls>",
         ),

@@ -99,6 +99,9 @@ pub(crate) static COHERE_COMMAND3: Description = Description {
         &[
             (Role::CallOpen, "<|START_ACTION|>"),
             (Role::CallClose, "<|END_ACTION|>"),
+            // Command A thinks before it acts.
+            (Role::ReasoningOpen, "<|START_THINKING|>"),
+            (Role::ReasoningClose, "<|END_THINKING|>"),
         ],
         BodyKeys {
             name: &["tool_name", "name"],
