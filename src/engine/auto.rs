@@ -485,10 +485,9 @@ impl Candidate {
     }
 }
 
-/// Whether `bytes` hold a byte some opener starts with.
-#[inline]
-pub(crate) fn may_open(bytes: &[u8]) -> bool {
-    openers().markers.find(bytes).is_some()
+/// The scout's markers: what a watch scans content for.
+pub(crate) fn opener_markers() -> &'static MarkerSet {
+    &openers().markers
 }
 
 /// How much of `s` goes to the candidates at once: one character when it

@@ -13,6 +13,7 @@
 //! not.
 
 use super::auto::{self, Detect};
+use super::driver::MarkerSet;
 use super::Engine;
 use crate::event::{DiagnosticKind as Kind, Event};
 use crate::format::Format;
@@ -21,6 +22,8 @@ use crate::sink::{Sink, Span};
 /// The watch on one parser's content.
 pub(crate) struct Foreign {
     detect: Detect,
+    /// The openers' marker set, looked up once.
+    openers: &'static MarkerSet,
     /// Formats already reported, by their place in `Format::ALL`.
     reported: u64,
     /// Reports waiting for the end of their run of content (at most one
@@ -32,6 +35,7 @@ impl Foreign {
     pub(crate) fn new(detect: Detect) -> Foreign {
         Foreign {
             detect,
+            openers: auto::opener_markers(),
             reported: 0,
             pending: Vec::new(),
         }
@@ -41,6 +45,17 @@ impl Foreign {
         self.detect.reset();
         self.reported = 0;
         self.pending.clear();
+    }
+
+    /// Whether feeding the engine `s` can show the watch nothing: nothing
+    /// under way, no report waiting, and no opener's first byte in `s`
+    /// (the caller also checks that the engine holds nothing, so that all
+    /// the content it makes of `s` is `s`'s).
+    #[inline]
+    pub(crate) fn idle_for(&self, s: &str) -> bool {
+        self.pending.is_empty()
+            && self.detect.is_quiet()
+            && self.openers.find(s.as_bytes()).is_none()
     }
 
     /// Sends the report waiting for its run of content to end.
@@ -59,7 +74,7 @@ impl Foreign {
     /// to do.
     #[inline]
     fn content(&mut self, text: &str) {
-        if self.detect.is_quiet() && !auto::may_open(text.as_bytes()) {
+        if self.detect.is_quiet() && self.openers.find(text.as_bytes()).is_none() {
             return;
         }
         self.read(text);

@@ -253,7 +253,19 @@ impl Engine {
         if self.detect.as_deref().is_some_and(|d| !d.decided) {
             return self.detect_run(s, sink);
         }
-        if let Some(mut foreign) = self.foreign.take() {
+        // Most chunks cannot show the watch anything: no wrapper for them.
+        let watched = match &self.foreign {
+            // Content this chunk makes is then this chunk's text: nothing
+            // held can come out as content with it.
+            Some(foreign) => {
+                !(self.hold.text.is_empty()
+                    && self.marker.pending.is_empty()
+                    && self.json.held_len() == 0
+                    && foreign.idle_for(s))
+            }
+            None => false,
+        };
+        if let Some(mut foreign) = if watched { self.foreign.take() } else { None } {
             let mut watch = foreign::Watch {
                 foreign: &mut foreign,
                 out: sink,
