@@ -110,8 +110,16 @@ fuzz_target!(|data: &[u8]| {
             String::from_utf8_lossy(input),
         )
     };
-    let one_shot = feed(&mut common::features_parser(&header, options), &[input], &ctx);
-    let chunked = feed(&mut common::features_parser(&header, options), &chunks, &ctx);
+    let one_shot = feed(
+        &mut common::features_parser(&header, options),
+        &[input],
+        &ctx,
+    );
+    let chunked = feed(
+        &mut common::features_parser(&header, options),
+        &chunks,
+        &ctx,
+    );
     check_arguments(&chunked, &ctx);
     let (one_shot, chunked) = (coalesce(one_shot), coalesce(chunked));
     if one_shot != chunked {

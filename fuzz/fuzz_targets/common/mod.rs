@@ -286,9 +286,13 @@ pub fn features_parser(header: &Header, options: u8) -> Parser {
         builder = builder.typing(toolcall_stream::Typing::Infer);
     }
     if options & 0x01 != 0 {
-        builder = builder.tools(std::sync::Arc::new(toolcall_stream::Tools::from_json(TOOLS).unwrap()));
+        builder = builder.tools(std::sync::Arc::new(
+            toolcall_stream::Tools::from_json(TOOLS).unwrap(),
+        ));
     } else if options & 0x04 != 0 {
-        builder = builder.tools(std::sync::Arc::new(toolcall_stream::Tools::from_json("[]").unwrap()));
+        builder = builder.tools(std::sync::Arc::new(
+            toolcall_stream::Tools::from_json("[]").unwrap(),
+        ));
     }
     builder.build()
 }
@@ -328,7 +332,11 @@ pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
                 assert!(open.is_none(), "content {text:?} inside a call; {}", ctx());
             }
             OwnedEvent::Reasoning { text } => {
-                assert!(open.is_none(), "reasoning {text:?} inside a call; {}", ctx());
+                assert!(
+                    open.is_none(),
+                    "reasoning {text:?} inside a call; {}",
+                    ctx()
+                );
                 assert!(
                     header.reasoning != Reasoning::Off || always_reasoning(header.format),
                     "reasoning {text:?} with reasoning off; {}",
@@ -473,11 +481,7 @@ pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
                     let detected: Format = name.parse().unwrap_or_else(|_| {
                         panic!("format_detected names no format: {message:?}; {}", ctx())
                     });
-                    assert!(
-                        detected != Format::Auto,
-                        "auto detected as auto; {}",
-                        ctx()
-                    );
+                    assert!(detected != Format::Auto, "auto detected as auto; {}", ctx());
                     format = Some(detected);
                 }
             }
