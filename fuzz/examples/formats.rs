@@ -1,11 +1,13 @@
-//! Prints each format of `Format::ALL` with the header byte that picks it
-//! (its index), one `BYTE NAME` per line, for `seed.sh`:
+//! Prints each format of `Format::ALL`, then `Format::Auto`, with the
+//! header byte that picks it (its index), one `BYTE NAME` per line, for
+//! `seed.sh`:
 //! `cargo run --manifest-path fuzz/Cargo.toml --example formats`.
 
-use toolcall_stream::Format;
+#[path = "../fuzz_targets/common/mod.rs"]
+mod common;
 
 fn main() {
-    for (index, format) in Format::ALL.iter().enumerate() {
+    for (index, format) in common::formats().enumerate() {
         println!("{index} {}", format.name());
     }
 }

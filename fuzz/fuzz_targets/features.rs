@@ -17,8 +17,12 @@
 //!         bit 4  Typing::Infer
 //!         bit 5  incomplete calls as content
 //!         bit 6  hold text after the wrapper
-//!         bit 7  (unused)
+//!         bit 7  reasoning on when the header leaves it off (tight
+//!                limits, whose mode byte has no room for it)
 //! ```
+//!
+//! The options and the tools are in `common::features_parser`, so that
+//! `examples/replay.rs` builds the same parser.
 //!
 //! Before the header was shared, this target read one byte: the format in
 //! bits 0-1 (`00` qwen3_coder, `01` glm45, `10` glm47, `11` hermes),
@@ -26,40 +30,10 @@
 //! input `[b, …]` reads as now as `[b & 3, (b >> 2) & 1, b >> 3, …]`.
 #![no_main]
 
-use std::sync::Arc;
-
 use libfuzzer_sys::fuzz_target;
-use toolcall_stream::{coalesce, OwnedEvent, Parser, Tools, Typing};
+use toolcall_stream::{coalesce, OwnedEvent, Parser};
 
 mod common;
-
-/// Tools typing the names the dictionaries and fixtures use.
-const TOOLS: &str = r#"[{"type": "function", "function": {"name": "get_weather", "parameters": {
-    "type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"},
-    "x": {"type": ["number", "null"]}, "a": {"type": "boolean"}, "b": {"type": "object"},
-    "path": {"type": "array"}, "q": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
-    "required": ["city"]}}},
-    {"type": "function", "function": {"name": "f", "parameters": {"type": "object",
-    "properties": {"a": {"type": "integer"}, "b": {"type": "number"}}}}}]"#;
-
-fn parser(header: &common::Header, options: u8) -> Parser {
-    let mut builder = header
-        .builder()
-        .strict(options & 0x02 != 0)
-        .unknown_tools_as_content(options & 0x04 != 0)
-        .python_literals(options & 0x08 != 0)
-        .incomplete_calls_as_content(options & 0x20 != 0)
-        .hold_text_after_wrapper(options & 0x40 != 0);
-    if options & 0x10 != 0 {
-        builder = builder.typing(Typing::Infer);
-    }
-    if options & 0x01 != 0 {
-        builder = builder.tools(Arc::new(Tools::from_json(TOOLS).unwrap()));
-    } else if options & 0x04 != 0 {
-        builder = builder.tools(Arc::new(Tools::from_json("[]").unwrap()));
-    }
-    builder.build()
-}
 
 /// Feeds `chunks`, checking the partial view after each; returns the events.
 fn feed(parser: &mut Parser, chunks: &[&[u8]], ctx: &dyn Fn() -> String) -> Vec<OwnedEvent> {
@@ -107,6 +81,9 @@ fn check_arguments(events: &[OwnedEvent], ctx: &dyn Fn() -> String) {
             OwnedEvent::Content { .. } => {
                 assert!(open.is_none(), "content inside a call; {}", ctx())
             }
+            OwnedEvent::Reasoning { .. } => {
+                assert!(open.is_none(), "reasoning inside a call; {}", ctx())
+            }
             _ => {}
         }
     }
@@ -133,8 +110,16 @@ fuzz_target!(|data: &[u8]| {
             String::from_utf8_lossy(input),
         )
     };
-    let one_shot = feed(&mut parser(&header, options), &[input], &ctx);
-    let chunked = feed(&mut parser(&header, options), &chunks, &ctx);
+    let one_shot = feed(
+        &mut common::features_parser(&header, options),
+        &[input],
+        &ctx,
+    );
+    let chunked = feed(
+        &mut common::features_parser(&header, options),
+        &chunks,
+        &ctx,
+    );
     check_arguments(&chunked, &ctx);
     let (one_shot, chunked) = (coalesce(one_shot), coalesce(chunked));
     if one_shot != chunked {

@@ -9,29 +9,34 @@
 //! `<` (Mistral's `[TOOL_CALLS]`, bare JSON calls), so that a format added
 //! later needs no change here unless its calls can start otherwise.
 //!
-//! Checks, for every format (`Format::ALL`), in both value-termination
-//! modes and with tight limits, fed at once and byte by byte: the only
-//! events are `content`, and their texts joined equal the input exactly
-//! (nothing held back, dropped or altered).
+//! Checks, for every format (`Format::ALL`, and `Format::Auto`), in both
+//! value-termination modes and with tight limits, fed at once and byte by
+//! byte: the only events are `content`, and their texts joined equal the
+//! input exactly (nothing held back, dropped or altered). With
+//! `Reasoning::Started` (the stream begins inside reasoning) the only
+//! events are `content` and `reasoning`, whose texts joined, in order,
+//! equal the input.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
-use toolcall_stream::{Format, OwnedEvent, ValueTermination};
+use toolcall_stream::{OwnedEvent, Reasoning, ValueTermination};
 
 mod common;
 
 fuzz_target!(|data: &[u8]| {
     let input = String::from_utf8_lossy(data).replace(['<', '[', '{'], "(");
     let bytes = input.as_bytes();
-    for &format in Format::ALL {
+    for format in common::formats() {
         // Both modes with the default limits, and tight limits (those of
-        // the mode byte 0xff, which this target always ran).
-        for (mode, tight) in [
-            (ValueTermination::Lookahead, None),
-            (ValueTermination::Vllm, None),
-            (ValueTermination::Vllm, Some(0xff)),
+        // the mode byte 0xff, which this target always ran); reasoning on,
+        // and started.
+        for (mode, tight, reasoning) in [
+            (ValueTermination::Lookahead, None, Reasoning::Off),
+            (ValueTermination::Vllm, None, Reasoning::On),
+            (ValueTermination::Vllm, Some(0xff), Reasoning::Off),
+            (ValueTermination::Lookahead, None, Reasoning::Started),
         ] {
-            let header = common::Header::new(format, mode, tight);
+            let header = common::Header::with_reasoning(format, mode, tight, reasoning, true);
             let whole = [bytes];
             let bytewise = bytes.chunks(1);
             for (how, events) in [
@@ -45,6 +50,9 @@ fuzz_target!(|data: &[u8]| {
                 for event in &events {
                     match event {
                         OwnedEvent::Content { text } => content.push_str(text),
+                        OwnedEvent::Reasoning { text } if reasoning == Reasoning::Started => {
+                            content.push_str(text)
+                        }
                         other => {
                             panic!("{how} ({header}): unexpected event {other:?}; input {input:?}")
                         }

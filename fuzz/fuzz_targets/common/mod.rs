@@ -4,7 +4,8 @@
 #![allow(dead_code)]
 
 use toolcall_stream::{
-    Event, Format, Ids, Limits, OwnedEvent, Parser, ParserBuilder, ValueTermination,
+    DiagnosticKind, Event, Format, Ids, Limits, OwnedEvent, Parser, ParserBuilder, Reasoning,
+    ValueTermination,
 };
 
 /// The value-termination mode chosen by a header's mode byte (its low
@@ -32,22 +33,74 @@ pub fn limits(byte: u8) -> Limits {
     limits
 }
 
-/// The format chosen by a header's format byte: `Format::ALL` by index,
-/// wrapping around, so that every format the crate knows (also those added
-/// later) is fuzzed. A byte below `Format::ALL.len()` keeps its format as
-/// long as new formats are appended to `ALL`; a larger one wraps, and
-/// picks another format whenever one is added (seeds use the index itself).
-pub fn format(byte: u8) -> Format {
-    Format::ALL[usize::from(byte) % Format::ALL.len()]
+/// How many formats the format byte picks from: every format of
+/// `Format::ALL`, then `Format::Auto` (not in `ALL`) at index
+/// `Format::ALL.len()`.
+pub const FORMATS: usize = Format::ALL.len() + 1;
+
+/// The formats the format byte picks from, by index: `Format::ALL`, then
+/// `Format::Auto`.
+pub fn formats() -> impl Iterator<Item = Format> {
+    Format::ALL.iter().copied().chain([Format::Auto])
 }
 
-/// The index of `format` in `Format::ALL`: the format byte that picks it.
+/// The format chosen by a header's format byte: `Format::ALL` by index,
+/// and `Format::Auto` at index `Format::ALL.len()`, wrapping around
+/// (`byte % FORMATS`), so that every format the crate knows (also those
+/// added later) is fuzzed. A byte below `Format::ALL.len()` keeps its
+/// format as long as new formats are appended to `ALL`; a larger one
+/// wraps, and picks another format whenever one is added (seeds use the
+/// index itself; auto's seeds name it by its name, `seed.sh` looks the
+/// index up).
+pub fn format(byte: u8) -> Format {
+    let index = usize::from(byte) % FORMATS;
+    Format::ALL.get(index).copied().unwrap_or(Format::Auto)
+}
+
+/// The index of `format` in `formats()`: the format byte that picks it.
 pub fn format_byte(format: Format) -> u8 {
-    let index = Format::ALL
-        .iter()
-        .position(|&f| f == format)
-        .expect("a format of Format::ALL");
+    let index = formats()
+        .position(|f| f == format)
+        .expect("a format of Format::ALL, or Format::Auto");
     u8::try_from(index).expect("at most 256 formats")
+}
+
+/// The reasoning mode and `calls_in_reasoning` chosen by a header's mode
+/// byte: with the default limits (bit 1 clear), bits 2-3 pick the mode
+/// (`00` off, `01` on, `10` started, `11` on) and bit 4 set turns
+/// `calls_in_reasoning` off; with tight limits (bit 1 set), whose bits
+/// 2-7 are the limits, reasoning is off (`features` can turn it on).
+/// Bits 5-7 are unused. A mode byte of the time before reasoning was a
+/// choice had bits 2-7 clear without tight limits: reasoning off, as then.
+pub fn reasoning(byte: u8) -> (Reasoning, bool) {
+    if byte & 2 != 0 {
+        return (Reasoning::Off, true);
+    }
+    let reasoning = match (byte >> 2) & 3 {
+        0 => Reasoning::Off,
+        2 => Reasoning::Started,
+        _ => Reasoning::On,
+    };
+    (reasoning, byte & 0x10 == 0)
+}
+
+/// The mode byte bits (2-4, default limits only) that pick `reasoning`
+/// and `calls_in_reasoning`, as `reasoning` reads them.
+pub fn reasoning_bits(reasoning: Reasoning, calls_in_reasoning: bool) -> u8 {
+    let mode = match reasoning {
+        Reasoning::Off => 0,
+        Reasoning::Started => 2,
+        _ => 1,
+    };
+    (mode << 2) | if calls_in_reasoning { 0 } else { 0x10 }
+}
+
+/// Whether `format` splits reasoning out of the text even with
+/// `Reasoning::Off`: gpt-oss's channels are the format's own structure
+/// (the `analysis` channel is reasoning whatever the option says), and
+/// `auto` may find gpt-oss.
+pub fn always_reasoning(format: Format) -> bool {
+    matches!(format, Format::OpenAi | Format::Auto)
 }
 
 /// Whether `format` marks parameters up (the XML formats), so that,
@@ -86,9 +139,12 @@ pub fn generated_ids(format: Format) -> bool {
 /// What the header at the start of a target's input picks: two bytes.
 ///
 /// ```text
-/// byte 0             the format: Format::ALL[byte % Format::ALL.len()]
+/// byte 0             the format: formats()[byte % FORMATS] (Format::ALL,
+///                    then Format::Auto)
 /// byte 1  bit 0      value termination: 0 lookahead, 1 vllm
-///         bit 1 = 1  tight limits from bits 2-7 (`limits`); 0: defaults
+///         bit 1 = 1  tight limits from bits 2-7 (`limits`); reasoning off
+///         bit 1 = 0  default limits; bits 2-3 reasoning (00 off, 01 on,
+///                    10 started, 11 on), bit 4 no calls in reasoning
 /// ```
 ///
 /// Byte 1 is the one header byte of the time before formats were a choice
@@ -99,6 +155,8 @@ pub struct Header {
     pub format: Format,
     pub mode: ValueTermination,
     pub limits: Limits,
+    pub reasoning: Reasoning,
+    pub calls_in_reasoning: bool,
     /// The header's bytes, for failure messages.
     pub bytes: Vec<u8>,
 }
@@ -114,10 +172,13 @@ impl Header {
             return None;
         }
         let (bytes, rest) = data.split_at(Header::LEN);
+        let (reasoning, calls_in_reasoning) = reasoning(bytes[1]);
         let header = Header {
             format: format(bytes[0]),
             mode: mode(bytes[1]),
             limits: limits(bytes[1]),
+            reasoning,
+            calls_in_reasoning,
             bytes: bytes.to_vec(),
         };
         Some((header, rest))
@@ -126,14 +187,27 @@ impl Header {
     /// A header for `format` with `mode`, tight limits from `tight` (a
     /// mode byte as `limits` reads it) or the defaults.
     pub fn new(format: Format, mode: ValueTermination, tight: Option<u8>) -> Header {
+        Header::with_reasoning(format, mode, tight, Reasoning::Off, true)
+    }
+
+    /// As `new`, with a reasoning mode (only with the default limits: the
+    /// header has no room for both).
+    pub fn with_reasoning(
+        format: Format,
+        mode: ValueTermination,
+        tight: Option<u8>,
+        reasoning: Reasoning,
+        calls_in_reasoning: bool,
+    ) -> Header {
         let mode_bit = u8::from(mode == ValueTermination::Vllm);
         let second = match tight {
-            None => mode_bit,
+            None => mode_bit | reasoning_bits(reasoning, calls_in_reasoning),
             Some(t) => (t & !1) | 2 | mode_bit,
         };
         let bytes = [format_byte(format), second];
         let (header, rest) = Header::split(&bytes).expect("a whole header");
         debug_assert!(rest.is_empty() && header.format == format && header.mode == mode);
+        debug_assert!(tight.is_some() || header.reasoning == reasoning);
         header
     }
 
@@ -149,6 +223,8 @@ impl Header {
             .format(self.format)
             .value_termination(self.mode)
             .limits(self.limits)
+            .reasoning(self.reasoning)
+            .calls_in_reasoning(self.calls_in_reasoning)
             .ids(Ids::sequential("call_"))
     }
 }
@@ -157,13 +233,68 @@ impl std::fmt::Display for Header {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "header {:02x?} ({}, {:?}, {:?})",
+            "header {:02x?} ({}, {:?}, {:?}, reasoning {}{})",
             self.bytes,
             self.format.name(),
             self.mode,
-            self.limits
+            self.limits,
+            self.reasoning.name(),
+            if self.calls_in_reasoning {
+                ""
+            } else {
+                ", no calls in reasoning"
+            }
         )
     }
+}
+
+/// `features`: tools typing the names the dictionaries and fixtures use,
+/// and two whose parameters are root `oneOf` (tagged by `action`) and
+/// `anyOf` branches (`edit`, `g`).
+const TOOLS: &str = r#"[{"type": "function", "function": {"name": "get_weather", "parameters": {
+    "type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"},
+    "x": {"type": ["number", "null"]}, "a": {"type": "boolean"}, "b": {"type": "object"},
+    "path": {"type": "array"}, "q": {"anyOf": [{"type": "integer"}, {"type": "string"}]}},
+    "required": ["city"]}}},
+    {"type": "function", "function": {"name": "f", "parameters": {"type": "object",
+    "properties": {"a": {"type": "integer"}, "b": {"type": "number"}}}}},
+    {"type": "function", "function": {"name": "edit", "parameters": {"type": "object",
+    "properties": {"note": {"type": "string"}}, "required": ["action"], "oneOf": [
+    {"properties": {"action": {"const": "add"}, "x": {"type": "integer"}}, "required": ["x"]},
+    {"properties": {"action": {"const": "remove"}, "x": {"type": "string"},
+    "force": {"type": "boolean"}}, "required": ["x", "force"]},
+    {"properties": {"action": {"const": 7}, "x": {"type": "boolean"}}}]}}},
+    {"type": "function", "function": {"name": "g", "parameters": {"anyOf": [
+    {"type": "object", "properties": {"a": {"type": "integer"}, "city": {"type": "null"}}},
+    {"type": "object", "properties": {"a": {"type": "array"}, "b": {"type": "string"}},
+    "required": ["b"]}]}}}]"#;
+
+/// The parser of the `features` target: the header's, with the options
+/// byte's (see `fuzz_targets/features.rs`).
+pub fn features_parser(header: &Header, options: u8) -> Parser {
+    let mut builder = header
+        .builder()
+        .strict(options & 0x02 != 0)
+        .unknown_tools_as_content(options & 0x04 != 0)
+        .python_literals(options & 0x08 != 0)
+        .incomplete_calls_as_content(options & 0x20 != 0)
+        .hold_text_after_wrapper(options & 0x40 != 0);
+    if options & 0x80 != 0 && header.reasoning == Reasoning::Off {
+        builder = builder.reasoning(Reasoning::On);
+    }
+    if options & 0x10 != 0 {
+        builder = builder.typing(toolcall_stream::Typing::Infer);
+    }
+    if options & 0x01 != 0 {
+        builder = builder.tools(std::sync::Arc::new(
+            toolcall_stream::Tools::from_json(TOOLS).unwrap(),
+        ));
+    } else if options & 0x04 != 0 {
+        builder = builder.tools(std::sync::Arc::new(
+            toolcall_stream::Tools::from_json("[]").unwrap(),
+        ));
+    }
+    builder.build()
 }
 
 /// Feeds `chunks` in order, then finishes; returns every event, owned.
@@ -188,6 +319,9 @@ pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
     // (name, raw deltas) of the open parameter.
     let mut param: Option<(String, String)> = None;
     let mut next_index = 0;
+    // The format the calls are in: the header's, or, for `auto`, the one
+    // its `format_detected` names (none before it).
+    let mut format = (header.format != Format::Auto).then_some(header.format);
     for event in events {
         // Every event serializes (ParameterEnd's value must be valid JSON).
         if let Err(e) = serde_json::to_string(event) {
@@ -197,14 +331,29 @@ pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
             OwnedEvent::Content { text } => {
                 assert!(open.is_none(), "content {text:?} inside a call; {}", ctx());
             }
+            OwnedEvent::Reasoning { text } => {
+                assert!(
+                    open.is_none(),
+                    "reasoning {text:?} inside a call; {}",
+                    ctx()
+                );
+                assert!(
+                    header.reasoning != Reasoning::Off || always_reasoning(header.format),
+                    "reasoning {text:?} with reasoning off; {}",
+                    ctx()
+                );
+            }
             OwnedEvent::ToolCallStart { index, id, name } => {
                 assert!(open.is_none(), "call started inside a call; {}", ctx());
+                let Some(format) = format else {
+                    panic!("auto started a call before `format_detected`; {}", ctx());
+                };
                 assert_eq!(*index, next_index, "indexes must count calls; {}", ctx());
                 assert!(!name.is_empty(), "empty function name; {}", ctx());
                 assert!(!id.is_empty(), "empty call id; {}", ctx());
-                if generated_ids(header.format) {
+                if generated_ids(format) {
                     assert_eq!(*id, format!("call_{index}"), "sequential id; {}", ctx());
-                } else if header.format == Format::KimiK2 {
+                } else if format == Format::KimiK2 {
                     // The id as written, `functions.NAME:0`, holds the name.
                     assert!(
                         id.contains(name.as_str()),
@@ -265,7 +414,8 @@ pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
                 // other one) a value the model wrote as a number, boolean,
                 // null, object or array streams as its JSON text, which
                 // reads back as the value.
-                if !markup(header.format) && !parsed.is_string() {
+                let format = format.expect("a call's format");
+                if !markup(format) && !parsed.is_string() {
                     let streamed: serde_json::Value =
                         serde_json::from_str(&raw).unwrap_or_else(|e| {
                             panic!("parameter deltas {raw:?} are not JSON: {e}; {}", ctx())
@@ -316,8 +466,24 @@ pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
                     ctx()
                 );
             }
-            OwnedEvent::Diagnostic { message, .. } => {
+            OwnedEvent::Diagnostic { message, kind, .. } => {
                 assert!(!message.is_empty(), "empty diagnostic message; {}", ctx());
+                if *kind == DiagnosticKind::FormatDetected {
+                    assert!(
+                        header.format == Format::Auto,
+                        "format_detected outside auto; {}",
+                        ctx()
+                    );
+                    assert!(format.is_none(), "a second format_detected; {}", ctx());
+                    assert!(open.is_none(), "format_detected inside a call; {}", ctx());
+                    // "the output is in the `NAME` format …"
+                    let name = message.split('`').nth(1).unwrap_or_default();
+                    let detected: Format = name.parse().unwrap_or_else(|_| {
+                        panic!("format_detected names no format: {message:?}; {}", ctx())
+                    });
+                    assert!(detected != Format::Auto, "auto detected as auto; {}", ctx());
+                    format = Some(detected);
+                }
             }
             _ => {}
         }
