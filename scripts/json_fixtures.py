@@ -35,6 +35,9 @@ SHAPES = {
     "cohere_command3": ("<|START_ACTION|>", "<|END_ACTION|>", True),
     # granite-20b-functioncalling: each call after its own tag, no closer.
     "granite-20b-fc": ("<function_call> ", None, False),
+    # xLAM-2: a list after `<tool_call>` (also bare, fenced or after
+    # `[TOOL_CALLS]`, below).
+    "xlam": ("<tool_call>", "</tool_call>", True),
 }
 
 # How a format writes several calls after one opener, when it does.
@@ -135,6 +138,17 @@ def scenarios(fmt):
         )
         out["response_only"] = "<|START_RESPONSE|>Paris is sunny today.<|END_RESPONSE|>"
         del out["arguments_before_name"]
+    if fmt == "xlam":
+        # The other three ways: bare or fenced at the start (later in prose,
+        # content), and after `[TOOL_CALLS]`, which has no closer.
+        paris = body("get_weather", {"city": "Paris"}, key)
+        search = body("search", {"query": "rust streaming parser", "limit": 5}, key)
+        out["bare_at_start"] = "\n[" + paris + ", " + search + "]"
+        out["fenced_list"] = "```json\n[" + paris + "]\n```\nChecking now."
+        out["tool_calls_opener"] = "[TOOL_CALLS][" + paris + "]\nDone."
+        out["bare_after_text"] = "Here is the call: [" + paris + "]"
+        for same in ("empty_arguments", "arguments_before_name", "nested_arguments", "list_element_not_a_call"):
+            del out[same]
     return out
 
 

@@ -273,6 +273,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("phi4_mini_json", Format::Phi4MiniJson),
     ("mistral", Format::Mistral),
     ("llama3_json", Format::Llama3Json),
+    ("xlam", Format::Xlam),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -294,6 +295,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Mistral, 8),
     (Format::OpenAi, 10),
     (Format::Llama3Json, 9),
+    (Format::Xlam, 4),
 ];
 
 struct Case {

@@ -280,6 +280,10 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<function_call> {\"name\": \"write_file\", \"arguments\": ",
             "}",
         ),
+        Format::Xlam => (
+            "<tool_call>[{\"name\": \"write_file\", \"arguments\": ",
+            "}]</tool_call>",
+        ),
         Format::OpenAi => (
             "<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>",
             "<|call|>",

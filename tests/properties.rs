@@ -638,6 +638,7 @@ properties!(
     json_soup(FORMAT),
     json_calls(FORMAT)
 );
+properties!(xlam, Format::Xlam, json_soup(FORMAT), json_calls(FORMAT));
 properties!(
     minimax,
     Format::MiniMax,

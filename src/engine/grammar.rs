@@ -352,6 +352,9 @@ impl Engine {
                 Role::CallOpen => {
                     self.hold.start(text);
                     self.hold.opening = Opening::Wrapper;
+                    self.unclosed_wrapper = desc
+                        .json
+                        .is_some_and(|json| json.unclosed_openers.contains(&text));
                     self.name.clear();
                     // A JSON body right after the wrapper's opener (after a
                     // function opener, where the format has one).

@@ -96,7 +96,13 @@ impl Engine {
 
     /// Whether a call written as JSON has a marker that closes it.
     fn json_has_closer(&self) -> bool {
-        self.desc().has(Role::CallClose) || self.desc().has(Role::FuncClose)
+        self.wrapper_has_closer() || self.desc().has(Role::FuncClose)
+    }
+
+    /// Whether the open wrapper has a closer (see
+    /// [`Json::unclosed_openers`]).
+    pub(super) fn wrapper_has_closer(&self) -> bool {
+        self.desc().has(Role::CallClose) && !self.unclosed_wrapper
     }
 
     /// After the wrapper's opener (`body`) or `ArgsOpen`: whitespace, then

@@ -49,6 +49,7 @@ impl Engine {
         // An opener of no bytes: what follows is held as after one.
         self.hold.start("");
         self.hold.opening = Opening::Wrapper;
+        self.unclosed_wrapper = true;
         self.name.clear();
         self.begin_json(true);
         if S::WANTS_RAW {

@@ -23,6 +23,7 @@ mod mistral;
 mod qwen3_coder;
 #[cfg(test)]
 mod test_formats;
+mod xlam;
 
 use std::fmt;
 use std::str::FromStr;
@@ -118,6 +119,11 @@ pub(crate) struct Json {
     /// Bodies may follow one another with no marker between them, only
     /// whitespace and this byte (Llama 3's `; `).
     pub body_separator: Option<u8>,
+    /// Openers (`CallOpen` spellings) whose calls have no closer, in a
+    /// format whose other opener has one (xLAM's `[TOOL_CALLS]` beside
+    /// `<tool_call>`…`</tool_call>`). A body that opens the output
+    /// without a marker (`open_at_start`) has none either.
+    pub unclosed_openers: &'static [&'static str],
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -174,6 +180,7 @@ impl Json {
         headers: None,
         open_at_start: false,
         body_separator: None,
+        unclosed_openers: &[],
     };
 
     /// A JSON call object (or list of them) after the wrapper's opener.
@@ -551,6 +558,11 @@ pub enum Format {
     /// `"arguments": {…}}` per call, no closer. vLLM name:
     /// `granite-20b-fc`.
     Granite20bFc,
+    /// xLAM-2: a JSON list `[{"name": NAME, "arguments": {…}}, …]`, bare
+    /// at the start of the output, in a ```` ```json ```` fence there, or
+    /// after `<tool_call>` (closed by `</tool_call>`) or `[TOOL_CALLS]`.
+    /// vLLM name: `xlam`.
+    Xlam,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -583,6 +595,7 @@ impl Format {
         Format::MiniMax,
         Format::CohereCommand3,
         Format::Granite20bFc,
+        Format::Xlam,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -623,6 +636,7 @@ impl Format {
             Format::MiniMax => &json_wrapped::MINIMAX,
             Format::CohereCommand3 => &json_wrapped::COHERE_COMMAND3,
             Format::Granite20bFc => &json_wrapped::GRANITE_20B_FC,
+            Format::Xlam => &xlam::XLAM,
         }
     }
 
@@ -647,6 +661,7 @@ impl Format {
         static MINIMAX: OnceLock<Compiled> = OnceLock::new();
         static COHERE_COMMAND3: OnceLock<Compiled> = OnceLock::new();
         static GRANITE_20B_FC: OnceLock<Compiled> = OnceLock::new();
+        static XLAM: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -668,6 +683,7 @@ impl Format {
             Format::MiniMax => &MINIMAX,
             Format::CohereCommand3 => &COHERE_COMMAND3,
             Format::Granite20bFc => &GRANITE_20B_FC,
+            Format::Xlam => &XLAM,
         };
         cell.get_or_init(|| {
             self.description()

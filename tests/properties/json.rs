@@ -100,6 +100,13 @@ fn markers(format: Format) -> &'static [&'static str] {
         ],
         Format::Llama3Json => &["<|python_tag|>", "<|python", "; ", ";"],
         Format::Granite20bFc => &["<function_call>", "<function_call", "<function"],
+        Format::Xlam => &[
+            "<tool_call>",
+            "</tool_call>",
+            "[TOOL_CALLS]",
+            "```json\n",
+            "[",
+        ],
         Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
         Format::CohereCommand3 => &[
             "<|START_ACTION|>",
@@ -235,6 +242,17 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 Format::Granite20bFc => {
                     for body in &bodies {
                         out += &format!("<function_call> {body}\n");
+                    }
+                }
+                // Bare at the start, fenced there, or after either opener.
+                Format::Xlam => {
+                    let list = format!("[{}]", bodies.join(", "));
+                    let bare = out.is_empty();
+                    out += &match (bare, bodies.len() % 2) {
+                        (true, 0) => list,
+                        (true, _) => format!("```json\n{list}\n```"),
+                        (false, 0) => format!("[TOOL_CALLS]{list}"),
+                        (false, _) => format!("<tool_call>{list}</tool_call>"),
                     }
                 }
                 Format::MiniMax => {

@@ -79,6 +79,7 @@ pub fn generated_ids(format: Format) -> bool {
             | Format::Llama3Json
             | Format::MiniMax
             | Format::CohereCommand3
+            | Format::Xlam
             | Format::Granite20bFc
     )
 }
