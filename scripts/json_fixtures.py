@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the scenario fixtures of the wrapped-JSON formats (longcat, internlm,
 jamba, hunyuan_a13b, granite, phi4_mini_json, llama3_json, minimax,
-cohere_command3, granite-20b-fc) under
+cohere_command3, granite-20b-fc, xlam; apertus in its own shape) under
 tests/fixtures/FORMAT/.
 
 The same scenarios in each format's own shape, so that every format is held to
@@ -152,14 +152,48 @@ def scenarios(fmt):
     return out
 
 
+def apertus():
+    """Apertus: the name is each object's only key."""
+    op, cl = "<|tools_prefix|>", "<|tools_suffix|>"
+
+    def calls(*objects):
+        return op + "[" + ", ".join(objects) + "]" + cl
+
+    def call(name, args):
+        return json.dumps({name: args}, ensure_ascii=False)
+
+    paris = call("get_weather", {"city": "Paris"})
+    return {
+        "one_call": calls(call("get_weather", {"city": "Paris", "days": 3})),
+        "two_calls": calls(paris, call("get_time", {})),
+        "content_around_calls": "Let me check.\n" + calls(paris, call("search", {"query": "Tokyo events"}))
+        + "\nI asked for both.",
+        "closer_inside_value": calls(
+            call("write_file", {"path": "notes.md", "content": f"Calls look like {cl} and {op}.\n"})
+        ),
+        "escapes_and_unicode": calls('{"search": {"query": "caf\\u00e9 \\ud83d\\ude00 \\"quoted\\" 日本語 🎌"}}'),
+        "truncated_in_string": calls(call("write_file", {"path": "a.txt", "content": "hello wor"})).split("wor")[0]
+        + "wor",
+        "truncated_before_name": "Checking.\n" + op + '[{"get_wea',
+        "invalid_json_in_arguments": calls('{"get_weather": {"city": Paris}}') + "\nafter",
+        "not_a_call_object": calls("{}") + "\nafter",
+        "two_keys_in_one_object": calls('{"get_weather": {"city": "Paris"}, "get_time": {}}'),
+        "arguments_as_string": calls('{"get_weather": "{\\"city\\": \\"Paris\\"}"}'),
+        "missing_close_then_text": op + "[" + paris + "]\nThe weather is coming.",
+        "prose_mentions_opener": f"Write {op} before a call, as the docs say. No call here.",
+        "reasoning_then_call": "<|inner_prefix|>The user wants the weather.<|inner_suffix|>" + calls(paris),
+    }
+
+
 def main():
-    formats = sys.argv[1:] or list(SHAPES)
+    formats = sys.argv[1:] or list(SHAPES) + ["apertus"]
     for fmt in formats:
         directory = ROOT / "tests" / "fixtures" / fmt
         directory.mkdir(parents=True, exist_ok=True)
-        for name, text in scenarios(fmt).items():
+        cases = apertus() if fmt == "apertus" else scenarios(fmt)
+        for name, text in cases.items():
             (directory / f"{name}.txt").write_text(text)
-        print(f"{fmt}: {len(scenarios(fmt))} fixtures")
+        print(f"{fmt}: {len(cases)} fixtures")
 
 
 if __name__ == "__main__":

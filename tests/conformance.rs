@@ -517,6 +517,7 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
     ("minimax", Format::MiniMax),
     ("cohere_command3", Format::CohereCommand3),
     ("granite-20b-fc", Format::Granite20bFc),
+    ("apertus", Format::Apertus),
 ];
 
 #[test]

@@ -284,6 +284,7 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<tool_call>[{\"name\": \"write_file\", \"arguments\": ",
             "}]</tool_call>",
         ),
+        Format::Apertus => ("<|tools_prefix|>[{\"write_file\": ", "}]<|tools_suffix|>"),
         Format::OpenAi => (
             "<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>",
             "<|call|>",

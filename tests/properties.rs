@@ -640,6 +640,12 @@ properties!(
 );
 properties!(xlam, Format::Xlam, json_soup(FORMAT), json_calls(FORMAT));
 properties!(
+    apertus,
+    Format::Apertus,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
     minimax,
     Format::MiniMax,
     json_soup(FORMAT),

@@ -64,6 +64,7 @@ pub(crate) const DETECTED: &[Format] = &[
     // Mistral's, which read a single object and a list of them the same
     // way; xLAM is left only a list after `<tool_call>`.
     Format::Xlam,
+    Format::Apertus,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -552,6 +552,9 @@ fn fail_on_problem<S: Sink>(
             "its arguments came before its name and passed `max_held_value`"
         }
         (Some(BodyProblem::TooManyCalls), _) => "`max_calls` was reached",
+        (Some(BodyProblem::SecondName), _) => {
+            "its object has a second key, where the name must be the only one"
+        }
         (None, Some(ArgsProblem::NotAnObject)) => "its arguments are not a JSON object",
         (None, Some(ArgsProblem::BadString)) => {
             "its arguments are a string that does not hold one JSON object"

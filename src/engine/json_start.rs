@@ -77,6 +77,7 @@ mod tests {
                 name: &["name"],
                 arguments: &["arguments"],
                 list: true,
+                name_is_key: false,
             })
         },
     );

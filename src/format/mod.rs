@@ -11,6 +11,7 @@
 //! text and is never scanned again), and every role the grammar needs must
 //! be spelled.
 
+mod apertus;
 mod auto;
 mod deepseek;
 mod glm;
@@ -203,6 +204,10 @@ pub(crate) struct BodyKeys {
     pub arguments: &'static [&'static str],
     /// Whether a JSON list of call objects may stand for one.
     pub list: bool,
+    /// The function name is the object's only key, and its value the
+    /// arguments (Apertus's `{"get_weather": {"city": "Paris"}}`); `name`
+    /// and `arguments` are then unused.
+    pub name_is_key: bool,
 }
 
 /// How a function or parameter name ends.
@@ -563,6 +568,9 @@ pub enum Format {
     /// after `<tool_call>` (closed by `</tool_call>`) or `[TOOL_CALLS]`.
     /// vLLM name: `xlam`.
     Xlam,
+    /// Apertus: `<|tools_prefix|>[{NAME: {…}}, …]<|tools_suffix|>`, the
+    /// function name as each object's only key. vLLM name: `apertus`.
+    Apertus,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -596,6 +604,7 @@ impl Format {
         Format::CohereCommand3,
         Format::Granite20bFc,
         Format::Xlam,
+        Format::Apertus,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -637,6 +646,7 @@ impl Format {
             Format::CohereCommand3 => &json_wrapped::COHERE_COMMAND3,
             Format::Granite20bFc => &json_wrapped::GRANITE_20B_FC,
             Format::Xlam => &xlam::XLAM,
+            Format::Apertus => &apertus::APERTUS,
         }
     }
 
@@ -662,6 +672,7 @@ impl Format {
         static COHERE_COMMAND3: OnceLock<Compiled> = OnceLock::new();
         static GRANITE_20B_FC: OnceLock<Compiled> = OnceLock::new();
         static XLAM: OnceLock<Compiled> = OnceLock::new();
+        static APERTUS: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -684,6 +695,7 @@ impl Format {
             Format::CohereCommand3 => &COHERE_COMMAND3,
             Format::Granite20bFc => &GRANITE_20B_FC,
             Format::Xlam => &XLAM,
+            Format::Apertus => &APERTUS,
         };
         cell.get_or_init(|| {
             self.description()

@@ -34,6 +34,7 @@ pub(crate) static XLAM: Description = Description::json(
             name: &["name"],
             arguments: &["arguments", "parameters"],
             list: true,
+            name_is_key: false,
         })
     },
 );

@@ -107,6 +107,13 @@ fn markers(format: Format) -> &'static [&'static str] {
             "```json\n",
             "[",
         ],
+        Format::Apertus => &[
+            "<|tools_prefix|>",
+            "<|tools_suffix|>",
+            "<|tools_",
+            "<|inner_prefix|>",
+            "[{\"f\": ",
+        ],
         Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
         Format::CohereCommand3 => &[
             "<|START_ACTION|>",
@@ -254,6 +261,16 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                         (false, 0) => format!("[TOOL_CALLS]{list}"),
                         (false, _) => format!("<tool_call>{list}</tool_call>"),
                     }
+                }
+                // The name as the object's only key.
+                Format::Apertus => {
+                    let objects: Vec<String> = calls
+                        .iter()
+                        .map(|(name, args, pretty)| {
+                            written(&serde_json::json!({ *name: args }), *pretty)
+                        })
+                        .collect();
+                    out += &format!("<|tools_prefix|>[{}]<|tools_suffix|>", objects.join(", "));
                 }
                 Format::MiniMax => {
                     out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))

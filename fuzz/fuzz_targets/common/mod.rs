@@ -80,6 +80,7 @@ pub fn generated_ids(format: Format) -> bool {
             | Format::MiniMax
             | Format::CohereCommand3
             | Format::Xlam
+            | Format::Apertus
             | Format::Granite20bFc
     )
 }
