@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the scenario fixtures of the wrapped-JSON formats (longcat, internlm,
 jamba, hunyuan_a13b, granite, phi4_mini_json, llama3_json, minimax,
-cohere_command3, granite-20b-fc, xlam; apertus in its own shape) under
+cohere_command3, granite-20b-fc, xlam, gigachat3; apertus in its own shape) under
 tests/fixtures/FORMAT/.
 
 The same scenarios in each format's own shape, so that every format is held to
@@ -38,6 +38,8 @@ SHAPES = {
     # xLAM-2: a list after `<tool_call>` (also bare, fenced or after
     # `[TOOL_CALLS]`, below).
     "xlam": ("<tool_call>", "</tool_call>", True),
+    # GigaChat 3: the call is a message whose role is `function call`.
+    "gigachat3": ("function call<|role_sep|>\n", None, False),
 }
 
 # How a format writes several calls after one opener, when it does.
@@ -138,6 +140,15 @@ def scenarios(fmt):
         )
         out["response_only"] = "<|START_RESPONSE|>Paris is sunny today.<|END_RESPONSE|>"
         del out["arguments_before_name"]
+    if fmt == "gigachat3":
+        # The template's layout: content, then the call as the next message;
+        # the role's words in prose; the end-of-sequence token.
+        paris = body("get_weather", {"city": "Paris"}, key)
+        out["content_then_call"] = "I will look it up.<|message_sep|>\n\nfunction call<|role_sep|>\n" + paris
+        out["words_in_prose"] = "A function call is how the model asks for a tool; function calls return JSON."
+        out["end_of_sequence"] = "function call<|role_sep|>\n" + paris + "</s>"
+        for same in ("empty_arguments", "arguments_before_name", "nested_arguments", "truncated_before_name"):
+            del out[same]
     if fmt == "xlam":
         # The other three ways: bare or fenced at the start (later in prose,
         # content), and after `[TOOL_CALLS]`, which has no closer.

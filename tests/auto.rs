@@ -64,7 +64,9 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for fixture in fixtures() {
-        if fixture.format == Format::Phi4MiniJson {
+        // Not detected: their openers are words that prose holds
+        // (`functools`, `function call`).
+        if matches!(fixture.format, Format::Phi4MiniJson | Format::GigaChat3) {
             continue;
         }
         let label = format!("{}/{}", fixture.format, fixture.name);

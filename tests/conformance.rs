@@ -518,6 +518,7 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
     ("cohere_command3", Format::CohereCommand3),
     ("granite-20b-fc", Format::Granite20bFc),
     ("apertus", Format::Apertus),
+    ("gigachat3", Format::GigaChat3),
 ];
 
 #[test]

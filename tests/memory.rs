@@ -285,6 +285,10 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "}]</tool_call>",
         ),
         Format::Apertus => ("<|tools_prefix|>[{\"write_file\": ", "}]<|tools_suffix|>"),
+        Format::GigaChat3 => (
+            "function call<|role_sep|>\n{\"name\": \"write_file\", \"arguments\": ",
+            "}",
+        ),
         Format::OpenAi => (
             "<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>",
             "<|call|>",

@@ -646,6 +646,12 @@ properties!(
     json_calls(FORMAT)
 );
 properties!(
+    gigachat3,
+    Format::GigaChat3,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
     minimax,
     Format::MiniMax,
     json_soup(FORMAT),

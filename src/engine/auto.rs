@@ -40,7 +40,8 @@ use crate::sink::{diagnostic, Sink, Span};
 /// name all follow `<tool_call>`, and DeepSeek V3's `function<｜tool▁sep｜>`
 /// would be a call named `function` to V3.1; a list after `<tool_call>`
 /// is xLAM's, which Hermes does not read. `phi4_mini_json` opens with a
-/// word (`functools`) that prose may hold, and is not detected.
+/// word (`functools`) that prose may hold, and is not detected; nor is
+/// `gigachat3`, whose opener is the words `function call`.
 pub(crate) const DETECTED: &[Format] = &[
     Format::Hermes,
     Format::Qwen3Coder,
@@ -660,7 +661,8 @@ mod tests {
     fn every_format_is_detected_or_said_not_to_be() {
         for format in Format::ALL {
             assert!(
-                DETECTED.contains(format) || *format == Format::Phi4MiniJson,
+                DETECTED.contains(format)
+                    || matches!(format, Format::Phi4MiniJson | Format::GigaChat3),
                 "{format}"
             );
         }

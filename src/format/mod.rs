@@ -14,6 +14,7 @@
 mod apertus;
 mod auto;
 mod deepseek;
+mod gigachat;
 mod glm;
 mod harmony;
 mod hermes;
@@ -571,13 +572,17 @@ pub enum Format {
     /// Apertus: `<|tools_prefix|>[{NAME: {…}}, …]<|tools_suffix|>`, the
     /// function name as each object's only key. vLLM name: `apertus`.
     Apertus,
+    /// GigaChat 3: `function call<|role_sep|>\n{"name": NAME, "arguments":`
+    /// `{…}}`, one call as a message of its own. vLLM name: `gigachat3`.
+    GigaChat3,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
     /// stream, reported as `format_detected`. Formats that share an opener
     /// (Hermes, Qwen3-Coder and GLM all open with `<tool_call>`) are told
-    /// apart by what follows it. `phi4_mini_json`, whose opener is a plain
-    /// word (`functools`), is not detected. Not in [`Format::ALL`].
+    /// apart by what follows it. `phi4_mini_json` and `gigachat3`, whose
+    /// openers are plain words (`functools`, `function call`), are not
+    /// detected. Not in [`Format::ALL`].
     Auto,
 }
 
@@ -605,6 +610,7 @@ impl Format {
         Format::Granite20bFc,
         Format::Xlam,
         Format::Apertus,
+        Format::GigaChat3,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -647,6 +653,7 @@ impl Format {
             Format::Granite20bFc => &json_wrapped::GRANITE_20B_FC,
             Format::Xlam => &xlam::XLAM,
             Format::Apertus => &apertus::APERTUS,
+            Format::GigaChat3 => &gigachat::GIGACHAT3,
         }
     }
 
@@ -673,6 +680,7 @@ impl Format {
         static GRANITE_20B_FC: OnceLock<Compiled> = OnceLock::new();
         static XLAM: OnceLock<Compiled> = OnceLock::new();
         static APERTUS: OnceLock<Compiled> = OnceLock::new();
+        static GIGACHAT3: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -696,6 +704,7 @@ impl Format {
             Format::Granite20bFc => &GRANITE_20B_FC,
             Format::Xlam => &XLAM,
             Format::Apertus => &APERTUS,
+            Format::GigaChat3 => &GIGACHAT3,
         };
         cell.get_or_init(|| {
             self.description()

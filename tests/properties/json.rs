@@ -114,6 +114,13 @@ fn markers(format: Format) -> &'static [&'static str] {
             "<|inner_prefix|>",
             "[{\"f\": ",
         ],
+        Format::GigaChat3 => &[
+            "function call<|role_sep|>\n",
+            "function call",
+            "<|role_sep|>",
+            "<|message_sep|>",
+            "function ",
+        ],
         Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
         Format::CohereCommand3 => &[
             "<|START_ACTION|>",
@@ -271,6 +278,12 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                         })
                         .collect();
                     out += &format!("<|tools_prefix|>[{}]<|tools_suffix|>", objects.join(", "));
+                }
+                // One message per call.
+                Format::GigaChat3 => {
+                    for body in &bodies {
+                        out += &format!("function call<|role_sep|>\n{body}<|message_sep|>\n\n");
+                    }
                 }
                 Format::MiniMax => {
                     out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))

@@ -81,6 +81,7 @@ pub fn generated_ids(format: Format) -> bool {
             | Format::CohereCommand3
             | Format::Xlam
             | Format::Apertus
+            | Format::GigaChat3
             | Format::Granite20bFc
     )
 }
