@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the scenario fixtures of the wrapped-JSON formats (longcat, internlm,
 jamba, hunyuan_a13b, granite, phi4_mini_json, llama3_json, minimax,
-cohere_command3, granite-20b-fc, xlam, gigachat3; apertus in its own shape) under
+cohere_command3, granite-20b-fc, xlam, gigachat3; apertus, xml_tool_use, xml_function_call in their own shapes) under
 tests/fixtures/FORMAT/.
 
 The same scenarios in each format's own shape, so that every format is held to
@@ -196,12 +196,53 @@ def apertus():
     }
 
 
+# Seed 002's leaked calls: (call element, arguments element) per format.
+XML_JSON = {"xml_tool_use": ("tool_use", "input"), "xml_function_call": ("function_call", "arguments")}
+
+
+def xml_json(fmt):
+    """A call as XML elements around the JSON arguments."""
+    call_el, args_el = XML_JSON[fmt]
+
+    def call(name, args, sep=""):
+        args = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False)
+        return (
+            f"<{call_el}>{sep}<name>{name}</name>{sep}<{args_el}>{args}</{args_el}>{sep}</{call_el}>"
+        )
+
+    paris = {"command": "curl wttr.in/Paris"}
+    return {
+        "one_call": call("shell", {"command": "echo test"}),
+        "two_calls": call("shell", {"command": "ls"}) + "\n" + call("read_file", {"path": "a.txt"}),
+        "content_around_calls": "Let me look.\n" + call("shell", paris, "\n") + "\nThat is the forecast.",
+        "closer_inside_value": call(
+            "write_file", {"path": "notes.md", "content": f"Write </{args_el}></{call_el}> to close.\n"}
+        ),
+        "escapes_and_unicode": call("search", '{"query": "caf\\u00e9 \\ud83d\\ude00 \\"quoted\\" 日本語 🎌"}'),
+        "truncated_in_string": call("write_file", {"path": "a.txt", "content": "hello wor"}).split("wor")[0] + "wor",
+        "truncated_in_name": "Checking.\n" + f"<{call_el}><name>she",
+        "invalid_json_in_arguments": call("shell", '{"command": ls -la}') + "\nafter",
+        "missing_arguments_close": f"<{call_el}><name>shell</name><{args_el}>"
+        + '{"command": "ls"}'
+        + f"</{call_el}>\nafter",
+        "name_without_arguments": f"<{call_el}><name>shell</name> is the tool I would use.",
+        "empty_name": f"<{call_el}><name></name><{args_el}>{{}}</{args_el}></{call_el}>",
+        "prose_mentions_opener": f"Wrap calls in <{call_el}> and give the tool in <name>.",
+        "nested_arguments": call("configure", {"meta": {"tags": ["a", "b"], "empty": {}}, "items": [1, -2.5, True, None]}),
+    }
+
+
 def main():
-    formats = sys.argv[1:] or list(SHAPES) + ["apertus"]
+    formats = sys.argv[1:] or list(SHAPES) + ["apertus"] + list(XML_JSON)
     for fmt in formats:
         directory = ROOT / "tests" / "fixtures" / fmt
         directory.mkdir(parents=True, exist_ok=True)
-        cases = apertus() if fmt == "apertus" else scenarios(fmt)
+        if fmt == "apertus":
+            cases = apertus()
+        elif fmt in XML_JSON:
+            cases = xml_json(fmt)
+        else:
+            cases = scenarios(fmt)
         for name, text in cases.items():
             (directory / f"{name}.txt").write_text(text)
         print(f"{fmt}: {len(cases)} fixtures")

@@ -652,6 +652,18 @@ properties!(
     json_calls(FORMAT)
 );
 properties!(
+    xml_tool_use,
+    Format::XmlToolUse,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    xml_function_call,
+    Format::XmlFunctionCall,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
     minimax,
     Format::MiniMax,
     json_soup(FORMAT),

@@ -66,6 +66,9 @@ pub(crate) const DETECTED: &[Format] = &[
     // way; xLAM is left only a list after `<tool_call>`.
     Format::Xlam,
     Format::Apertus,
+    // After granite-20b-fc, which reads a JSON body after `<function_call>`.
+    Format::XmlToolUse,
+    Format::XmlFunctionCall,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -415,6 +415,13 @@ impl Engine {
                     }
                     return;
                 }
+                if role == Role::NameClose {
+                    // `<name>NAME</name>`: the name is whole; the marker
+                    // that confirms the call is still to come; held with
+                    // the opening, should none come.
+                    self.hold.text.push_str(text);
+                    return self.func_name_done(None, sink);
+                }
                 if role == Role::IdOpen {
                     if !self.id_after_name(text, sink) {
                         self.on_marker(role, sink);

@@ -26,6 +26,7 @@ mod qwen3_coder;
 #[cfg(test)]
 mod test_formats;
 mod xlam;
+mod xml_json;
 
 use std::fmt;
 use std::str::FromStr;
@@ -47,6 +48,10 @@ pub(crate) enum Role {
     /// Closes a function (`</function>`); without one, `CallClose` ends
     /// the call.
     FuncClose,
+    /// Ends a function name that is a marked-up element of its own
+    /// (`<name>NAME</name>`); whitespace, then a marker that confirms the
+    /// call (`call_confirmed_by`: `<input>`, `<arguments>`), follow.
+    NameClose,
     /// Opens a parameter; its name follows (`<parameter=`, `<arg_key>`).
     ParamOpen,
     /// Ends a parameter's name when the name ends at a marker
@@ -575,6 +580,12 @@ pub enum Format {
     /// GigaChat 3: `function call<|role_sep|>\n{"name": NAME, "arguments":`
     /// `{…}}`, one call as a message of its own. vLLM name: `gigachat3`.
     GigaChat3,
+    /// Calls leaked into text in Anthropic's style:
+    /// `<tool_use><name>NAME</name><input>{…}</input></tool_use>`.
+    XmlToolUse,
+    /// Calls leaked into text in OpenAI's style: `<function_call><name>NAME`
+    /// `</name><arguments>{…}</arguments></function_call>`.
+    XmlFunctionCall,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -611,6 +622,8 @@ impl Format {
         Format::Xlam,
         Format::Apertus,
         Format::GigaChat3,
+        Format::XmlToolUse,
+        Format::XmlFunctionCall,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -654,6 +667,8 @@ impl Format {
             Format::Xlam => &xlam::XLAM,
             Format::Apertus => &apertus::APERTUS,
             Format::GigaChat3 => &gigachat::GIGACHAT3,
+            Format::XmlToolUse => &xml_json::XML_TOOL_USE,
+            Format::XmlFunctionCall => &xml_json::XML_FUNCTION_CALL,
         }
     }
 
@@ -681,6 +696,8 @@ impl Format {
         static XLAM: OnceLock<Compiled> = OnceLock::new();
         static APERTUS: OnceLock<Compiled> = OnceLock::new();
         static GIGACHAT3: OnceLock<Compiled> = OnceLock::new();
+        static XML_TOOL_USE: OnceLock<Compiled> = OnceLock::new();
+        static XML_FUNCTION_CALL: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -705,6 +722,8 @@ impl Format {
             Format::Xlam => &XLAM,
             Format::Apertus => &APERTUS,
             Format::GigaChat3 => &GIGACHAT3,
+            Format::XmlToolUse => &XML_TOOL_USE,
+            Format::XmlFunctionCall => &XML_FUNCTION_CALL,
         };
         cell.get_or_init(|| {
             self.description()

@@ -121,6 +121,24 @@ fn markers(format: Format) -> &'static [&'static str] {
             "<|message_sep|>",
             "function ",
         ],
+        Format::XmlToolUse => &[
+            "<tool_use>",
+            "</tool_use>",
+            "<name>",
+            "</name>",
+            "<input>",
+            "</input>",
+            "<tool_",
+        ],
+        Format::XmlFunctionCall => &[
+            "<function_call>",
+            "</function_call>",
+            "<name>",
+            "</name>",
+            "<arguments>",
+            "</arguments>",
+            "<function",
+        ],
         Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
         Format::CohereCommand3 => &[
             "<|START_ACTION|>",
@@ -283,6 +301,21 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 Format::GigaChat3 => {
                     for body in &bodies {
                         out += &format!("function call<|role_sep|>\n{body}<|message_sep|>\n\n");
+                    }
+                }
+                // XML elements around the arguments; whitespace between them
+                // in pretty calls.
+                Format::XmlToolUse | Format::XmlFunctionCall => {
+                    let (call, args) = match format {
+                        Format::XmlToolUse => ("tool_use", "input"),
+                        _ => ("function_call", "arguments"),
+                    };
+                    for (name, arguments, pretty) in &calls {
+                        let sep = if *pretty { "\n" } else { "" };
+                        let arguments = written(arguments, false);
+                        out += &format!(
+                            "<{call}>{sep}<name>{name}</name>{sep}<{args}>{arguments}</{args}>{sep}</{call}>"
+                        );
                     }
                 }
                 Format::MiniMax => {

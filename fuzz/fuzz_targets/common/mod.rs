@@ -82,6 +82,8 @@ pub fn generated_ids(format: Format) -> bool {
             | Format::Xlam
             | Format::Apertus
             | Format::GigaChat3
+            | Format::XmlToolUse
+            | Format::XmlFunctionCall
             | Format::Granite20bFc
     )
 }
