@@ -1,14 +1,14 @@
 //! xLAM-2 (vLLM: `xlam`): a JSON list of call objects, written in any of
 //! four ways:
 //!
-//! ```text
+//! ````text
 //! [{"name": "get_weather", "arguments": {"city": "Paris"}}]
 //! ```json
 //! [{"name": "get_weather", "arguments": {"city": "Paris"}}]
 //! ```
 //! <tool_call>[{"name": "get_weather", "arguments": {"city": "Paris"}}]</tool_call>
 //! [TOOL_CALLS][{"name": "get_weather", "arguments": {"city": "Paris"}}]
-//! ```
+//! ````
 //!
 //! Bare or fenced, the list must open the output (only whitespace before
 //! it): later in prose, a `[` or a fence is text. After either opener the
