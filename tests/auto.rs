@@ -24,6 +24,15 @@ const DIFFERENT: &[(&str, &str)] = &[
         "as `llama3_json/bare_at_start`",
     ),
     (
+        "xlam/bare_at_start",
+        "a bare JSON list opening the output is xLAM's call only when the format is known: \
+         `auto` has no marker to find it by, as for `llama3_json/bare_at_start`",
+    ),
+    (
+        "xlam/fenced_list",
+        "as `xlam/bare_at_start`: a code fence at the start is no marker",
+    ),
+    (
         "deepseek_v3/v31_layout",
         "V3.1's layout (`NAME<｜tool▁sep｜>{…}`) is not a V3 call, so `deepseek_v3` keeps it as \
          content; `auto` reads it as the V3.1 call it is",
@@ -55,7 +64,9 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
     let mut failures = Vec::new();
     let mut checked = 0;
     for fixture in fixtures() {
-        if fixture.format == Format::Phi4MiniJson {
+        // Not detected: their openers are words that prose holds
+        // (`functools`, `function call`).
+        if matches!(fixture.format, Format::Phi4MiniJson | Format::GigaChat3) {
             continue;
         }
         let label = format!("{}/{}", fixture.format, fixture.name);

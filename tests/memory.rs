@@ -280,6 +280,23 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<function_call> {\"name\": \"write_file\", \"arguments\": ",
             "}",
         ),
+        Format::Xlam => (
+            "<tool_call>[{\"name\": \"write_file\", \"arguments\": ",
+            "}]</tool_call>",
+        ),
+        Format::Apertus => ("<|tools_prefix|>[{\"write_file\": ", "}]<|tools_suffix|>"),
+        Format::GigaChat3 => (
+            "function call<|role_sep|>\n{\"name\": \"write_file\", \"arguments\": ",
+            "}",
+        ),
+        Format::XmlToolUse => (
+            "<tool_use><name>write_file</name><input>",
+            "</input></tool_use>",
+        ),
+        Format::XmlFunctionCall => (
+            "<function_call><name>write_file</name><arguments>",
+            "</arguments></function_call>",
+        ),
         Format::OpenAi => (
             "<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>",
             "<|call|>",

@@ -638,6 +638,31 @@ properties!(
     json_soup(FORMAT),
     json_calls(FORMAT)
 );
+properties!(xlam, Format::Xlam, json_soup(FORMAT), json_calls(FORMAT));
+properties!(
+    apertus,
+    Format::Apertus,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    gigachat3,
+    Format::GigaChat3,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    xml_tool_use,
+    Format::XmlToolUse,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    xml_function_call,
+    Format::XmlFunctionCall,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
 properties!(
     minimax,
     Format::MiniMax,

@@ -38,8 +38,10 @@ use crate::sink::{diagnostic, Sink, Span};
 /// The formats `auto` detects, by preference when two read the same text
 /// as a call: Hermes's body, Qwen3-Coder's `<function=` and GLM's bare
 /// name all follow `<tool_call>`, and DeepSeek V3's `function<｜tool▁sep｜>`
-/// would be a call named `function` to V3.1. `phi4_mini_json` opens with a
-/// word (`functools`) that prose may hold, and is not detected.
+/// would be a call named `function` to V3.1; a list after `<tool_call>`
+/// is xLAM's, which Hermes does not read. `phi4_mini_json` opens with a
+/// word (`functools`) that prose may hold, and is not detected; nor is
+/// `gigachat3`, whose opener is the words `function call`.
 pub(crate) const DETECTED: &[Format] = &[
     Format::Hermes,
     Format::Qwen3Coder,
@@ -59,6 +61,14 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::MiniMax,
     Format::CohereCommand3,
     Format::Granite20bFc,
+    // Last: its `<tool_call>` and `[TOOL_CALLS]` openers are Hermes's and
+    // Mistral's, which read a single object and a list of them the same
+    // way; xLAM is left only a list after `<tool_call>`.
+    Format::Xlam,
+    Format::Apertus,
+    // After granite-20b-fc, which reads a JSON body after `<function_call>`.
+    Format::XmlToolUse,
+    Format::XmlFunctionCall,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker
@@ -692,7 +702,8 @@ mod tests {
     fn every_format_is_detected_or_said_not_to_be() {
         for format in Format::ALL {
             assert!(
-                DETECTED.contains(format) || *format == Format::Phi4MiniJson,
+                DETECTED.contains(format)
+                    || matches!(format, Format::Phi4MiniJson | Format::GigaChat3),
                 "{format}"
             );
         }
@@ -703,7 +714,7 @@ mod tests {
         let (list, owners) = opener_list();
         assert!(owners
             .iter()
-            .any(|(t, f)| *t == "<tool_call>" && f.len() == 4));
+            .any(|(t, f)| *t == "<tool_call>" && f.len() == 5));
         let first: Vec<u8> = list.iter().map(|(_, t)| t.as_bytes()[0]).collect();
         for (_, a) in &list {
             for (_, b) in &list {

@@ -352,6 +352,9 @@ impl Engine {
                 Role::CallOpen => {
                     self.hold.start(text);
                     self.hold.opening = Opening::Wrapper;
+                    self.unclosed_wrapper = desc
+                        .json
+                        .is_some_and(|json| json.unclosed_openers.contains(&text));
                     self.name.clear();
                     // A JSON body right after the wrapper's opener (after a
                     // function opener, where the format has one).
@@ -411,6 +414,13 @@ impl Engine {
                         self.on_marker(role, sink);
                     }
                     return;
+                }
+                if role == Role::NameClose {
+                    // `<name>NAME</name>`: the name is whole; the marker
+                    // that confirms the call is still to come; held with
+                    // the opening, should none come.
+                    self.hold.text.push_str(text);
+                    return self.func_name_done(None, sink);
                 }
                 if role == Role::IdOpen {
                     if !self.id_after_name(text, sink) {

@@ -96,7 +96,13 @@ impl Engine {
 
     /// Whether a call written as JSON has a marker that closes it.
     fn json_has_closer(&self) -> bool {
-        self.desc().has(Role::CallClose) || self.desc().has(Role::FuncClose)
+        self.wrapper_has_closer() || self.desc().has(Role::FuncClose)
+    }
+
+    /// Whether the open wrapper has a closer (see
+    /// [`Json::unclosed_openers`]).
+    pub(super) fn wrapper_has_closer(&self) -> bool {
+        self.desc().has(Role::CallClose) && !self.unclosed_wrapper
     }
 
     /// After the wrapper's opener (`body`) or `ArgsOpen`: whitespace, then
@@ -546,6 +552,9 @@ fn fail_on_problem<S: Sink>(
             "its arguments came before its name and passed `max_held_value`"
         }
         (Some(BodyProblem::TooManyCalls), _) => "`max_calls` was reached",
+        (Some(BodyProblem::SecondName), _) => {
+            "its object has a second key, where the name must be the only one"
+        }
         (None, Some(ArgsProblem::NotAnObject)) => "its arguments are not a JSON object",
         (None, Some(ArgsProblem::BadString)) => {
             "its arguments are a string that does not hold one JSON object"

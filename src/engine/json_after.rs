@@ -65,7 +65,7 @@ impl Engine {
     /// Text after a call's JSON, before its closer: another call body in
     /// the same wrapper, or text after a missing closer.
     pub(super) fn text_after_json<S: Sink>(&mut self, next: Option<u8>, sink: &mut S) {
-        let in_wrapper = self.json.is_body && self.desc().has(Role::CallClose);
+        let in_wrapper = self.json.is_body && self.wrapper_has_closer();
         let chained = self.json.is_body && self.json().body_separator.is_some();
         if (in_wrapper || chained) && next == Some(b'{') {
             if in_wrapper {
@@ -79,7 +79,7 @@ impl Engine {
             self.json.mark_opening = true;
             return;
         }
-        if !self.end_unclosed_json_call("text", sink) && self.desc().has(Role::CallClose) {
+        if !self.end_unclosed_json_call("text", sink) && self.wrapper_has_closer() {
             let closer = self.marker(Role::CallClose);
             let last = self.call.last();
             diagnostic(
@@ -89,6 +89,12 @@ impl Engine {
                 last,
                 format_args!("text followed call `{}` without `{closer}`", self.call.name),
             );
+        }
+        if self.json.fence == Fence::Closed {
+            // The closing fence is layout; what follows it is text.
+            if let Some(at) = self.hold.text.rfind("```") {
+                self.hold.text.drain(..at + 3);
+            }
         }
         self.release_held(sink);
         self.state = State::Content;
@@ -129,7 +135,7 @@ impl Engine {
             Role::CallOpen => {
                 self.drop_layout(sink);
                 let reported = self.end_unclosed_json_call(&format!("`{text}`"), sink);
-                if !reported && self.desc().has(Role::CallClose) {
+                if !reported && self.wrapper_has_closer() {
                     self.new_wrapper_before_close(sink);
                 }
                 self.state = State::Content;
@@ -160,7 +166,7 @@ impl Engine {
         if self.end_unclosed_json_call("the end of the stream", sink) {
             return;
         }
-        if self.desc().has(Role::CallClose) {
+        if self.wrapper_has_closer() {
             let closer = self.marker(Role::CallClose);
             let last = self.call.last();
             self.diag(

@@ -3,6 +3,8 @@
 //! arguments stream through the [`ArgsWriter`] as they arrive. Arguments
 //! written before the name are held, as events, up to `max_held_value`
 //! bytes, and replayed once the name is known. Other keys are skipped.
+//! Where the name is the object's only key (`BodyKeys::name_is_key`), the
+//! call starts at the key, and its value streams as the arguments.
 
 use std::mem;
 
@@ -27,6 +29,9 @@ pub(crate) enum BodyProblem {
     HeldTooLong,
     /// `max_calls` was reached.
     TooManyCalls,
+    /// A second key in an object whose only key is the name
+    /// (`BodyKeys::name_is_key`).
+    SecondName,
 }
 
 /// What the value of the current key is.
@@ -240,6 +245,23 @@ impl BodyReader {
                 self.list = true;
             }
             JsonEvent::EndArray if self.list && self.depth == 1 => self.depth = 0,
+            JsonEvent::Key(key) if self.depth == object_depth && keys.name_is_key => {
+                if self.name_done {
+                    self.problem = Some(BodyProblem::SecondName);
+                    return;
+                }
+                // The key is the name, and its value the arguments, which
+                // stream from the start.
+                self.name.push_str(key);
+                if self.name.len() > opts.limits.max_name_len {
+                    self.problem = Some(BodyProblem::BadName);
+                    return;
+                }
+                self.name_done = true;
+                self.args_seen = true;
+                self.start(args, call, opts, sink);
+                self.field = Field::Args;
+            }
             JsonEvent::Key(key) if self.depth == object_depth => {
                 self.value_depth = 0;
                 self.field = if keys.name.contains(&key) && !self.name_done {

@@ -49,6 +49,7 @@ impl Engine {
         // An opener of no bytes: what follows is held as after one.
         self.hold.start("");
         self.hold.opening = Opening::Wrapper;
+        self.unclosed_wrapper = true;
         self.name.clear();
         self.begin_json(true);
         if S::WANTS_RAW {
@@ -76,6 +77,7 @@ mod tests {
                 name: &["name"],
                 arguments: &["arguments"],
                 list: true,
+                name_is_key: false,
             })
         },
     );

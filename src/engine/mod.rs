@@ -78,6 +78,10 @@ pub(crate) struct Engine {
     /// Inside the body of a message that is not a call (formats with
     /// headers), which a `BodyClose` or `FuncClose` ends.
     in_message: bool,
+    /// The open wrapper has no closer, in a format whose others do: its
+    /// opener is one of `Json::unclosed_openers`, or it is a body that
+    /// opened the output without a marker.
+    unclosed_wrapper: bool,
     /// `Format::Auto`: looking for the format, or (decided) how to start
     /// over.
     detect: Option<Box<auto::Detect>>,
@@ -109,6 +113,7 @@ impl Engine {
             message: String::new(),
             reasoning_at: None,
             in_message: false,
+            unclosed_wrapper: false,
             detect,
             foreign: None,
         }
@@ -160,6 +165,7 @@ impl Engine {
         self.stray.clear();
         self.json.reset();
         self.in_message = false;
+        self.unclosed_wrapper = false;
         self.reasoning_at =
             (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
     }

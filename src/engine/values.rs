@@ -98,6 +98,7 @@ impl Engine {
             }
             Role::CallOpen
             | Role::FuncOpen
+            | Role::NameClose
             | Role::KeyClose
             | Role::ValueOpen
             | Role::ArgsOpen

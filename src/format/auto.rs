@@ -13,5 +13,6 @@ pub(crate) static AUTO: Description = Description::json(
         name: &["name"],
         arguments: &["arguments"],
         list: false,
+        name_is_key: false,
     }),
 );

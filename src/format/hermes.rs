@@ -27,5 +27,6 @@ pub(crate) static HERMES: Description = Description::json(
         name: &["name"],
         arguments: &["arguments", "parameters"],
         list: false,
+        name_is_key: false,
     }),
 );

@@ -21,6 +21,7 @@ const KEYS: BodyKeys = BodyKeys {
     name: &["name"],
     arguments: &["arguments", "parameters"],
     list: false,
+    name_is_key: false,
 };
 
 const LIST: BodyKeys = BodyKeys { list: true, ..KEYS };
@@ -107,6 +108,7 @@ pub(crate) static COHERE_COMMAND3: Description = Description {
             name: &["tool_name", "name"],
             arguments: &["parameters", "arguments"],
             list: true,
+            name_is_key: false,
         },
     )
 };

@@ -25,6 +25,7 @@ pub(crate) static LLAMA3_JSON: Description = Description {
                 name: &["name"],
                 arguments: &["parameters", "arguments"],
                 list: false,
+                name_is_key: false,
             })
         },
     )

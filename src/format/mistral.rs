@@ -28,6 +28,7 @@ pub(crate) static MISTRAL: Description = Description::json(
             name: &["name"],
             arguments: &["arguments", "parameters"],
             list: true,
+            name_is_key: false,
         }),
         ..Json::ARGS
     },

@@ -100,6 +100,45 @@ fn markers(format: Format) -> &'static [&'static str] {
         ],
         Format::Llama3Json => &["<|python_tag|>", "<|python", "; ", ";"],
         Format::Granite20bFc => &["<function_call>", "<function_call", "<function"],
+        Format::Xlam => &[
+            "<tool_call>",
+            "</tool_call>",
+            "[TOOL_CALLS]",
+            "```json\n",
+            "[",
+        ],
+        Format::Apertus => &[
+            "<|tools_prefix|>",
+            "<|tools_suffix|>",
+            "<|tools_",
+            "<|inner_prefix|>",
+            "[{\"f\": ",
+        ],
+        Format::GigaChat3 => &[
+            "function call<|role_sep|>\n",
+            "function call",
+            "<|role_sep|>",
+            "<|message_sep|>",
+            "function ",
+        ],
+        Format::XmlToolUse => &[
+            "<tool_use>",
+            "</tool_use>",
+            "<name>",
+            "</name>",
+            "<input>",
+            "</input>",
+            "<tool_",
+        ],
+        Format::XmlFunctionCall => &[
+            "<function_call>",
+            "</function_call>",
+            "<name>",
+            "</name>",
+            "<arguments>",
+            "</arguments>",
+            "<function",
+        ],
         Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
         Format::CohereCommand3 => &[
             "<|START_ACTION|>",
@@ -235,6 +274,48 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 Format::Granite20bFc => {
                     for body in &bodies {
                         out += &format!("<function_call> {body}\n");
+                    }
+                }
+                // Bare at the start, fenced there, or after either opener.
+                Format::Xlam => {
+                    let list = format!("[{}]", bodies.join(", "));
+                    let bare = out.is_empty();
+                    out += &match (bare, bodies.len() % 2) {
+                        (true, 0) => list,
+                        (true, _) => format!("```json\n{list}\n```"),
+                        (false, 0) => format!("[TOOL_CALLS]{list}"),
+                        (false, _) => format!("<tool_call>{list}</tool_call>"),
+                    }
+                }
+                // The name as the object's only key.
+                Format::Apertus => {
+                    let objects: Vec<String> = calls
+                        .iter()
+                        .map(|(name, args, pretty)| {
+                            written(&serde_json::json!({ *name: args }), *pretty)
+                        })
+                        .collect();
+                    out += &format!("<|tools_prefix|>[{}]<|tools_suffix|>", objects.join(", "));
+                }
+                // One message per call.
+                Format::GigaChat3 => {
+                    for body in &bodies {
+                        out += &format!("function call<|role_sep|>\n{body}<|message_sep|>\n\n");
+                    }
+                }
+                // XML elements around the arguments; whitespace between them
+                // in pretty calls.
+                Format::XmlToolUse | Format::XmlFunctionCall => {
+                    let (call, args) = match format {
+                        Format::XmlToolUse => ("tool_use", "input"),
+                        _ => ("function_call", "arguments"),
+                    };
+                    for (name, arguments, pretty) in &calls {
+                        let sep = if *pretty { "\n" } else { "" };
+                        let arguments = written(arguments, false);
+                        out += &format!(
+                            "<{call}>{sep}<name>{name}</name>{sep}<{args}>{arguments}</{args}>{sep}</{call}>"
+                        );
                     }
                 }
                 Format::MiniMax => {

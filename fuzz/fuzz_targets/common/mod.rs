@@ -132,6 +132,11 @@ pub fn generated_ids(format: Format) -> bool {
             | Format::Llama3Json
             | Format::MiniMax
             | Format::CohereCommand3
+            | Format::Xlam
+            | Format::Apertus
+            | Format::GigaChat3
+            | Format::XmlToolUse
+            | Format::XmlFunctionCall
             | Format::Granite20bFc
     )
 }

@@ -1,0 +1,321 @@
+//! The public catalogue of formats: [`Format`], its names (vLLM's
+//! `--tool-call-parser` names and aliases) and each one's description,
+//! compiled once per process.
+
+use std::fmt;
+use std::str::FromStr;
+use std::sync::OnceLock;
+
+use super::{
+    apertus, auto, deepseek, gigachat, glm, harmony, hermes, json_wrapped, kimi_k2, llama3,
+    mistral, qwen3_coder, xlam, xml_json, Compiled, Description,
+};
+
+/// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
+/// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
+///
+/// # Example
+/// ```
+/// use toolcall_stream::Format;
+/// let format: Format = "qwen3_coder".parse().unwrap();
+/// assert_eq!(format, Format::Qwen3Coder);
+/// assert_eq!(format.name(), "qwen3_coder");
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+#[non_exhaustive]
+pub enum Format {
+    /// Qwen3-Coder XML, also emitted by Qwen3.5 and Qwen3.6:
+    /// `<tool_call><function=NAME><parameter=KEY>VALUE</parameter>`
+    /// `</function></tool_call>`. vLLM names: `qwen3_coder`, `qwen3_xml`.
+    #[default]
+    Qwen3Coder,
+    /// GLM-4.5 / GLM-4.6: `<tool_call>NAME\n<arg_key>KEY</arg_key>\n`
+    /// `<arg_value>VALUE</arg_value>\n</tool_call>`. vLLM name: `glm45`.
+    Glm45,
+    /// GLM-4.7: GLM-4.5's markers without the newlines,
+    /// `<tool_call>NAME<arg_key>KEY</arg_key><arg_value>VALUE</arg_value>`
+    /// `</tool_call>`. vLLM name: `glm47`.
+    Glm47,
+    /// Hermes, also written by Qwen2.5, QwQ, Qwen3 and Granite 4: a JSON
+    /// object inside the wrapper, `<tool_call>{"name": NAME, "arguments":`
+    /// `{…}}</tool_call>`. vLLM name: `hermes`.
+    Hermes,
+    /// Kimi K2, K2-Thinking, K2.5: `<|tool_calls_section_begin|>`
+    /// `<|tool_call_begin|>functions.NAME:0<|tool_call_argument_begin|>`
+    /// `{…}<|tool_call_end|><|tool_calls_section_end|>`; the id
+    /// `functions.NAME:0` is kept. vLLM name: `kimi_k2`.
+    KimiK2,
+    /// DeepSeek V3.1, V3.2-Exp: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>`
+    /// `NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜><｜tool▁calls▁end｜>`. vLLM
+    /// name: `deepseek_v31`.
+    DeepSeekV31,
+    /// DeepSeek V3-0324, R1-0528: V3.1's markers, with
+    /// `function<｜tool▁sep｜>NAME` and the arguments in a ```` ```json ````
+    /// fence. vLLM name: `deepseek_v3`.
+    DeepSeekV3,
+    /// LongCat-Flash: `<longcat_tool_call>{"name": NAME, "arguments": {…}}`
+    /// `</longcat_tool_call>`. vLLM name: `longcat`.
+    LongCat,
+    /// InternLM2.5: `<|action_start|><|plugin|>{"name": NAME, "parameters":`
+    /// `{…}}<|action_end|>`. vLLM name: `internlm`.
+    InternLm,
+    /// Jamba: `<tool_calls>[{"name": NAME, "arguments": {…}}, …]</tool_calls>`.
+    /// vLLM name: `jamba`.
+    Jamba,
+    /// Hunyuan-A13B: as Jamba, `<tool_calls>[…]</tool_calls>`. vLLM name:
+    /// `hunyuan_a13b`.
+    HunyuanA13b,
+    /// Granite 3: `<|tool_call|>[{"name": NAME, "arguments": {…}}, …]`. vLLM
+    /// name: `granite`.
+    Granite,
+    /// Phi-4-mini: `functools[{"name": NAME, "arguments": {…}}, …]`. vLLM
+    /// name: `phi4_mini_json`.
+    Phi4MiniJson,
+    /// Mistral: `[TOOL_CALLS] [{"name": NAME, "arguments": {…}}]` (7B v0.3,
+    /// Nemo), `[TOOL_CALLS]NAME[CALL_ID]ID[ARGS]{…}` (Small 3.2) and
+    /// `[TOOL_CALLS]NAME[ARGS]{…}` (Magistral, Devstral 2). vLLM name:
+    /// `mistral`.
+    Mistral,
+    /// gpt-oss, in OpenAI's Harmony format: messages with headers,
+    /// `<|channel|>commentary to=functions.NAME <|constrain|>json<|message|>`
+    /// `{…}<|call|>`; the `analysis` channel is reasoning, `final` content.
+    /// vLLM name: `openai`.
+    OpenAi,
+    /// Llama 3.1–3.3: `<|python_tag|>{"name": NAME, "parameters": {…}}`, or
+    /// the object bare at the start of the output; several calls are
+    /// separated by `; `. vLLM names: `llama3_json`, `llama4_json`.
+    Llama3Json,
+    /// MiniMax-M1: `<tool_calls>\n{"name": NAME, "arguments": {…}}\n{…}`
+    /// `\n</tool_calls>`, one call object per line. vLLM name: `minimax`.
+    MiniMax,
+    /// Command R7B / Command A: `<|START_ACTION|>[{"tool_call_id": "0",`
+    /// `"tool_name": NAME, "parameters": {…}}, …]<|END_ACTION|>`. vLLM
+    /// names: `cohere_command3`, `cohere_command4`.
+    CohereCommand3,
+    /// granite-20b-functioncalling: `<function_call> {"name": NAME,`
+    /// `"arguments": {…}}` per call, no closer. vLLM name:
+    /// `granite-20b-fc`.
+    Granite20bFc,
+    /// xLAM-2: a JSON list `[{"name": NAME, "arguments": {…}}, …]`, bare
+    /// at the start of the output, in a ```` ```json ```` fence there, or
+    /// after `<tool_call>` (closed by `</tool_call>`) or `[TOOL_CALLS]`.
+    /// vLLM name: `xlam`.
+    Xlam,
+    /// Apertus: `<|tools_prefix|>[{NAME: {…}}, …]<|tools_suffix|>`, the
+    /// function name as each object's only key. vLLM name: `apertus`.
+    Apertus,
+    /// GigaChat 3: `function call<|role_sep|>\n{"name": NAME, "arguments":`
+    /// `{…}}`, one call as a message of its own. vLLM name: `gigachat3`.
+    GigaChat3,
+    /// Calls leaked into text in Anthropic's style:
+    /// `<tool_use><name>NAME</name><input>{…}</input></tool_use>`.
+    XmlToolUse,
+    /// Calls leaked into text in OpenAI's style: `<function_call><name>NAME`
+    /// `</name><arguments>{…}</arguments></function_call>`.
+    XmlFunctionCall,
+    /// Not a format: the format is found from the output. Text is content
+    /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
+    /// opens a call; that call decides the format for the rest of the
+    /// stream, reported as `format_detected`. Formats that share an opener
+    /// (Hermes, Qwen3-Coder and GLM all open with `<tool_call>`) are told
+    /// apart by what follows it. `phi4_mini_json` and `gigachat3`, whose
+    /// openers are plain words (`functools`, `function call`), are not
+    /// detected. Not in [`Format::ALL`].
+    Auto,
+}
+
+impl Format {
+    /// Every format this version knows, in documentation order.
+    pub const ALL: &'static [Format] = &[
+        Format::Qwen3Coder,
+        Format::Glm45,
+        Format::Glm47,
+        Format::Hermes,
+        Format::KimiK2,
+        Format::DeepSeekV31,
+        Format::DeepSeekV3,
+        Format::LongCat,
+        Format::InternLm,
+        Format::Jamba,
+        Format::HunyuanA13b,
+        Format::Granite,
+        Format::Phi4MiniJson,
+        Format::Mistral,
+        Format::OpenAi,
+        Format::Llama3Json,
+        Format::MiniMax,
+        Format::CohereCommand3,
+        Format::Granite20bFc,
+        Format::Xlam,
+        Format::Apertus,
+        Format::GigaChat3,
+        Format::XmlToolUse,
+        Format::XmlFunctionCall,
+    ];
+
+    /// The canonical (vLLM) name of the format.
+    pub fn name(self) -> &'static str {
+        self.description().name
+    }
+
+    /// The other names that [`FromStr`] accepts for the format, besides
+    /// [`name`](Format::name): vLLM registers some parsers twice.
+    ///
+    /// ```
+    /// use toolcall_stream::Format;
+    /// assert_eq!(Format::Qwen3Coder.aliases(), ["qwen3_xml"]);
+    /// ```
+    pub fn aliases(self) -> &'static [&'static str] {
+        self.description().aliases
+    }
+
+    pub(crate) fn description(self) -> &'static Description {
+        match self {
+            Format::Qwen3Coder => &qwen3_coder::QWEN3_CODER,
+            Format::Glm45 => &glm::GLM45,
+            Format::Glm47 => &glm::GLM47,
+            Format::Hermes => &hermes::HERMES,
+            Format::KimiK2 => &kimi_k2::KIMI_K2,
+            Format::DeepSeekV31 => &deepseek::DEEPSEEK_V31,
+            Format::DeepSeekV3 => &deepseek::DEEPSEEK_V3,
+            Format::LongCat => &json_wrapped::LONGCAT,
+            Format::InternLm => &json_wrapped::INTERNLM,
+            Format::Jamba => &json_wrapped::JAMBA,
+            Format::HunyuanA13b => &json_wrapped::HUNYUAN_A13B,
+            Format::Granite => &json_wrapped::GRANITE,
+            Format::Phi4MiniJson => &json_wrapped::PHI4_MINI_JSON,
+            Format::Mistral => &mistral::MISTRAL,
+            Format::OpenAi => &harmony::HARMONY,
+            Format::Auto => &auto::AUTO,
+            Format::Llama3Json => &llama3::LLAMA3_JSON,
+            Format::MiniMax => &json_wrapped::MINIMAX,
+            Format::CohereCommand3 => &json_wrapped::COHERE_COMMAND3,
+            Format::Granite20bFc => &json_wrapped::GRANITE_20B_FC,
+            Format::Xlam => &xlam::XLAM,
+            Format::Apertus => &apertus::APERTUS,
+            Format::GigaChat3 => &gigachat::GIGACHAT3,
+            Format::XmlToolUse => &xml_json::XML_TOOL_USE,
+            Format::XmlFunctionCall => &xml_json::XML_FUNCTION_CALL,
+        }
+    }
+
+    pub(crate) fn compiled(self) -> &'static Compiled {
+        static QWEN: OnceLock<Compiled> = OnceLock::new();
+        static GLM45: OnceLock<Compiled> = OnceLock::new();
+        static GLM47: OnceLock<Compiled> = OnceLock::new();
+        static HERMES: OnceLock<Compiled> = OnceLock::new();
+        static KIMI_K2: OnceLock<Compiled> = OnceLock::new();
+        static DEEPSEEK_V31: OnceLock<Compiled> = OnceLock::new();
+        static DEEPSEEK_V3: OnceLock<Compiled> = OnceLock::new();
+        static LONGCAT: OnceLock<Compiled> = OnceLock::new();
+        static INTERNLM: OnceLock<Compiled> = OnceLock::new();
+        static JAMBA: OnceLock<Compiled> = OnceLock::new();
+        static HUNYUAN_A13B: OnceLock<Compiled> = OnceLock::new();
+        static GRANITE: OnceLock<Compiled> = OnceLock::new();
+        static PHI4_MINI_JSON: OnceLock<Compiled> = OnceLock::new();
+        static MISTRAL: OnceLock<Compiled> = OnceLock::new();
+        static HARMONY: OnceLock<Compiled> = OnceLock::new();
+        static AUTO: OnceLock<Compiled> = OnceLock::new();
+        static LLAMA3_JSON: OnceLock<Compiled> = OnceLock::new();
+        static MINIMAX: OnceLock<Compiled> = OnceLock::new();
+        static COHERE_COMMAND3: OnceLock<Compiled> = OnceLock::new();
+        static GRANITE_20B_FC: OnceLock<Compiled> = OnceLock::new();
+        static XLAM: OnceLock<Compiled> = OnceLock::new();
+        static APERTUS: OnceLock<Compiled> = OnceLock::new();
+        static GIGACHAT3: OnceLock<Compiled> = OnceLock::new();
+        static XML_TOOL_USE: OnceLock<Compiled> = OnceLock::new();
+        static XML_FUNCTION_CALL: OnceLock<Compiled> = OnceLock::new();
+        let cell = match self {
+            Format::Qwen3Coder => &QWEN,
+            Format::Glm45 => &GLM45,
+            Format::Glm47 => &GLM47,
+            Format::Hermes => &HERMES,
+            Format::KimiK2 => &KIMI_K2,
+            Format::DeepSeekV31 => &DEEPSEEK_V31,
+            Format::DeepSeekV3 => &DEEPSEEK_V3,
+            Format::LongCat => &LONGCAT,
+            Format::InternLm => &INTERNLM,
+            Format::Jamba => &JAMBA,
+            Format::HunyuanA13b => &HUNYUAN_A13B,
+            Format::Granite => &GRANITE,
+            Format::Phi4MiniJson => &PHI4_MINI_JSON,
+            Format::Mistral => &MISTRAL,
+            Format::OpenAi => &HARMONY,
+            Format::Auto => &AUTO,
+            Format::Llama3Json => &LLAMA3_JSON,
+            Format::MiniMax => &MINIMAX,
+            Format::CohereCommand3 => &COHERE_COMMAND3,
+            Format::Granite20bFc => &GRANITE_20B_FC,
+            Format::Xlam => &XLAM,
+            Format::Apertus => &APERTUS,
+            Format::GigaChat3 => &GIGACHAT3,
+            Format::XmlToolUse => &XML_TOOL_USE,
+            Format::XmlFunctionCall => &XML_FUNCTION_CALL,
+        };
+        cell.get_or_init(|| {
+            self.description()
+                .compile()
+                .unwrap_or_else(|e| panic!("built-in format {}: {e}", self.description().name))
+        })
+    }
+}
+
+impl fmt::Display for Format {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The error returned when a format name is not known.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownFormat {
+    name: String,
+}
+
+impl fmt::Display for UnknownFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown format {:?}; known formats: ", self.name)?;
+        for (i, format) in Format::ALL.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            f.write_str(format.name())?;
+            if !format.aliases().is_empty() {
+                write!(f, " (alias: {})", format.aliases().join(", "))?;
+            }
+        }
+        f.write_str(", or auto (detected from the output)")
+    }
+}
+
+impl std::error::Error for UnknownFormat {}
+
+/// Names are matched ignoring ASCII case, with `-` and `_` alike: users
+/// type `Qwen3-Coder` as often as vLLM's `qwen3_coder`.
+impl FromStr for Format {
+    type Err = UnknownFormat;
+
+    fn from_str(name: &str) -> Result<Format, UnknownFormat> {
+        let wanted = normalise(name);
+        Format::ALL
+            .iter()
+            .chain([&Format::Auto])
+            .copied()
+            .find(|format| {
+                normalise(format.name()) == wanted
+                    || format
+                        .aliases()
+                        .iter()
+                        .any(|alias| normalise(alias) == wanted)
+            })
+            .ok_or_else(|| UnknownFormat {
+                name: name.to_owned(),
+            })
+    }
+}
+
+/// The form names are compared in: names as users type them, and the
+/// formats' own names and aliases (vLLM spells one `granite-20b-fc`).
+pub(super) fn normalise(name: &str) -> String {
+    name.to_ascii_lowercase().replace('-', "_")
+}

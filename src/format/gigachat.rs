@@ -1,0 +1,32 @@
+//! GigaChat 3 (vLLM: `gigachat3`): a call is a message of its own, whose
+//! role is `function call`, holding one JSON call object:
+//!
+//! ```text
+//! I will look it up.<|message_sep|>
+//!
+//! function call<|role_sep|>
+//! {"name": "get_weather", "arguments": {"city": "Paris"}}
+//! ```
+//!
+//! The role's words open the call and `<|role_sep|>` confirms it (as
+//! InternLM's `<|plugin|>` does); the body follows. In prose, `function
+//! call` without `<|role_sep|>` after it is text. There is no closer: the
+//! body's own end ends the call. GigaChat 3.1's `<|function_call|>` opener
+//! is not read: it holds `f`, the first byte of `function call`, after its
+//! own first byte, which the marker rules refuse.
+
+use super::{BodyKeys, Description, Json, Role};
+
+pub(crate) static GIGACHAT3: Description = Description::json(
+    "gigachat3",
+    &[
+        (Role::CallOpen, "function call"),
+        (Role::FuncOpen, "<|role_sep|>"),
+    ],
+    Json::body(BodyKeys {
+        name: &["name"],
+        arguments: &["arguments", "parameters"],
+        list: false,
+        name_is_key: false,
+    }),
+);
