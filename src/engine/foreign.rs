@@ -124,6 +124,13 @@ pub(crate) struct Watch<'a, S> {
     pub out: &'a mut S,
 }
 
+impl<S: Sink> Watch<'_, S> {
+    /// Sends the reports still waiting (the end of the stream).
+    pub(crate) fn flush(&mut self) {
+        self.foreign.flush(self.out);
+    }
+}
+
 impl<S: Sink> Sink for Watch<'_, S> {
     const WANTS_RAW: bool = S::WANTS_RAW;
 

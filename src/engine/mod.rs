@@ -271,16 +271,27 @@ impl Engine {
             }
             None => false,
         };
-        if let Some(mut foreign) = if watched { self.foreign.take() } else { None } {
-            let mut watch = foreign::Watch {
-                foreign: &mut foreign,
-                out: sink,
-            };
-            self.run_format(s, &mut watch);
-            self.foreign = Some(foreign);
-            return;
+        if watched {
+            return self.watched(sink, |engine, watch| engine.run_format(s, watch));
         }
         self.run_format(s, sink);
+    }
+
+    /// Runs `f` with the sink behind the foreign watch.
+    fn watched<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        f: impl FnOnce(&mut Engine, &mut foreign::Watch<'_, S>),
+    ) {
+        let Some(mut foreign) = self.foreign.take() else {
+            return;
+        };
+        let mut watch = foreign::Watch {
+            foreign: &mut foreign,
+            out: sink,
+        };
+        f(self, &mut watch);
+        self.foreign = Some(foreign);
     }
 
     /// A parser's engine of a known format watches its content for calls
@@ -413,14 +424,10 @@ impl Engine {
         if self.detect.as_deref().is_some_and(|d| !d.decided) {
             return self.detect_next_starts_with(lead, sink);
         }
-        if let Some(mut foreign) = self.foreign.take() {
-            let mut watch = foreign::Watch {
-                foreign: &mut foreign,
-                out: sink,
-            };
-            self.next_starts_with_format(lead, &mut watch);
-            self.foreign = Some(foreign);
-            return;
+        if self.foreign.is_some() {
+            return self.watched(sink, |engine, watch| {
+                engine.next_starts_with_format(lead, watch)
+            });
         }
         self.next_starts_with_format(lead, sink);
     }
@@ -484,15 +491,11 @@ impl Engine {
         if let Some(detect) = self.detect.as_deref_mut().filter(|d| !d.decided) {
             return detect.finish(sink);
         }
-        if let Some(mut foreign) = self.foreign.take() {
-            let mut watch = foreign::Watch {
-                foreign: &mut foreign,
-                out: sink,
-            };
-            self.finish_format(&mut watch);
-            foreign.flush(sink);
-            self.foreign = Some(foreign);
-            return;
+        if self.foreign.is_some() {
+            return self.watched(sink, |engine, watch| {
+                engine.finish_format(watch);
+                watch.flush();
+            });
         }
         self.finish_format(sink);
     }
