@@ -1,0 +1,31 @@
+//! `auto`'s unit tests.
+
+use super::*;
+
+#[test]
+fn every_format_is_detected_or_said_not_to_be() {
+    for format in Format::ALL {
+        assert!(
+            DETECTED.contains(format) || matches!(format, Format::Phi4MiniJson | Format::GigaChat3),
+            "{format}"
+        );
+    }
+}
+
+#[test]
+fn the_scouts_markers_keep_the_drivers_rules() {
+    let (list, owners) = opener_list();
+    assert!(owners
+        .iter()
+        .any(|(t, f)| *t == "<tool_call>" && f.len() == 5));
+    let first: Vec<u8> = list.iter().map(|(_, t)| t.as_bytes()[0]).collect();
+    for (_, a) in &list {
+        for (_, b) in &list {
+            assert!(a == b || !b.starts_with(a), "{a:?} is a prefix of {b:?}");
+        }
+        assert!(
+            !a.as_bytes()[1..].iter().any(|b| first.contains(b)),
+            "{a:?} holds a first byte"
+        );
+    }
+}
