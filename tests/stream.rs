@@ -84,12 +84,14 @@ struct CallSoFar {
     arguments: String,
 }
 
-/// Joins chunks as an OpenAI client does: content concatenated, calls
+/// Joins chunks as an OpenAI client does: content (and reasoning)
+/// concatenated, calls
 /// accumulated by `index` (id and name from their first delta, arguments
 /// concatenated), the finish reason from the last chunk. Checks on the way
 /// that only the last chunk has a finish reason and only the first a role.
 fn reassemble(chunks: &[ChatCompletionChunk], context: &str) -> ChatCompletion {
     let mut content: Option<String> = None;
+    let mut reasoning: Option<String> = None;
     let mut calls: BTreeMap<usize, CallSoFar> = BTreeMap::new();
     let mut finish_reason = None;
     for (position, chunk) in chunks.iter().enumerate() {
@@ -108,6 +110,9 @@ fn reassemble(chunks: &[ChatCompletionChunk], context: &str) -> ChatCompletion {
         );
         if let Some(text) = &choice.delta.content {
             content.get_or_insert_with(String::new).push_str(text);
+        }
+        if let Some(text) = &choice.delta.reasoning_content {
+            reasoning.get_or_insert_with(String::new).push_str(text);
         }
         for call in choice.delta.tool_calls.iter().flatten() {
             let so_far = calls.entry(call.index).or_default();
@@ -128,6 +133,7 @@ fn reassemble(chunks: &[ChatCompletionChunk], context: &str) -> ChatCompletion {
     let mut completion = toolcall_stream::Message::default().to_chat_completion(&meta(), false);
     let message = &mut completion.choices[0].message;
     message.content = content;
+    message.reasoning_content = reasoning;
     let tool_calls: Vec<_> = calls
         .into_values()
         .map(|call| toolcall_stream::openai::ToolCall {
