@@ -122,19 +122,5 @@ fuzz_target!(|data: &[u8]| {
     );
     check_arguments(&chunked, &ctx);
     let (one_shot, chunked) = (coalesce(one_shot), coalesce(chunked));
-    if one_shot != chunked {
-        let first = one_shot
-            .iter()
-            .zip(&chunked)
-            .position(|(a, b)| a != b)
-            .unwrap_or(one_shot.len().min(chunked.len()));
-        panic!(
-            "split changes the events: first difference at event {first}\n\
-             one-shot: {:?}\n chunked: {:?}\n {}\n \
-             one-shot (all): {one_shot:?}\n chunked (all): {chunked:?}",
-            one_shot.get(first),
-            chunked.get(first),
-            ctx(),
-        );
-    }
+    common::assert_same_events(&one_shot, &chunked, &ctx());
 });

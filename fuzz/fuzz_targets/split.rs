@@ -32,19 +32,10 @@ fuzz_target!(|data: &[u8]| {
 
     let one_shot = coalesce(one_shot);
     let chunked = coalesce(chunked);
-    if one_shot != chunked {
-        let first = one_shot
-            .iter()
-            .zip(&chunked)
-            .position(|(a, b)| a != b)
-            .unwrap_or(one_shot.len().min(chunked.len()));
-        panic!(
-            "split changes the events: first difference at event {first}\n\
-             one-shot: {:?}\n chunked: {:?}\n {header}, chunk lengths {:?}, input {:?}",
-            one_shot.get(first),
-            chunked.get(first),
-            chunks.iter().map(|c| c.len()).collect::<Vec<_>>(),
-            String::from_utf8_lossy(input),
-        );
-    }
+    let context = format!(
+        "{header}, chunk lengths {:?}, input {:?}",
+        chunks.iter().map(|c| c.len()).collect::<Vec<_>>(),
+        String::from_utf8_lossy(input),
+    );
+    common::assert_same_events(&one_shot, &chunked, &context);
 });

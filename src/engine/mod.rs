@@ -122,9 +122,13 @@ impl Engine {
 
     /// Where a stream starts: inside reasoning when the prompt opened it.
     fn started(mut self) -> Engine {
+        self.start_reasoning();
+        self
+    }
+
+    fn start_reasoning(&mut self) {
         self.reasoning_at =
             (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
-        self
     }
 
     /// Whether text outside calls is reasoning now.
@@ -166,8 +170,7 @@ impl Engine {
         self.json.reset();
         self.in_message = false;
         self.unclosed_wrapper = false;
-        self.reasoning_at =
-            (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
+        self.start_reasoning();
     }
 
     /// Makes the arguments buffer ready for the events of the next `feed`.

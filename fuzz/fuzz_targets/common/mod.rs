@@ -568,3 +568,24 @@ pub fn deepseek_partial_char(format: Format, input: &[u8]) -> bool {
             })
     })
 }
+
+/// Panics, showing the first event where a split changed the output, when
+/// the one-shot and chunked events (both coalesced) differ; `context`
+/// says what was fed.
+pub fn assert_same_events(one_shot: &[OwnedEvent], chunked: &[OwnedEvent], context: &str) {
+    if one_shot == chunked {
+        return;
+    }
+    let first = one_shot
+        .iter()
+        .zip(chunked)
+        .position(|(a, b)| a != b)
+        .unwrap_or(one_shot.len().min(chunked.len()));
+    panic!(
+        "split changes the events: first difference at event {first}\n\
+         one-shot: {:?}\n chunked: {:?}\n {context}\n \
+         one-shot (all): {one_shot:?}\n chunked (all): {chunked:?}",
+        one_shot.get(first),
+        chunked.get(first),
+    );
+}
