@@ -8,6 +8,11 @@
 //! The body is then read as one after a wrapper's opener whose opener is
 //! empty: held until its name shows it is a call, content byte for byte
 //! if it is not.
+//!
+//! With `Json::open_at_line_start`, every line starts as the output does:
+//! content's text (`content_line`) goes back to `Start` after each `\n`,
+//! and after a call's JSON, a line end among the layout does the same
+//! (`json_after`). Formats without the flag never look for line ends.
 
 use super::grammar::{leading_ws, State};
 use super::hold::Opening;
@@ -18,7 +23,10 @@ use crate::sink::Sink;
 impl State {
     /// Where a stream starts: at `Start` when a body may open it.
     pub(crate) fn initial(desc: &Description) -> State {
-        if desc.json.is_some_and(|json| json.open_at_start) {
+        if desc
+            .json
+            .is_some_and(|json| json.open_at_start || json.open_at_line_start)
+        {
             State::Start
         } else {
             State::Content
@@ -57,6 +65,23 @@ impl Engine {
             sink.raw("", true);
         }
         0
+    }
+
+    /// Content in a format whose bodies may open any line: up to and
+    /// including the next `\n`, after which a line starts.
+    #[inline(never)]
+    pub(super) fn content_line<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        match memchr::memchr(b'\n', s.as_bytes()) {
+            Some(at) => {
+                self.content(sink, &s[..=at]);
+                self.state = State::Start;
+                at + 1
+            }
+            None => {
+                self.content(sink, s);
+                s.len()
+            }
+        }
     }
 }
 
