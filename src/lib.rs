@@ -116,3 +116,7 @@ struct ReasoningDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/auto.md")]
 struct AutoDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/formats/bare_json.md")]
+struct BareJsonDoctests;

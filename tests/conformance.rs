@@ -523,7 +523,12 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
 
 /// Formats that are not vLLM parsers at all (calls that leak into text,
 /// seed 002): nothing to compare with.
-const NOT_VLLM: &[Format] = &[Format::XmlToolUse, Format::XmlFunctionCall];
+const NOT_VLLM: &[Format] = &[
+    Format::XmlToolUse,
+    Format::XmlFunctionCall,
+    // Seed 002's `{"tool": …, "args": …}`: vLLM has no such parser.
+    Format::BareJson,
+];
 
 #[test]
 fn formats_not_in_the_corpus_have_no_case_there() {

@@ -297,6 +297,11 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<function_call><name>write_file</name><arguments>",
             "</arguments></function_call>",
         ),
+        // After a line of prose, the seed's shape.
+        Format::BareJson => (
+            "Writing it.\n{\"tool\": \"write_file\", \"args\": ",
+            "}\n",
+        ),
         Format::OpenAi => (
             "<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>",
             "<|call|>",

@@ -675,6 +675,12 @@ properties!(
     json_soup(FORMAT),
     json_calls(FORMAT)
 );
+properties!(
+    bare_json,
+    Format::BareJson,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
 
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.

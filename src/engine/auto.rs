@@ -41,7 +41,8 @@ use crate::sink::{diagnostic, Sink, Span};
 /// would be a call named `function` to V3.1; a list after `<tool_call>`
 /// is xLAM's, which Hermes does not read. `phi4_mini_json` opens with a
 /// word (`functools`) that prose may hold, and is not detected; nor is
-/// `gigachat3`, whose opener is the words `function call`.
+/// `gigachat3`, whose opener is the words `function call`. `bare_json`
+/// has no opener at all and would make JSON content calls: it is opt-in.
 pub(crate) const DETECTED: &[Format] = &[
     Format::Hermes,
     Format::Qwen3Coder,

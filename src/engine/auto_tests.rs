@@ -6,7 +6,12 @@ use super::*;
 fn every_format_is_detected_or_said_not_to_be() {
     for format in Format::ALL {
         assert!(
-            DETECTED.contains(format) || matches!(format, Format::Phi4MiniJson | Format::GigaChat3),
+            DETECTED.contains(format)
+                || matches!(
+                    format,
+                    // Openers that are plain words; no opener at all (opt-in).
+                    Format::Phi4MiniJson | Format::GigaChat3 | Format::BareJson
+                ),
             "{format}"
         );
     }

@@ -86,6 +86,8 @@ impl MarkerSet {
             return bytes.iter().position(|&b| self.starts_marker(b));
         }
         match *self.first.as_slice() {
+            // A format with no markers (bare JSON).
+            [] => None,
             [a] => memchr(a, bytes),
             [a, b] => memchr2(a, b, bytes),
             [a, b, c] => memchr3(a, b, c, bytes),

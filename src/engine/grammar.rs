@@ -15,7 +15,8 @@ use crate::sink::Sink;
 pub(crate) enum State {
     /// The start of the output, in formats whose call body may open it
     /// without a marker (`Json::open_at_start`): whitespace is content, a
-    /// body's first byte opens one, anything else is content from here on.
+    /// body's first byte opens one, anything else is content from here on
+    /// (up to the next line, with `Json::open_at_line_start`).
     Start,
     /// Outside any call: text is content.
     Content,
@@ -143,6 +144,7 @@ impl Engine {
     #[inline]
     pub(super) fn text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         match self.state {
+            State::Content if self.format.line_starts => self.content_line(s, sink),
             State::Content => {
                 self.content(sink, s);
                 s.len()

@@ -67,6 +67,9 @@ pub(crate) struct JsonCall {
     pub fence: Fence,
     /// A call of a list just ended: separators come before the next.
     between_elements: bool,
+    /// A body that is not a call is ordinary content in this format
+    /// (`Json::open_at_line_start`): no diagnostic says it was not one.
+    content_json: bool,
 }
 
 impl JsonCall {
@@ -79,6 +82,7 @@ impl JsonCall {
         self.mark_opening = false;
         self.fence = Fence::None;
         self.between_elements = false;
+        self.content_json = false;
     }
 
     pub(crate) fn held_len(&self) -> usize {
@@ -116,6 +120,7 @@ impl Engine {
         self.json_reader = JsonReader::default();
         self.json.reset();
         self.json.is_body = body;
+        self.json.content_json = body && self.format.line_starts;
         // Arguments after a name belong to the call already started.
         self.json.made_call = !body;
         self.state = State::JsonStart { body };
@@ -334,13 +339,15 @@ impl Engine {
             Mode::Stray => self.state = State::AfterJson,
             // A body that held no call (`[]`): its text is content.
             Mode::Reading if self.json.is_body && !self.json.made_call => {
-                diagnostic(
-                    sink,
-                    &mut self.message,
-                    Kind::InvalidJson,
-                    None,
-                    format_args!("a JSON call body held no call; it is content"),
-                );
+                if !self.json.content_json {
+                    diagnostic(
+                        sink,
+                        &mut self.message,
+                        Kind::InvalidJson,
+                        None,
+                        format_args!("a JSON call body held no call; it is content"),
+                    );
+                }
                 self.release_held(sink);
                 self.state = State::Content;
             }
@@ -390,6 +397,8 @@ impl Engine {
                     ),
                 );
                 self.call.end_call(false, &self.opts, sink);
+            } else if !had_call && self.json.content_json {
+                // Text that is not JSON, where JSON content is normal.
             } else if !had_call {
                 diagnostic(
                     sink,
@@ -595,7 +604,12 @@ fn fail_on_problem<S: Sink>(
         );
         json.mode = Mode::Stray;
     } else {
-        if body != Some(BodyProblem::TooManyCalls) {
+        let quiet = json.content_json
+            && !matches!(
+                body,
+                Some(BodyProblem::HeldTooLong | BodyProblem::TooManyCalls)
+            );
+        if body != Some(BodyProblem::TooManyCalls) && !quiet {
             diagnostic(
                 sink,
                 message,

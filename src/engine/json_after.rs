@@ -65,6 +65,9 @@ impl Engine {
     /// Text after a call's JSON, before its closer: another call body in
     /// the same wrapper, or text after a missing closer.
     pub(super) fn text_after_json<S: Sink>(&mut self, next: Option<u8>, sink: &mut S) {
+        if self.format.line_starts && self.json.is_body {
+            return self.line_after_json(next, sink);
+        }
         let in_wrapper = self.json.is_body && self.wrapper_has_closer();
         let chained = self.json.is_body && self.json().body_separator.is_some();
         if (in_wrapper || chained) && next == Some(b'{') {
@@ -98,6 +101,45 @@ impl Engine {
         }
         self.release_held(sink);
         self.state = State::Content;
+    }
+
+    /// Text after a call's JSON in a format whose bodies open lines
+    /// (`Json::open_at_line_start`). A closed fence is layout. When a line
+    /// end came among the layout, `next` starts a line: a body there is
+    /// the next candidate, held with the layout before it (dropped if it
+    /// is a call, content if not), inside the same fence if one is still
+    /// open; anything else is read from `Start`. Without a line end, what
+    /// follows is content.
+    fn line_after_json<S: Sink>(&mut self, next: Option<u8>, sink: &mut S) {
+        let fence = self.json.fence;
+        if fence == Fence::Closed {
+            if let Some(at) = self.hold.text.rfind("```") {
+                self.hold.text.drain(..at + 3);
+            }
+        }
+        let held = &self.hold.text;
+        let line = held
+            .rfind('\n')
+            .is_some_and(|at| held[at + 1..].bytes().all(|b| b == b' ' || b == b'\t'));
+        let json = self.json();
+        let opens = match next {
+            Some(b'{') => true,
+            Some(b'[') => json.body.is_some_and(|keys| keys.list),
+            Some(b'`') => json.fenced && fence != Fence::Open,
+            _ => false,
+        };
+        if line && opens {
+            self.hold.opener_len = self.hold.len();
+            self.hold.opening = super::hold::Opening::Wrapped;
+            self.begin_json(true);
+            if fence == Fence::Open {
+                self.json.fence = Fence::Open;
+            }
+            self.json.mark_opening = true;
+            return;
+        }
+        self.release_held(sink);
+        self.state = if line { State::Start } else { State::Content };
     }
 
     pub(super) fn marker_after_json<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {

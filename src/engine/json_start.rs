@@ -8,6 +8,11 @@
 //! The body is then read as one after a wrapper's opener whose opener is
 //! empty: held until its name shows it is a call, content byte for byte
 //! if it is not.
+//!
+//! With `Json::open_at_line_start`, every line starts as the output does:
+//! content's text (`content_line`) goes back to `Start` after each `\n`,
+//! and after a call's JSON, a line end among the layout does the same
+//! (`json_after`). Formats without the flag never look for line ends.
 
 use super::grammar::{leading_ws, State};
 use super::hold::Opening;
@@ -18,7 +23,10 @@ use crate::sink::Sink;
 impl State {
     /// Where a stream starts: at `Start` when a body may open it.
     pub(crate) fn initial(desc: &Description) -> State {
-        if desc.json.is_some_and(|json| json.open_at_start) {
+        if desc
+            .json
+            .is_some_and(|json| json.open_at_start || json.open_at_line_start)
+        {
             State::Start
         } else {
             State::Content
@@ -58,6 +66,23 @@ impl Engine {
         }
         0
     }
+
+    /// Content in a format whose bodies may open any line: up to and
+    /// including the next `\n`, after which a line starts.
+    #[inline(never)]
+    pub(super) fn content_line<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        match memchr::memchr(b'\n', s.as_bytes()) {
+            Some(at) => {
+                self.content(sink, &s[..=at]);
+                self.state = State::Start;
+                at + 1
+            }
+            None => {
+                self.content(sink, s);
+                s.len()
+            }
+        }
+    }
 }
 
 #[cfg(test)]
@@ -87,10 +112,50 @@ mod tests {
         C.get_or_init(|| BARE.compile().expect("valid test description"))
     }
 
+    /// With a marker, whose calls open anywhere, and bodies that open
+    /// any line.
+    static LINES: Description = Description::json(
+        "lines_test",
+        &[(Role::CallOpen, "<|call|>")],
+        Json {
+            open_at_line_start: true,
+            fenced: true,
+            ..Json::body(BodyKeys {
+                name: &["name"],
+                arguments: &["arguments"],
+                list: true,
+                name_is_key: false,
+            })
+        },
+    );
+
+    fn lines() -> &'static Compiled {
+        static C: OnceLock<Compiled> = OnceLock::new();
+        C.get_or_init(|| LINES.compile().expect("valid test description"))
+    }
+
+    /// As `parse`, with `LINES`.
+    fn parse_lines(text: &str) -> Message {
+        let whole = parse_split_with(lines(), text, 0);
+        for (at, _) in text.char_indices() {
+            let cut = parse_split_with(lines(), text, at);
+            assert_eq!(
+                serde_json::to_value(&cut).unwrap(),
+                serde_json::to_value(&whole).unwrap(),
+                "cut at {at} of {text:?}"
+            );
+        }
+        whole
+    }
+
     fn parse_split(text: &str, at: usize) -> Message {
+        parse_split_with(compiled(), text, at)
+    }
+
+    fn parse_split_with(format: &'static Compiled, text: &str, at: usize) -> Message {
         let mut parser = Parser::builder()
             .ids(Ids::sequential("call_"))
-            .build_with(compiled());
+            .build_with(format);
         let mut message = MessageBuilder::new();
         let (a, b) = text.split_at(at);
         parser.feed_with(a.as_bytes(), |e| message.push(e));
@@ -190,5 +255,47 @@ mod tests {
         let m = parse("Sure. <|call|>{\"name\": \"f\", \"arguments\": {}}");
         assert_eq!(m.tool_calls.len(), 1);
         assert_eq!(m.content.as_deref(), Some("Sure. "));
+    }
+
+    #[test]
+    fn with_line_starts_a_body_opens_any_line_and_only_there() {
+        let call = "{\"name\": \"f\", \"arguments\": {\"a\": 1}}";
+        let m = parse_lines(&format!("Text.\n  {call}\nMore {call}"));
+        assert_eq!(calls(&m), [("f".into(), "{\"a\": 1}".into())]);
+        assert_eq!(
+            m.content.as_deref(),
+            Some(format!("Text.\n  \nMore {call}").as_str())
+        );
+        // A list and a fence after prose; the marker still opens mid-line.
+        let m = parse_lines(&format!(
+            "a\n[{call}]\nb\n```json\n{call}\n```\nc <|call|>{call}"
+        ));
+        assert_eq!(m.tool_calls.len(), 3);
+        assert_eq!(m.content.as_deref(), Some("a\n\nb\n\nc "));
+    }
+
+    #[test]
+    fn with_line_starts_json_that_is_no_call_is_quiet_content() {
+        let call = "{\"name\": \"f\", \"arguments\": {}}";
+        let text = format!("{{\"a\": 1}}\n[1, 2]\n{{nope}}\n[]\n{call}\n{call}");
+        let m = parse_lines(&text);
+        assert_eq!(m.tool_calls.len(), 2);
+        assert_eq!(
+            m.content.as_deref(),
+            Some("{\"a\": 1}\n[1, 2]\n{nope}\n[]\n")
+        );
+        assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+        // The layout between two calls is dropped; before text, content.
+        let m = parse_lines(&format!("{call}\n  \n{call} then\nend"));
+        assert_eq!(m.tool_calls.len(), 2);
+        assert_eq!(m.content.as_deref(), Some(" then\nend"));
+    }
+
+    #[test]
+    fn without_line_starts_a_later_line_is_content() {
+        let text = "x\n{\"name\": \"f\", \"arguments\": {}}";
+        let m = parse(text);
+        assert!(m.tool_calls.is_empty());
+        assert_eq!(m.content.as_deref(), Some(text));
     }
 }

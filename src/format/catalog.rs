@@ -7,8 +7,8 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::{
-    apertus, auto, deepseek, gigachat, glm, harmony, hermes, json_wrapped, kimi_k2, llama3,
-    mistral, qwen3_coder, xlam, xml_json, Compiled, Description,
+    apertus, auto, bare_json, deepseek, gigachat, glm, harmony, hermes, json_wrapped, kimi_k2,
+    llama3, mistral, qwen3_coder, xlam, xml_json, Compiled, Description,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -113,6 +113,12 @@ pub enum Format {
     /// Calls leaked into text in OpenAI's style: `<function_call><name>NAME`
     /// `</name><arguments>{…}</arguments></function_call>`.
     XmlFunctionCall,
+    /// Calls written as plain JSON at the start of a line:
+    /// `{"tool"|"name": NAME, "args"|"arguments"|"parameters": {…}}`, a list
+    /// of them, or either in a ```` ```json ```` fence. Opt-in: JSON
+    /// content with a string `name` is a call here, so `auto` does not
+    /// detect it. Names: `bare_json`, `json`.
+    BareJson,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -151,6 +157,7 @@ impl Format {
         Format::GigaChat3,
         Format::XmlToolUse,
         Format::XmlFunctionCall,
+        Format::BareJson,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -196,6 +203,7 @@ impl Format {
             Format::GigaChat3 => &gigachat::GIGACHAT3,
             Format::XmlToolUse => &xml_json::XML_TOOL_USE,
             Format::XmlFunctionCall => &xml_json::XML_FUNCTION_CALL,
+            Format::BareJson => &bare_json::BARE_JSON,
         }
     }
 
@@ -225,6 +233,7 @@ impl Format {
         static GIGACHAT3: OnceLock<Compiled> = OnceLock::new();
         static XML_TOOL_USE: OnceLock<Compiled> = OnceLock::new();
         static XML_FUNCTION_CALL: OnceLock<Compiled> = OnceLock::new();
+        static BARE_JSON: OnceLock<Compiled> = OnceLock::new();
         let cell = match self {
             Format::Qwen3Coder => &QWEN,
             Format::Glm45 => &GLM45,
@@ -251,6 +260,7 @@ impl Format {
             Format::GigaChat3 => &GIGACHAT3,
             Format::XmlToolUse => &XML_TOOL_USE,
             Format::XmlFunctionCall => &XML_FUNCTION_CALL,
+            Format::BareJson => &BARE_JSON,
         };
         cell.get_or_init(|| {
             self.description()

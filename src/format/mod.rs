@@ -13,6 +13,7 @@
 
 mod apertus;
 mod auto;
+mod bare_json;
 mod catalog;
 mod deepseek;
 mod gigachat;
@@ -126,6 +127,13 @@ pub(crate) struct Json {
     /// comes before it (Llama 3's bare `{"name": …}`). Later in the
     /// output, such text is content.
     pub open_at_start: bool,
+    /// As `open_at_start`, and also at the start of every later line: a
+    /// body (or a list, or a fence) whose first byte comes after a `\n`
+    /// and only spaces or tabs opens a call (bare JSON). A `{` later in a
+    /// line is content. JSON in content is normal in such a format, so a
+    /// body that turns out not to be a call goes back to content without
+    /// a diagnostic (a call's own JSON is reported as ever).
+    pub open_at_line_start: bool,
     /// Bodies may follow one another with no marker between them, only
     /// whitespace and this byte (Llama 3's `; `).
     pub body_separator: Option<u8>,
@@ -189,6 +197,7 @@ impl Json {
         fenced: false,
         headers: None,
         open_at_start: false,
+        open_at_line_start: false,
         body_separator: None,
         unclosed_openers: &[],
     };
@@ -409,8 +418,14 @@ impl Description {
             }
         }
         let headed = self.json.is_some_and(|json| json.headers.is_some());
+        // A body that may open without a marker needs no opener.
+        let unmarked = self.json.is_some_and(|json| {
+            json.body.is_some() && (json.open_at_start || json.open_at_line_start)
+        });
         let mut needed = if headed {
             vec![Role::ChannelOpen]
+        } else if unmarked {
+            vec![]
         } else {
             vec![Role::CallOpen]
         };
@@ -466,6 +481,7 @@ impl Description {
             desc: self,
             markers: MarkerSet::new(self.markers),
             texts,
+            line_starts: self.json.is_some_and(|json| json.open_at_line_start),
         })
     }
 }
@@ -477,6 +493,9 @@ pub(crate) struct Compiled {
     pub markers: MarkerSet,
     /// Each role's spelling, by role (`""` for a role the format lacks).
     texts: [&'static str; Role::COUNT],
+    /// `Json::open_at_line_start`, where content reads it: a line end in
+    /// content goes back to `State::Start`.
+    pub line_starts: bool,
 }
 
 impl Compiled {

@@ -177,7 +177,7 @@ fn unknown_names_are_rejected_with_the_known_ones_listed() {
                  glm45, glm47, hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
                  granite, phi4_mini_json, mistral, openai (alias: gpt_oss, harmony), \
                  llama3_json (alias: llama4_json), minimax, cohere_command3 (alias: cohere_command4), \
-                 granite-20b-fc, xlam, apertus, gigachat3, xml_tool_use, xml_function_call, or auto (detected from the output)"
+                 granite-20b-fc, xlam, apertus, gigachat3, xml_tool_use, xml_function_call, bare_json (alias: json), or auto (detected from the output)"
             )
         );
     }

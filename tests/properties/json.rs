@@ -140,6 +140,18 @@ fn markers(format: Format) -> &'static [&'static str] {
             "<function",
         ],
         Format::MiniMax => &["<tool_calls>", "</tool_calls>", "<tool_calls", "\n"],
+        // No markers: line starts, fences and the other keys.
+        Format::BareJson => &[
+            "\n",
+            "\n{",
+            "\n[",
+            "\n```json\n",
+            "\n```\n",
+            "  ",
+            "\"tool\"",
+            "\"args\"",
+            "{\"tool\": \"f\", \"args\": {",
+        ],
         Format::CohereCommand3 => &[
             "<|START_ACTION|>",
             "<|END_ACTION|>",
@@ -285,6 +297,24 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                         (true, _) => format!("```json\n{list}\n```"),
                         (false, 0) => format!("[TOOL_CALLS]{list}"),
                         (false, _) => format!("<tool_call>{list}</tool_call>"),
+                    }
+                }
+                // Each call on a line of its own, or a list of them, bare
+                // or fenced, under either name key.
+                Format::BareJson => {
+                    let lines: Vec<String> = bodies
+                        .iter()
+                        .enumerate()
+                        .map(|(i, b)| match i % 2 {
+                            0 => b.replacen("\"name\"", "\"tool\"", 1),
+                            _ => b.replacen("\"arguments\"", "\"args\"", 1),
+                        })
+                        .collect();
+                    out += &match (out.len() % 3, bodies.len() % 2) {
+                        (0, _) => format!("\n{}\n", lines.join("\n")),
+                        (1, 0) => format!("\n[{}]\n", lines.join(", ")),
+                        (1, _) => format!("\n```json\n{}\n```\n", lines.join("\n")),
+                        _ => format!("\n```\n[{}]\n```\n", lines.join(",\n")),
                     }
                 }
                 // The name as the object's only key.

@@ -138,6 +138,7 @@ pub fn generated_ids(format: Format) -> bool {
             | Format::XmlToolUse
             | Format::XmlFunctionCall
             | Format::Granite20bFc
+            | Format::BareJson
     )
 }
 
