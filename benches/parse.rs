@@ -41,7 +41,7 @@
 //! events collected into a `Message`.
 //!
 //! ```text
-//! cargo bench --bench parse                       # everything (about 8 minutes)
+//! cargo bench --bench parse                       # everything (about 19 minutes, 2 of them the JSON rows)
 //! cargo bench --bench parse -- tool_dense/1MiB    # a name filter
 //! python3 scripts/bench_table.py                  # the medians as the README's table
 //! ```
