@@ -22,6 +22,12 @@
 //!   to the XML formats' marker scanner.
 //! * `tool_dense_openai`: the same calls as gpt-oss's Harmony messages,
 //!   parsed as `openai`: headers held and read, then the JSON reader.
+//! * `tool_dense_FORMAT`, for every other JSON-argument format (`kimi_k2`,
+//!   `deepseek_v31`, …, `xml_function_call`; [`JSON_INPUTS`]): the same
+//!   calls in that format's markup (`transcript::JsonLayout`), 1 MiB only,
+//!   measured through `push` whole and `push/4` only, to compare the
+//!   formats per byte at about a token a chunk without making the run half
+//!   an hour longer.
 //!
 //! Each input is fed through one reused [`Parser`] (`reset()` between
 //! iterations, as a server reuses one per response): `one_shot` feeds it
@@ -35,7 +41,7 @@
 //! events collected into a `Message`.
 //!
 //! ```text
-//! cargo bench --bench parse                       # everything (about 6 minutes)
+//! cargo bench --bench parse                       # everything (about 19 minutes, 2 of them the JSON rows)
 //! cargo bench --bench parse -- tool_dense/1MiB    # a name filter
 //! python3 scripts/bench_table.py                  # the medians as the README's table
 //! ```
@@ -62,7 +68,7 @@ use toolcall_stream::{parse, Event, Format, Ids, Limits, Parser, ParserBuilder, 
 #[path = "support/transcript.rs"]
 mod transcript;
 
-use transcript::Transcript;
+use transcript::{JsonLayout, Layout, Transcript};
 
 const SIZES: [(&str, usize); 2] = [("1MiB", 1 << 20), ("10MiB", 10 << 20)];
 
@@ -87,6 +93,37 @@ const INPUTS: [(&str, Generator, Format); 7] = [
         Format::OpenAi,
     ),
 ];
+
+/// The JSON-argument formats without a row in [`INPUTS`]: each one's
+/// markup for the `tool_dense` session (`tool_dense_hermes`'s calls, its
+/// prose and values), benched as `tool_dense_NAME/1MiB`. xLAM and Llama 3
+/// write their marker forms (`<tool_call>[…]</tool_call>`,
+/// `<|python_tag|>{…}; {…}`): their bare list or object opens a call only
+/// at the start of the output, so one stream could hold one group.
+const JSON_INPUTS: [(&JsonLayout, Format); 19] = [
+    (&transcript::KIMI_K2, Format::KimiK2),
+    (&transcript::DEEPSEEK_V31, Format::DeepSeekV31),
+    (&transcript::DEEPSEEK_V3, Format::DeepSeekV3),
+    (&transcript::LONGCAT, Format::LongCat),
+    (&transcript::INTERNLM, Format::InternLm),
+    (&transcript::JAMBA, Format::Jamba),
+    (&transcript::JAMBA, Format::HunyuanA13b),
+    (&transcript::GRANITE, Format::Granite),
+    (&transcript::PHI4_MINI_JSON, Format::Phi4MiniJson),
+    (&transcript::MISTRAL, Format::Mistral),
+    (&transcript::LLAMA3_JSON, Format::Llama3Json),
+    (&transcript::MINIMAX, Format::MiniMax),
+    (&transcript::COHERE_COMMAND3, Format::CohereCommand3),
+    (&transcript::GRANITE_20B_FC, Format::Granite20bFc),
+    (&transcript::XLAM, Format::Xlam),
+    (&transcript::APERTUS, Format::Apertus),
+    (&transcript::GIGACHAT3, Format::GigaChat3),
+    (&transcript::XML_TOOL_USE, Format::XmlToolUse),
+    (&transcript::XML_FUNCTION_CALL, Format::XmlFunctionCall),
+];
+
+/// The chunk sizes [`JSON_INPUTS`] are pushed in, besides whole.
+const JSON_CHUNK_SIZES: [usize; 1] = [4];
 
 fn parser(format: Format) -> Parser {
     parser_builder(format).build()
@@ -204,6 +241,57 @@ fn bench_inputs(c: &mut Criterion) {
     }
 }
 
+/// A message's calls as (name, arguments) pairs.
+fn calls(format: Format, input: &[u8]) -> Vec<(String, String)> {
+    let message = parser(format).parse(input);
+    message
+        .tool_calls
+        .into_iter()
+        .map(|call| (call.name, call.arguments))
+        .collect()
+}
+
+/// [`JSON_INPUTS`]: 1 MiB each, through `feed_with`, whole and in 4-byte
+/// pieces. Each input must parse to the same calls as `tool_dense_hermes`,
+/// names and arguments (as many as both hold), so that only the markup
+/// differs.
+fn bench_json_inputs(c: &mut Criterion) {
+    let (size_name, size) = SIZES[0];
+    let hermes = calls(
+        Format::Hermes,
+        transcript::mixed_hermes(size).text.as_bytes(),
+    );
+    for (layout, format) in JSON_INPUTS {
+        let name = format!("tool_dense_{}", format.name());
+        let transcript = transcript::mixed_in(Layout::Json(layout), size);
+        let input = checked(&format!("{name}-{size_name}"), format, transcript);
+        // The transcripts end at the first turn past `size`: one with
+        // shorter markup holds a few more calls.
+        let same = calls(format, &input)
+            .iter()
+            .zip(&hermes)
+            .all(|(call, expected)| call == expected);
+        assert!(same, "{name}: not the calls of tool_dense_hermes");
+        let mut group = c.benchmark_group(format!("{name}/{size_name}"));
+        group
+            .throughput(Throughput::Bytes(input.len() as u64))
+            .sampling_mode(SamplingMode::Flat)
+            .sample_size(10)
+            .warm_up_time(Duration::from_millis(500))
+            .measurement_time(Duration::from_secs(2));
+        let mut p = parser(format);
+        group.bench_function("push", |b| {
+            b.iter(|| push(&mut p, black_box(&input), input.len()))
+        });
+        for chunk in JSON_CHUNK_SIZES {
+            group.bench_with_input(BenchmarkId::new("push", chunk), &chunk, |b, &chunk| {
+                b.iter(|| push(&mut p, black_box(&input), chunk))
+            });
+        }
+        group.finish();
+    }
+}
+
 fn bench_parse_fn(c: &mut Criterion) {
     let input = checked(
         "tool_dense-1MiB",
@@ -291,5 +379,11 @@ fn bench_typed_and_views(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_inputs, bench_parse_fn, bench_typed_and_views);
+criterion_group!(
+    benches,
+    bench_inputs,
+    bench_json_inputs,
+    bench_parse_fn,
+    bench_typed_and_views
+);
 criterion_main!(benches);

@@ -1,6 +1,8 @@
 //! Deterministic synthetic transcripts for the benchmarks, in Qwen3-Coder's
-//! layout, GLM-4.5's or Hermes's JSON (the same session, the same values:
-//! only the markup differs, so the formats' figures compare per byte).
+//! layout, GLM-4.5's, or any JSON-argument format's ([`JsonLayout`]: Hermes,
+//! Harmony, Kimi K2, DeepSeek, the JSON lists, …): the same session, the
+//! same values, only the markup differs, so the formats' figures compare
+//! per byte.
 //!
 //! No `rand`: a tiny xorshift with a fixed seed, so every run (and every
 //! machine) parses exactly the same bytes and figures stay comparable.
@@ -244,18 +246,278 @@ pub enum Layout {
     Qwen,
     /// `<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>\n…`
     Glm,
-    /// `<tool_call>\n{"name": NAME, "arguments": {KEY: VALUE, …}}\n</tool_call>`,
-    /// as the Hermes chat templates write it (`json.dumps` separators,
-    /// non-ASCII unescaped); values are JSON strings, properly escaped,
-    /// except the integers, written as JSON numbers.
-    Hermes,
-    /// gpt-oss's Harmony: `<|start|>assistant<|channel|>commentary
-    /// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`, the
-    /// arguments as Hermes writes them.
-    Harmony,
+    /// A format whose arguments are a JSON object ([`JsonLayout`]): values
+    /// are JSON strings, properly escaped, except the integers, written as
+    /// JSON numbers.
+    Json(&'static JsonLayout),
 }
 
-fn open_call(layout: Layout, out: &mut String, name: &str) {
+/// How a JSON-argument format writes a group of calls (the one to three
+/// calls a turn of [`mixed_in`] makes): `group_open`, then each call as
+/// `call_open`, its name and arguments in the [`JsonCall`] shape and
+/// `call_close`, `separator` between two calls, then `group_close`.
+/// Formats that wrap each call write empty group markers; formats that
+/// hold a list of calls in one wrapper write it in the group markers.
+#[derive(Debug, PartialEq, Eq)]
+pub struct JsonLayout {
+    pub group_open: &'static str,
+    pub call_open: &'static str,
+    pub call: JsonCall,
+    pub call_close: &'static str,
+    pub separator: &'static str,
+    pub group_close: &'static str,
+}
+
+/// How one call's name and arguments are written.
+#[derive(Debug, PartialEq, Eq)]
+pub enum JsonCall {
+    /// A call object, `{"NAME_KEY": NAME, "ARGS_KEY": {…}}` (`json.dumps`
+    /// separators), after an id member `"ID_KEY": "INDEX", ` if `id_key`
+    /// names one (INDEX: the call's place in its group).
+    Object {
+        id_key: Option<&'static str>,
+        name_key: &'static str,
+        args_key: &'static str,
+    },
+    /// An object whose only key is the name: `{NAME: {…}}`.
+    NameKey,
+    /// The name as text, then `:INDEX` if `index` (the call's place in its
+    /// group), then `after_name`, then the arguments `{…}`.
+    Named {
+        index: bool,
+        after_name: &'static str,
+    },
+}
+
+const fn object(name_key: &'static str, args_key: &'static str) -> JsonCall {
+    JsonCall::Object {
+        id_key: None,
+        name_key,
+        args_key,
+    }
+}
+
+/// A format that wraps every call on its own: calls one a line.
+const fn per_call(open: &'static str, call: JsonCall, close: &'static str) -> JsonLayout {
+    JsonLayout {
+        group_open: "",
+        call_open: open,
+        call,
+        call_close: close,
+        separator: "\n",
+        group_close: "",
+    }
+}
+
+/// A format that writes a group's calls as a JSON list after `open`.
+const fn list(open: &'static str, call: JsonCall, close: &'static str) -> JsonLayout {
+    JsonLayout {
+        group_open: open,
+        call_open: "",
+        call,
+        call_close: "",
+        separator: ", ",
+        group_close: close,
+    }
+}
+
+/// Hermes: `<tool_call>\n{"name": NAME, "arguments": {…}}\n</tool_call>`,
+/// as the Hermes chat templates write it (`json.dumps` separators,
+/// non-ASCII unescaped).
+pub const HERMES: JsonLayout = per_call(
+    "<tool_call>\n",
+    object("name", "arguments"),
+    "\n</tool_call>",
+);
+
+/// gpt-oss's Harmony: `<|start|>assistant<|channel|>commentary
+/// to=functions.NAME <|constrain|>json<|message|>{…}<|call|>`.
+pub const HARMONY: JsonLayout = per_call(
+    "<|start|>assistant<|channel|>commentary to=functions.",
+    JsonCall::Named {
+        index: false,
+        after_name: " <|constrain|>json<|message|>",
+    },
+    "<|call|>",
+);
+
+/// Kimi K2: a section of calls, each named by its id `functions.NAME:INDEX`.
+pub const KIMI_K2: JsonLayout = JsonLayout {
+    group_open: "<|tool_calls_section_begin|>",
+    call_open: "<|tool_call_begin|>functions.",
+    call: JsonCall::Named {
+        index: true,
+        after_name: "<|tool_call_argument_begin|>",
+    },
+    call_close: "<|tool_call_end|>",
+    separator: "",
+    group_close: "<|tool_calls_section_end|>",
+};
+
+/// DeepSeek V3.1: `<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>…<｜tool▁calls▁end｜>`.
+pub const DEEPSEEK_V31: JsonLayout = JsonLayout {
+    group_open: "<｜tool▁calls▁begin｜>",
+    call_open: "<｜tool▁call▁begin｜>",
+    call: JsonCall::Named {
+        index: false,
+        after_name: "<｜tool▁sep｜>",
+    },
+    call_close: "<｜tool▁call▁end｜>",
+    separator: "",
+    group_close: "<｜tool▁calls▁end｜>",
+};
+
+/// DeepSeek V3: V3.1's markers, `function<｜tool▁sep｜>NAME` and the
+/// arguments in a ```` ```json ```` fence, calls one a line.
+pub const DEEPSEEK_V3: JsonLayout = JsonLayout {
+    call_open: "<｜tool▁call▁begin｜>function<｜tool▁sep｜>",
+    call: JsonCall::Named {
+        index: false,
+        after_name: "\n```json\n",
+    },
+    call_close: "\n```<｜tool▁call▁end｜>",
+    separator: "\n",
+    ..DEEPSEEK_V31
+};
+
+/// LongCat-Flash: `<longcat_tool_call>{"name": …, "arguments": {…}}</longcat_tool_call>`.
+pub const LONGCAT: JsonLayout = per_call(
+    "<longcat_tool_call>",
+    object("name", "arguments"),
+    "</longcat_tool_call>",
+);
+
+/// InternLM2.5: `<|action_start|><|plugin|>\n{"name": …, "parameters": {…}}<|action_end|>`.
+pub const INTERNLM: JsonLayout = per_call(
+    "<|action_start|><|plugin|>\n",
+    object("name", "parameters"),
+    "<|action_end|>",
+);
+
+/// Jamba and Hunyuan-A13B: `<tool_calls>[{…}, …]</tool_calls>`.
+pub const JAMBA: JsonLayout = list(
+    "<tool_calls>[",
+    object("name", "arguments"),
+    "]</tool_calls>",
+);
+
+/// Granite 3: `<|tool_call|>[{…}, …]`, no closer: text follows the list.
+pub const GRANITE: JsonLayout = list("<|tool_call|>[", object("name", "arguments"), "]");
+
+/// Phi-4-mini: `functools[{…}, …]`, no closer.
+pub const PHI4_MINI_JSON: JsonLayout = list("functools[", object("name", "arguments"), "]");
+
+/// Mistral Small 3.2's successors: `[TOOL_CALLS]NAME[ARGS]{…}` per call,
+/// calls back to back. No closer: the JSON's end ends the call, and text
+/// after it is content, so responses simply follow each other.
+pub const MISTRAL: JsonLayout = JsonLayout {
+    separator: "",
+    ..per_call(
+        "[TOOL_CALLS]",
+        JsonCall::Named {
+            index: false,
+            after_name: "[ARGS]",
+        },
+        "",
+    )
+};
+
+/// Llama 3.x: `<|python_tag|>{"name": …, "parameters": {…}}; {…}`. The
+/// bare object only opens a call at the start of the output, so the
+/// transcript writes every group after `<|python_tag|>` to hold many.
+pub const LLAMA3_JSON: JsonLayout = JsonLayout {
+    separator: "; ",
+    group_close: "",
+    ..list("<|python_tag|>", object("name", "parameters"), "")
+};
+
+/// MiniMax-M1: `<tool_calls>\n{…}\n{…}\n</tool_calls>`, one call a line.
+pub const MINIMAX: JsonLayout = JsonLayout {
+    separator: "\n",
+    ..list(
+        "<tool_calls>\n",
+        object("name", "arguments"),
+        "\n</tool_calls>",
+    )
+};
+
+/// Command R7B / Command A: `<|START_ACTION|>[{"tool_call_id": "0",
+/// "tool_name": …, "parameters": {…}}, …]<|END_ACTION|>`.
+pub const COHERE_COMMAND3: JsonLayout = list(
+    "<|START_ACTION|>[",
+    JsonCall::Object {
+        id_key: Some("tool_call_id"),
+        name_key: "tool_name",
+        args_key: "parameters",
+    },
+    "]<|END_ACTION|>",
+);
+
+/// granite-20b-functioncalling: `<function_call> {"name": …, "arguments":
+/// {…}}` per call, no closer.
+pub const GRANITE_20B_FC: JsonLayout =
+    per_call("<function_call> ", object("name", "arguments"), "");
+
+/// xLAM-2: the list after `<tool_call>`, closed by `</tool_call>`. A bare
+/// list only opens a call at the start of the output, so the transcript
+/// writes this marker form to hold many.
+pub const XLAM: JsonLayout = list("<tool_call>[", object("name", "arguments"), "]</tool_call>");
+
+/// Apertus: `<|tools_prefix|>[{NAME: {…}}, …]<|tools_suffix|>`.
+pub const APERTUS: JsonLayout = list("<|tools_prefix|>[", JsonCall::NameKey, "]<|tools_suffix|>");
+
+/// GigaChat 3: `function call<|role_sep|>\n{"name": …, "arguments": {…}}`
+/// per call, no closer (as the fixtures write it: text before and after a
+/// call message is content).
+pub const GIGACHAT3: JsonLayout = per_call(
+    "function call<|role_sep|>\n",
+    object("name", "arguments"),
+    "",
+);
+
+/// Anthropic-style calls leaked into text:
+/// `<tool_use><name>NAME</name><input>{…}</input></tool_use>`.
+pub const XML_TOOL_USE: JsonLayout = per_call(
+    "<tool_use><name>",
+    JsonCall::Named {
+        index: false,
+        after_name: "</name><input>",
+    },
+    "</input></tool_use>",
+);
+
+/// OpenAI-style calls leaked into text: `<function_call><name>NAME</name>
+/// <arguments>{…}</arguments></function_call>`.
+pub const XML_FUNCTION_CALL: JsonLayout = per_call(
+    "<function_call><name>",
+    JsonCall::Named {
+        index: false,
+        after_name: "</name><arguments>",
+    },
+    "</arguments></function_call>",
+);
+
+fn open_group(layout: Layout, out: &mut String) {
+    if let Layout::Json(json) = layout {
+        out.push_str(json.group_open);
+    }
+}
+
+fn separate_calls(layout: Layout, out: &mut String) {
+    match layout {
+        Layout::Json(json) => out.push_str(json.separator),
+        _ => out.push('\n'),
+    }
+}
+
+fn close_group(layout: Layout, out: &mut String) {
+    if let Layout::Json(json) = layout {
+        out.push_str(json.group_close);
+    }
+}
+
+/// Opens the call `name`, the `index`th of its group.
+fn open_call(layout: Layout, out: &mut String, name: &str, index: usize) {
     match layout {
         Layout::Qwen => {
             out.push_str("<tool_call>\n<function=");
@@ -267,16 +529,48 @@ fn open_call(layout: Layout, out: &mut String, name: &str) {
             out.push_str(name);
             out.push('\n');
         }
-        Layout::Hermes => {
-            out.push_str("<tool_call>\n{\"name\": ");
-            json_string(out, name);
-            // `parameter` writes `, ` before every value but the first.
-            out.push_str(", \"arguments\": {");
-        }
-        Layout::Harmony => {
-            out.push_str("<|start|>assistant<|channel|>commentary to=functions.");
-            out.push_str(name);
-            out.push_str(" <|constrain|>json<|message|>{");
+        Layout::Json(json) => {
+            out.push_str(json.call_open);
+            // Each shape ends with the arguments' `{`: `parameter` writes
+            // `, ` before every value but the first.
+            match json.call {
+                JsonCall::Object {
+                    id_key,
+                    name_key,
+                    args_key,
+                } => {
+                    out.push('{');
+                    if let Some(id_key) = id_key {
+                        json_string(out, id_key);
+                        out.push_str(": ");
+                        json_string(out, &index.to_string());
+                        out.push_str(", ");
+                    }
+                    json_string(out, name_key);
+                    out.push_str(": ");
+                    json_string(out, name);
+                    out.push_str(", ");
+                    json_string(out, args_key);
+                    out.push_str(": {");
+                }
+                JsonCall::NameKey => {
+                    out.push('{');
+                    json_string(out, name);
+                    out.push_str(": {");
+                }
+                JsonCall::Named {
+                    index: with_index,
+                    after_name,
+                } => {
+                    out.push_str(name);
+                    if with_index {
+                        out.push(':');
+                        out.push_str(&index.to_string());
+                    }
+                    out.push_str(after_name);
+                    out.push('{');
+                }
+            }
         }
     }
 }
@@ -285,8 +579,13 @@ fn close_call(layout: Layout, out: &mut String) {
     match layout {
         Layout::Qwen => out.push_str("</function>\n</tool_call>"),
         Layout::Glm => out.push_str("</tool_call>"),
-        Layout::Hermes => out.push_str("}}\n</tool_call>"),
-        Layout::Harmony => out.push_str("}<|call|>"),
+        Layout::Json(json) => {
+            out.push_str(match json.call {
+                JsonCall::Object { .. } | JsonCall::NameKey => "}}",
+                JsonCall::Named { .. } => "}",
+            });
+            out.push_str(json.call_close);
+        }
     }
 }
 
@@ -295,8 +594,9 @@ fn json_string(out: &mut String, text: &str) {
     out.push_str(&serde_json::to_string(text).expect("a string serializes"));
 }
 
-/// Hermes: the separator before an argument, none before the first.
-fn hermes_key(out: &mut String, key: &str) {
+/// JSON arguments: the separator before an argument, none before the
+/// first.
+fn json_key(out: &mut String, key: &str) {
     if !out.ends_with('{') {
         out.push_str(", ");
     }
@@ -320,26 +620,26 @@ fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
             out.push_str(value);
             out.push_str("</arg_value>\n");
         }
-        Layout::Hermes | Layout::Harmony => {
-            hermes_key(out, key);
+        Layout::Json(_) => {
+            json_key(out, key);
             json_string(out, value);
         }
     }
 }
 
-/// An integer argument: text in the XML layouts, a JSON number in Hermes.
+/// An integer argument: text in the XML layouts, a JSON number in JSON.
 fn integer_parameter(layout: Layout, out: &mut String, key: &str, value: usize) {
     match layout {
-        Layout::Hermes | Layout::Harmony => {
-            hermes_key(out, key);
+        Layout::Json(_) => {
+            json_key(out, key);
             out.push_str(&value.to_string());
         }
         _ => parameter(layout, out, key, &value.to_string()),
     }
 }
 
-fn write_file_call(layout: Layout, rng: &mut Rng, out: &mut String, lines: usize) {
-    open_call(layout, out, "write_file");
+fn write_file_call(layout: Layout, rng: &mut Rng, out: &mut String, lines: usize, index: usize) {
+    open_call(layout, out, "write_file", index);
     parameter(layout, out, "path", rng.pick(PATHS));
     let mut source = String::new();
     code(rng, &mut source, lines);
@@ -349,9 +649,9 @@ fn write_file_call(layout: Layout, rng: &mut Rng, out: &mut String, lines: usize
     close_call(layout, out);
 }
 
-fn small_call(layout: Layout, rng: &mut Rng, out: &mut String) {
+fn small_call(layout: Layout, rng: &mut Rng, out: &mut String, index: usize) {
     let (name, keys) = SMALL_CALLS[rng.below(SMALL_CALLS.len())];
-    open_call(layout, out, name);
+    open_call(layout, out, name, index);
     for key in keys {
         if let "timeout" | "days" | "max_results" = *key {
             integer_parameter(layout, out, key, rng.below(600));
@@ -394,12 +694,12 @@ pub fn mixed_glm(len: usize) -> Transcript {
 
 /// The same transcript as [`mixed`], its calls in Hermes's JSON.
 pub fn mixed_hermes(len: usize) -> Transcript {
-    mixed_in(Layout::Hermes, len)
+    mixed_in(Layout::Json(&HERMES), len)
 }
 
 /// The same session's calls as gpt-oss writes them (Harmony).
 pub fn mixed_harmony(len: usize) -> Transcript {
-    mixed_in(Layout::Harmony, len)
+    mixed_in(Layout::Json(&HARMONY), len)
 }
 
 /// A mixed agentic transcript of at least `len` bytes.
@@ -411,18 +711,20 @@ pub fn mixed_in(layout: Layout, len: usize) -> Transcript {
         prose(&mut rng, &mut text, true);
         text.push_str("\n\n");
         let n = 1 + rng.below(3);
+        open_group(layout, &mut text);
         for i in 0..n {
             if i > 0 {
-                text.push('\n');
+                separate_calls(layout, &mut text);
             }
             if rng.chance(40) {
                 let lines = 10 + rng.below(120);
-                write_file_call(layout, &mut rng, &mut text, lines);
+                write_file_call(layout, &mut rng, &mut text, lines, i);
             } else {
-                small_call(layout, &mut rng, &mut text);
+                small_call(layout, &mut rng, &mut text, i);
             }
             calls += 1;
         }
+        close_group(layout, &mut text);
         text.push('\n');
     }
     Transcript { text, calls }
@@ -473,7 +775,7 @@ pub fn value_heavy_in(layout: Layout, len: usize) -> Transcript {
     source.pop();
     let mut text = String::with_capacity(source.len() + 256);
     text.push_str("I'll write the whole file now.\n\n");
-    open_call(layout, &mut text, "write_file");
+    open_call(layout, &mut text, "write_file", 0);
     parameter(layout, &mut text, "path", "src/generated.rs");
     parameter(layout, &mut text, "content", &source);
     close_call(layout, &mut text);
