@@ -159,6 +159,74 @@ impl fmt::Display for DiagnosticKind {
     }
 }
 
+/// Where in the input a [`Diagnostic`](Event::Diagnostic) points: byte
+/// offsets from the start of the stream (the bytes fed since the parser was
+/// built or [`reset`](crate::Parser::reset)), `start..end`, so a UI or a log
+/// can show the exact place in the model's output.
+///
+/// `start` is where the construct the diagnostic concerns began (the
+/// opener of the call or of the opening being decided, or the text that
+/// was recovered); `end` is where the input had been read to when the
+/// diagnostic was decided (the end of the marker, character or JSON byte
+/// that decided it; the end of the input for what the end of the stream
+/// decided). A diagnostic about no particular text (a bound reached) has
+/// an empty span at the point it was decided. Like every event, spans are
+/// the same however the input is split. An invalid UTF-8 sequence counts
+/// as the bytes it was, not as the U+FFFD that replaced it.
+///
+/// ```
+/// use toolcall_stream::{parse, DiagnosticKind, Format};
+/// let text = "Sure.\n<tool_call>\n{\"name\": \"f\", \"arguments\": {\"a\": 1]}}\n</tool_call>";
+/// let message = parse(Format::Hermes, text);
+/// let invalid = &message.diagnostics[0];
+/// assert_eq!(invalid.kind, DiagnosticKind::InvalidJson);
+/// // From the call's opener to the byte that is not JSON.
+/// let at = &text[invalid.span.range()];
+/// assert!(at.starts_with("<tool_call>") && at.ends_with("1]"), "{at}");
+/// ```
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+pub struct Span {
+    /// The offset of the first byte concerned.
+    pub start: u64,
+    /// The offset just past the last byte concerned.
+    pub end: u64,
+}
+
+impl Span {
+    /// The span `start..end`.
+    pub fn new(start: u64, end: u64) -> Span {
+        Span { start, end }
+    }
+
+    /// An empty span at `at`.
+    pub fn at(at: u64) -> Span {
+        Span::new(at, at)
+    }
+
+    /// The span as a range over the input, for slicing it (offsets beyond
+    /// `usize` saturate).
+    pub fn range(self) -> std::ops::Range<usize> {
+        let clamp = |n: u64| usize::try_from(n).unwrap_or(usize::MAX);
+        clamp(self.start)..clamp(self.end)
+    }
+
+    /// How many bytes it covers.
+    pub fn len(self) -> u64 {
+        self.end - self.start
+    }
+
+    /// Whether it covers no byte.
+    pub fn is_empty(self) -> bool {
+        self.start == self.end
+    }
+}
+
+impl fmt::Display for Span {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}..{}", self.start, self.end)
+    }
+}
+
 /// One event, borrowing its text from the parser.
 ///
 /// For each call the order is `ToolCallStart`, then per parameter
@@ -252,6 +320,8 @@ pub enum Event<'a> {
         kind: DiagnosticKind,
         /// A sentence saying what happened and what was done.
         message: &'a str,
+        /// Where in the input: byte offsets from the stream's start.
+        span: Span,
     },
 }
 
@@ -316,6 +386,7 @@ pub enum OwnedEvent {
         index: Option<usize>,
         kind: DiagnosticKind,
         message: String,
+        span: Span,
     },
 }
 
@@ -360,10 +431,12 @@ impl Event<'_> {
                 index,
                 kind,
                 message,
+                span,
             } => OwnedEvent::Diagnostic {
                 index,
                 kind,
                 message: message.into(),
+                span,
             },
         }
     }
@@ -410,10 +483,12 @@ impl OwnedEvent {
                 index,
                 kind,
                 message,
+                span,
             } => Event::Diagnostic {
                 index: *index,
                 kind: *kind,
                 message,
+                span: *span,
             },
         }
     }

@@ -18,8 +18,8 @@
 
 use std::mem;
 
-use crate::event::{DiagnosticKind, Event, OwnedEvent};
-use crate::sink::{Sink, Span};
+use crate::event::{DiagnosticKind, Event, OwnedEvent, Span};
+use crate::sink::{Piece, Sink};
 
 /// Which calls the gate rejects.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -100,6 +100,11 @@ pub(crate) struct Gate {
     accepted: usize,
     /// The engine's index of the last call, and what it became.
     last: Option<(usize, Option<usize>)>,
+    /// Raw bytes seen: the input offset the next raw text starts at.
+    seen: u64,
+    /// The input offset `raw` starts at, for the spans of the gate's own
+    /// diagnostics.
+    raw_from: u64,
 }
 
 impl Gate {
@@ -118,6 +123,8 @@ impl Gate {
             deferred: Vec::new(),
             overflowed: false,
             released: None,
+            seen: 0,
+            raw_from: 0,
             tail: false,
             accepted: 0,
             last: None,
@@ -230,14 +237,23 @@ impl<S: Sink> Gated<'_, S> {
         let g = &mut *self.gate;
         g.last = Some((old, None));
         let mut name = String::new();
+        // From the call's text to the last place a diagnostic of it points.
+        let mut span = Span::at(g.raw_from);
         for event in g.held.drain(..) {
             match event {
                 OwnedEvent::ToolCallStart { name: n, .. } => name = n,
-                OwnedEvent::Diagnostic { kind, message, .. } => {
+                OwnedEvent::Diagnostic {
+                    kind,
+                    message,
+                    span: at,
+                    ..
+                } => {
+                    span.end = span.end.max(at.end);
                     self.sink.event(Event::Diagnostic {
                         index: None,
                         kind,
                         message: &message,
+                        span: at,
                     });
                 }
                 _ => {}
@@ -251,6 +267,7 @@ impl<S: Sink> Gated<'_, S> {
             index: None,
             kind: DiagnosticKind::RejectedCall,
             message: &message,
+            span,
         });
     }
 
@@ -274,9 +291,12 @@ impl<S: Sink> Gated<'_, S> {
         let g = &mut *self.gate;
         let old = g.held.first().map_or(0, |e| call_index(&e.as_event()));
         let max = g.max_call_bytes;
+        // Where the bound was passed, whatever the chunking.
+        let past = g.raw_from + max as u64 + 1;
         self.sink.event(Event::Diagnostic {
             index: None,
             kind: DiagnosticKind::LimitExceeded,
+            span: Span::new(g.raw_from, past),
             message: &format!(
                 "a call passed {max} bytes (`max_held_call`), the most a call \
                  may hold while its check waits for its end"
@@ -308,10 +328,16 @@ impl<S: Sink> Sink for Gated<'_, S> {
             if self.gate.overflowed {
                 match event {
                     Event::ToolCallEnd { complete, .. } => self.end_call(event, complete),
-                    Event::Diagnostic { kind, message, .. } => self.sink.event(Event::Diagnostic {
+                    Event::Diagnostic {
+                        kind,
+                        message,
+                        span,
+                        ..
+                    } => self.sink.event(Event::Diagnostic {
                         index: None,
                         kind,
                         message,
+                        span,
                     }),
                     _ => {}
                 }
@@ -372,6 +398,7 @@ impl<S: Sink> Sink for Gated<'_, S> {
                 index,
                 kind,
                 message,
+                span,
             } => {
                 let g = &mut *self.gate;
                 if kind == DiagnosticKind::EmptyToolCall && g.opening {
@@ -387,6 +414,7 @@ impl<S: Sink> Sink for Gated<'_, S> {
                     index,
                     kind,
                     message,
+                    span,
                 };
                 if self.gate.tail {
                     self.gate.deferred.push(event.into_owned());
@@ -420,7 +448,7 @@ impl<S: Sink> Sink for Gated<'_, S> {
         self.event(Event::ArgumentsDelta { index, delta });
     }
 
-    fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
+    fn event_with_whole(&mut self, event: Event<'_>, whole: Piece) {
         if let (true, Some(new)) = (self.gate.in_call, self.gate.released) {
             if let Event::ToolCallEnd { .. } = event {
                 let g = &mut *self.gate;
@@ -451,8 +479,17 @@ impl<S: Sink> Sink for Gated<'_, S> {
         }
     }
 
+    fn replaced(&mut self, text: usize, input: usize) {
+        let g = &mut *self.gate;
+        g.seen = (g.seen + input as u64).saturating_sub(text as u64);
+    }
+
     fn raw(&mut self, text: &str, opening: bool) {
         let g = &mut *self.gate;
+        if g.raw.is_empty() {
+            g.raw_from = g.seen;
+        }
+        g.seen += text.len() as u64;
         if g.in_call {
             if g.released.is_some() {
                 return;
@@ -531,10 +568,12 @@ fn with_index(event: Event<'_>, new: usize) -> Event<'_> {
             index,
             kind,
             message,
+            span,
         } => Event::Diagnostic {
             index: index.map(|_| new),
             kind,
             message,
+            span,
         },
         Event::Content { text } => Event::Content { text },
         Event::Reasoning { text } => Event::Reasoning { text },

@@ -76,7 +76,7 @@ mod sink;
 pub mod stream;
 mod tools;
 
-pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent};
+pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent, Span};
 pub use format::{Format, UnknownFormat};
 pub use ids::{IdStyle, Ids};
 pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};

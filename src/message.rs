@@ -3,7 +3,7 @@
 use serde::ser::{SerializeStruct, Serializer};
 use serde::Serialize;
 
-use crate::event::{DiagnosticKind, Event};
+use crate::event::{DiagnosticKind, Event, Span};
 
 /// A whole parsed message: content, tool calls and diagnostics.
 ///
@@ -78,6 +78,8 @@ pub struct Diagnostic {
     pub kind: DiagnosticKind,
     /// A sentence saying what happened and what was done.
     pub message: String,
+    /// Where in the input: byte offsets from the stream's start.
+    pub span: Span,
 }
 
 /// Collects events into a [`Message`].
@@ -137,10 +139,12 @@ impl MessageBuilder {
                 index,
                 kind,
                 message,
+                span,
             } => self.message.diagnostics.push(Diagnostic {
                 index,
                 kind,
                 message: message.to_owned(),
+                span,
             }),
             Event::ParameterStart { .. }
             | Event::ParameterDelta { .. }

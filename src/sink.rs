@@ -6,10 +6,10 @@
 
 use std::ops::Range;
 
-use crate::event::{DiagnosticKind, Event};
+use crate::event::{DiagnosticKind, Event, Span};
 
 /// A span of a buffer.
-pub(crate) type Span = Range<usize>;
+pub(crate) type Piece = Range<usize>;
 
 /// Receives the engine's events, in order.
 pub(crate) trait Sink {
@@ -34,6 +34,22 @@ pub(crate) trait Sink {
     #[inline(always)]
     fn not_a_call(&mut self) {}
 
+    /// Raw text of `text` bytes just passed on stood for `input` bytes of
+    /// input (an invalid UTF-8 sequence read as U+FFFD): a sink that counts
+    /// raw bytes to place things counts the input's.
+    #[inline(always)]
+    fn replaced(&mut self, _text: usize, _input: usize) {}
+
+    /// Whether the sink wants [`content_at`](Sink::content_at): otherwise
+    /// plain content, which no diagnostic points into, is not placed (it
+    /// is the common case, at content speed).
+    const PLACES_CONTENT: bool = false;
+
+    /// The content event that follows starts at input offset `at` (a
+    /// watch on content places what it finds with it).
+    #[inline(always)]
+    fn content_at(&mut self, _at: u64) {}
+
     /// A piece of a value: its raw text (`parameter_delta`) and the same
     /// text as a JSON fragment (`arguments_delta`), which is `text` itself
     /// when nothing needed escaping. The hot path of a streaming value, so
@@ -49,7 +65,7 @@ pub(crate) trait Sink {
     /// arguments buffer. A sink that outlives the call may keep the span
     /// instead of copying the text.
     #[inline]
-    fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
+    fn event_with_whole(&mut self, event: Event<'_>, whole: Piece) {
         let _ = whole;
         self.event(event);
     }
@@ -69,29 +85,29 @@ impl<F: FnMut(Event<'_>)> Sink for Push<F> {
 /// writer's arguments buffer (`A`).
 #[derive(Clone, Debug)]
 enum Recorded {
-    Content(Span),
-    Reasoning(Span),
+    Content(Piece),
+    Reasoning(Piece),
     ToolCallStart {
         index: usize,
-        id: Span,
-        name: Span,
+        id: Piece,
+        name: Piece,
     },
     ParameterStart {
         index: usize,
-        name: Span,
+        name: Piece,
     },
     ParameterDelta {
         index: usize,
-        text: Span,
+        text: Piece,
     },
     ParameterEnd {
         index: usize,
-        name: Span,
+        name: Piece,
         value: Option<Whole>,
     },
     ArgumentsDelta {
         index: usize,
-        delta: Span,
+        delta: Piece,
     },
     ToolCallEnd {
         index: usize,
@@ -101,7 +117,8 @@ enum Recorded {
     Diagnostic {
         index: Option<usize>,
         kind: DiagnosticKind,
-        message: Span,
+        message: Piece,
+        span: crate::event::Span,
     },
 }
 
@@ -109,9 +126,9 @@ enum Recorded {
 #[derive(Clone, Debug)]
 enum Whole {
     /// In the call writer's arguments buffer.
-    Arguments(Span),
+    Arguments(Piece),
     /// In the recorder's text.
-    Copied(Span),
+    Copied(Piece),
 }
 
 /// The events of one `feed` or `finish`, recorded for the iterator API.
@@ -130,7 +147,7 @@ impl Recorder {
     }
 
     #[inline(always)]
-    fn push_text(&mut self, text: &str) -> Span {
+    fn push_text(&mut self, text: &str) -> Piece {
         let start = self.text.len();
         self.text.push_str(text);
         start..self.text.len()
@@ -139,7 +156,7 @@ impl Recorder {
     /// A whole-arguments field: a span of the call writer's buffer when
     /// the engine gave one, else (events held by strict mode's gate) a copy.
     #[inline(always)]
-    fn whole(&mut self, text: Option<&str>, span: Option<Span>) -> Option<Whole> {
+    fn whole(&mut self, text: Option<&str>, span: Option<Piece>) -> Option<Whole> {
         match (text, span) {
             (Some(_), Some(span)) => Some(Whole::Arguments(span)),
             (Some(text), None) => Some(Whole::Copied(self.push_text(text))),
@@ -150,7 +167,7 @@ impl Recorder {
     // Inlined into each emission site, where the event's variant is known,
     // so the match folds away.
     #[inline(always)]
-    fn record(&mut self, event: Event<'_>, whole: Option<Span>) {
+    fn record(&mut self, event: Event<'_>, whole: Option<Piece>) {
         let recorded = match event {
             Event::Content { text } => Recorded::Content(self.push_text(text)),
             Event::Reasoning { text } => Recorded::Reasoning(self.push_text(text)),
@@ -189,10 +206,12 @@ impl Recorder {
                 index,
                 kind,
                 message,
+                span,
             } => Recorded::Diagnostic {
                 index,
                 kind,
                 message: self.push_text(message),
+                span,
             },
         };
         self.events.push(recorded);
@@ -221,7 +240,7 @@ impl Sink for Recorder {
     }
 
     #[inline(always)]
-    fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
+    fn event_with_whole(&mut self, event: Event<'_>, whole: Piece) {
         self.record(event, Some(whole));
     }
 }
@@ -255,7 +274,7 @@ impl<'a> Iterator for Events<'a> {
 
     fn next(&mut self) -> Option<Event<'a>> {
         let (text, args) = (self.text, self.args);
-        let s = |span: &Span| &text[span.clone()];
+        let s = |span: &Piece| &text[span.clone()];
         let a = |whole: &Whole| match whole {
             Whole::Arguments(span) => &args[span.clone()],
             Whole::Copied(span) => &text[span.clone()],
@@ -298,10 +317,12 @@ impl<'a> Iterator for Events<'a> {
                 index,
                 kind,
                 message,
+                span,
             } => Event::Diagnostic {
                 index: *index,
                 kind: *kind,
                 message: s(message),
+                span: *span,
             },
         })
     }
@@ -313,14 +334,60 @@ impl<'a> Iterator for Events<'a> {
 
 impl ExactSizeIterator for Events<'_> {}
 
-/// Emits a diagnostic whose message is formatted into `scratch` (reused,
-/// so reporting allocates nothing once the buffer has grown).
+/// Where a diagnostic is about to be reported: the message buffer (reused,
+/// so reporting allocates nothing once it has grown) and the place in the
+/// input the reader has reached, which the engine keeps up to date.
+pub(crate) struct Report {
+    pub text: String,
+    /// Where the construct being read began: the opener of the call or
+    /// opening, or the text being decided.
+    pub from: u64,
+    /// How far the input has been read to by the decision being made.
+    pub at: u64,
+    /// No place is past this (the end of an invalid UTF-8 sequence while
+    /// the U+FFFD that replaced it, which is longer, is read).
+    pub cap: u64,
+}
+
+impl Default for Report {
+    fn default() -> Report {
+        Report {
+            text: String::new(),
+            from: 0,
+            at: 0,
+            cap: u64::MAX,
+        }
+    }
+}
+
+impl Report {
+    pub(crate) fn span(&self) -> Span {
+        let at = self.at.min(self.cap);
+        Span::new(self.from.min(at), at)
+    }
+}
+
+/// Emits a diagnostic whose message is formatted into the report's buffer,
+/// spanning from where the construct began to where the input was read.
 #[inline(never)]
 pub(crate) fn diagnostic<S: Sink>(
+    sink: &mut S,
+    report: &mut Report,
+    kind: DiagnosticKind,
+    index: Option<usize>,
+    message: std::fmt::Arguments<'_>,
+) {
+    let span = report.span();
+    emit_diagnostic(sink, &mut report.text, kind, index, span, message);
+}
+
+/// Emits a diagnostic with a span of its own.
+pub(crate) fn emit_diagnostic<S: Sink>(
     sink: &mut S,
     scratch: &mut String,
     kind: DiagnosticKind,
     index: Option<usize>,
+    span: Span,
     message: std::fmt::Arguments<'_>,
 ) {
     use std::fmt::Write;
@@ -330,5 +397,6 @@ pub(crate) fn diagnostic<S: Sink>(
         index,
         kind,
         message: scratch,
+        span,
     });
 }

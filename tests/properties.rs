@@ -281,7 +281,25 @@ fn check_split_with(mut parser: Parser, input: &[u8], cuts: &[usize]) -> Result<
     let split = feed_cut(&mut parser, input, cuts);
     check_contract(&split, "split");
     prop_assert_eq!(coalesce(split.clone()), coalesce(whole));
-    prop_assert_eq!(parser.parse(input), message_of(&split));
+    let message = parser.parse(input);
+    prop_assert_eq!(&message, &message_of(&split));
+    check_spans(&message, input)
+}
+
+/// Diagnostics point inside the input, between characters.
+fn check_spans(message: &toolcall_stream::Message, input: &[u8]) -> Result<(), TestCaseError> {
+    let text = std::str::from_utf8(input).ok();
+    for d in &message.diagnostics {
+        prop_assert!(d.span.start <= d.span.end, "{:?}", d);
+        prop_assert!(d.span.end as usize <= input.len(), "{:?}", d);
+        if let Some(text) = text {
+            prop_assert!(
+                text.get(d.span.range()).is_some(),
+                "{:?} cuts a character",
+                d
+            );
+        }
+    }
     Ok(())
 }
 

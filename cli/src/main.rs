@@ -377,6 +377,7 @@ fn parse(common: &Common) -> Result<(), Fatal> {
                 index: diagnostic.index,
                 kind: diagnostic.kind,
                 message: &diagnostic.message,
+                span: diagnostic.span,
             };
             report_diagnostic(&mut stderr, &event);
         }

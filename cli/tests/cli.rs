@@ -230,9 +230,15 @@ fn check_message(message: &Value) {
         arguments(call);
     }
     for diagnostic in message["diagnostics"].as_array().unwrap() {
-        assert_eq!(keys(diagnostic), set(&["index", "kind", "message"]));
+        assert_eq!(keys(diagnostic), set(&["index", "kind", "message", "span"]));
         assert!(diagnostic["kind"].is_string() && diagnostic["message"].is_string());
         assert!(diagnostic["index"].is_null() || diagnostic["index"].is_u64());
+        let span = &diagnostic["span"];
+        assert_eq!(keys(span), set(&["start", "end"]), "{diagnostic}");
+        assert!(
+            span["start"].as_u64() <= span["end"].as_u64(),
+            "{diagnostic}"
+        );
     }
 }
 

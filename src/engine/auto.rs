@@ -30,10 +30,10 @@ use aho_corasick::automaton::StateID;
 use super::driver::{MarkerSet, Step};
 use super::grammar::State;
 use super::Engine;
-use crate::event::{DiagnosticKind as Kind, Event, OwnedEvent};
+use crate::event::{DiagnosticKind as Kind, Event, OwnedEvent, Span};
 use crate::format::{Format, Role};
 use crate::options::{Options, Reasoning};
-use crate::sink::{diagnostic, Sink, Span};
+use crate::sink::{emit_diagnostic, Piece, Sink};
 
 /// The formats `auto` detects, by preference when two read the same text
 /// as a call: Hermes's body, Qwen3-Coder's `<function=` and GLM's bare
@@ -144,6 +144,13 @@ pub(crate) struct Detect {
     /// if none reads it as a call (bounded: candidates that have made no
     /// call are tentative, within their lookahead window).
     fed: String,
+    /// The input offset of the text `run` is given next.
+    pos: u64,
+    /// Raw bytes of `fed` that stood for fewer input bytes (U+FFFD for
+    /// invalid UTF-8): text and input lengths.
+    fed_skew: (usize, usize),
+    /// Where the candidates' opener is in the input.
+    opened: Span,
 }
 
 struct Candidate {
@@ -157,6 +164,8 @@ enum Held {
     Event(OwnedEvent),
     Raw(String, bool),
     NotACall,
+    /// See [`Sink::replaced`].
+    Replaced(usize, usize),
 }
 
 impl Detect {
@@ -172,6 +181,9 @@ impl Detect {
             sole: false,
             watch: false,
             fed: String::new(),
+            pos: 0,
+            fed_skew: (0, 0),
+            opened: Span::default(),
         }
     }
 
@@ -188,6 +200,56 @@ impl Detect {
     #[inline]
     pub(crate) fn is_quiet(&self) -> bool {
         self.candidates.is_empty() && self.marker.is_none()
+    }
+
+    /// The input offset of the text given next (a watch is given content,
+    /// which the parser places).
+    pub(crate) fn place(&mut self, at: u64) {
+        self.pos = at;
+    }
+
+    /// How many bytes of input the detector has read.
+    pub(crate) fn input_offset(&self) -> u64 {
+        self.pos
+    }
+
+    /// Offsets move on by `skew` (see `Engine::replaced`).
+    pub(crate) fn replaced<S: Sink>(
+        &mut self,
+        skew: &impl Fn(&mut u64),
+        text: usize,
+        input: usize,
+        sink: &mut S,
+    ) {
+        skew(&mut self.pos);
+        let sole = self.sole;
+        let opened = self.opened;
+        for candidate in &mut self.candidates {
+            skew(&mut candidate.engine.fed);
+            // After the raw text the candidate held, if it holds it.
+            let (_, mut tap) = candidate.tap(sole, opened, sink);
+            if !sole {
+                tap.replaced(text, input);
+            }
+        }
+        if sole || self.candidates.is_empty() {
+            sink.replaced(text, input);
+        } else {
+            // Should no candidate read it, the text goes out as written.
+            self.fed_skew.0 += text;
+            self.fed_skew.1 += input;
+        }
+    }
+
+    pub(crate) fn cap_places(&mut self, cap: u64) {
+        for candidate in &mut self.candidates {
+            candidate.engine.call.message.cap = cap;
+        }
+    }
+
+    /// Where the opener of the last find is in the input.
+    pub(crate) fn opened(&self) -> Span {
+        self.opened
     }
 
     /// After a find while watching: look for the next.
@@ -234,11 +296,13 @@ impl Detect {
             if self.candidates.is_empty() {
                 let n = self.scan(s, sink);
                 s = &s[n..];
+                self.pos += n as u64;
                 continue;
             }
             let n = piece_len(s);
             let (piece, rest) = s.split_at(n);
             s = rest;
+            self.pos += n as u64;
             self.feed(piece, sink);
             if let Some(winner) = self.decide(sink) {
                 return Some((winner, s));
@@ -260,8 +324,9 @@ impl Detect {
             return None;
         }
         let sole = self.sole;
+        let opened = self.opened;
         for candidate in &mut self.candidates {
-            let (engine, mut tap) = candidate.tap(sole, sink);
+            let (engine, mut tap) = candidate.tap(sole, opened, sink);
             engine.next_starts_with_format(lead, &mut tap);
         }
         self.decide(sink)
@@ -276,8 +341,9 @@ impl Detect {
             return;
         }
         let sole = self.sole;
+        let opened = self.opened;
         for candidate in &mut self.candidates {
-            let (engine, mut tap) = candidate.tap(sole, sink);
+            let (engine, mut tap) = candidate.tap(sole, opened, sink);
             engine.finish_format(&mut tap);
         }
         let candidates = mem::take(&mut self.candidates);
@@ -286,17 +352,19 @@ impl Detect {
             match candidates.into_iter().find(|c| c.started) {
                 Some(winner) => {
                     let format = winner.engine.options().format;
-                    replay(winner.held, Some(format), sink);
+                    replay(winner.held, Some((format, opened)), sink);
                 }
                 None => self.release_fed(sink),
             }
         }
         self.sole = false;
         self.fed.clear();
+        self.fed_skew = (0, 0);
     }
 
     /// Back to the start of a stream.
     pub(crate) fn reset(&mut self) {
+        self.pos = 0;
         self.decided = false;
         self.marker = None;
         self.pending.clear();
@@ -304,6 +372,7 @@ impl Detect {
         self.candidates.clear();
         self.sole = false;
         self.fed.clear();
+        self.fed_skew = (0, 0);
     }
 
     /// The text of a shared opener that no format read as a call.
@@ -311,6 +380,10 @@ impl Detect {
         Engine::text_out(sink, self.reasoning, &self.fed);
         if S::WANTS_RAW {
             sink.raw(&self.fed, false);
+        }
+        let (text, input) = std::mem::take(&mut self.fed_skew);
+        if text > 0 {
+            sink.replaced(text, input);
         }
         self.fed.clear();
     }
@@ -337,6 +410,11 @@ impl Detect {
                         let split = self.opts.reasoning != Reasoning::Off;
                         match role {
                             Role::CallOpen => {
+                                let end = self.pos + i as u64;
+                                // (A watch's content may be placed short of
+                                // a marker that began in the text before.)
+                                let start = end.saturating_sub(spelled.len() as u64);
+                                self.opened = Span::new(start, end);
                                 self.spawn(spelled, sink);
                                 return i;
                             }
@@ -398,6 +476,8 @@ impl Detect {
             opts.format = format;
             let mut engine = Engine::with_format(format.compiled(), opts);
             engine.reasoning_at = self.reasoning.then_some(0);
+            // It reads from the opener on: its spans are the stream's.
+            engine.fed = self.opened.start;
             self.candidates.push(Candidate {
                 engine,
                 held: Vec::new(),
@@ -406,6 +486,7 @@ impl Detect {
         }
         self.sole = formats.len() == 1;
         self.fed.clear();
+        self.fed_skew = (0, 0);
         self.feed(opener, sink);
         // Nothing can be decided yet: a call needs more than its opener.
     }
@@ -416,8 +497,9 @@ impl Detect {
         if !sole {
             self.fed.push_str(piece);
         }
+        let opened = self.opened;
         for candidate in &mut self.candidates {
-            let (engine, mut tap) = candidate.tap(sole, sink);
+            let (engine, mut tap) = candidate.tap(sole, opened, sink);
             engine.run_format(piece, &mut tap);
         }
     }
@@ -461,10 +543,11 @@ impl Detect {
         self.candidates.clear();
         if !self.sole {
             let format = winner.engine.options().format;
-            replay(winner.held, Some(format), sink);
+            replay(winner.held, Some((format, self.opened)), sink);
         }
         self.sole = false;
         self.fed.clear();
+        self.fed_skew = (0, 0);
         self.decided = true;
         Some(winner.engine)
     }
@@ -472,13 +555,19 @@ impl Detect {
 
 impl Candidate {
     /// The candidate's engine, and the sink it writes to.
-    fn tap<'a, S>(&'a mut self, sole: bool, out: &'a mut S) -> (&'a mut Engine, TapSink<'a, S>) {
+    fn tap<'a, S>(
+        &'a mut self,
+        sole: bool,
+        opened: Span,
+        out: &'a mut S,
+    ) -> (&'a mut Engine, TapSink<'a, S>) {
         let format = self.engine.opts.format;
         let tap = TapSink {
             held: &mut self.held,
             started: &mut self.started,
             sole,
             format,
+            opened,
             out,
         };
         (&mut self.engine, tap)
@@ -490,7 +579,7 @@ impl Candidate {
             .map(|h| match h {
                 Held::Event(_) => 32,
                 Held::Raw(text, _) => text.len(),
-                Held::NotACall => 0,
+                Held::NotACall | Held::Replaced(..) => 0,
             })
             .sum()
     }
@@ -518,32 +607,36 @@ fn piece_len(s: &str) -> usize {
     run.max(1)
 }
 
-/// Sends a candidate's held output, with `format_detected` before its
-/// first call when `detected`.
-fn replay<S: Sink>(held: Vec<Held>, detected: Option<Format>, sink: &mut S) {
+/// Sends a candidate's held output, with `format_detected` (pointing at
+/// the opener) before its first call when `detected`.
+fn replay<S: Sink>(held: Vec<Held>, detected: Option<(Format, Span)>, sink: &mut S) {
     let mut detected = detected;
     for item in held {
         match item {
             Held::Event(event) => {
-                if let (Some(format), OwnedEvent::ToolCallStart { .. }) = (detected, &event) {
-                    report_detected(format, sink);
+                if let (Some((format, opened)), OwnedEvent::ToolCallStart { .. }) =
+                    (detected, &event)
+                {
+                    report_detected(format, opened, sink);
                     detected = None;
                 }
                 sink.event(event.as_event());
             }
             Held::Raw(text, opening) => sink.raw(&text, opening),
             Held::NotACall => sink.not_a_call(),
+            Held::Replaced(text, input) => sink.replaced(text, input),
         }
     }
 }
 
-fn report_detected<S: Sink>(format: Format, sink: &mut S) {
+fn report_detected<S: Sink>(format: Format, opened: Span, sink: &mut S) {
     let mut message = String::new();
-    diagnostic(
+    emit_diagnostic(
         sink,
         &mut message,
         Kind::FormatDetected,
         None,
+        opened,
         format_args!(
             "the output is in the `{}` format (its first call showed it); the rest of the \
              stream is read as `{}`",
@@ -559,6 +652,8 @@ struct TapSink<'a, S> {
     started: &'a mut bool,
     sole: bool,
     format: Format,
+    /// Where the opener is in the input.
+    opened: Span,
     out: &'a mut S,
 }
 
@@ -601,7 +696,7 @@ impl<S: Sink> Sink for TapSink<'_, S> {
         let start = matches!(event, Event::ToolCallStart { .. });
         if self.sole {
             if start && !*self.started {
-                report_detected(self.format, self.out);
+                report_detected(self.format, self.opened, self.out);
             }
             self.out.event(event);
         } else if !self.merge(&event) {
@@ -626,9 +721,17 @@ impl<S: Sink> Sink for TapSink<'_, S> {
         }
     }
 
+    fn replaced(&mut self, text: usize, input: usize) {
+        if self.sole {
+            self.out.replaced(text, input);
+        } else {
+            self.held.push(Held::Replaced(text, input));
+        }
+    }
+
     // Spans of the candidate's arguments buffer mean nothing to the
     // parser's: the text is copied.
-    fn event_with_whole(&mut self, event: Event<'_>, _whole: Span) {
+    fn event_with_whole(&mut self, event: Event<'_>, _whole: Piece) {
         self.event(event);
     }
 }

@@ -22,7 +22,7 @@ use crate::event::{DiagnosticKind as Kind, Event};
 use crate::json::{escape_into, first_escape};
 use crate::options::Options;
 use crate::schema::{Candidates, TypeSet, Typing};
-use crate::sink::{diagnostic, Sink};
+use crate::sink::{diagnostic, Report, Sink};
 
 mod typed;
 
@@ -136,8 +136,9 @@ pub(crate) struct CallWriter {
     params_limit_reported: bool,
     /// Text made for one event: an id, an escaped piece, a key prefix.
     scratch: String,
-    /// Diagnostic messages.
-    message: String,
+    /// Diagnostic messages, and where in the input they point (the engine
+    /// keeps the place up to date).
+    pub(super) message: Report,
 }
 
 impl CallWriter {
@@ -160,7 +161,7 @@ impl CallWriter {
             calls_limit_reported: false,
             params_limit_reported: false,
             scratch: String::new(),
-            message: String::new(),
+            message: Report::default(),
         }
     }
 
@@ -178,7 +179,7 @@ impl CallWriter {
             (&mut self.value.held, &mut old.value.held),
             (&mut self.value.probe.json, &mut old.value.probe.json),
             (&mut self.scratch, &mut old.scratch),
-            (&mut self.message, &mut old.message),
+            (&mut self.message.text, &mut old.message.text),
         ] {
             old.clear();
             mem::swap(new, old);

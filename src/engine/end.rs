@@ -100,7 +100,7 @@ impl Engine {
         let index = self.call.current();
         super::diagnostic(
             sink,
-            &mut self.message,
+            &mut self.call.message,
             Kind::Truncated,
             index,
             format_args!(

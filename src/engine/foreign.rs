@@ -15,9 +15,9 @@
 use super::auto::{self, Detect};
 use super::driver::MarkerSet;
 use super::Engine;
-use crate::event::{DiagnosticKind as Kind, Event};
+use crate::event::{DiagnosticKind as Kind, Event, Span};
 use crate::format::Format;
-use crate::sink::{Sink, Span};
+use crate::sink::{Piece, Sink};
 
 /// The watch on one parser's content.
 pub(crate) struct Foreign {
@@ -27,8 +27,10 @@ pub(crate) struct Foreign {
     /// Formats already reported, by their place in `Format::ALL`.
     reported: u64,
     /// Reports waiting for the end of their run of content (at most one
-    /// per format).
-    pending: Vec<String>,
+    /// per format), with the place of the call's opener.
+    pending: Vec<(String, Span)>,
+    /// The name of the first call the detector's candidates started.
+    first_name: Option<String>,
 }
 
 impl Foreign {
@@ -38,6 +40,7 @@ impl Foreign {
             openers: auto::opener_markers(),
             reported: 0,
             pending: Vec::new(),
+            first_name: None,
         }
     }
 
@@ -45,6 +48,7 @@ impl Foreign {
         self.detect.reset();
         self.reported = 0;
         self.pending.clear();
+        self.first_name = None;
     }
 
     /// Whether feeding the engine `s` can show the watch nothing: nothing
@@ -60,11 +64,12 @@ impl Foreign {
 
     /// Sends the report waiting for its run of content to end.
     pub(crate) fn flush<S: Sink>(&mut self, out: &mut S) {
-        for message in self.pending.drain(..) {
+        for (message, span) in self.pending.drain(..) {
             out.event(Event::Diagnostic {
                 index: None,
                 kind: Kind::ForeignFormat,
                 message: &message,
+                span,
             });
         }
     }
@@ -82,8 +87,13 @@ impl Foreign {
 
     #[inline(never)]
     fn read(&mut self, mut text: &str) {
-        while let Some((found, rest)) = self.detect.run(text, &mut Null) {
+        loop {
+            let mut names = FirstName(&mut self.first_name);
+            let Some((found, rest)) = self.detect.run(text, &mut names) else {
+                break;
+            };
             self.report(&found);
+            self.first_name = None;
             self.detect.look_again();
             text = rest;
         }
@@ -100,22 +110,28 @@ impl Foreign {
         }
         self.reported |= bit;
         let own = self.detect.options().format;
-        self.pending.push(format!(
-            "content holds what the `{}` format reads as a call to `{}`; this parser reads \
+        // The first call's name: by the time the find is returned the
+        // candidate may have read further, as far as the chunking let it.
+        let name = self.first_name.as_deref().unwrap_or(&found.call.name);
+        let message = format!(
+            "content holds what the `{}` format reads as a call to `{name}`; this parser reads \
              `{}`, so it stays content (is the format right?)",
             format.name(),
-            found.call.name,
             own.name()
-        ));
+        );
+        self.pending.push((message, self.detect.opened()));
     }
 }
 
-/// A sink that drops everything: the watch's candidates only need to say
-/// whether they made a call.
-struct Null;
+/// The watch's candidates' sink: only the first call's name is kept.
+struct FirstName<'a>(&'a mut Option<String>);
 
-impl Sink for Null {
-    fn event(&mut self, _event: Event<'_>) {}
+impl Sink for FirstName<'_> {
+    fn event(&mut self, event: Event<'_>) {
+        if let (None, Event::ToolCallStart { name, .. }) = (&self.0, event) {
+            *self.0 = Some(name.to_owned());
+        }
+    }
 }
 
 /// The parser's sink, with the watch on its content.
@@ -133,6 +149,7 @@ impl<S: Sink> Watch<'_, S> {
 
 impl<S: Sink> Sink for Watch<'_, S> {
     const WANTS_RAW: bool = S::WANTS_RAW;
+    const PLACES_CONTENT: bool = true;
 
     fn event(&mut self, event: Event<'_>) {
         match event {
@@ -144,6 +161,7 @@ impl<S: Sink> Sink for Watch<'_, S> {
             Event::ToolCallStart { .. } => {
                 self.foreign.flush(self.out);
                 self.foreign.detect.reset();
+                self.foreign.first_name = None;
                 self.out.event(event);
             }
             _ => {
@@ -159,8 +177,18 @@ impl<S: Sink> Sink for Watch<'_, S> {
     }
 
     #[inline(always)]
+    fn content_at(&mut self, at: u64) {
+        self.foreign.detect.place(at);
+    }
+
+    #[inline(always)]
     fn not_a_call(&mut self) {
         self.out.not_a_call();
+    }
+
+    #[inline(always)]
+    fn replaced(&mut self, text: usize, input: usize) {
+        self.out.replaced(text, input);
     }
 
     #[inline]
@@ -169,7 +197,7 @@ impl<S: Sink> Sink for Watch<'_, S> {
     }
 
     #[inline]
-    fn event_with_whole(&mut self, event: Event<'_>, whole: Span) {
+    fn event_with_whole(&mut self, event: Event<'_>, whole: Piece) {
         self.out.event_with_whole(event, whole);
     }
 }

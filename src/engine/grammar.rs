@@ -83,6 +83,16 @@ impl State {
         matches!(self, State::Content | State::Value)
     }
 
+    /// States outside any call or opening: a marker or text there begins
+    /// whatever comes next (diagnostics' spans start there).
+    #[inline(always)]
+    pub(crate) fn is_outside(self) -> bool {
+        matches!(
+            self,
+            State::Start | State::Content | State::AfterCall | State::Between { .. }
+        )
+    }
+
     /// States in which the stream ending means a call was cut off.
     pub(crate) fn inside_call(self) -> bool {
         matches!(
@@ -124,7 +134,29 @@ impl Engine {
     fn hold_layout(&mut self, s: &str) -> (usize, bool) {
         let ws = leading_ws(s);
         self.hold.text.push_str(&s[..ws]);
-        (ws, ws < s.len() || self.hold.len() > self.hold_limit())
+        let over = self.hold.len().saturating_sub(self.hold_limit());
+        if ws < s.len() {
+            // Decided by the text after the whitespace.
+            self.decided_by(s, ws);
+        } else if over > 0 {
+            self.passed_bound(s, over);
+        }
+        (ws, ws < s.len() || over > 0)
+    }
+
+    /// The character at `k` in `s`, the text being handed over, decided
+    /// something: diagnostics point just past it.
+    #[inline]
+    pub(super) fn decided_by(&mut self, s: &str, k: usize) {
+        self.call.message.at += past_char(s, k) as u64;
+    }
+
+    /// Held text passed a bound by `over` bytes with `s` (the text being
+    /// handed over, all of it held): diagnostics point just past the
+    /// character that passed it, whatever the chunking.
+    #[inline]
+    pub(super) fn passed_bound(&mut self, s: &str, over: usize) {
+        self.call.message.at += past_char(s, s.len().saturating_sub(over)) as u64;
     }
 
     pub(super) fn hold_limit(&self) -> usize {
@@ -229,6 +261,7 @@ impl Engine {
             State::AfterEmptyClose => {
                 let ws = leading_ws(s);
                 if ws < s.len() {
+                    self.decided_by(s, ws);
                     let close = self.marker(Role::ParamClose);
                     let index = self.call.current();
                     let message = format_args!(
@@ -238,7 +271,7 @@ impl Engine {
                     );
                     super::diagnostic(
                         sink,
-                        &mut self.message,
+                        &mut self.call.message,
                         Kind::EmptyParameterTag,
                         index,
                         message,
@@ -308,7 +341,7 @@ impl Engine {
         let index = self.call.current().or(self.call.last());
         super::diagnostic(
             sink,
-            &mut self.message,
+            &mut self.call.message,
             Kind::StrayText,
             index,
             format_args!(
@@ -332,7 +365,7 @@ impl Engine {
         };
         let desc = self.desc();
         if role.is_reasoning() && !self.reasoning_marker_counts() {
-            return self.text_all(text, sink);
+            return self.marker_as_text(text, sink);
         }
         match self.state {
             State::Start => {
@@ -399,7 +432,7 @@ impl Engine {
                     self.on_marker(role, sink);
                 }
                 Role::CallClose => self.close_preamble(text, sink),
-                _ => self.text_all(text, sink),
+                _ => self.marker_as_text(text, sink),
             },
             // Only names that end at a marker get here.
             State::FuncName => {
@@ -481,7 +514,7 @@ impl Engine {
                     let index = self.call.current();
                     super::diagnostic(
                         sink,
-                        &mut self.message,
+                        &mut self.call.message,
                         Kind::MissingValue,
                         index,
                         format_args!(
@@ -545,7 +578,7 @@ impl Engine {
                     self.state = State::Content;
                     self.on_marker(role, sink);
                 }
-                _ => self.text_all(text, sink),
+                _ => self.marker_as_text(text, sink),
             },
             State::AfterCall => {
                 if role == Role::CallOpen {
@@ -566,11 +599,21 @@ impl Engine {
             // Markers are not looked for inside JSON: the marker is JSON
             // text, unless the value ended (or failed) at its first byte.
             State::Json => {
+                let end = self.call.message.at;
+                let start = end.saturating_sub(text.len() as u64);
+                self.call.message.at = start;
                 let n = self.text(text, sink);
                 if n == 0 && self.state != State::Json {
+                    // The value ended at the marker: it is read as one.
+                    if self.state.is_outside() {
+                        self.call.message.from = start;
+                    }
+                    self.call.message.at = end;
                     return self.on_marker(role, sink);
                 }
-                self.text_all(&text[n..], sink);
+                self.place_text(start + n as u64);
+                self.text_all(&text[n..], sink, false);
+                self.call.message.at = end;
             }
             State::AfterJson => self.marker_after_json(role, text, sink),
         }
@@ -630,7 +673,7 @@ impl Engine {
                     let index = self.call.current();
                     super::diagnostic(
                         sink,
-                        &mut self.message,
+                        &mut self.call.message,
                         Kind::UnclosedFunction,
                         index,
                         format_args!(
@@ -675,4 +718,13 @@ impl Engine {
 
 pub(super) fn leading_ws(s: &str) -> usize {
     s.len() - s.trim_start_matches(WS).len()
+}
+
+/// Where the character holding byte `k` of `s` ends (at most `s`'s end).
+pub(crate) fn past_char(s: &str, k: usize) -> usize {
+    let mut end = (k + 1).min(s.len());
+    while !s.is_char_boundary(end) {
+        end += 1;
+    }
+    end
 }

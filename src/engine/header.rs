@@ -45,7 +45,10 @@ impl Engine {
     /// Header text: held until `<|message|>`, within the window.
     pub(super) fn header_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         self.hold.text.push_str(s);
-        if self.hold.len() > self.hold_limit() {
+        let over = self.hold.len().saturating_sub(self.hold_limit());
+        if over > 0 {
+            // Decided by the byte that passed the window.
+            self.passed_bound(s, over);
             self.reject_header("it grew past the lookahead window", sink);
         }
         s.len()

@@ -9,7 +9,8 @@
 //! Invalid JSON inside a call closes what is open (the arguments stay
 //! valid JSON) and ends the call as incomplete, with `invalid_json`.
 
-use super::grammar::State;
+use super::call::CallWriter;
+use super::grammar::{past_char, State};
 use super::json_args::{ArgsNote, ArgsProblem, ArgsWriter};
 use super::json_body::{BodyProblem, BodyReader};
 use super::Engine;
@@ -67,6 +68,9 @@ pub(crate) struct JsonCall {
     pub fence: Fence,
     /// A call of a list just ended: separators come before the next.
     between_elements: bool,
+    /// Just past the byte that made the reader's last event other than a
+    /// string's text, as an input offset: where diagnostics point.
+    event_at: u64,
     /// A body that is not a call is ordinary content in this format
     /// (`Json::open_at_line_start`): no diagnostic says it was not one.
     content_json: bool,
@@ -83,6 +87,7 @@ impl JsonCall {
         self.fence = Fence::None;
         self.between_elements = false;
         self.content_json = false;
+        self.event_at = 0;
     }
 
     pub(crate) fn held_len(&self) -> usize {
@@ -154,6 +159,7 @@ impl Engine {
                 }
                 _ => {
                     self.hold.text.push_str(&s[..at]);
+                    self.decided_by(s, at);
                     self.no_json(sink);
                     return at;
                 }
@@ -168,7 +174,9 @@ impl Engine {
             }
         }
         self.hold.text.push_str(s);
-        if self.hold.len() > self.hold_limit() {
+        let over = self.hold.len().saturating_sub(self.hold_limit());
+        if over > 0 {
+            self.passed_bound(s, over);
             self.no_json(sink);
         }
         s.len()
@@ -184,7 +192,7 @@ impl Engine {
         let index = self.call.current();
         diagnostic(
             sink,
-            &mut self.message,
+            &mut self.call.message,
             Kind::InvalidJson,
             index,
             format_args!(
@@ -230,22 +238,34 @@ impl Engine {
 
     fn json_feed<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         let keys = self.json().body;
+        let before = self.json_reader.offset();
+        // The input offset of the value's first byte.
+        let origin = self.call.message.at.saturating_sub(before);
         let json = &mut self.json;
         let call = &mut self.call;
         let opts = &self.opts;
-        let message = &mut self.message;
-        let before = self.json_reader.offset();
-        let fed = self.json_reader.feed_until(s, &mut |event| {
+        let fed = self.json_reader.feed_until(s, &mut |event, at| {
             if json.mode != Mode::Reading {
                 return false;
             }
+            // Diagnostics point up to the byte that made the event; a
+            // string's text (read in runs that depend on the chunking)
+            // leaves them at the string's opening quote.
+            // (A number is decided by the byte after it: up to its end.)
+            let k = (at - before) as usize;
+            match event {
+                JsonEvent::Text(_) => {}
+                JsonEvent::Number(_) => json.event_at = origin + before + k as u64,
+                _ => json.event_at = origin + before + past_char(s, k) as u64,
+            }
+            call.message.at = json.event_at;
             if let JsonEvent::Lenient(what) = event {
                 // The raw JSON written so far goes first, whatever the
                 // chunking.
                 if call.current().is_some() {
                     json.args.flush(call, opts, sink);
                 }
-                report_leniency(json, what, call.current(), message, sink);
+                report_leniency(json, what, call, sink);
             }
             match (json.is_body, keys) {
                 (true, Some(keys)) => {
@@ -256,8 +276,8 @@ impl Engine {
                 }
                 _ => json.args.event(event, call, opts, sink),
             }
-            report_note(json, call.current(), &call.name, message, sink);
-            fail_on_problem(json, call, opts, message, sink);
+            report_note(json, call, sink);
+            fail_on_problem(json, call, opts, sink);
             std::mem::take(&mut json.body.ended_in_list)
         });
         if self.json.mode == Mode::Reading && self.call.current().is_some() {
@@ -265,25 +285,28 @@ impl Engine {
         }
         match fed {
             Ok(Fed::More) => {
-                self.json_consumed(s, sink);
+                self.json_consumed(s, origin + before, sink);
                 s.len()
             }
             Ok(Fed::Paused(n)) => {
                 // A call of a list ended: its raw text goes on now, and
                 // whatever follows belongs to the next call's opening.
-                self.json_consumed(&s[..n], sink);
+                self.json_consumed(&s[..n], origin + before, sink);
                 self.json.between_elements = true;
                 n
             }
             Ok(Fed::Done(n)) => {
-                self.json_consumed(&s[..n], sink);
+                self.json_consumed(&s[..n], origin + before, sink);
                 self.json_done(sink);
                 n
             }
             Err(error) => {
                 // The bytes before the one that is not JSON.
                 let taken = (error.at - before) as usize;
-                self.json_consumed(&s[..taken], sink);
+                self.json_consumed(&s[..taken], origin + before, sink);
+                // Just past the character that is not JSON.
+                let past = past_char(s, taken);
+                self.call.message.at = origin + before + past as u64;
                 self.json_invalid(&error, sink);
                 taken
             }
@@ -292,33 +315,36 @@ impl Engine {
 
     /// Bytes the value took: held while no call has started, content or
     /// stray after a problem.
-    fn json_consumed<S: Sink>(&mut self, taken: &str, sink: &mut S) {
+    /// `taken` starts at input offset `taken_at`.
+    fn json_consumed<S: Sink>(&mut self, taken: &str, taken_at: u64, sink: &mut S) {
         match self.json.mode {
             Mode::Reading if !self.json.made_call => {
                 self.hold.text.push_str(taken);
-                if self.json.is_body && self.hold.len() > self.opts.limits.max_held_value {
+                let over = self
+                    .hold
+                    .len()
+                    .saturating_sub(self.opts.limits.max_held_value);
+                if self.json.is_body && over > 0 {
+                    // Decided by the byte that passed the bound.
+                    let past = past_char(taken, taken.len().saturating_sub(over));
+                    self.call.message.at = taken_at + past as u64;
                     // A body that never names its call.
                     self.json.body.problem = Some(BodyProblem::HeldTooLong);
-                    fail_on_problem(
-                        &mut self.json,
-                        &mut self.call,
-                        &self.opts,
-                        &mut self.message,
-                        sink,
-                    );
-                    self.json_consumed_after_problem("", sink);
+                    fail_on_problem(&mut self.json, &mut self.call, &self.opts, sink);
+                    self.json_consumed_after_problem("", taken_at, sink);
                 }
             }
             Mode::Reading => self.hold.text.clear(),
-            _ => self.json_consumed_after_problem(taken, sink),
+            _ => self.json_consumed_after_problem(taken, taken_at, sink),
         }
     }
 
-    fn json_consumed_after_problem<S: Sink>(&mut self, taken: &str, sink: &mut S) {
+    fn json_consumed_after_problem<S: Sink>(&mut self, taken: &str, taken_at: u64, sink: &mut S) {
         match self.json.mode {
             Mode::Content => {
                 self.release_held(sink);
-                self.content(sink, taken);
+                sink.content_at(taken_at);
+                Self::text_out(sink, self.in_reasoning(), taken);
             }
             // Reported with the problem: the rest of the value is dropped.
             Mode::Stray | Mode::Reading => self.hold.text.clear(),
@@ -342,7 +368,7 @@ impl Engine {
                 if !self.json.content_json {
                     diagnostic(
                         sink,
-                        &mut self.message,
+                        &mut self.call.message,
                         Kind::InvalidJson,
                         None,
                         format_args!("a JSON call body held no call; it is content"),
@@ -373,7 +399,7 @@ impl Engine {
                 // arguments are whole, only the body's `}` is missing.
                 diagnostic(
                     sink,
-                    &mut self.message,
+                    &mut self.call.message,
                     Kind::InvalidJson,
                     Some(index),
                     format_args!(
@@ -387,7 +413,7 @@ impl Engine {
                 self.json.args.close_open(&mut self.call, &self.opts, sink);
                 diagnostic(
                     sink,
-                    &mut self.message,
+                    &mut self.call.message,
                     Kind::InvalidJson,
                     Some(index),
                     format_args!(
@@ -402,7 +428,7 @@ impl Engine {
             } else if !had_call {
                 diagnostic(
                     sink,
-                    &mut self.message,
+                    &mut self.call.message,
                     Kind::InvalidJson,
                     None,
                     format_args!(
@@ -414,7 +440,7 @@ impl Engine {
                 let last = self.call.last();
                 diagnostic(
                     sink,
-                    &mut self.message,
+                    &mut self.call.message,
                     Kind::InvalidJson,
                     last,
                     format_args!(
@@ -466,7 +492,7 @@ impl Engine {
                     // About the text after the call, not the call.
                     diagnostic(
                         sink,
-                        &mut self.message,
+                        &mut self.call.message,
                         Kind::Truncated,
                         None,
                         format_args!(
@@ -487,10 +513,10 @@ impl Engine {
 fn report_leniency<S: Sink>(
     json: &mut JsonCall,
     what: Leniency,
-    index: Option<usize>,
-    message: &mut String,
+    call: &mut CallWriter,
     sink: &mut S,
 ) {
+    let index = call.current();
     let slot = match what {
         Leniency::ControlInString => 0,
         Leniency::LoneSurrogate => 1,
@@ -508,27 +534,23 @@ fn report_leniency<S: Sink>(
     };
     diagnostic(
         sink,
-        message,
+        &mut call.message,
         Kind::LenientJson,
         index,
         format_args!("{text}"),
     );
 }
 
-fn report_note<S: Sink>(
-    json: &mut JsonCall,
-    index: Option<usize>,
-    name: &str,
-    message: &mut String,
-    sink: &mut S,
-) {
+fn report_note<S: Sink>(json: &mut JsonCall, call: &mut CallWriter, sink: &mut S) {
     let Some(note) = json.args.note.take() else {
         return;
     };
+    let index = call.current();
     let text = match note {
         ArgsNote::DecodedString => "were a JSON string holding the object; it was decoded",
         ArgsNote::NullAsEmpty => "were `null`; read as no arguments",
     };
+    let CallWriter { message, name, .. } = call;
     diagnostic(
         sink,
         message,
@@ -543,9 +565,8 @@ fn report_note<S: Sink>(
 /// made from it) or stray text.
 fn fail_on_problem<S: Sink>(
     json: &mut JsonCall,
-    call: &mut super::call::CallWriter,
+    call: &mut CallWriter,
     opts: &crate::options::Options,
-    message: &mut String,
     sink: &mut S,
 ) {
     let args = json.args.problem;
@@ -577,7 +598,7 @@ fn fail_on_problem<S: Sink>(
     json.body.problem = None;
     if let Some(index) = call.current() {
         json.args.close_open(call, opts, sink);
-        let name = call.name.clone();
+        let CallWriter { message, name, .. } = call;
         diagnostic(
             sink,
             message,
@@ -592,15 +613,13 @@ fn fail_on_problem<S: Sink>(
         json.mode = Mode::Stray;
     } else if json.made_call {
         // About a body that is not a call, not about the call before it.
+        let CallWriter { message, name, .. } = call;
         diagnostic(
             sink,
             message,
             Kind::InvalidJson,
             None,
-            format_args!(
-                "a JSON call body after call `{}` was dropped: {why}",
-                call.name
-            ),
+            format_args!("a JSON call body after call `{name}` was dropped: {why}"),
         );
         json.mode = Mode::Stray;
     } else {
@@ -612,7 +631,7 @@ fn fail_on_problem<S: Sink>(
         if body != Some(BodyProblem::TooManyCalls) && !quiet {
             diagnostic(
                 sink,
-                message,
+                &mut call.message,
                 Kind::InvalidJson,
                 None,
                 format_args!("a JSON call body was not read as a call: {why}; it is content"),

@@ -21,7 +21,7 @@ impl Engine {
         let func_close = self.marker(Role::FuncClose);
         diagnostic(
             sink,
-            &mut self.message,
+            &mut self.call.message,
             Kind::UnclosedFunction,
             Some(index),
             format_args!(
@@ -45,6 +45,7 @@ impl Engine {
                 (Fence::Closing(n), b'`') if n < 3 => Fence::Closing(n + 1),
                 _ => {
                     self.hold.text.push_str(&s[..at]);
+                    self.decided_by(s, at);
                     self.text_after_json(Some(b), sink);
                     return at;
                 }
@@ -56,7 +57,9 @@ impl Engine {
             };
         }
         self.hold.text.push_str(s);
-        if self.hold.len() > self.hold_limit() {
+        let over = self.hold.len().saturating_sub(self.hold_limit());
+        if over > 0 {
+            self.passed_bound(s, over);
             self.text_after_json(None, sink);
         }
         s.len()
@@ -87,7 +90,7 @@ impl Engine {
             let last = self.call.last();
             diagnostic(
                 sink,
-                &mut self.message,
+                &mut self.call.message,
                 Kind::UnclosedToolCall,
                 last,
                 format_args!("text followed call `{}` without `{closer}`", self.call.name),
@@ -150,7 +153,7 @@ impl Engine {
                     let index = self.call.current();
                     diagnostic(
                         sink,
-                        &mut self.message,
+                        &mut self.call.message,
                         Kind::LenientJson,
                         index,
                         format_args!(

@@ -54,7 +54,9 @@ impl Engine {
             self.state = State::Content;
             return 0;
         }
-        // An opener of no bytes: what follows is held as after one.
+        // An opener of no bytes: what follows is held as after one, and
+        // the call begins here.
+        self.call.message.from = self.call.message.at;
         self.hold.start("");
         self.hold.opening = Opening::Wrapper;
         self.unclosed_wrapper = true;

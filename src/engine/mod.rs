@@ -46,7 +46,7 @@ use std::mem;
 use crate::event::{DiagnosticKind as Kind, Event};
 use crate::format::{Compiled, Description, Role};
 use crate::options::Options;
-use crate::sink::{diagnostic, Sink};
+use crate::sink::{diagnostic, emit_diagnostic, Sink};
 
 use crate::json::reader::JsonReader;
 use call::CallWriter;
@@ -70,8 +70,10 @@ pub(crate) struct Engine {
     /// The JSON value being read (formats that write calls as JSON).
     json_reader: JsonReader,
     json: JsonCall,
-    /// Diagnostic messages.
-    message: String,
+    /// The input offset of the start of the text `run_format` is given
+    /// (after it returns: of the end of the input read), for diagnostics'
+    /// spans.
+    fed: u64,
     /// Reasoning is open, since the call count was this: a call that
     /// starts inside reasoning ends it.
     reasoning_at: Option<usize>,
@@ -110,7 +112,7 @@ impl Engine {
             stray: Stray::default(),
             json_reader: JsonReader::default(),
             json: JsonCall::default(),
-            message: String::new(),
+            fed: 0,
             reasoning_at: None,
             in_message: false,
             unclosed_wrapper: false,
@@ -170,6 +172,7 @@ impl Engine {
         self.json.reset();
         self.in_message = false;
         self.unclosed_wrapper = false;
+        self.fed = 0;
         self.start_reasoning();
     }
 
@@ -228,12 +231,67 @@ impl Engine {
         index: Option<usize>,
         message: std::fmt::Arguments<'_>,
     ) {
-        diagnostic(sink, &mut self.message, kind, index, message);
+        diagnostic(sink, &mut self.call.message, kind, index, message);
+    }
+
+    /// Reports something about the input at `span`.
+    pub(crate) fn diag_at<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        kind: Kind,
+        index: Option<usize>,
+        span: crate::event::Span,
+        message: std::fmt::Arguments<'_>,
+    ) {
+        emit_diagnostic(
+            sink,
+            &mut self.call.message.text,
+            kind,
+            index,
+            span,
+            message,
+        );
+    }
+
+    /// How many bytes of input have been read.
+    pub(crate) fn input_offset(&self) -> u64 {
+        match self.detect.as_deref().filter(|d| !d.decided) {
+            Some(detect) => detect.input_offset(),
+            None => self.fed,
+        }
+    }
+
+    /// `text` bytes just read stood for `input` bytes of input (an invalid
+    /// UTF-8 sequence read as U+FFFD): offsets go on from the input's.
+    /// A sink that counts raw bytes is told so, after the raw text.
+    pub(crate) fn replaced<S: Sink>(&mut self, text: usize, input: usize, sink: &mut S) {
+        let skew = |at: &mut u64| *at = (*at + input as u64).saturating_sub(text as u64);
+        skew(&mut self.fed);
+        match self.detect.as_deref_mut().filter(|d| !d.decided) {
+            Some(detect) => detect.replaced(&skew, text, input, sink),
+            None => sink.replaced(text, input),
+        }
+    }
+
+    /// While the U+FFFD that stands for the invalid bytes ending at input
+    /// offset `cap` is read, nothing is placed past them (`u64::MAX`: no
+    /// cap).
+    pub(crate) fn cap_places(&mut self, cap: u64) {
+        self.call.message.cap = cap;
+        if let Some(detect) = self.detect.as_deref_mut().filter(|d| !d.decided) {
+            detect.cap_places(cap);
+        }
     }
 
     /// Text outside calls: content, or reasoning while reasoning is open.
     #[inline]
     fn content<S: Sink>(&self, sink: &mut S, text: &str) {
+        if S::PLACES_CONTENT {
+            // Content starts where what it was began: the text handed
+            // over, a marker that was text, or the opening that was not a
+            // call.
+            sink.content_at(self.call.message.from);
+        }
         Self::text_out(sink, self.in_reasoning(), text);
     }
 
@@ -309,6 +367,12 @@ impl Engine {
     /// [`run`](Engine::run) once the format is known.
     #[inline]
     fn run_format<S: Sink>(&mut self, s: &str, sink: &mut S) {
+        self.run_chunk(s, sink);
+        self.fed += s.len() as u64;
+    }
+
+    #[inline(always)]
+    fn run_chunk<S: Sink>(&mut self, s: &str, sink: &mut S) {
         let bytes = s.as_bytes();
         let format: &'static Compiled = self.format;
         let markers = &format.markers;
@@ -322,9 +386,10 @@ impl Engine {
                 // Value text is the bulk of a tool-dense stream: straight
                 // to the call writer.
                 if self.state == grammar::State::Value {
+                    self.call.message.at = self.fed;
                     self.value_text(s, sink);
                 } else {
-                    self.text_tee(s, sink);
+                    self.text_tee(s, 0, sink);
                     return;
                 }
                 return Self::tee(sink, s);
@@ -346,9 +411,10 @@ impl Engine {
                         self.marker.state = None;
                         self.marker.pending.clear();
                         self.marker.last = Some((role, spelled));
-                        self.text_tee(&s[run..marker_at], sink);
+                        self.text_tee(&s[run..marker_at], run, sink);
                         i += 1;
                         run = i;
+                        self.reached_marker(i, spelled.len());
                         self.on_marker(role, sink);
                         if S::WANTS_RAW {
                             // An opener that went to content opened nothing.
@@ -372,7 +438,7 @@ impl Engine {
                             // go back to the value): hand it over first, as
                             // a chunk ending there would, so that the
                             // near-miss test sees the state that text leaves.
-                            self.text_tee(&s[run..start], sink);
+                            self.text_tee(&s[run..start], run, sink);
                             run = start;
                         }
                         // A match of a non-ASCII marker can die inside a
@@ -381,7 +447,7 @@ impl Engine {
                         if let Some(stepped) = stepped.filter(|t| self.is_near_miss_closer(t)) {
                             // `</parameter` and a byte other than `>`:
                             // held, to see whether structure follows.
-                            self.text_tee(&s[run..marker_at.max(run)], sink);
+                            self.text_tee(&s[run..marker_at.max(run)], run, sink);
                             if S::WANTS_RAW {
                                 sink.raw(&self.marker.pending, false);
                                 sink.raw(stepped, false);
@@ -399,6 +465,7 @@ impl Engine {
                 // From the run's start: text that switched the state to
                 // one that does not look for markers (a JSON value's
                 // start) may leave the bytes of a failed match in the run.
+                self.reached_text(run);
                 let n = self.text(&s[run..], sink);
                 Self::tee(sink, &s[run..run + n]);
                 i = run + n;
@@ -412,11 +479,30 @@ impl Engine {
             }
         }
         if self.marker.is_active() {
-            self.text_tee(&s[run..marker_at], sink);
+            self.text_tee(&s[run..marker_at], run, sink);
             self.marker.pending.push_str(&s[marker_at.max(run)..]);
         } else {
-            self.text_tee(&s[run..], sink);
+            self.text_tee(&s[run..], run, sink);
         }
+    }
+
+    /// Where the input has been read to, for diagnostics' spans: a marker
+    /// of `len` bytes ends at `end` in the chunk being read. One that
+    /// opens something outside any call begins the construct.
+    #[inline(always)]
+    fn reached_marker(&mut self, end: usize, len: usize) {
+        let end = self.fed + end as u64;
+        if self.state.is_outside() {
+            self.call.message.from = end.saturating_sub(len as u64);
+        }
+        self.call.message.at = end;
+    }
+
+    /// Text from `at` in the chunk being read is about to be handed over;
+    /// as content, it begins whatever it turns out to be.
+    #[inline(always)]
+    fn reached_text(&mut self, at: usize) {
+        self.place_text(self.fed + at as u64);
     }
 
     /// The next input starts with a character whose first byte is `lead`
@@ -455,9 +541,17 @@ impl Engine {
     #[inline(never)]
     fn flush_pending_text<S: Sink>(&mut self, sink: &mut S) {
         let pending = mem::take(&mut self.marker.pending);
-        self.text_tee(&pending, sink);
+        // The bytes of earlier chunks, up to the current one's start.
+        self.reached_text_before(pending.len());
+        self.text_all(&pending, sink, true);
         self.marker.pending = pending;
         self.marker.pending.clear();
+    }
+
+    /// The text about to be handed over is the last `len` bytes before the
+    /// chunk being read.
+    fn reached_text_before(&mut self, len: usize) {
+        self.place_text(self.fed.saturating_sub(len as u64));
     }
 
     /// Hands consumed input to a sink that wants it (strict mode).
@@ -468,24 +562,57 @@ impl Engine {
         }
     }
 
-    /// Hands text to the current state, and to a sink that wants the raw
-    /// input each piece right after the events it caused (a JSON value may
-    /// start or end a call partway through a run).
+    /// Hands text (from `at` in the chunk being read) to the current state,
+    /// and to a sink that wants the raw input each piece right after the
+    /// events it caused (a JSON value may start or end a call partway
+    /// through a run).
     #[inline]
-    fn text_tee<S: Sink>(&mut self, mut s: &str, sink: &mut S) {
+    fn text_tee<S: Sink>(&mut self, mut s: &str, mut at: usize, sink: &mut S) {
         while !s.is_empty() {
+            // Content's place matters only to a sink that places it.
+            if S::PLACES_CONTENT || self.state != State::Content {
+                self.reached_text(at);
+            }
             let n = self.text(s, sink);
             Self::tee(sink, &s[..n]);
             s = &s[n..];
+            at += n;
         }
     }
 
+    /// Hands text to the current state, from the place `reached_*` (or the
+    /// caller) set; `tee`: it is input no sink has seen yet (not a marker
+    /// the driver hands over after its events).
     #[inline]
-    fn text_all<S: Sink>(&mut self, mut s: &str, sink: &mut S) {
+    fn text_all<S: Sink>(&mut self, mut s: &str, sink: &mut S, tee: bool) {
+        let mut at = self.call.message.at;
         while !s.is_empty() {
+            self.place_text(at);
             let n = self.text(s, sink);
+            if S::WANTS_RAW && tee {
+                Self::tee(sink, &s[..n]);
+            }
             s = &s[n..];
+            at += n as u64;
         }
+    }
+
+    /// The text handed over next starts at input offset `at`.
+    #[inline(always)]
+    pub(super) fn place_text(&mut self, at: u64) {
+        if self.state == State::Content {
+            self.call.message.from = at;
+        }
+        self.call.message.at = at;
+    }
+
+    /// A marker's text is text in the current state: it is read from the
+    /// marker's start (the place is its end when `on_marker` is called).
+    fn marker_as_text<S: Sink>(&mut self, text: &str, sink: &mut S) {
+        let end = self.call.message.at;
+        self.call.message.at = end.saturating_sub(text.len() as u64);
+        self.text_all(text, sink, false);
+        self.call.message.at = end;
     }
 
     /// The end of the stream: flushes what is held, closes what is open.
@@ -512,13 +639,15 @@ impl Engine {
             // by the end in the state that follows, as it would be had it
             // arrived after the value.
             let pending = mem::take(&mut self.marker.pending);
+            self.reached_text_before(pending.len());
             let n = self.text(&pending, sink);
             Self::tee(sink, &pending[..n]);
             if n == 0 && self.state != State::Json {
                 self.marker.pending = pending;
             } else {
                 self.marker.state = None;
-                self.text_tee(&pending[n..], sink);
+                self.place_text(self.fed - (pending.len() - n) as u64);
+                self.text_all(&pending[n..], sink, true);
                 self.marker.pending = pending;
                 self.marker.pending.clear();
             }
@@ -534,6 +663,8 @@ impl Engine {
                 self.flush_pending(sink);
             }
         }
+        // What the end decides, it decides at the end of the input.
+        self.call.message.at = self.fed;
         self.end_of_stream(cut_marker.as_deref(), sink);
         if let Some(cut) = &cut_marker {
             Self::tee(sink, cut);

@@ -21,6 +21,12 @@ pub(crate) struct Name {
     /// The function name, when `text` is the call's id that followed it
     /// (Mistral's `NAME[CALL_ID]ID`).
     pub func: Option<String>,
+    /// The input offset of the name's first byte (diagnostics' spans).
+    pub at: u64,
+    /// Where, in `text`, the character that made it two words ends.
+    spaced_end: usize,
+    /// Where, in `text`, the first control character ends.
+    invalid_end: usize,
 }
 
 /// How a piece of name text ended.
@@ -41,18 +47,45 @@ impl Name {
         self.invalid = false;
         self.typed = false;
         self.func = None;
+        self.spaced_end = 0;
+        self.invalid_end = 0;
+    }
+
+    /// Where, in `text`, the character that decided it could not be a name
+    /// ends (names longer than `max_len` are decided past `max_len`
+    /// bytes), whatever the chunking.
+    pub(crate) fn refused_at(&self, spaces_allowed: bool, max_len: usize) -> usize {
+        // The character holding the first byte over the bound.
+        let mut end = self.text.len().min(max_len + 1);
+        while !self.text.is_char_boundary(end) {
+            end += 1;
+        }
+        if self.invalid {
+            end = end.min(self.invalid_end);
+        }
+        if self.spaced && !spaces_allowed {
+            end = end.min(self.spaced_end);
+        }
+        end
     }
 
     /// Appends `s`, noting as it goes whether it can still be a name.
     pub(crate) fn push(&mut self, s: &str) {
         if s.is_ascii() {
             // Names are nearly always ASCII: the same rules, per byte.
-            for b in s.bytes() {
+            let base = self.text.len();
+            for (i, b) in s.bytes().enumerate() {
                 if b.is_ascii_whitespace() || b == 0x0b {
                     self.gap |= self.started;
                 } else {
-                    self.invalid |= b.is_ascii_control();
-                    self.spaced |= self.gap;
+                    if b.is_ascii_control() && !self.invalid {
+                        self.invalid = true;
+                        self.invalid_end = base + i + 1;
+                    }
+                    if self.gap && !self.spaced {
+                        self.spaced = true;
+                        self.spaced_end = base + i + 1;
+                    }
                     self.started = true;
                 }
             }
@@ -64,12 +97,20 @@ impl Name {
 
     /// The same rules, character by character.
     fn push_chars(&mut self, s: &str) {
-        for c in s.chars() {
+        let base = self.text.len();
+        for (i, c) in s.char_indices() {
+            let end = base + i + c.len_utf8();
             if c.is_whitespace() {
                 self.gap |= self.started;
             } else {
-                self.invalid |= c.is_control();
-                self.spaced |= self.gap;
+                if c.is_control() && !self.invalid {
+                    self.invalid = true;
+                    self.invalid_end = end;
+                }
+                if self.gap && !self.spaced {
+                    self.spaced = true;
+                    self.spaced_end = end;
+                }
                 self.started = true;
             }
         }

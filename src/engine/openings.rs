@@ -47,16 +47,24 @@ impl Engine {
             Stop::More => s.len(),
             Stop::At(at) => at,
         };
+        if self.name.text.is_empty() {
+            self.name.at = self.call.message.at;
+        }
         self.name.push(&s[..taken]);
         self.hold.text.push_str(&s[..taken]);
         let spaces = self.spaces_allowed_in_name();
-        if self.name.text.len() > self.opts.limits.max_name_len || self.name.is_invalid(spaces) {
+        let max = self.opts.limits.max_name_len;
+        if self.name.text.len() > max || self.name.is_invalid(spaces) {
+            // Diagnostics point at the character that decided it.
+            self.call.message.at = self.name.at + self.name.refused_at(spaces, max) as u64;
             self.reject_name(sink);
             return taken;
         }
         let Stop::At(at) = stop else {
             return taken;
         };
+        // The name's end decides.
+        self.decided_by(s, at);
         let byte = s.as_bytes()[at];
         if self.format.markers.starts_marker(byte) {
             self.reject_name(sink);
@@ -113,7 +121,7 @@ impl Engine {
             let next = Some(self.call.count());
             super::diagnostic(
                 sink,
-                &mut self.message,
+                &mut self.call.message,
                 Kind::InvalidName,
                 next,
                 format_args!(
@@ -183,7 +191,7 @@ impl Engine {
         let next = Some(self.call.count());
         super::diagnostic(
             sink,
-            &mut self.message,
+            &mut self.call.message,
             Kind::MissingToolCallOpen,
             next,
             format_args!(
@@ -267,7 +275,7 @@ impl Engine {
             let index = self.call.current();
             super::diagnostic(
                 sink,
-                &mut self.message,
+                &mut self.call.message,
                 Kind::MalformedParameter,
                 index,
                 format_args!(
@@ -309,7 +317,7 @@ impl Engine {
             let max = self.opts.limits.max_name_len;
             super::diagnostic(
                 sink,
-                &mut self.message,
+                &mut self.call.message,
                 Kind::InvalidName,
                 None,
                 format_args!(

@@ -44,7 +44,7 @@ impl Engine {
         let index = self.call.current();
         super::diagnostic(
             sink,
-            &mut self.message,
+            &mut self.call.message,
             Kind::MissingValueOpen,
             index,
             format_args!(
@@ -136,7 +136,7 @@ impl Engine {
         let index = self.call.current();
         super::diagnostic(
             sink,
-            &mut self.message,
+            &mut self.call.message,
             Kind::UnclosedParameter,
             index,
             format_args!(
@@ -173,7 +173,7 @@ impl Engine {
         let index = self.call.current();
         super::diagnostic(
             sink,
-            &mut self.message,
+            &mut self.call.message,
             Kind::CloserInValue,
             index,
             format_args!(
@@ -236,7 +236,7 @@ impl Engine {
         let near_miss = self.hold.text.trim_matches(WS);
         super::diagnostic(
             sink,
-            &mut self.message,
+            &mut self.call.message,
             Kind::MalformedCloser,
             index,
             format_args!(

@@ -251,7 +251,7 @@ impl JsonReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>),
     ) -> Result<Fed, JsonError> {
-        self.feed_until(text, &mut |event| {
+        self.feed_until(text, &mut |event, _| {
             sink(event);
             false
         })
@@ -262,10 +262,13 @@ impl JsonReader {
     /// reader then returns [`Fed::Paused`] with the bytes read so far, so
     /// that the caller can act between two events (the engine hands the
     /// raw text of one call to strict mode before the next call starts).
+    /// The sink is also given where the step that made the event began
+    /// (an offset in the whole text): for every event but `Text`, the byte
+    /// that completed it, whatever the chunking.
     pub fn feed_until(
         &mut self,
         text: &str,
-        sink: &mut impl FnMut(JsonEvent<'_>) -> bool,
+        sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, JsonError> {
         let bytes = text.as_bytes();
         let mut at = 0;
@@ -280,7 +283,8 @@ impl JsonReader {
             if at == bytes.len() {
                 break Ok(Fed::More);
             }
-            let mut events = |event: JsonEvent<'_>| pause |= sink(event);
+            let step_at = self.offset + at as u64;
+            let mut events = |event: JsonEvent<'_>| pause |= sink(event, step_at);
             match self.step(text, at, &mut events) {
                 Ok(next) => at = next,
                 Err(kind) => {

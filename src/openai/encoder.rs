@@ -409,6 +409,7 @@ mod tests {
             index: None,
             kind: crate::DiagnosticKind::StrayText,
             message: "m",
+            span: crate::Span::default(),
         });
         encoder.push(&Event::Content { text: "" });
         assert!(encoder.take_chunk().is_none());

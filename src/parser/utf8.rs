@@ -2,7 +2,7 @@
 //! `&str`.
 
 use crate::engine::Engine;
-use crate::event::DiagnosticKind;
+use crate::event::{DiagnosticKind, Span};
 use crate::sink::Sink;
 
 /// UTF-8 around the engine: splits off complete characters for it, holds
@@ -45,8 +45,9 @@ impl Utf8 {
 
     pub(super) fn finish<S: Sink>(&mut self, engine: &mut Engine, sink: &mut S) {
         if self.len > 0 {
+            let bad = self.len;
             self.len = 0;
-            self.invalid(engine, sink);
+            self.invalid(bad, engine, sink);
         }
         engine.finish(sink);
     }
@@ -72,7 +73,7 @@ impl Utf8 {
                     }
                     Some(bad) => {
                         self.len = 0;
-                        self.invalid(engine, sink);
+                        self.invalid(bad, engine, sink);
                         input = &input[bad.saturating_sub(held)..];
                     }
                 },
@@ -103,7 +104,7 @@ impl Utf8 {
                             return;
                         }
                         Some(bad) => {
-                            self.invalid(engine, sink);
+                            self.invalid(bad, engine, sink);
                             input = &rest[bad..];
                         }
                     }
@@ -112,15 +113,23 @@ impl Utf8 {
         }
     }
 
-    fn invalid<S: Sink>(&mut self, engine: &mut Engine, sink: &mut S) {
-        engine.run("\u{FFFD}", sink);
+    /// `bad` invalid bytes (an invalid sequence, or a character cut by the
+    /// end), read as one U+FFFD.
+    fn invalid<S: Sink>(&mut self, bad: usize, engine: &mut Engine, sink: &mut S) {
+        let at = engine.input_offset();
+        engine.cap_places(at + bad as u64);
+        engine.run(REPLACEMENT, sink);
+        engine.cap_places(u64::MAX);
+        // Offsets count the input's bytes, not the replacement's.
+        engine.replaced(REPLACEMENT.len(), bad, sink);
         if !self.reported {
             self.reported = true;
             let index = engine.current_call();
-            engine.diag(
+            engine.diag_at(
                 sink,
                 DiagnosticKind::InvalidUtf8,
                 index,
+                Span::new(at, at + bad as u64),
                 format_args!(
                     "the input is not valid UTF-8; invalid bytes were replaced \
                      with U+FFFD (reported once per stream)"
@@ -129,6 +138,8 @@ impl Utf8 {
         }
     }
 }
+
+const REPLACEMENT: &str = "\u{FFFD}";
 
 /// How much of a long chunk is decoded and parsed at a time.
 pub(super) const BLOCK: usize = 64 << 10;
