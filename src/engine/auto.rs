@@ -28,12 +28,15 @@ use std::sync::OnceLock;
 use aho_corasick::automaton::StateID;
 
 use super::driver::{MarkerSet, Step};
+#[path = "auto_tap.rs"]
+mod tap;
 use super::grammar::State;
 use super::Engine;
-use crate::event::{DiagnosticKind as Kind, Event, OwnedEvent, Span};
+use crate::event::Span;
 use crate::format::{Format, Role};
 use crate::options::{Options, Reasoning};
-use crate::sink::{emit_diagnostic, Piece, Sink};
+use crate::sink::Sink;
+use tap::{replay, Candidate};
 
 /// The formats `auto` detects, by preference when two read the same text
 /// as a call: Hermes's body, Qwen3-Coder's `<function=` and GLM's bare
@@ -151,21 +154,6 @@ pub(crate) struct Detect {
     fed_skew: (usize, usize),
     /// Where the candidates' opener is in the input.
     opened: Span,
-}
-
-struct Candidate {
-    engine: Engine,
-    held: Vec<Held>,
-    started: bool,
-}
-
-/// A candidate's output, waiting for the decision.
-enum Held {
-    Event(OwnedEvent),
-    Raw(String, bool),
-    NotACall,
-    /// See [`Sink::replaced`].
-    Replaced(usize, usize),
 }
 
 impl Detect {
@@ -553,38 +541,6 @@ impl Detect {
     }
 }
 
-impl Candidate {
-    /// The candidate's engine, and the sink it writes to.
-    fn tap<'a, S>(
-        &'a mut self,
-        sole: bool,
-        opened: Span,
-        out: &'a mut S,
-    ) -> (&'a mut Engine, TapSink<'a, S>) {
-        let format = self.engine.opts.format;
-        let tap = TapSink {
-            held: &mut self.held,
-            started: &mut self.started,
-            sole,
-            format,
-            opened,
-            out,
-        };
-        (&mut self.engine, tap)
-    }
-
-    fn held_len(&self) -> usize {
-        self.held
-            .iter()
-            .map(|h| match h {
-                Held::Event(_) => 32,
-                Held::Raw(text, _) => text.len(),
-                Held::NotACall | Held::Replaced(..) => 0,
-            })
-            .sum()
-    }
-}
-
 /// The scout's markers: what a watch scans content for.
 pub(crate) fn opener_markers() -> &'static MarkerSet {
     &openers().markers
@@ -605,135 +561,6 @@ fn piece_len(s: &str) -> usize {
         .position(|&b| set.starts_marker(b) || !b.is_ascii())
         .unwrap_or(bytes.len());
     run.max(1)
-}
-
-/// Sends a candidate's held output, with `format_detected` (pointing at
-/// the opener) before its first call when `detected`.
-fn replay<S: Sink>(held: Vec<Held>, detected: Option<(Format, Span)>, sink: &mut S) {
-    let mut detected = detected;
-    for item in held {
-        match item {
-            Held::Event(event) => {
-                if let (Some((format, opened)), OwnedEvent::ToolCallStart { .. }) =
-                    (detected, &event)
-                {
-                    report_detected(format, opened, sink);
-                    detected = None;
-                }
-                sink.event(event.as_event());
-            }
-            Held::Raw(text, opening) => sink.raw(&text, opening),
-            Held::NotACall => sink.not_a_call(),
-            Held::Replaced(text, input) => sink.replaced(text, input),
-        }
-    }
-}
-
-fn report_detected<S: Sink>(format: Format, opened: Span, sink: &mut S) {
-    let mut message = String::new();
-    emit_diagnostic(
-        sink,
-        &mut message,
-        Kind::FormatDetected,
-        None,
-        opened,
-        format_args!(
-            "the output is in the `{}` format (its first call showed it); the rest of the \
-             stream is read as `{}`",
-            format.name(),
-            format.name()
-        ),
-    );
-}
-
-/// Where a candidate's output goes: held, or (the sole candidate) out.
-struct TapSink<'a, S> {
-    held: &'a mut Vec<Held>,
-    started: &'a mut bool,
-    sole: bool,
-    format: Format,
-    /// Where the opener is in the input.
-    opened: Span,
-    out: &'a mut S,
-}
-
-impl<S: Sink> TapSink<'_, S> {
-    /// Appends a delta to the last held event when it is one of the same
-    /// kind, so that pieces fed one character at a time stay one event.
-    fn merge(&mut self, event: &Event<'_>) -> bool {
-        let Some(Held::Event(last)) = self.held.last_mut() else {
-            return false;
-        };
-        match (last, event) {
-            (OwnedEvent::Content { text: a }, Event::Content { text: b })
-            | (OwnedEvent::Reasoning { text: a }, Event::Reasoning { text: b }) => {
-                a.push_str(b);
-                true
-            }
-            (
-                OwnedEvent::ArgumentsDelta { index: i, delta: a },
-                Event::ArgumentsDelta { index: j, delta: b },
-            ) if *i == *j => {
-                a.push_str(b);
-                true
-            }
-            (
-                OwnedEvent::ParameterDelta { index: i, text: a },
-                Event::ParameterDelta { index: j, text: b },
-            ) if *i == *j => {
-                a.push_str(b);
-                true
-            }
-            _ => false,
-        }
-    }
-}
-
-impl<S: Sink> Sink for TapSink<'_, S> {
-    const WANTS_RAW: bool = S::WANTS_RAW;
-
-    fn event(&mut self, event: Event<'_>) {
-        let start = matches!(event, Event::ToolCallStart { .. });
-        if self.sole {
-            if start && !*self.started {
-                report_detected(self.format, self.opened, self.out);
-            }
-            self.out.event(event);
-        } else if !self.merge(&event) {
-            self.held.push(Held::Event(event.into_owned()));
-        }
-        *self.started |= start;
-    }
-
-    fn raw(&mut self, text: &str, opening: bool) {
-        if self.sole {
-            self.out.raw(text, opening);
-        } else {
-            self.held.push(Held::Raw(text.to_owned(), opening));
-        }
-    }
-
-    fn not_a_call(&mut self) {
-        if self.sole {
-            self.out.not_a_call();
-        } else {
-            self.held.push(Held::NotACall);
-        }
-    }
-
-    fn replaced(&mut self, text: usize, input: usize) {
-        if self.sole {
-            self.out.replaced(text, input);
-        } else {
-            self.held.push(Held::Replaced(text, input));
-        }
-    }
-
-    // Spans of the candidate's arguments buffer mean nothing to the
-    // parser's: the text is copied.
-    fn event_with_whole(&mut self, event: Event<'_>, _whole: Piece) {
-        self.event(event);
-    }
 }
 
 impl Engine {

@@ -144,21 +144,6 @@ impl Engine {
         (ws, ws < s.len() || over > 0)
     }
 
-    /// The character at `k` in `s`, the text being handed over, decided
-    /// something: diagnostics point just past it.
-    #[inline]
-    pub(super) fn decided_by(&mut self, s: &str, k: usize) {
-        self.call.message.at += past_char(s, k) as u64;
-    }
-
-    /// Held text passed a bound by `over` bytes with `s` (the text being
-    /// handed over, all of it held): diagnostics point just past the
-    /// character that passed it, whatever the chunking.
-    #[inline]
-    pub(super) fn passed_bound(&mut self, s: &str, over: usize) {
-        self.call.message.at += past_char(s, s.len().saturating_sub(over)) as u64;
-    }
-
     pub(super) fn hold_limit(&self) -> usize {
         self.window() + 64
     }
@@ -718,13 +703,4 @@ impl Engine {
 
 pub(super) fn leading_ws(s: &str) -> usize {
     s.len() - s.trim_start_matches(WS).len()
-}
-
-/// Where the character holding byte `k` of `s` ends (at most `s`'s end).
-pub(crate) fn past_char(s: &str, k: usize) -> usize {
-    let mut end = (k + 1).min(s.len());
-    while !s.is_char_boundary(end) {
-        end += 1;
-    }
-    end
 }

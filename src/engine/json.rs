@@ -10,9 +10,10 @@
 //! valid JSON) and ends the call as incomplete, with `invalid_json`.
 
 use super::call::CallWriter;
-use super::grammar::{past_char, State};
+use super::grammar::State;
 use super::json_args::{ArgsNote, ArgsProblem, ArgsWriter};
 use super::json_body::{BodyProblem, BodyReader};
+use super::place::past_char;
 use super::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{Json, Role};

@@ -39,6 +39,7 @@ mod json_body;
 mod json_start;
 mod name;
 mod openings;
+mod place;
 mod values;
 
 use std::mem;
@@ -486,25 +487,6 @@ impl Engine {
         }
     }
 
-    /// Where the input has been read to, for diagnostics' spans: a marker
-    /// of `len` bytes ends at `end` in the chunk being read. One that
-    /// opens something outside any call begins the construct.
-    #[inline(always)]
-    fn reached_marker(&mut self, end: usize, len: usize) {
-        let end = self.fed + end as u64;
-        if self.state.is_outside() {
-            self.call.message.from = end.saturating_sub(len as u64);
-        }
-        self.call.message.at = end;
-    }
-
-    /// Text from `at` in the chunk being read is about to be handed over;
-    /// as content, it begins whatever it turns out to be.
-    #[inline(always)]
-    fn reached_text(&mut self, at: usize) {
-        self.place_text(self.fed + at as u64);
-    }
-
     /// The next input starts with a character whose first byte is `lead`
     /// and whose other bytes have not arrived: when no marker can go on
     /// with it, the bytes of the partial marker are text now, not held
@@ -548,12 +530,6 @@ impl Engine {
         self.marker.pending.clear();
     }
 
-    /// The text about to be handed over is the last `len` bytes before the
-    /// chunk being read.
-    fn reached_text_before(&mut self, len: usize) {
-        self.place_text(self.fed.saturating_sub(len as u64));
-    }
-
     /// Hands consumed input to a sink that wants it (strict mode).
     #[inline(always)]
     fn tee<S: Sink>(sink: &mut S, text: &str) {
@@ -595,24 +571,6 @@ impl Engine {
             s = &s[n..];
             at += n as u64;
         }
-    }
-
-    /// The text handed over next starts at input offset `at`.
-    #[inline(always)]
-    pub(super) fn place_text(&mut self, at: u64) {
-        if self.state == State::Content {
-            self.call.message.from = at;
-        }
-        self.call.message.at = at;
-    }
-
-    /// A marker's text is text in the current state: it is read from the
-    /// marker's start (the place is its end when `on_marker` is called).
-    fn marker_as_text<S: Sink>(&mut self, text: &str, sink: &mut S) {
-        let end = self.call.message.at;
-        self.call.message.at = end.saturating_sub(text.len() as u64);
-        self.text_all(text, sink, false);
-        self.call.message.at = end;
     }
 
     /// The end of the stream: flushes what is held, closes what is open.

@@ -1,0 +1,184 @@
+//! `auto`'s candidates: an engine per format that may read an opener, and
+//! the sink its output goes to (held until one wins, or out at once when
+//! it is the opener's only one).
+
+use crate::engine::Engine;
+use crate::event::{DiagnosticKind as Kind, Event, OwnedEvent, Span};
+use crate::format::Format;
+use crate::sink::{emit_diagnostic, Piece, Sink};
+
+pub(super) struct Candidate {
+    pub(super) engine: Engine,
+    pub(super) held: Vec<Held>,
+    pub(super) started: bool,
+}
+
+/// A candidate's output, waiting for the decision.
+pub(super) enum Held {
+    Event(OwnedEvent),
+    Raw(String, bool),
+    NotACall,
+    /// See [`Sink::replaced`].
+    Replaced(usize, usize),
+}
+
+impl Candidate {
+    /// The candidate's engine, and the sink it writes to.
+    pub(super) fn tap<'a, S>(
+        &'a mut self,
+        sole: bool,
+        opened: Span,
+        out: &'a mut S,
+    ) -> (&'a mut Engine, TapSink<'a, S>) {
+        let format = self.engine.opts.format;
+        let tap = TapSink {
+            held: &mut self.held,
+            started: &mut self.started,
+            sole,
+            format,
+            opened,
+            out,
+        };
+        (&mut self.engine, tap)
+    }
+
+    pub(super) fn held_len(&self) -> usize {
+        self.held
+            .iter()
+            .map(|h| match h {
+                Held::Event(_) => 32,
+                Held::Raw(text, _) => text.len(),
+                Held::NotACall | Held::Replaced(..) => 0,
+            })
+            .sum()
+    }
+}
+
+/// Sends a candidate's held output, with `format_detected` (pointing at
+/// the opener) before its first call when `detected`.
+pub(super) fn replay<S: Sink>(held: Vec<Held>, detected: Option<(Format, Span)>, sink: &mut S) {
+    let mut detected = detected;
+    for item in held {
+        match item {
+            Held::Event(event) => {
+                if let (Some((format, opened)), OwnedEvent::ToolCallStart { .. }) =
+                    (detected, &event)
+                {
+                    report_detected(format, opened, sink);
+                    detected = None;
+                }
+                sink.event(event.as_event());
+            }
+            Held::Raw(text, opening) => sink.raw(&text, opening),
+            Held::NotACall => sink.not_a_call(),
+            Held::Replaced(text, input) => sink.replaced(text, input),
+        }
+    }
+}
+
+fn report_detected<S: Sink>(format: Format, opened: Span, sink: &mut S) {
+    let mut message = String::new();
+    emit_diagnostic(
+        sink,
+        &mut message,
+        Kind::FormatDetected,
+        None,
+        opened,
+        format_args!(
+            "the output is in the `{}` format (its first call showed it); the rest of the \
+             stream is read as `{}`",
+            format.name(),
+            format.name()
+        ),
+    );
+}
+
+/// Where a candidate's output goes: held, or (the sole candidate) out.
+pub(super) struct TapSink<'a, S> {
+    held: &'a mut Vec<Held>,
+    started: &'a mut bool,
+    sole: bool,
+    format: Format,
+    /// Where the opener is in the input.
+    opened: Span,
+    out: &'a mut S,
+}
+
+impl<S: Sink> TapSink<'_, S> {
+    /// Appends a delta to the last held event when it is one of the same
+    /// kind, so that pieces fed one character at a time stay one event.
+    fn merge(&mut self, event: &Event<'_>) -> bool {
+        let Some(Held::Event(last)) = self.held.last_mut() else {
+            return false;
+        };
+        match (last, event) {
+            (OwnedEvent::Content { text: a }, Event::Content { text: b })
+            | (OwnedEvent::Reasoning { text: a }, Event::Reasoning { text: b }) => {
+                a.push_str(b);
+                true
+            }
+            (
+                OwnedEvent::ArgumentsDelta { index: i, delta: a },
+                Event::ArgumentsDelta { index: j, delta: b },
+            ) if *i == *j => {
+                a.push_str(b);
+                true
+            }
+            (
+                OwnedEvent::ParameterDelta { index: i, text: a },
+                Event::ParameterDelta { index: j, text: b },
+            ) if *i == *j => {
+                a.push_str(b);
+                true
+            }
+            _ => false,
+        }
+    }
+}
+
+impl<S: Sink> Sink for TapSink<'_, S> {
+    const WANTS_RAW: bool = S::WANTS_RAW;
+
+    fn event(&mut self, event: Event<'_>) {
+        let start = matches!(event, Event::ToolCallStart { .. });
+        if self.sole {
+            if start && !*self.started {
+                report_detected(self.format, self.opened, self.out);
+            }
+            self.out.event(event);
+        } else if !self.merge(&event) {
+            self.held.push(Held::Event(event.into_owned()));
+        }
+        *self.started |= start;
+    }
+
+    fn raw(&mut self, text: &str, opening: bool) {
+        if self.sole {
+            self.out.raw(text, opening);
+        } else {
+            self.held.push(Held::Raw(text.to_owned(), opening));
+        }
+    }
+
+    fn not_a_call(&mut self) {
+        if self.sole {
+            self.out.not_a_call();
+        } else {
+            self.held.push(Held::NotACall);
+        }
+    }
+
+    fn replaced(&mut self, text: usize, input: usize) {
+        if self.sole {
+            self.out.replaced(text, input);
+        } else {
+            self.held.push(Held::Replaced(text, input));
+        }
+    }
+
+    // Spans of the candidate's arguments buffer mean nothing to the
+    // parser's: the text is copied.
+    fn event_with_whole(&mut self, event: Event<'_>, _whole: Piece) {
+        self.event(event);
+    }
+}
