@@ -203,6 +203,9 @@ pub(crate) struct Options {
     pub reasoning: Reasoning,
     /// Whether a call opener inside reasoning ends it and starts a call.
     pub calls_in_reasoning: bool,
+    /// Whether call openers inside fenced code blocks of the text outside
+    /// calls start calls.
+    pub calls_in_code_blocks: bool,
 }
 
 impl Default for Options {
@@ -222,6 +225,7 @@ impl Default for Options {
             incomplete_calls_as_content: false,
             reasoning: Reasoning::default(),
             calls_in_reasoning: true,
+            calls_in_code_blocks: true,
         }
     }
 }

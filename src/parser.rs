@@ -470,6 +470,30 @@ impl ParserBuilder {
         self
     }
 
+    /// Whether a call opener inside a fenced code block of the text
+    /// outside calls starts a call (default `true`, as every server reads
+    /// one). With `false`, a model that shows tool syntax in a Markdown
+    /// code block (```` ``` ```` or `~~~`, at a line start after at most
+    /// three spaces, closed by a line of at least as many of the same
+    /// character) is not calling the tool: the block is content, as
+    /// written. Calls outside blocks, and code blocks inside a call's
+    /// values, are not affected. `auto` and the `foreign_format` watch
+    /// follow the same rule.
+    ///
+    /// ```
+    /// use toolcall_stream::{Format, Parser};
+    /// let text = "Call it like this:\n```\n<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>\n```\n";
+    /// let build = |calls| Parser::builder().format(Format::Hermes).calls_in_code_blocks(calls).build();
+    /// assert_eq!(build(true).parse(text).tool_calls.len(), 1);
+    /// let message = build(false).parse(text);
+    /// assert!(message.tool_calls.is_empty());
+    /// assert_eq!(message.content.as_deref(), Some(text));
+    /// ```
+    pub fn calls_in_code_blocks(mut self, calls: bool) -> ParserBuilder {
+        self.options.calls_in_code_blocks = calls;
+        self
+    }
+
     /// Whether a call naming a tool that is not among the
     /// [`tools`](ParserBuilder::tools) comes back as content instead of as
     /// a tool call (default `false`: it is kept, with an `unknown_tool`

@@ -104,6 +104,10 @@ struct Common {
     /// Calls written inside reasoning are reasoning text, not calls.
     #[arg(long)]
     no_calls_in_reasoning: bool,
+    /// Calls written inside a fenced code block (```` ``` ```` or `~~~`) of
+    /// the text are content, not calls.
+    #[arg(long)]
+    no_calls_in_code_blocks: bool,
     /// Number call ids `call_0`, `call_1`, … instead of random ids (the
     /// same as `--ids sequential`).
     #[arg(long, conflicts_with = "ids")]
@@ -299,6 +303,7 @@ impl Common {
             .value_termination(self.value_termination)
             .reasoning(self.reasoning)
             .calls_in_reasoning(!self.no_calls_in_reasoning)
+            .calls_in_code_blocks(!self.no_calls_in_code_blocks)
             .limits(self.limits.limits())
             .retain_arguments(retain_arguments)
             .hold_text_after_wrapper(self.hold_text_after_wrapper)

@@ -28,6 +28,7 @@ use std::sync::OnceLock;
 use aho_corasick::automaton::StateID;
 
 use super::driver::{MarkerSet, Step};
+use super::fence::CodeFences;
 #[path = "auto_tap.rs"]
 mod tap;
 use super::grammar::State;
@@ -154,10 +155,13 @@ pub(crate) struct Detect {
     fed_skew: (usize, usize),
     /// Where the candidates' opener is in the input.
     opened: Span,
+    /// Code blocks in the scout's text (`calls_in_code_blocks(false)`).
+    fences: Option<CodeFences>,
 }
 
 impl Detect {
     pub(crate) fn new(opts: Options) -> Detect {
+        let fences = (!opts.calls_in_code_blocks).then(CodeFences::default);
         let reasoning = opts.reasoning == Reasoning::Started;
         Detect {
             decided: false,
@@ -172,6 +176,7 @@ impl Detect {
             pos: 0,
             fed_skew: (0, 0),
             opened: Span::default(),
+            fences,
         }
     }
 
@@ -306,7 +311,7 @@ impl Detect {
                 if matches!(openers().markers.step(sid, lead), Step::Dead) {
                     self.marker = None;
                     let pending = mem::take(&mut self.pending);
-                    Engine::text_out(sink, self.reasoning, &pending);
+                    self.out(sink, &pending);
                 }
             }
             return None;
@@ -325,7 +330,7 @@ impl Detect {
         if self.candidates.is_empty() {
             self.marker = None;
             let pending = mem::take(&mut self.pending);
-            Engine::text_out(sink, self.reasoning, &pending);
+            self.out(sink, &pending);
             return;
         }
         let sole = self.sole;
@@ -353,6 +358,7 @@ impl Detect {
     /// Back to the start of a stream.
     pub(crate) fn reset(&mut self) {
         self.pos = 0;
+        self.fences = (!self.opts.calls_in_code_blocks).then(CodeFences::default);
         self.decided = false;
         self.marker = None;
         self.pending.clear();
@@ -363,12 +369,36 @@ impl Detect {
         self.fed_skew = (0, 0);
     }
 
+    /// Whether the scout follows code blocks (`calls_in_code_blocks(false)`):
+    /// it must then see all the text.
+    pub(crate) fn tracks_code_blocks(&self) -> bool {
+        self.fences.is_some()
+    }
+
+    /// Text the scout need not scan (it holds no opener), for its code
+    /// blocks.
+    pub(crate) fn note_text(&mut self, text: &str) {
+        if let Some(fences) = &mut self.fences {
+            fences.push(text);
+        }
+    }
+
+    /// The scout's text: content or reasoning, read for code blocks.
+    fn out<S: Sink>(&mut self, sink: &mut S, text: &str) {
+        if let Some(fences) = &mut self.fences {
+            fences.push(text);
+        }
+        Engine::text_out(sink, self.reasoning, text);
+    }
+
     /// The text of a shared opener that no format read as a call.
     fn release_fed<S: Sink>(&mut self, sink: &mut S) {
-        Engine::text_out(sink, self.reasoning, &self.fed);
+        let fed = mem::take(&mut self.fed);
+        self.out(sink, &fed);
         if S::WANTS_RAW {
-            sink.raw(&self.fed, false);
+            sink.raw(&fed, false);
         }
+        self.fed = fed;
         let (text, input) = std::mem::take(&mut self.fed_skew);
         if text > 0 {
             sink.replaced(text, input);
@@ -392,11 +422,15 @@ impl Detect {
                     Step::Done(role, spelled) => {
                         self.marker = None;
                         self.pending.clear();
-                        Engine::text_out(sink, self.reasoning, &s[run..marker_at.max(run)]);
+                        self.out(sink, &s[run..marker_at.max(run)]);
                         i += 1;
                         run = i;
                         let split = self.opts.reasoning != Reasoning::Off;
                         match role {
+                            // In a code block, with the option: text.
+                            Role::CallOpen if self.fences.is_some_and(|f| f.is_open()) => {
+                                self.out(sink, spelled)
+                            }
                             Role::CallOpen => {
                                 let end = self.pos + i as u64;
                                 // (A watch's content may be placed short of
@@ -412,7 +446,7 @@ impl Detect {
                             Role::ReasoningClose if split && self.reasoning => {
                                 self.reasoning = false
                             }
-                            _ => Engine::text_out(sink, self.reasoning, spelled),
+                            _ => self.out(sink, spelled),
                         }
                     }
                     Step::Dead => {
@@ -421,7 +455,7 @@ impl Detect {
                         // chunks.
                         self.marker = None;
                         let pending = mem::take(&mut self.pending);
-                        Engine::text_out(sink, self.reasoning, &pending);
+                        self.out(sink, &pending);
                         self.pending = pending;
                         self.pending.clear();
                     }
@@ -435,10 +469,10 @@ impl Detect {
             }
         }
         if self.marker.is_some() {
-            Engine::text_out(sink, self.reasoning, &s[run..marker_at.max(run)]);
+            self.out(sink, &s[run..marker_at.max(run)]);
             self.pending.push_str(&s[marker_at.max(run)..]);
         } else {
-            Engine::text_out(sink, self.reasoning, &s[run..]);
+            self.out(sink, &s[run..]);
         }
         s.len()
     }
@@ -497,18 +531,22 @@ impl Detect {
     fn decide<S: Sink>(&mut self, sink: &mut S) -> Option<Engine> {
         let reasoning = self.reasoning;
         let mut reasoning_after = reasoning;
+        let mut fences_after = self.fences;
         self.candidates.retain(|c| {
             let idle = !c.started && c.engine.is_idle(reasoning);
             if idle {
                 reasoning_after = c.engine.in_reasoning();
+                fences_after = c.engine.fences;
             }
             !idle
         });
         if self.candidates.is_empty() {
             // The opener was text.
             if self.sole {
-                // A message's end may have closed its reasoning.
+                // A message's end may have closed its reasoning; its text
+                // may have opened a code block.
                 self.reasoning = reasoning_after;
+                self.fences = fences_after;
             } else {
                 self.release_fed(sink);
             }

@@ -59,6 +59,7 @@ impl Foreign {
     pub(crate) fn idle_for(&self, s: &str) -> bool {
         self.pending.is_empty()
             && self.detect.is_quiet()
+            && !self.detect.tracks_code_blocks()
             && self.openers.find(s.as_bytes()).is_none()
     }
 
@@ -80,7 +81,8 @@ impl Foreign {
     #[inline]
     fn content(&mut self, text: &str) {
         if self.detect.is_quiet() && self.openers.find(text.as_bytes()).is_none() {
-            return;
+            // Code blocks still open and close in it.
+            return self.detect.note_text(text);
         }
         self.read(text);
     }

@@ -308,7 +308,9 @@ impl Engine {
     }
 
     pub(super) fn release_held<S: Sink>(&mut self, sink: &mut S) {
-        self.content(sink, &self.hold.text);
+        let held = std::mem::take(&mut self.hold.text);
+        self.content(sink, &held);
+        self.hold.text = held;
         self.hold.text.clear();
     }
 
@@ -366,6 +368,12 @@ impl Engine {
                 Role::ReasoningClose if self.reasoning_at.is_some() => self.reasoning_at = None,
                 Role::CallOpen | Role::FuncOpen
                     if self.in_reasoning() && !self.opts.calls_in_reasoning =>
+                {
+                    self.content(sink, text)
+                }
+                // Markers inside a fenced code block are text (an option).
+                Role::CallOpen | Role::FuncOpen | Role::HeadOpen | Role::ChannelOpen
+                    if self.in_code_block() =>
                 {
                     self.content(sink, text)
                 }

@@ -345,6 +345,9 @@ impl Engine {
             Mode::Content => {
                 self.release_held(sink);
                 sink.content_at(taken_at);
+                if let Some(fences) = &mut self.fences {
+                    fences.push(taken);
+                }
                 Self::text_out(sink, self.in_reasoning(), taken);
             }
             // Reported with the problem: the rest of the value is dropped.

@@ -50,7 +50,8 @@ impl Engine {
         let json = self.json();
         let list = json.body.is_some_and(|keys| keys.list);
         let opens = first == b'{' || (first == b'[' && list) || (first == b'`' && json.fenced);
-        if !opens {
+        // Inside a code block of the text (an option), a body is text.
+        if !opens || self.in_code_block() {
             self.state = State::Content;
             return 0;
         }

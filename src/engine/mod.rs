@@ -28,6 +28,7 @@ mod auto;
 mod call;
 pub(crate) mod driver;
 mod end;
+mod fence;
 mod foreign;
 mod grammar;
 mod header;
@@ -90,6 +91,9 @@ pub(crate) struct Engine {
     detect: Option<Box<auto::Detect>>,
     /// A known format's watch on its content for other formats' calls.
     foreign: Option<Box<foreign::Foreign>>,
+    /// Code blocks in the text outside calls, whose markers are text
+    /// (`calls_in_code_blocks(false)`).
+    fences: Option<fence::CodeFences>,
 }
 
 impl Engine {
@@ -119,17 +123,26 @@ impl Engine {
             unclosed_wrapper: false,
             detect,
             foreign: None,
+            fences: None,
         }
         .started()
     }
 
     /// Where a stream starts: inside reasoning when the prompt opened it.
     fn started(mut self) -> Engine {
-        self.start_reasoning();
+        self.start_stream();
         self
     }
 
-    fn start_reasoning(&mut self) {
+    /// Whether a marker here is inside a fenced code block of the text
+    /// outside calls, with `calls_in_code_blocks(false)`.
+    #[inline]
+    pub(super) fn in_code_block(&self) -> bool {
+        self.fences.is_some_and(|f| f.is_open())
+    }
+
+    fn start_stream(&mut self) {
+        self.fences = (!self.opts.calls_in_code_blocks).then(fence::CodeFences::default);
         self.reasoning_at =
             (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
     }
@@ -174,7 +187,7 @@ impl Engine {
         self.in_message = false;
         self.unclosed_wrapper = false;
         self.fed = 0;
-        self.start_reasoning();
+        self.start_stream();
     }
 
     /// Makes the arguments buffer ready for the events of the next `feed`.
@@ -286,7 +299,10 @@ impl Engine {
 
     /// Text outside calls: content, or reasoning while reasoning is open.
     #[inline]
-    fn content<S: Sink>(&self, sink: &mut S, text: &str) {
+    fn content<S: Sink>(&mut self, sink: &mut S, text: &str) {
+        if let Some(fences) = &mut self.fences {
+            fences.push(text);
+        }
         if S::PLACES_CONTENT {
             // Content starts where what it was began: the text handed
             // over, a marker that was text, or the opening that was not a

@@ -207,7 +207,9 @@ impl Engine {
         if self.hold.opening == Opening::Wrapper {
             let inner = self.hold.after_opener(self.hold.inner_end);
             if !inner.trim_matches(WS).is_empty() {
-                self.content(sink, inner);
+                // (The text is held text: its code fences need no tracking,
+                // it ends with a call.)
+                Self::text_out(sink, self.in_reasoning(), inner);
                 let call = Some(self.call.count());
                 let (open, func) = (self.marker(Role::CallOpen), self.marker(Role::FuncOpen));
                 self.diag(

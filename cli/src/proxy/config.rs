@@ -84,6 +84,11 @@ pub struct ProxyArgs {
     /// is reasoning whatever this says.
     #[arg(long, value_name = "MODE", default_value = "off")]
     pub reasoning: Reasoning,
+    /// Calls written inside a fenced code block (```` ``` ```` or `~~~`) of
+    /// the text are content, not calls: for models that show tool syntax
+    /// in examples.
+    #[arg(long)]
+    pub no_calls_in_code_blocks: bool,
     /// The largest request body accepted, in bytes; a larger one is
     /// refused with 413 before anything is sent upstream. Every request
     /// body is read whole before it is forwarded.
@@ -241,6 +246,7 @@ pub struct Config {
     pub max_held_call: usize,
     pub strict: bool,
     pub reasoning: Reasoning,
+    pub calls_in_code_blocks: bool,
     pub max_body_bytes: usize,
     pub connect_timeout: Duration,
     pub first_byte_timeout: Duration,
@@ -271,6 +277,7 @@ impl Config {
             max_held_call: args.max_held_call,
             strict: args.strict,
             reasoning: args.reasoning,
+            calls_in_code_blocks: !args.no_calls_in_code_blocks,
             max_body_bytes: args.max_body_bytes,
             connect_timeout: seconds("--connect-timeout", args.connect_timeout)?,
             first_byte_timeout: seconds("--first-byte-timeout", args.first_byte_timeout)?,

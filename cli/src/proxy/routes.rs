@@ -173,6 +173,7 @@ fn rewrite_for(config: &Config, body: &[u8]) -> Result<Option<Rewrite>, ProxyErr
         .incomplete_calls_as_content(config.incomplete_calls_as_content)
         .strict(config.strict)
         .reasoning(config.reasoning)
+        .calls_in_code_blocks(config.calls_in_code_blocks)
         // The chunks need only the argument fragments.
         .retain_arguments(false);
     // A `stream` that is not a boolean is refused rather than guessed: the
