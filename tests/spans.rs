@@ -150,3 +150,21 @@ fn spans_start_again_at_zero_after_a_reset() {
     assert_eq!(first, again);
     assert_eq!(first[0].span.start, 0);
 }
+
+#[test]
+fn a_rejected_call_under_auto_spans_the_call_too() {
+    let text = "Some text first.\n<tool_call>\n<function=f>\n<parameter=a>1\n</function>\n</tool_call>\nB.";
+    for format in [Format::Qwen3Coder, Format::Auto] {
+        let message = Parser::builder()
+            .format(format)
+            .strict(true)
+            .build()
+            .parse(text.as_bytes());
+        let d = only(&message.diagnostics, Kind::RejectedCall);
+        assert_eq!(
+            d.span.start as usize,
+            text.find("<tool_call>").unwrap(),
+            "{format}: {d:?}"
+        );
+    }
+}

@@ -383,21 +383,30 @@ impl Detect {
         }
     }
 
-    /// The scout's text: content or reasoning, read for code blocks.
+    /// The scout's text: content or reasoning, read for code blocks, and
+    /// raw input for a sink that wants it.
     fn out<S: Sink>(&mut self, sink: &mut S, text: &str) {
         if let Some(fences) = &mut self.fences {
             fences.push(text);
         }
         Engine::text_out(sink, self.reasoning, text);
+        if S::WANTS_RAW && !text.is_empty() {
+            sink.raw(text, false);
+        }
+    }
+
+    /// A marker the scout read as structure: raw input for a sink that
+    /// wants it.
+    fn structure<S: Sink>(sink: &mut S, marker: &str) {
+        if S::WANTS_RAW {
+            sink.raw(marker, false);
+        }
     }
 
     /// The text of a shared opener that no format read as a call.
     fn release_fed<S: Sink>(&mut self, sink: &mut S) {
         let fed = mem::take(&mut self.fed);
         self.out(sink, &fed);
-        if S::WANTS_RAW {
-            sink.raw(&fed, false);
-        }
         self.fed = fed;
         let (text, input) = std::mem::take(&mut self.fed_skew);
         if text > 0 {
@@ -441,10 +450,12 @@ impl Detect {
                                 return i;
                             }
                             Role::ReasoningOpen if split && !self.reasoning => {
-                                self.reasoning = true
+                                self.reasoning = true;
+                                Self::structure(sink, spelled);
                             }
                             Role::ReasoningClose if split && self.reasoning => {
-                                self.reasoning = false
+                                self.reasoning = false;
+                                Self::structure(sink, spelled);
                             }
                             _ => self.out(sink, spelled),
                         }
