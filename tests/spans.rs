@@ -168,3 +168,27 @@ fn a_rejected_call_under_auto_spans_the_call_too() {
         );
     }
 }
+
+#[test]
+fn foreign_format_after_invalid_utf8_in_held_text_counts_input_bytes() {
+    let mut input = b"[TOOL_CALLS]get_weather[CALL_ID]\xffl_call>\n".to_vec();
+    let opener = input.len();
+    input.extend_from_slice(
+        b"<function=get_weather>\n<parameter=City>\nParis\n</parameter>\n</function>\n</tool",
+    );
+    let foreign = |chunk: usize| {
+        let mut parser = Parser::builder().format(Format::Mistral).build();
+        let mut message = toolcall_stream::MessageBuilder::new();
+        for piece in input.chunks(chunk) {
+            message.extend(parser.feed(piece));
+        }
+        message.extend(parser.finish());
+        let message = message.finish();
+        only(&message.diagnostics, Kind::ForeignFormat).span
+    };
+    let whole = foreign(input.len());
+    assert_eq!(whole.start as usize, opener, "{whole:?}");
+    for chunk in [1, 2, 3, 4, 7] {
+        assert_eq!(foreign(chunk), whole, "chunks of {chunk}");
+    }
+}

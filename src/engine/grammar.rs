@@ -309,9 +309,39 @@ impl Engine {
 
     pub(super) fn release_held<S: Sink>(&mut self, sink: &mut S) {
         let held = std::mem::take(&mut self.hold.text);
-        self.content(sink, &held);
+        if S::PLACES_CONTENT && !self.hold.replaced.is_empty() {
+            self.release_replaced(&held, sink);
+        } else {
+            // Placed where the hold began (not where a later part of the
+            // construct began).
+            self.content_placed(sink, &held, self.hold.from);
+        }
         self.hold.text = held;
         self.hold.text.clear();
+        self.hold.replaced.clear();
+    }
+
+    /// Held text with U+FFFD for invalid input bytes, for a sink that
+    /// places content: in pieces that each start where they are in the
+    /// input (a replacement is longer than the bytes it stands for).
+    #[inline(never)]
+    fn release_replaced<S: Sink>(&mut self, held: &str, sink: &mut S) {
+        const FFFD: &str = "\u{FFFD}";
+        let replaced = std::mem::take(&mut self.hold.replaced);
+        let mut from = self.hold.from;
+        let mut done = 0;
+        for &packed in &replaced {
+            let (at, input) = ((packed >> 2) as usize, (packed & 3) as usize);
+            if at < done || held.get(at..at + FFFD.len()) != Some(FFFD) {
+                continue;
+            }
+            let end = at + FFFD.len();
+            self.content_placed(sink, &held[done..end], from);
+            from += (at - done + input) as u64;
+            done = end;
+        }
+        self.content_placed(sink, &held[done..], from);
+        self.hold.replaced = replaced;
     }
 
     #[inline(never)]
@@ -378,7 +408,7 @@ impl Engine {
                     self.content(sink, text)
                 }
                 Role::CallOpen => {
-                    self.hold.start(text);
+                    self.hold_start(text);
                     self.hold.opening = Opening::Wrapper;
                     self.unclosed_wrapper = desc
                         .json
@@ -644,7 +674,7 @@ impl Engine {
             }
             Role::ArgsOpen => self.stray.push(text),
             Role::ParamOpen => {
-                self.hold.start(text);
+                self.hold_start(text);
                 self.name.clear();
                 self.state = State::ParamName { in_value: false };
             }

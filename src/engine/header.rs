@@ -37,7 +37,7 @@ impl Engine {
     pub(super) fn begin_header(&mut self, text: &str) {
         // A new header ends a message left open.
         self.in_message = false;
-        self.hold.start(text);
+        self.hold_start(text);
         self.hold.opening = Opening::Bare;
         self.state = State::Header;
     }

@@ -23,6 +23,26 @@ pub(crate) struct Hold {
     pub inner_end: usize,
     /// The length of the marker `text` starts with.
     pub opener_len: usize,
+    /// Where in `text` a U+FFFD stands for invalid input bytes, and how
+    /// many (so that content released from here is placed in the input:
+    /// see `Engine::release_held`), packed as `offset << 2 | bytes`: four
+    /// bytes for each three of held text at most, so bounded as the held
+    /// text is. Checked when used.
+    pub replaced: Vec<u32>,
+    /// The input offset of `text`'s first byte, where an opening or a
+    /// body began holding (content released from here is placed there).
+    pub from: u64,
+}
+
+impl Hold {
+    /// Notes a U+FFFD at `at` in `text` that stands for `input` bytes.
+    pub(crate) fn note_replaced(&mut self, at: usize, input: usize) {
+        if let Ok(at) = u32::try_from(at) {
+            if at < 1 << 30 {
+                self.replaced.push(at << 2 | input.min(3) as u32);
+            }
+        }
+    }
 }
 
 impl Hold {
@@ -32,12 +52,15 @@ impl Hold {
             opening: Opening::Wrapper,
             inner_end: 0,
             opener_len: 0,
+            replaced: Vec::new(),
+            from: 0,
         }
     }
 
     /// Starts holding `marker`.
     pub(crate) fn start(&mut self, marker: &str) {
         self.text.clear();
+        self.replaced.clear();
         self.text.push_str(marker);
         self.opener_len = marker.len();
     }

@@ -240,8 +240,10 @@ impl Engine {
     fn json_feed<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         let keys = self.json().body;
         let before = self.json_reader.offset();
-        // The input offset of the value's first byte.
-        let origin = self.call.message.at.saturating_sub(before);
+        // The input offset of `s` (the reader's offsets count text, where
+        // U+FFFD may stand for fewer input bytes: only offsets within `s`
+        // are used).
+        let piece_at = self.call.message.at;
         let json = &mut self.json;
         let call = &mut self.call;
         let opts = &self.opts;
@@ -256,8 +258,8 @@ impl Engine {
             let k = (at - before) as usize;
             match event {
                 JsonEvent::Text(_) => {}
-                JsonEvent::Number(_) => json.event_at = origin + before + k as u64,
-                _ => json.event_at = origin + before + past_char(s, k) as u64,
+                JsonEvent::Number(_) => json.event_at = piece_at + k as u64,
+                _ => json.event_at = piece_at + past_char(s, k) as u64,
             }
             call.message.at = json.event_at;
             if let JsonEvent::Lenient(what) = event {
@@ -286,28 +288,28 @@ impl Engine {
         }
         match fed {
             Ok(Fed::More) => {
-                self.json_consumed(s, origin + before, sink);
+                self.json_consumed(s, piece_at, sink);
                 s.len()
             }
             Ok(Fed::Paused(n)) => {
                 // A call of a list ended: its raw text goes on now, and
                 // whatever follows belongs to the next call's opening.
-                self.json_consumed(&s[..n], origin + before, sink);
+                self.json_consumed(&s[..n], piece_at, sink);
                 self.json.between_elements = true;
                 n
             }
             Ok(Fed::Done(n)) => {
-                self.json_consumed(&s[..n], origin + before, sink);
+                self.json_consumed(&s[..n], piece_at, sink);
                 self.json_done(sink);
                 n
             }
             Err(error) => {
                 // The bytes before the one that is not JSON.
                 let taken = (error.at - before) as usize;
-                self.json_consumed(&s[..taken], origin + before, sink);
+                self.json_consumed(&s[..taken], piece_at, sink);
                 // Just past the character that is not JSON.
                 let past = past_char(s, taken);
-                self.call.message.at = origin + before + past as u64;
+                self.call.message.at = piece_at + past as u64;
                 self.json_invalid(&error, sink);
                 taken
             }
@@ -320,6 +322,9 @@ impl Engine {
     fn json_consumed<S: Sink>(&mut self, taken: &str, taken_at: u64, sink: &mut S) {
         match self.json.mode {
             Mode::Reading if !self.json.made_call => {
+                if self.hold.text.is_empty() {
+                    self.hold.from = taken_at;
+                }
                 self.hold.text.push_str(taken);
                 let over = self
                     .hold
@@ -344,11 +349,7 @@ impl Engine {
         match self.json.mode {
             Mode::Content => {
                 self.release_held(sink);
-                sink.content_at(taken_at);
-                if let Some(fences) = &mut self.fences {
-                    fences.push(taken);
-                }
-                Self::text_out(sink, self.in_reasoning(), taken);
+                self.content_placed(sink, taken, taken_at);
             }
             // Reported with the problem: the rest of the value is dropped.
             Mode::Stray | Mode::Reading => self.hold.text.clear(),

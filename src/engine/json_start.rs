@@ -58,7 +58,7 @@ impl Engine {
         // An opener of no bytes: what follows is held as after one, and
         // the call begins here.
         self.call.message.from = self.call.message.at;
-        self.hold.start("");
+        self.hold_start("");
         self.hold.opening = Opening::Wrapper;
         self.unclosed_wrapper = true;
         self.name.clear();

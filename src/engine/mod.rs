@@ -267,6 +267,11 @@ impl Engine {
         );
     }
 
+    /// The held text's length (see `replaced`).
+    pub(crate) fn held_text_len(&self) -> usize {
+        self.hold.text.len()
+    }
+
     /// How many bytes of input have been read.
     pub(crate) fn input_offset(&self) -> u64 {
         match self.detect.as_deref().filter(|d| !d.decided) {
@@ -278,7 +283,21 @@ impl Engine {
     /// `text` bytes just read stood for `input` bytes of input (an invalid
     /// UTF-8 sequence read as U+FFFD): offsets go on from the input's.
     /// A sink that counts raw bytes is told so, after the raw text.
-    pub(crate) fn replaced<S: Sink>(&mut self, text: usize, input: usize, sink: &mut S) {
+    /// `held_before`: the held text's length before the replacement was
+    /// read (`held_text_len`).
+    pub(crate) fn replaced<S: Sink>(
+        &mut self,
+        text: usize,
+        input: usize,
+        held_before: usize,
+        sink: &mut S,
+    ) {
+        // A replacement that went into held text: its place, for when the
+        // text is released as content.
+        let hold = &mut self.hold;
+        if hold.text.len() == held_before + text && hold.text.ends_with('\u{FFFD}') {
+            hold.note_replaced(held_before, input);
+        }
         let skew = |at: &mut u64| *at = (*at + input as u64).saturating_sub(text as u64);
         skew(&mut self.fed);
         match self.detect.as_deref_mut().filter(|d| !d.decided) {
@@ -295,6 +314,17 @@ impl Engine {
         if let Some(detect) = self.detect.as_deref_mut().filter(|d| !d.decided) {
             detect.cap_places(cap);
         }
+    }
+
+    /// Text outside calls that starts at input offset `at`.
+    fn content_placed<S: Sink>(&mut self, sink: &mut S, text: &str, at: u64) {
+        if let Some(fences) = &mut self.fences {
+            fences.push(text);
+        }
+        if S::PLACES_CONTENT {
+            sink.content_at(at);
+        }
+        Self::text_out(sink, self.in_reasoning(), text);
     }
 
     /// Text outside calls: content, or reasoning while reasoning is open.

@@ -351,7 +351,7 @@ impl Engine {
     }
 
     pub(super) fn begin_func_name(&mut self, opening: Opening) {
-        self.hold.start(self.marker(Role::FuncOpen));
+        self.hold_start(self.marker(Role::FuncOpen));
         self.name.clear();
         self.hold.opening = opening;
         self.state = State::FuncName;

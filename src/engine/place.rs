@@ -54,6 +54,13 @@ impl Engine {
         self.call.message.at = end;
     }
 
+    /// Starts holding `marker` (an opening's opener), from where the
+    /// construct began.
+    pub(super) fn hold_start(&mut self, marker: &str) {
+        self.hold.start(marker);
+        self.hold.from = self.call.message.from;
+    }
+
     /// The character at `k` in `s`, the text being handed over, decided
     /// something: diagnostics point just past it.
     #[inline]

@@ -117,11 +117,12 @@ impl Utf8 {
     /// end), read as one U+FFFD.
     fn invalid<S: Sink>(&mut self, bad: usize, engine: &mut Engine, sink: &mut S) {
         let at = engine.input_offset();
+        let held = engine.held_text_len();
         engine.cap_places(at + bad as u64);
         engine.run(REPLACEMENT, sink);
         engine.cap_places(u64::MAX);
         // Offsets count the input's bytes, not the replacement's.
-        engine.replaced(REPLACEMENT.len(), bad, sink);
+        engine.replaced(REPLACEMENT.len(), bad, held, sink);
         if !self.reported {
             self.reported = true;
             let index = engine.current_call();
