@@ -209,6 +209,10 @@ impl Engine {
             if !inner.trim_matches(WS).is_empty() {
                 // (The text is held text: its code fences need no tracking,
                 // it ends with a call.)
+                if S::PLACES_CONTENT {
+                    let at = self.hold.from + self.hold.opener_len as u64;
+                    sink.content_at(at);
+                }
                 Self::text_out(sink, self.in_reasoning(), inner);
                 let call = Some(self.call.count());
                 let (open, func) = (self.marker(Role::CallOpen), self.marker(Role::FuncOpen));
