@@ -132,6 +132,9 @@ impl Engine {
     /// state; returns how much it took and whether the state must be
     /// decided now (text came, or the whitespace outgrew the window).
     fn hold_layout(&mut self, s: &str) -> (usize, bool) {
+        if self.hold.text.is_empty() {
+            self.hold.from = self.call.message.at;
+        }
         let ws = leading_ws(s);
         self.hold.text.push_str(&s[..ws]);
         let over = self.hold.len().saturating_sub(self.hold_limit());

@@ -36,6 +36,10 @@ impl Engine {
     /// Text after a call's JSON: whitespace and the fence's closing
     /// backticks are held as layout; other text decides.
     pub(super) fn after_json_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        if self.hold.text.is_empty() {
+            // Layout after the value starts holding here.
+            self.hold.from = self.call.message.at;
+        }
         let separator = self.json().body_separator;
         for (at, b) in s.bytes().enumerate() {
             let next = match (self.json.fence, b) {
@@ -100,6 +104,7 @@ impl Engine {
             // The closing fence is layout; what follows it is text.
             if let Some(at) = self.hold.text.rfind("```") {
                 self.hold.text.drain(..at + 3);
+                self.hold.from += (at + 3) as u64;
             }
         }
         self.release_held(sink);
@@ -118,6 +123,7 @@ impl Engine {
         if fence == Fence::Closed {
             if let Some(at) = self.hold.text.rfind("```") {
                 self.hold.text.drain(..at + 3);
+                self.hold.from += (at + 3) as u64;
             }
         }
         let held = &self.hold.text;
