@@ -295,8 +295,10 @@ impl Engine {
         // A replacement that went into held text: its place, for when the
         // text is released as content.
         let hold = &mut self.hold;
-        if hold.text.len() == held_before + text && hold.text.ends_with('\u{FFFD}') {
-            hold.note_replaced(held_before, input);
+        // (Held text before it may have come out of a marker's first bytes
+        // in the same step: the replacement is the held text's end.)
+        if hold.text.len() >= held_before + text && hold.text.ends_with('\u{FFFD}') {
+            hold.note_replaced(hold.text.len() - text, input);
         }
         let skew = |at: &mut u64| *at = (*at + input as u64).saturating_sub(text as u64);
         skew(&mut self.fed);
