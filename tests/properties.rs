@@ -440,7 +440,15 @@ macro_rules! properties {
                 cuts: &[usize],
                 mode: ValueTermination,
             ) -> Result<(), TestCaseError> {
-                check_split_with(build(FORMAT, mode, true, None), input, cuts)
+                check_split_with(build(FORMAT, mode, true, None), input, cuts)?;
+                // Reasoning markers are structure then, not text.
+                let reasoning = Parser::builder()
+                    .format(FORMAT)
+                    .value_termination(mode)
+                    .reasoning(toolcall_stream::Reasoning::On)
+                    .ids(Ids::sequential("call_"))
+                    .build();
+                check_split_with(reasoning, input, cuts)
             }
 
             proptest! {

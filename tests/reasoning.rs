@@ -136,6 +136,11 @@ fn each_family_splits_its_own_markers() {
             "<think>q</think>a<｜tool▁calls▁begin｜><｜tool▁call▁begin｜>f<｜tool▁sep｜>{}\
              <｜tool▁call▁end｜><｜tool▁calls▁end｜>",
         ),
+        (
+            Format::KimiK2,
+            "◁think▷q◁/think▷a<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0\
+             <|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>",
+        ),
         (Format::Mistral, "[THINK]q[/THINK]a[TOOL_CALLS]f[ARGS]{}"),
         (
             Format::CohereCommand3,
@@ -152,6 +157,75 @@ fn each_family_splits_its_own_markers() {
         assert_eq!(message.content.as_deref(), Some("a"), "{format}");
         assert_eq!(message.tool_calls.len(), 1, "{format}");
         assert_split_invariant(parser(format, Reasoning::On, true), text);
+    }
+}
+
+/// `◁` and `▷` begin with the same UTF-8 byte, so a match of `◁think▷`
+/// that fails at `▷` may have stepped over the start of the next marker.
+#[test]
+fn kimis_arrow_markers_start_over_where_a_failed_one_holds_another() {
+    let call = "<|tool_calls_section_begin|><|tool_call_begin|>functions.f:0\
+                <|tool_call_argument_begin|>{}<|tool_call_end|><|tool_calls_section_end|>";
+    let cases: [(&str, Option<&str>, Option<&str>); 7] = [
+        ("◁think◁think▷q◁/think▷a", Some("q"), Some("◁thinka")),
+        ("◁think▷q◁/think◁/think▷a", Some("q◁/think"), Some("a")),
+        (
+            "◁thin◁think▷q◁/thi◁/think▷a",
+            Some("q◁/thi"),
+            Some("◁thina"),
+        ),
+        ("◁think◁/think▷a", None, Some("◁think◁/think▷a")),
+        ("◁◁◁think▷▷q◁/think▷", Some("▷q"), Some("◁◁")),
+        ("◁think▷◁think▷q◁/think▷", Some("◁think▷q"), None),
+        (
+            "◁think\u{25b6}q◁/think▷",
+            None,
+            Some("◁think\u{25b6}q◁/think▷"),
+        ),
+    ];
+    for (text, reasoning, content) in cases {
+        let message = parse(Format::KimiK2, Reasoning::On, text);
+        assert_eq!(message.reasoning.as_deref(), reasoning, "{text}");
+        assert_eq!(message.content.as_deref(), content, "{text}");
+        let with_call = format!("{text}{call}");
+        for format in [Format::KimiK2, Format::Auto, Format::Hermes] {
+            for mode in [Reasoning::Off, Reasoning::On, Reasoning::Started] {
+                assert_split_invariant(parser(format, mode, true), text);
+                assert_split_invariant(parser(format, mode, true), &with_call);
+            }
+        }
+        let found = parse(Format::Auto, Reasoning::On, &with_call);
+        assert_eq!(found.reasoning.as_deref(), reasoning, "auto: {text}");
+        assert_eq!(found.tool_calls.len(), 1, "auto: {text}");
+    }
+}
+
+/// Text that opens a JSON value (`[` after the opener) before a marker:
+/// the marker is the value's text, whether or not a chunk ends between
+/// the two, and after the JSON fails it is read again as a marker.
+#[test]
+fn a_marker_right_after_a_json_values_first_byte_is_read_the_same_at_every_cut() {
+    let cases = [
+        (
+            Format::CohereCommand3,
+            "<|START_ACTION|>[<|START_THINKING|>q<|END_THINKING|>a",
+        ),
+        (
+            Format::Apertus,
+            "<|tools_prefix|>{<|inner_prefix|>q<|inner_suffix|>a",
+        ),
+        (Format::Hermes, "<tool_call>[<think>q</think>a"),
+    ];
+    for (format, text) in cases {
+        let message = parse(format, Reasoning::On, text);
+        assert_eq!(message.reasoning.as_deref(), Some("q"), "{format}");
+        assert!(message
+            .content
+            .as_deref()
+            .is_some_and(|c| c.ends_with("[a") || c.ends_with("{a")));
+        for mode in [Reasoning::Off, Reasoning::On] {
+            assert_split_invariant(parser(format, mode, true), text);
+        }
     }
 }
 

@@ -308,8 +308,18 @@ impl Detect {
     pub(crate) fn next_starts_with<S: Sink>(&mut self, lead: u8, sink: &mut S) -> Option<Engine> {
         if self.candidates.is_empty() {
             if let Some(sid) = self.marker {
-                if matches!(openers().markers.step(sid, lead), Step::Dead) {
+                let set = &openers().markers;
+                if matches!(set.step(sid, lead), Step::Dead) {
                     self.marker = None;
+                    while self.reanchor(set, &[], sink).is_some() {
+                        if self
+                            .marker
+                            .is_some_and(|sid| set.step(sid, lead) != Step::Dead)
+                        {
+                            return None;
+                        }
+                        self.marker = None;
+                    }
                     let pending = mem::take(&mut self.pending);
                     self.out(sink, &pending);
                 }
@@ -395,6 +405,24 @@ impl Detect {
         }
     }
 
+    /// A dead match that may go on from a later byte (see
+    /// [`MarkerSet::reanchor`]): the text before it from earlier chunks
+    /// goes out now. Returns where the match starts in `here`.
+    fn reanchor<S: Sink>(&mut self, set: &MarkerSet, here: &[u8], sink: &mut S) -> Option<usize> {
+        if !set.reanchors() {
+            return None;
+        }
+        let found = set.reanchor(&self.pending, here)?;
+        if found.text > 0 {
+            let mut pending = mem::take(&mut self.pending);
+            self.out(sink, &pending[..found.text]);
+            pending.drain(..found.text);
+            self.pending = pending;
+        }
+        self.marker = Some(found.state);
+        Some(found.at)
+    }
+
     /// A marker the scout read as structure: raw input for a sink that
     /// wants it.
     fn structure<S: Sink>(sink: &mut S, marker: &str) {
@@ -461,10 +489,14 @@ impl Detect {
                         }
                     }
                     Step::Dead => {
-                        // The bytes stepped hold no first byte after the
-                        // first: they are text, after those of earlier
-                        // chunks.
                         self.marker = None;
+                        let start = marker_at.max(run);
+                        if let Some(at) = self.reanchor(set, &bytes[start..i], sink) {
+                            marker_at = start + at;
+                            continue;
+                        }
+                        // The bytes stepped are text, after those of
+                        // earlier chunks.
                         let pending = mem::take(&mut self.pending);
                         self.out(sink, &pending);
                         self.pending = pending;

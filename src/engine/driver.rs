@@ -5,8 +5,12 @@
 //! stepped one byte at a time; its state and the bytes stepped so far
 //! (`pending`, at most one marker long) are kept between chunks. A format's
 //! description guarantees that no marker holds a first byte after its own
-//! first byte, so when the DFA dies the bytes stepped cannot contain the
-//! start of another marker: they are text, and nothing is scanned twice.
+//! first byte, in the common case, so when the DFA dies the bytes stepped
+//! cannot contain the start of another marker: they are text, and nothing
+//! is scanned twice. A set where one does (Kimi's `◁think▷`: `◁` and `▷`
+//! share their first UTF-8 byte) [re-anchors](MarkerSet::reanchors): a
+//! dead match is text up to the next first byte among the bytes stepped,
+//! and the match starts over there (at most one marker's length again).
 
 use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::dfa::DFA;
@@ -37,6 +41,8 @@ pub(crate) struct MarkerSet {
     /// wants them (up to three use `memchr`/`memchr2`/`memchr3`).
     first: Vec<u8>,
     is_first: [bool; 256],
+    /// Some marker holds a first byte after its own first byte.
+    reanchors: bool,
 }
 
 impl MarkerSet {
@@ -61,6 +67,11 @@ impl MarkerSet {
                 first.push(b);
             }
         }
+        let reanchors = markers.iter().any(|(_, text)| {
+            text.as_bytes()[1..]
+                .iter()
+                .any(|&b| is_first[usize::from(b)])
+        });
         MarkerSet {
             dfa,
             roles,
@@ -68,7 +79,75 @@ impl MarkerSet {
             start,
             first,
             is_first,
+            reanchors,
         }
+    }
+
+    /// Whether a dead match must be re-anchored: some marker holds another
+    /// marker's first byte after its own, so the bytes a dead match
+    /// stepped may hold the start of a marker.
+    #[inline]
+    pub(crate) fn reanchors(&self) -> bool {
+        self.reanchors
+    }
+
+    /// Where a marker may start among `stepped`, the bytes a dead match
+    /// stepped from its first byte (at 0, which is not looked at).
+    fn restart(&self, stepped: &[u8]) -> Option<usize> {
+        let after = stepped.get(1..)?;
+        after
+            .iter()
+            .position(|&b| self.starts_marker(b))
+            .map(|k| k + 1)
+    }
+
+    /// A match died after stepping the bytes `pending` (from earlier
+    /// chunks) and then `here` (from the chunk being read). When the rest
+    /// of them from some place after the match's start is still the start
+    /// of a marker, the bytes before that place are text and the match
+    /// goes on from it (the dead byte is to be stepped again).
+    pub(crate) fn reanchor(&self, pending: &str, here: &[u8]) -> Option<Reanchored> {
+        let earlier = pending.len();
+        let (at, state) = if earlier == 0 {
+            self.reanchor_in(here)?
+        } else {
+            // Rare, and at most a marker long.
+            self.reanchor_in(&[pending.as_bytes(), here].concat())?
+        };
+        Some(Reanchored {
+            text: at.min(earlier),
+            at: at.saturating_sub(earlier),
+            state,
+        })
+    }
+
+    /// The first place after the start of `stepped` from which the rest is
+    /// still the start of a marker, and the state there.
+    fn reanchor_in(&self, stepped: &[u8]) -> Option<(usize, StateID)> {
+        let mut at = 0;
+        loop {
+            at += self.restart(&stepped[at..])?;
+            if let Some(sid) = self.prefix_state(&stepped[at..]) {
+                return Some((at, sid));
+            }
+        }
+    }
+
+    /// The state after `bytes` from a first byte, when they are a prefix
+    /// of a marker and not a whole one.
+    fn prefix_state(&self, bytes: &[u8]) -> Option<StateID> {
+        let (&lead, rest) = bytes.split_first()?;
+        if !self.starts_marker(lead) {
+            return None;
+        }
+        let mut sid = self.after_first(lead);
+        for &b in rest {
+            match self.step(sid, b) {
+                Step::Partial(next) => sid = next,
+                _ => return None,
+            }
+        }
+        Some(sid)
     }
 
     /// Whether a marker starts with `byte`.
@@ -115,6 +194,17 @@ impl MarkerSet {
             Step::Partial(next)
         }
     }
+}
+
+/// Where a dead match goes on (see [`MarkerSet::reanchor`]).
+pub(crate) struct Reanchored {
+    /// How many bytes of those from earlier chunks are text.
+    pub text: usize,
+    /// Where the match starts in the chunk being read (0 while it starts
+    /// in earlier chunks).
+    pub at: usize,
+    /// The state after the bytes stepped from there.
+    pub state: StateID,
 }
 
 /// A marker being recognized: the DFA state and the bytes stepped so far.

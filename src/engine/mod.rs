@@ -41,6 +41,7 @@ mod json_start;
 mod name;
 mod openings;
 mod place;
+mod reanchor;
 mod values;
 
 use std::mem;
@@ -458,9 +459,18 @@ impl Engine {
                     }
                     Step::Done(role, spelled) => {
                         self.marker.state = None;
+                        let earlier = !self.marker.pending.is_empty();
                         self.marker.pending.clear();
-                        self.marker.last = Some((role, spelled));
+                        let last = self.marker.last.replace((role, spelled));
                         self.text_tee(&s[run..marker_at], run, sink);
+                        if !earlier && !self.scans_markers() {
+                            // That text began a state that reads no
+                            // markers (a JSON value): the marker is its
+                            // text, as when a chunk ends between the two.
+                            self.marker.last = last;
+                            (i, run) = (marker_at, marker_at);
+                            continue;
+                        }
                         i += 1;
                         run = i;
                         self.reached_marker(i, spelled.len());
@@ -481,6 +491,12 @@ impl Engine {
                         // The byte is not consumed: it may start a marker.
                         self.marker.state = None;
                         let start = marker_at.max(run);
+                        if markers.reanchors() {
+                            if let Some(at) = self.reanchor(&bytes[start..i], sink) {
+                                marker_at = start + at;
+                                continue;
+                            }
+                        }
                         if run < start && !self.state.accumulates_text() {
                             // The text before the match may change the state
                             // (a tentative closer or name inside a value may
@@ -529,10 +545,26 @@ impl Engine {
         }
         if self.marker.is_active() {
             self.text_tee(&s[run..marker_at], run, sink);
+            if self.marker.pending.is_empty() && !self.scans_markers() {
+                // As for a whole marker: the text before it began a state
+                // that reads no markers.
+                self.marker.state = None;
+                return self.run_chunk_from(s, marker_at.max(run), sink);
+            }
             self.marker.pending.push_str(&s[marker_at.max(run)..]);
         } else {
             self.text_tee(&s[run..], run, sink);
         }
+    }
+
+    /// The rest of a chunk, from `at`, after a marker match there was
+    /// dropped.
+    #[inline(never)]
+    fn run_chunk_from<S: Sink>(&mut self, s: &str, at: usize, sink: &mut S) {
+        let fed = self.fed;
+        self.fed += at as u64;
+        self.run_chunk(&s[at..], sink);
+        self.fed = fed;
     }
 
     /// The next input starts with a character whose first byte is `lead`
@@ -554,6 +586,14 @@ impl Engine {
     fn next_starts_with_format<S: Sink>(&mut self, lead: u8, sink: &mut S) {
         if self.marker.is_active() && !self.marker.continues_with(&self.format.markers, lead) {
             self.marker.state = None;
+            if self.format.markers.reanchors() {
+                while self.reanchor(&[], sink).is_some() {
+                    if self.marker.continues_with(&self.format.markers, lead) {
+                        return;
+                    }
+                    self.marker.state = None;
+                }
+            }
             self.flush_pending(sink);
         }
     }

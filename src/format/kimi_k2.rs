@@ -30,6 +30,9 @@ pub(crate) static KIMI_K2: Description = Description {
             (Role::ArgsOpen, "<|tool_call_argument_begin|>"),
             (Role::ReasoningOpen, "<think>"),
             (Role::ReasoningClose, "</think>"),
+            // Kimi-VL and K1.5 think between these.
+            (Role::ReasoningOpen, "◁think▷"),
+            (Role::ReasoningClose, "◁/think▷"),
         ],
         Json {
             id_in_name: Some(IdInName {

@@ -7,9 +7,11 @@
 //!
 //! A description is checked when it is compiled ([`Description::compile`]):
 //! markers must be non-empty and prefix-free, no marker may hold another
-//! marker's first byte after its own first byte (so that a failed match is
-//! text and is never scanned again), and every role the grammar needs must
-//! be spelled.
+//! after its first byte (a failed match may start over inside the bytes it
+//! stepped, never behind a whole marker), and every role the grammar needs
+//! must be spelled. A marker that holds another's first byte (Kimi's
+//! `◁think▷`) makes its set re-anchor failed matches: see
+//! `engine::driver`.
 
 mod apertus;
 mod auto;
@@ -347,8 +349,9 @@ pub(crate) enum DescriptionError {
     EmptyMarker(Role),
     /// One marker is a prefix of another: the longer one could never match.
     Prefix(&'static str, &'static str),
-    /// A marker holds a marker's first byte after its own first byte.
-    InnerFirstByte(&'static str, u8),
+    /// A marker holds another marker after its first byte: a match of the
+    /// outer one that dies would have to step back over a whole marker.
+    Contains(&'static str, &'static str),
     /// A role the grammar needs is not spelled.
     MissingRole(Role),
     /// A name ends at a byte that starts a marker.
@@ -363,10 +366,9 @@ impl fmt::Display for DescriptionError {
         match self {
             DescriptionError::EmptyMarker(role) => write!(f, "marker {role:?} is empty"),
             DescriptionError::Prefix(a, b) => write!(f, "marker {a:?} is a prefix of {b:?}"),
-            DescriptionError::InnerFirstByte(m, b) => write!(
-                f,
-                "marker {m:?} holds byte {b:#04x}, which starts a marker, after its first byte"
-            ),
+            DescriptionError::Contains(a, b) => {
+                write!(f, "marker {a:?} holds marker {b:?} after its first byte")
+            }
             DescriptionError::MissingRole(role) => {
                 write!(f, "the grammar needs a marker for {role:?}")
             }
@@ -408,13 +410,11 @@ impl Description {
                 }
             }
         }
-        let first_bytes: Vec<u8> = self.markers.iter().map(|(_, t)| t.as_bytes()[0]).collect();
-        for &(_, text) in self.markers {
-            if let Some(&b) = text.as_bytes()[1..]
-                .iter()
-                .find(|b| first_bytes.contains(b))
-            {
-                return Err(DescriptionError::InnerFirstByte(text, b));
+        for &(_, a) in self.markers {
+            for &(_, b) in self.markers {
+                if memchr::memmem::find(&a.as_bytes()[1..], b.as_bytes()).is_some() {
+                    return Err(DescriptionError::Contains(a, b));
+                }
             }
         }
         let headed = self.json.is_some_and(|json| json.headers.is_some());
@@ -448,6 +448,7 @@ impl Description {
                 return Err(DescriptionError::MissingRole(role));
             }
         }
+        let first_bytes: Vec<u8> = self.markers.iter().map(|(_, t)| t.as_bytes()[0]).collect();
         for end in [self.func_name_end, self.param_name_end] {
             if let NameEnd::Byte(b) = end {
                 if first_bytes.contains(&b) {

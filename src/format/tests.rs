@@ -80,17 +80,25 @@ fn markers_must_be_prefix_free() {
 }
 
 #[test]
-fn a_first_byte_inside_a_marker_is_refused() {
+fn a_marker_inside_a_marker_is_refused() {
     static D: Description = desc(&[
-        (Role::CallOpen, "<call<>"),
+        (Role::CallOpen, "<call<p=>"),
         (Role::CallClose, "</call>"),
         (Role::ParamOpen, "<p="),
         (Role::ParamClose, "</p>"),
     ]);
     assert_eq!(
         D.validate(),
-        Err(DescriptionError::InnerFirstByte("<call<>", b'<'))
+        Err(DescriptionError::Contains("<call<p=>", "<p="))
     );
+    // A first byte alone is allowed: the set re-anchors.
+    static E: Description = desc(&[
+        (Role::CallOpen, "<call<>"),
+        (Role::CallClose, "</call>"),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+    ]);
+    assert_eq!(E.validate(), Ok(()));
 }
 
 #[test]
