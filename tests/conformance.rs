@@ -251,6 +251,32 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
          so its arguments are a string, not an object; we decode it into the object the \
          string holds (`lenient_json`), as for every JSON format",
     ),
+    // Seed-OSS is Qwen3-Coder's grammar respelled: the same differences.
+    (
+        "so_content_after",
+        "as q_content_after: vLLM non-streaming drops the content after the call",
+    ),
+    (
+        "so_close_marker_in_value",
+        "`lookahead` keeps `</parameter> in text` in the value (a `</parameter>` not followed \
+         by structure is text, `closer_in_value`); vLLM cuts the value at the first \
+         `</parameter>` and loses the rest",
+    ),
+    (
+        "so_missing_param_close_last",
+        "as q_missing_param_close_last: vLLM drops the unclosed last parameter; we recover \
+         `city: Paris` with `unclosed_parameter`",
+    ),
+    (
+        "so_truncated_in_value",
+        "as q_truncated_in_value: we keep what arrived, `complete: false`, `truncated`",
+    ),
+    (
+        "so_qwen_wrapper",
+        "Qwen's `<tool_call>` wrapper around a Seed call: both read the bare `<function=` as \
+         the call; vLLM drops the `</tool_call>` after it, we return it as content (it is \
+         not this format's marker) and report `missing_tool_call_open`",
+    ),
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -274,6 +300,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("mistral", Format::Mistral),
     ("llama3_json", Format::Llama3Json),
     ("xlam", Format::Xlam),
+    ("seed_oss", Format::SeedOss),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -296,6 +323,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::OpenAi, 10),
     (Format::Llama3Json, 9),
     (Format::Xlam, 4),
+    (Format::SeedOss, 9),
 ];
 
 struct Case {

@@ -153,6 +153,27 @@ fn qwen_calls() -> impl Strategy<Value = Vec<u8>> {
     })
 }
 
+/// Qwen3-Coder's output in Seed-OSS's spelling: its wrapper and reasoning
+/// tags (near misses such as `<tool_ca` stay Qwen's, a near miss here too).
+fn seed_spelling(qwen: Vec<u8>) -> Vec<u8> {
+    let mut out = Vec::with_capacity(qwen.len() + 16);
+    let mut rest = &qwen[..];
+    while let Some(&b) = rest.first() {
+        let tag = [&b"tool_call>"[..], b"think>"]
+            .into_iter()
+            .find(|tag| rest.starts_with(tag));
+        if let Some(tag) = tag {
+            out.extend_from_slice(b"seed:");
+            out.extend_from_slice(tag);
+            rest = &rest[tag.len()..];
+        } else {
+            out.push(b);
+            rest = &rest[1..];
+        }
+    }
+    out
+}
+
 /// GLM marker soup.
 fn glm_output() -> impl Strategy<Value = Vec<u8>> {
     soup(GLM_PIECES, 0..48)
@@ -585,6 +606,12 @@ macro_rules! properties {
 }
 
 properties!(qwen3_coder, Format::Qwen3Coder, qwen_output(), qwen_calls());
+properties!(
+    seed_oss,
+    Format::SeedOss,
+    qwen_output().prop_map(seed_spelling),
+    qwen_calls().prop_map(seed_spelling)
+);
 properties!(glm45, Format::Glm45, glm_output(), glm_calls());
 properties!(glm47, Format::Glm47, glm_output(), glm_calls());
 

@@ -50,6 +50,7 @@ use tap::{replay, Candidate};
 pub(crate) const DETECTED: &[Format] = &[
     Format::Hermes,
     Format::Qwen3Coder,
+    Format::SeedOss,
     Format::Glm45,
     Format::Glm47,
     Format::KimiK2,

@@ -116,6 +116,11 @@ impl Engine {
         if !self.name.finish(confirmed) {
             return self.reject_name(sink);
         }
+        // An id with no name in it (Kimi's `functions.:0`).
+        let id = self.desc().json.and_then(|json| json.id_in_name);
+        if id.is_some_and(|id| id.name_of(&self.name.text).trim_matches(super::WS).is_empty()) {
+            return self.reject_name(sink);
+        }
         if self.name.is_spaced() {
             let name = &self.name.text;
             let next = Some(self.call.count());

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use super::{
     apertus, auto, bare_json, deepseek, gigachat, glm, harmony, hermes, json_wrapped, kimi_k2,
-    llama3, mistral, qwen3_coder, xlam, xml_json, Compiled, Description,
+    llama3, mistral, qwen3_coder, seed_oss, xlam, xml_json, Compiled, Description,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -119,6 +119,11 @@ pub enum Format {
     /// content with a string `name` is a call here, so `auto` does not
     /// detect it. Names: `bare_json`, `json`.
     BareJson,
+    /// Seed-OSS: Qwen3-Coder's shape in Seed's wrapper,
+    /// `<seed:tool_call><function=NAME><parameter=KEY>VALUE</parameter>`
+    /// `</function></seed:tool_call>`; reasoning in `<seed:think>`. vLLM
+    /// name: `seed_oss`.
+    SeedOss,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -158,6 +163,7 @@ impl Format {
         Format::XmlToolUse,
         Format::XmlFunctionCall,
         Format::BareJson,
+        Format::SeedOss,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -170,7 +176,8 @@ impl Format {
     ///
     /// ```
     /// use toolcall_stream::Format;
-    /// assert_eq!(Format::Qwen3Coder.aliases(), ["qwen3_xml"]);
+    /// assert!(Format::Qwen3Coder.aliases().contains(&"qwen3_xml"));
+    /// assert_eq!("qwen3.5".parse::<Format>(), Ok(Format::Qwen3Coder));
     /// ```
     pub fn aliases(self) -> &'static [&'static str] {
         self.description().aliases
@@ -204,64 +211,15 @@ impl Format {
             Format::XmlToolUse => &xml_json::XML_TOOL_USE,
             Format::XmlFunctionCall => &xml_json::XML_FUNCTION_CALL,
             Format::BareJson => &bare_json::BARE_JSON,
+            Format::SeedOss => &seed_oss::SEED_OSS,
         }
     }
 
     pub(crate) fn compiled(self) -> &'static Compiled {
-        static QWEN: OnceLock<Compiled> = OnceLock::new();
-        static GLM45: OnceLock<Compiled> = OnceLock::new();
-        static GLM47: OnceLock<Compiled> = OnceLock::new();
-        static HERMES: OnceLock<Compiled> = OnceLock::new();
-        static KIMI_K2: OnceLock<Compiled> = OnceLock::new();
-        static DEEPSEEK_V31: OnceLock<Compiled> = OnceLock::new();
-        static DEEPSEEK_V3: OnceLock<Compiled> = OnceLock::new();
-        static LONGCAT: OnceLock<Compiled> = OnceLock::new();
-        static INTERNLM: OnceLock<Compiled> = OnceLock::new();
-        static JAMBA: OnceLock<Compiled> = OnceLock::new();
-        static HUNYUAN_A13B: OnceLock<Compiled> = OnceLock::new();
-        static GRANITE: OnceLock<Compiled> = OnceLock::new();
-        static PHI4_MINI_JSON: OnceLock<Compiled> = OnceLock::new();
-        static MISTRAL: OnceLock<Compiled> = OnceLock::new();
-        static HARMONY: OnceLock<Compiled> = OnceLock::new();
-        static AUTO: OnceLock<Compiled> = OnceLock::new();
-        static LLAMA3_JSON: OnceLock<Compiled> = OnceLock::new();
-        static MINIMAX: OnceLock<Compiled> = OnceLock::new();
-        static COHERE_COMMAND3: OnceLock<Compiled> = OnceLock::new();
-        static GRANITE_20B_FC: OnceLock<Compiled> = OnceLock::new();
-        static XLAM: OnceLock<Compiled> = OnceLock::new();
-        static APERTUS: OnceLock<Compiled> = OnceLock::new();
-        static GIGACHAT3: OnceLock<Compiled> = OnceLock::new();
-        static XML_TOOL_USE: OnceLock<Compiled> = OnceLock::new();
-        static XML_FUNCTION_CALL: OnceLock<Compiled> = OnceLock::new();
-        static BARE_JSON: OnceLock<Compiled> = OnceLock::new();
-        let cell = match self {
-            Format::Qwen3Coder => &QWEN,
-            Format::Glm45 => &GLM45,
-            Format::Glm47 => &GLM47,
-            Format::Hermes => &HERMES,
-            Format::KimiK2 => &KIMI_K2,
-            Format::DeepSeekV31 => &DEEPSEEK_V31,
-            Format::DeepSeekV3 => &DEEPSEEK_V3,
-            Format::LongCat => &LONGCAT,
-            Format::InternLm => &INTERNLM,
-            Format::Jamba => &JAMBA,
-            Format::HunyuanA13b => &HUNYUAN_A13B,
-            Format::Granite => &GRANITE,
-            Format::Phi4MiniJson => &PHI4_MINI_JSON,
-            Format::Mistral => &MISTRAL,
-            Format::OpenAi => &HARMONY,
-            Format::Auto => &AUTO,
-            Format::Llama3Json => &LLAMA3_JSON,
-            Format::MiniMax => &MINIMAX,
-            Format::CohereCommand3 => &COHERE_COMMAND3,
-            Format::Granite20bFc => &GRANITE_20B_FC,
-            Format::Xlam => &XLAM,
-            Format::Apertus => &APERTUS,
-            Format::GigaChat3 => &GIGACHAT3,
-            Format::XmlToolUse => &XML_TOOL_USE,
-            Format::XmlFunctionCall => &XML_FUNCTION_CALL,
-            Format::BareJson => &BARE_JSON,
-        };
+        // One cell per variant (`Auto` included), by discriminant.
+        const CELLS: usize = Format::ALL.len() + 1;
+        static COMPILED: [OnceLock<Compiled>; CELLS] = [const { OnceLock::new() }; CELLS];
+        let cell = &COMPILED[self as usize];
         cell.get_or_init(|| {
             self.description()
                 .compile()
@@ -290,8 +248,10 @@ impl fmt::Display for UnknownFormat {
                 f.write_str(", ")?;
             }
             f.write_str(format.name())?;
-            if !format.aliases().is_empty() {
-                write!(f, " (alias: {})", format.aliases().join(", "))?;
+            match format.aliases() {
+                [] => {}
+                [alias] => write!(f, " (alias: {alias})")?,
+                aliases => write!(f, " (aliases: {})", aliases.join(", "))?,
             }
         }
         f.write_str(", or auto (detected from the output)")

@@ -35,10 +35,14 @@ const FOLLOWS: &[(Role, &[Role])] = &[
     (Role::CallClose, &[Role::CallOpen]),
 ];
 
-const fn glm(name: &'static str, param_open_at_line_start: bool) -> Description {
+const fn glm(
+    name: &'static str,
+    aliases: &'static [&'static str],
+    param_open_at_line_start: bool,
+) -> Description {
     Description {
         name,
-        aliases: &[],
+        aliases,
         markers: MARKERS,
         func_name_end: NameEnd::Marker { line: true },
         param_name_end: NameEnd::Marker { line: false },
@@ -61,5 +65,6 @@ const fn glm(name: &'static str, param_open_at_line_start: bool) -> Description 
 // value ends it (a missing `</arg_value>`) only at a line start, and a file
 // that quotes GLM's markup inline stays whole. GLM-4.7's compact layout has
 // no line starts: there any `<arg_key>` ends an open value.
-pub(crate) static GLM45: Description = glm("glm45", true);
-pub(crate) static GLM47: Description = glm("glm47", false);
+pub(crate) static GLM45: Description = glm("glm45", &["glm-4.5", "glm4", "glm46"], true);
+// GLM-5 writes GLM-4.7's layout.
+pub(crate) static GLM47: Description = glm("glm47", &["glm-4.7", "glm5"], false);

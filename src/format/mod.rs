@@ -27,6 +27,7 @@ mod kimi_k2;
 mod llama3;
 mod mistral;
 mod qwen3_coder;
+mod seed_oss;
 #[cfg(test)]
 mod test_formats;
 mod xlam;
@@ -178,9 +179,7 @@ impl IdInName {
         let name = written.strip_prefix(self.prefix).unwrap_or(written);
         match name.rsplit_once(self.index_sep) {
             Some((name, index))
-                if !name.is_empty()
-                    && !index.is_empty()
-                    && index.bytes().all(|b| b.is_ascii_digit()) =>
+                if !index.is_empty() && index.bytes().all(|b| b.is_ascii_digit()) =>
             {
                 name
             }
