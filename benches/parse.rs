@@ -28,6 +28,9 @@
 //!   measured through `push` whole and `push/4` only, to compare the
 //!   formats per byte at about a token a chunk without making the run half
 //!   an hour longer.
+//! * `tool_dense_FORMAT` for the other XML-parameter formats (`seed_oss`;
+//!   [`XML_INPUTS`]): the `tool_dense` session in that format's markup
+//!   (`transcript::XmlLayout`), measured as the JSON rows are.
 //!
 //! Each input is fed through one reused [`Parser`] (`reset()` between
 //! iterations, as a server reuses one per response): `one_shot` feeds it
@@ -68,7 +71,7 @@ use toolcall_stream::{parse, Event, Format, Ids, Limits, Parser, ParserBuilder, 
 #[path = "support/transcript.rs"]
 mod transcript;
 
-use transcript::{JsonLayout, Layout, Transcript};
+use transcript::{JsonLayout, Layout, Transcript, XmlLayout};
 
 const SIZES: [(&str, usize); 2] = [("1MiB", 1 << 20), ("10MiB", 10 << 20)];
 
@@ -121,6 +124,11 @@ const JSON_INPUTS: [(&JsonLayout, Format); 19] = [
     (&transcript::XML_TOOL_USE, Format::XmlToolUse),
     (&transcript::XML_FUNCTION_CALL, Format::XmlFunctionCall),
 ];
+
+/// The XML-parameter formats without a row in [`INPUTS`]: the
+/// `tool_dense` session's calls in each one's markup, benched and checked
+/// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
+const XML_INPUTS: [(&XmlLayout, Format); 1] = [(&transcript::SEED_OSS, Format::SeedOss)];
 
 /// The chunk sizes [`JSON_INPUTS`] are pushed in, besides whole.
 const JSON_CHUNK_SIZES: [usize; 1] = [4];
@@ -251,27 +259,34 @@ fn calls(format: Format, input: &[u8]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// [`JSON_INPUTS`]: 1 MiB each, through `feed_with`, whole and in 4-byte
-/// pieces. Each input must parse to the same calls as `tool_dense_hermes`,
-/// names and arguments (as many as both hold), so that only the markup
-/// differs.
-fn bench_json_inputs(c: &mut Criterion) {
+/// [`JSON_INPUTS`] and [`XML_INPUTS`]: 1 MiB each, through `feed_with`,
+/// whole and in 4-byte pieces. Each input must parse to the same calls as
+/// `tool_dense_hermes` (a JSON format) or `tool_dense` (an XML one), names
+/// and arguments (as many as both hold), so that only the markup differs.
+fn bench_format_inputs(c: &mut Criterion) {
     let (size_name, size) = SIZES[0];
     let hermes = calls(
         Format::Hermes,
         transcript::mixed_hermes(size).text.as_bytes(),
     );
-    for (layout, format) in JSON_INPUTS {
+    let qwen = calls(Format::Qwen3Coder, transcript::mixed(size).text.as_bytes());
+    let json = JSON_INPUTS
+        .iter()
+        .map(|&(layout, format)| (Layout::Json(layout), format, &hermes, "tool_dense_hermes"));
+    let xml = XML_INPUTS
+        .iter()
+        .map(|&(layout, format)| (Layout::Xml(layout), format, &qwen, "tool_dense"));
+    for (layout, format, expected, like) in json.chain(xml) {
         let name = format!("tool_dense_{}", format.name());
-        let transcript = transcript::mixed_in(Layout::Json(layout), size);
+        let transcript = transcript::mixed_in(layout, size);
         let input = checked(&format!("{name}-{size_name}"), format, transcript);
         // The transcripts end at the first turn past `size`: one with
         // shorter markup holds a few more calls.
         let same = calls(format, &input)
             .iter()
-            .zip(&hermes)
+            .zip(expected)
             .all(|(call, expected)| call == expected);
-        assert!(same, "{name}: not the calls of tool_dense_hermes");
+        assert!(same, "{name}: not the calls of {like}");
         let mut group = c.benchmark_group(format!("{name}/{size_name}"));
         group
             .throughput(Throughput::Bytes(input.len() as u64))
@@ -382,7 +397,7 @@ fn bench_typed_and_views(c: &mut Criterion) {
 criterion_group!(
     benches,
     bench_inputs,
-    bench_json_inputs,
+    bench_format_inputs,
     bench_parse_fn,
     bench_typed_and_views
 );

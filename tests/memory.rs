@@ -353,14 +353,12 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
 #[test]
 fn a_huge_json_arguments_object_streams_in_bounded_memory() {
     // Every JSON format: the reader is one, the ways into it are not.
-    let formats = Format::ALL
-        .iter()
-        .filter(|f| {
-            !matches!(
-                f,
-                Format::Qwen3Coder | Format::SeedOss | Format::Glm45 | Format::Glm47
-            )
-        });
+    let formats = Format::ALL.iter().filter(|f| {
+        !matches!(
+            f,
+            Format::Qwen3Coder | Format::SeedOss | Format::Glm45 | Format::Glm47
+        )
+    });
     for &format in formats {
         let sizes = [2_000, 20_000];
         let runs = sizes.map(|repeats| stream_json_arguments(format, repeats));

@@ -242,15 +242,54 @@ fn code(rng: &mut Rng, out: &mut String, lines: usize) {
 /// The markup a transcript's calls are written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layout {
-    /// `<tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n…`
-    Qwen,
-    /// `<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>\n…`
-    Glm,
+    /// A format whose arguments are XML-like parameters ([`XmlLayout`]):
+    /// values verbatim.
+    Xml(&'static XmlLayout),
     /// A format whose arguments are a JSON object ([`JsonLayout`]): values
     /// are JSON strings, properly escaped, except the integers, written as
     /// JSON numbers.
     Json(&'static JsonLayout),
 }
+
+/// How an XML-parameter format writes a call: `call_open`, the name,
+/// `name_end`, then per parameter `param_open`, the key, `key_end`, the
+/// value and `value_end`, then `call_close`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct XmlLayout {
+    pub call_open: &'static str,
+    pub name_end: &'static str,
+    pub param_open: &'static str,
+    pub key_end: &'static str,
+    pub value_end: &'static str,
+    pub call_close: &'static str,
+}
+
+/// `<tool_call>\n<function=NAME>\n<parameter=KEY>\nVALUE\n</parameter>\n…`
+pub const QWEN: XmlLayout = XmlLayout {
+    call_open: "<tool_call>\n<function=",
+    name_end: ">\n",
+    param_open: "<parameter=",
+    key_end: ">\n",
+    value_end: "\n</parameter>\n",
+    call_close: "</function>\n</tool_call>",
+};
+
+/// `<tool_call>NAME\n<arg_key>KEY</arg_key>\n<arg_value>VALUE</arg_value>\n…`
+pub const GLM: XmlLayout = XmlLayout {
+    call_open: "<tool_call>",
+    name_end: "\n",
+    param_open: "<arg_key>",
+    key_end: "</arg_key>\n<arg_value>",
+    value_end: "</arg_value>\n",
+    call_close: "</tool_call>",
+};
+
+/// Qwen's layout in Seed-OSS's wrapper.
+pub const SEED_OSS: XmlLayout = XmlLayout {
+    call_open: "<seed:tool_call>\n<function=",
+    call_close: "</function>\n</seed:tool_call>",
+    ..QWEN
+};
 
 /// How a JSON-argument format writes a group of calls (the one to three
 /// calls a turn of [`mixed_in`] makes): `group_open`, then each call as
@@ -519,15 +558,10 @@ fn close_group(layout: Layout, out: &mut String) {
 /// Opens the call `name`, the `index`th of its group.
 fn open_call(layout: Layout, out: &mut String, name: &str, index: usize) {
     match layout {
-        Layout::Qwen => {
-            out.push_str("<tool_call>\n<function=");
+        Layout::Xml(xml) => {
+            out.push_str(xml.call_open);
             out.push_str(name);
-            out.push_str(">\n");
-        }
-        Layout::Glm => {
-            out.push_str("<tool_call>");
-            out.push_str(name);
-            out.push('\n');
+            out.push_str(xml.name_end);
         }
         Layout::Json(json) => {
             out.push_str(json.call_open);
@@ -577,8 +611,7 @@ fn open_call(layout: Layout, out: &mut String, name: &str, index: usize) {
 
 fn close_call(layout: Layout, out: &mut String) {
     match layout {
-        Layout::Qwen => out.push_str("</function>\n</tool_call>"),
-        Layout::Glm => out.push_str("</tool_call>"),
+        Layout::Xml(xml) => out.push_str(xml.call_close),
         Layout::Json(json) => {
             out.push_str(match json.call {
                 JsonCall::Object { .. } | JsonCall::NameKey => "}}",
@@ -606,19 +639,12 @@ fn json_key(out: &mut String, key: &str) {
 
 fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
     match layout {
-        Layout::Qwen => {
-            out.push_str("<parameter=");
+        Layout::Xml(xml) => {
+            out.push_str(xml.param_open);
             out.push_str(key);
-            out.push_str(">\n");
+            out.push_str(xml.key_end);
             out.push_str(value);
-            out.push_str("\n</parameter>\n");
-        }
-        Layout::Glm => {
-            out.push_str("<arg_key>");
-            out.push_str(key);
-            out.push_str("</arg_key>\n<arg_value>");
-            out.push_str(value);
-            out.push_str("</arg_value>\n");
+            out.push_str(xml.value_end);
         }
         Layout::Json(_) => {
             json_key(out, key);
@@ -684,12 +710,12 @@ fn small_call(layout: Layout, rng: &mut Rng, out: &mut String, index: usize) {
 /// A mixed agentic transcript of at least `len` bytes, in Qwen3-Coder's
 /// layout.
 pub fn mixed(len: usize) -> Transcript {
-    mixed_in(Layout::Qwen, len)
+    mixed_in(Layout::Xml(&QWEN), len)
 }
 
 /// The same transcript as [`mixed`], in GLM-4.5's layout.
 pub fn mixed_glm(len: usize) -> Transcript {
-    mixed_in(Layout::Glm, len)
+    mixed_in(Layout::Xml(&GLM), len)
 }
 
 /// The same transcript as [`mixed`], its calls in Hermes's JSON.
@@ -762,7 +788,7 @@ pub fn content_code(len: usize) -> Transcript {
 /// One `write_file` call whose `content` value is at least `len` bytes of
 /// source code, in Qwen3-Coder's layout.
 pub fn value_heavy(len: usize) -> Transcript {
-    value_heavy_in(Layout::Qwen, len)
+    value_heavy_in(Layout::Xml(&QWEN), len)
 }
 
 /// One `write_file` call whose `content` value is at least `len` bytes.

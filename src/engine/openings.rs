@@ -118,7 +118,11 @@ impl Engine {
         }
         // An id with no name in it (Kimi's `functions.:0`).
         let id = self.desc().json.and_then(|json| json.id_in_name);
-        if id.is_some_and(|id| id.name_of(&self.name.text).trim_matches(super::WS).is_empty()) {
+        if id.is_some_and(|id| {
+            id.name_of(&self.name.text)
+                .trim_matches(super::WS)
+                .is_empty()
+        }) {
             return self.reject_name(sink);
         }
         if self.name.is_spaced() {
