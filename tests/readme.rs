@@ -260,11 +260,7 @@ fn anchors(text: &str) -> BTreeSet<String> {
             .map(|c| if c == ' ' { '-' } else { c })
             .collect();
         let n = count.entry(slug.clone()).or_insert(0);
-        out.insert(if *n == 0 {
-            slug
-        } else {
-            format!("{slug}-{n}")
-        });
+        out.insert(if *n == 0 { slug } else { format!("{slug}-{n}") });
         *n += 1;
     }
     out
@@ -310,7 +306,10 @@ fn relative_links_lead_somewhere() {
             let target = if path.is_empty() {
                 root.join(&page)
             } else {
-                root.join(&page).parent().expect("a page's folder").join(path)
+                root.join(&page)
+                    .parent()
+                    .expect("a page's folder")
+                    .join(path)
             };
             let Ok(target) = target.canonicalize() else {
                 broken.push(format!("{page}: ({link}): no such file"));
