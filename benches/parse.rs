@@ -46,7 +46,7 @@
 //! ```text
 //! cargo bench --bench parse                       # everything (about 19 minutes, 2 of them the JSON rows)
 //! cargo bench --bench parse -- tool_dense/1MiB    # a name filter
-//! python3 scripts/bench_table.py                  # the medians as the README's table
+//! python3 scripts/bench_table.py                  # the medians as the tables of docs/performance.md
 //! ```
 //!
 //! Wall-clock figures are noisy on a shared machine; instruction counts are

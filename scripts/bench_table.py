@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Prints the medians of the last `cargo bench --bench parse` run as the
-README's throughput table (MB/s, 10^6 bytes per second).
+throughput tables of docs/performance.md (MB/s, 10^6 bytes per second).
 
 Reads criterion's results under target/criterion/. Usage, from the repo root:
 

@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Prints a README recovery table from one format's fixtures, through the CLI.
+"""Prints a recovery table from one format's fixtures, through the CLI, its
+links relative to the repository's root (scripts/regen_tables.py rewrites the
+tables of docs/ pages in place, with links relative to each page).
 
 Usage: cargo build && python3 scripts/recovery_table.py [--format FORMAT] [FIXTURE_NAME ...]
 

@@ -120,3 +120,25 @@ struct AutoDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/formats/bare_json.md")]
 struct BareJsonDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/events.md")]
+struct EventsDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/typed-arguments.md")]
+struct TypedArgumentsDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/openai.md")]
+struct OpenAiDoctests;
+
+// Its examples are `ignore`d here: the same code runs as the doctest of
+// `ToolCallStreamExt`, with `--features stream`.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/streams.md")]
+struct StreamsDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/limits.md")]
+struct LimitsDoctests;

@@ -4,7 +4,7 @@
 //! (the replay's `fault/…`, `malformed/…`, `hang`, `endless`) and
 //! misbehaving clients (slow heads, clients gone mid-stream, path escapes,
 //! oversized bodies, more connections than `--max-connections`). Every
-//! answer is checked against what the proxy promises (README, "Errors" and
+//! answer is checked against what the proxy promises (docs/proxy.md, "Errors" and
 //! "Limits and timeouts").
 //!
 //! The proxy's RSS is sampled every 100 ms. Its peak must stay under a

@@ -1,5 +1,5 @@
 //! The soak's requests: what each one sends, and what the proxy promises
-//! for it (README, "Errors" and "Limits and timeouts").
+//! for it (docs/proxy.md, "Errors" and "Limits and timeouts").
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -228,7 +228,7 @@ impl Ctx {
         let size = 2 * self.max_body;
         // A client of its own: the proxy closes the connection after its
         // 413 without saying so, and a pooled client would send the next
-        // request on it (see the README's "Fault soak").
+        // request on it (see docs/proxy.md, "Fault soak").
         let client = reqwest::Client::builder().no_proxy().build().unwrap();
         let post = client.post(format!("{}/v1/chat/completions", self.url));
         let post = if chunked {
