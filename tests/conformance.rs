@@ -251,6 +251,12 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
          so its arguments are a string, not an object; we decode it into the object the \
          string holds (`lenient_json`), as for every JSON format",
     ),
+    (
+        "m_tool_not_in_tools",
+        "a call to `nope`, which the request's `tools` do not declare: vLLM drops the call \
+         with nothing said; as for g45_tool_not_in_tools we keep it and report `unknown_tool` \
+         (`unknown_tools_as_content` returns it as content instead)",
+    ),
     // Seed-OSS is Qwen3-Coder's grammar respelled: the same differences.
     (
         "so_content_after",
@@ -301,6 +307,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("llama3_json", Format::Llama3Json),
     ("xlam", Format::Xlam),
     ("seed_oss", Format::SeedOss),
+    ("minimax_m2", Format::MiniMaxM2),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -324,6 +331,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Llama3Json, 9),
     (Format::Xlam, 4),
     (Format::SeedOss, 9),
+    (Format::MiniMaxM2, 9),
 ];
 
 struct Case {

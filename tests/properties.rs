@@ -156,19 +156,44 @@ fn qwen_calls() -> impl Strategy<Value = Vec<u8>> {
 /// Qwen3-Coder's output in Seed-OSS's spelling: its wrapper and reasoning
 /// tags (near misses such as `<tool_ca` stay Qwen's, a near miss here too).
 fn seed_spelling(qwen: Vec<u8>) -> Vec<u8> {
-    let mut out = Vec::with_capacity(qwen.len() + 16);
-    let mut rest = &qwen[..];
+    respell(
+        &qwen,
+        &[
+            (b"tool_call>", b"seed:tool_call>"),
+            (b"think>", b"seed:think>"),
+        ],
+    )
+}
+
+/// Qwen3-Coder's output in MiniMax-M2's spelling: names unquoted (the
+/// soup's `"q"` piece quotes some), values on lines of their own (verbatim
+/// here: the newlines are the values').
+fn minimax_spelling(qwen: Vec<u8>) -> Vec<u8> {
+    respell(
+        &qwen,
+        &[
+            (b"tool_call>", b"minimax:tool_call>"),
+            (b"<function=", b"<invoke name="),
+            (b"</function>", b"</invoke>"),
+            (b"<parameter=", b"<parameter name="),
+        ],
+    )
+}
+
+/// `bytes` with each `from` replaced by its `to`, left to right.
+fn respell(bytes: &[u8], pairs: &[(&[u8], &[u8])]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(bytes.len() + 16);
+    let mut rest = bytes;
     while let Some(&b) = rest.first() {
-        let tag = [&b"tool_call>"[..], b"think>"]
-            .into_iter()
-            .find(|tag| rest.starts_with(tag));
-        if let Some(tag) = tag {
-            out.extend_from_slice(b"seed:");
-            out.extend_from_slice(tag);
-            rest = &rest[tag.len()..];
-        } else {
-            out.push(b);
-            rest = &rest[1..];
+        match pairs.iter().find(|(from, _)| rest.starts_with(from)) {
+            Some((from, to)) => {
+                out.extend_from_slice(to);
+                rest = &rest[from.len()..];
+            }
+            None => {
+                out.push(b);
+                rest = &rest[1..];
+            }
         }
     }
     out
@@ -611,6 +636,12 @@ properties!(
     Format::SeedOss,
     qwen_output().prop_map(seed_spelling),
     qwen_calls().prop_map(seed_spelling)
+);
+properties!(
+    minimax_m2,
+    Format::MiniMaxM2,
+    qwen_output().prop_map(minimax_spelling),
+    qwen_calls().prop_map(minimax_spelling)
 );
 properties!(glm45, Format::Glm45, glm_output(), glm_calls());
 properties!(glm47, Format::Glm47, glm_output(), glm_calls());

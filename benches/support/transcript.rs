@@ -291,6 +291,16 @@ pub const SEED_OSS: XmlLayout = XmlLayout {
     ..QWEN
 };
 
+/// `<minimax:tool_call>\n<invoke name="NAME">\n<parameter name="KEY">VALUE</parameter>\n…`
+pub const MINIMAX_M2: XmlLayout = XmlLayout {
+    call_open: "<minimax:tool_call>\n<invoke name=\"",
+    name_end: "\">\n",
+    param_open: "<parameter name=\"",
+    key_end: "\">",
+    value_end: "</parameter>\n",
+    call_close: "</invoke>\n</minimax:tool_call>",
+};
+
 /// How a JSON-argument format writes a group of calls (the one to three
 /// calls a turn of [`mixed_in`] makes): `group_open`, then each call as
 /// `call_open`, its name and arguments in the [`JsonCall`] shape and

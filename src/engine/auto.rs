@@ -51,6 +51,7 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::Hermes,
     Format::Qwen3Coder,
     Format::SeedOss,
+    Format::MiniMaxM2,
     Format::Glm45,
     Format::Glm47,
     Format::KimiK2,

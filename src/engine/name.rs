@@ -135,9 +135,16 @@ impl Name {
         !self.started
     }
 
-    /// Trims the name in place; false when it is not a name.
-    pub(crate) fn finish(&mut self, spaces_allowed: bool) -> bool {
-        let trimmed = self.text.trim();
+    /// Trims the name in place (and, for `quoted` names, the quotes around
+    /// it); false when it is not a name.
+    pub(crate) fn finish(&mut self, spaces_allowed: bool, quoted: bool) -> bool {
+        let mut trimmed = self.text.trim();
+        if quoted {
+            // `"NAME"`, `'NAME'`, or a quote the model left unclosed.
+            let quote = |c: char| c == '"' || c == '\'';
+            trimmed = trimmed.strip_prefix(quote).unwrap_or(trimmed);
+            trimmed = trimmed.strip_suffix(quote).unwrap_or(trimmed).trim();
+        }
         if self.is_invalid(spaces_allowed) || trimmed.is_empty() {
             return false;
         }
@@ -179,10 +186,28 @@ mod tests {
     }
 
     #[test]
+    fn quoted_names_lose_their_quotes() {
+        for written in [
+            "\"get_weather\"",
+            "'get_weather'",
+            "get_weather",
+            " \"get_weather",
+        ] {
+            let mut name = read(&[written]);
+            assert!(name.finish(false, true), "{written}");
+            assert_eq!(name.text, "get_weather", "{written}");
+        }
+        assert!(!read(&["\"\""]).finish(false, true));
+        let mut kept = read(&["\"f\""]);
+        assert!(kept.finish(false, false));
+        assert_eq!(kept.text, "\"f\"");
+    }
+
+    #[test]
     fn surrounding_whitespace_is_trimmed() {
         let mut name = read(&[" get_", "weather \n"]);
         assert!(!name.is_invalid(false));
-        assert!(name.finish(false));
+        assert!(name.finish(false, false));
         assert_eq!(name.text, "get_weather");
     }
 
@@ -198,11 +223,11 @@ mod tests {
 
     #[test]
     fn blank_names_and_control_characters_are_refused() {
-        assert!(!read(&["  "]).finish(true));
+        assert!(!read(&["  "]).finish(true, false));
         assert!(read(&["  "]).is_blank());
         assert!(read(&["a\u{1}b"]).is_invalid(true));
         let mut spaced = read(&[" get weather "]);
-        assert!(spaced.finish(true));
+        assert!(spaced.finish(true, false));
         assert_eq!(spaced.text, "get weather");
     }
 

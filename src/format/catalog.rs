@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 
 use super::{
     apertus, auto, bare_json, deepseek, gigachat, glm, harmony, hermes, json_wrapped, kimi_k2,
-    llama3, mistral, qwen3_coder, seed_oss, xlam, xml_json, Compiled, Description,
+    llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_json, Compiled, Description,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -124,6 +124,10 @@ pub enum Format {
     /// `</function></seed:tool_call>`; reasoning in `<seed:think>`. vLLM
     /// name: `seed_oss`.
     SeedOss,
+    /// MiniMax-M2 and M2.1: `<minimax:tool_call><invoke name="NAME">`
+    /// `<parameter name="KEY">VALUE</parameter></invoke></minimax:tool_call>`.
+    /// vLLM name: `minimax_m2`.
+    MiniMaxM2,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -164,6 +168,7 @@ impl Format {
         Format::XmlFunctionCall,
         Format::BareJson,
         Format::SeedOss,
+        Format::MiniMaxM2,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -212,6 +217,7 @@ impl Format {
             Format::XmlFunctionCall => &xml_json::XML_FUNCTION_CALL,
             Format::BareJson => &bare_json::BARE_JSON,
             Format::SeedOss => &seed_oss::SEED_OSS,
+            Format::MiniMaxM2 => &minimax_m2::MINIMAX_M2,
         }
     }
 

@@ -51,6 +51,7 @@ const fn glm(
         bare_confirmed_by: &[],
         follows: FOLLOWS,
         param_open_at_line_start,
+        quoted_names: false,
         recoveries: Recoveries {
             bare_function: false,
             equals_in_param_name: false,

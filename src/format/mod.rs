@@ -25,6 +25,7 @@ mod hermes;
 mod json_wrapped;
 mod kimi_k2;
 mod llama3;
+mod minimax_m2;
 mod mistral;
 mod qwen3_coder;
 mod seed_oss;
@@ -304,6 +305,9 @@ pub(crate) struct Description {
     /// In `lookahead` mode, a parameter opener inside a value ends the
     /// value only at the start of a line (where the template puts it).
     pub param_open_at_line_start: bool,
+    /// Names are XML attribute values, in double, single or no quotes
+    /// (MiniMax's `<invoke name="NAME">`): the quotes are not the name's.
+    pub quoted_names: bool,
     /// Format-specific recoveries.
     pub recoveries: Recoveries,
     /// Whether calls are written as JSON, and how; `None`: parameters are
@@ -335,6 +339,7 @@ impl Description {
             bare_confirmed_by: &[],
             follows: &[],
             param_open_at_line_start: false,
+            quoted_names: false,
             recoveries: Recoveries::NONE,
             json: Some(json),
         }

@@ -58,6 +58,7 @@ pub(crate) static QWEN3_CODER: Description = Description {
         (Role::CallClose, &[Role::CallOpen, Role::FuncOpen]),
     ],
     param_open_at_line_start: true,
+    quoted_names: false,
     recoveries: Recoveries {
         bare_function: true,
         equals_in_param_name: true,

@@ -31,6 +31,7 @@ pub(crate) static BRACKETS: Description = Description {
         (Role::CallClose, &[Role::CallOpen]),
     ],
     param_open_at_line_start: false,
+    quoted_names: false,
     recoveries: Recoveries::NONE,
     json: None,
 };
