@@ -50,6 +50,9 @@ impl TypeSet {
     /// value becomes whatever JSON its text is, else a string, and neither
     /// is reported as invalid.
     pub const OTHER: TypeSet = TypeSet(1 << 7);
+    /// Every JSON type but string: a value a format says is JSON (DSML's
+    /// `string="false"`), with no schema to type it.
+    pub(crate) const JSON_NOT_STRING: TypeSet = TypeSet(0b0011_1111);
 
     /// Whether every type of `other` is in `self`.
     pub fn contains(self, other: TypeSet) -> bool {

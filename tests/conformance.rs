@@ -257,6 +257,10 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
          with nothing said; as for g45_tool_not_in_tools we keep it and report `unknown_tool` \
          (`unknown_tools_as_content` returns it as content instead)",
     ),
+    (
+        "ds32_content_after",
+        "as q_content_after: vLLM non-streaming drops the content after the block",
+    ),
     // Seed-OSS is Qwen3-Coder's grammar respelled: the same differences.
     (
         "so_content_after",
@@ -308,6 +312,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("xlam", Format::Xlam),
     ("seed_oss", Format::SeedOss),
     ("minimax_m2", Format::MiniMaxM2),
+    ("deepseek_v32", Format::DeepSeekV32),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -332,6 +337,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Xlam, 4),
     (Format::SeedOss, 9),
     (Format::MiniMaxM2, 9),
+    (Format::DeepSeekV32, 9),
 ];
 
 struct Case {
@@ -555,6 +561,7 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
     ("granite-20b-fc", Format::Granite20bFc),
     ("apertus", Format::Apertus),
     ("gigachat3", Format::GigaChat3),
+    ("deepseek_v4", Format::DeepSeekV4),
 ];
 
 /// Formats that are not vLLM parsers at all (calls that leak into text,

@@ -359,6 +359,8 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
             Format::Qwen3Coder
                 | Format::SeedOss
                 | Format::MiniMaxM2
+                | Format::DeepSeekV32
+                | Format::DeepSeekV4
                 | Format::Glm45
                 | Format::Glm47
         )

@@ -180,6 +180,24 @@ fn minimax_spelling(qwen: Vec<u8>) -> Vec<u8> {
     )
 }
 
+/// Qwen3-Coder's output in DSML (DeepSeek V3.2): parameters unquoted
+/// (attributes come only after a quoted name), and the soup's `"q"` piece
+/// quotes some names, some followed by `string="false"` (a JSON value).
+fn dsml_spelling(qwen: Vec<u8>) -> Vec<u8> {
+    respell(
+        &qwen,
+        &[
+            (b"<tool_call>", "<｜DSML｜function_calls>".as_bytes()),
+            (b"</tool_call>", "</｜DSML｜function_calls>".as_bytes()),
+            (b"<function=", "<｜DSML｜invoke name=".as_bytes()),
+            (b"</function>", "</｜DSML｜invoke>".as_bytes()),
+            (b"<parameter=", "<｜DSML｜parameter name=".as_bytes()),
+            (b"</parameter>", "</｜DSML｜parameter>".as_bytes()),
+            (b"\"q\"", "\"q\" string=\"false\"".as_bytes()),
+        ],
+    )
+}
+
 /// `bytes` with each `from` replaced by its `to`, left to right.
 fn respell(bytes: &[u8], pairs: &[(&[u8], &[u8])]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len() + 16);
@@ -642,6 +660,12 @@ properties!(
     Format::MiniMaxM2,
     qwen_output().prop_map(minimax_spelling),
     qwen_calls().prop_map(minimax_spelling)
+);
+properties!(
+    deepseek_v32,
+    Format::DeepSeekV32,
+    qwen_output().prop_map(dsml_spelling),
+    qwen_calls().prop_map(dsml_spelling)
 );
 properties!(glm45, Format::Glm45, glm_output(), glm_calls());
 properties!(glm47, Format::Glm47, glm_output(), glm_calls());

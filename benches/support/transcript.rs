@@ -301,6 +301,17 @@ pub const MINIMAX_M2: XmlLayout = XmlLayout {
     call_close: "</invoke>\n</minimax:tool_call>",
 };
 
+/// DeepSeek V3.2's DSML, every value `string="true"` (the integers too:
+/// the tools' schema types them, as in `tool_dense`).
+pub const DEEPSEEK_V32: XmlLayout = XmlLayout {
+    call_open: "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"",
+    name_end: "\">\n",
+    param_open: "<｜DSML｜parameter name=\"",
+    key_end: "\" string=\"true\">",
+    value_end: "</｜DSML｜parameter>\n",
+    call_close: "</｜DSML｜invoke>\n</｜DSML｜function_calls>",
+};
+
 /// How a JSON-argument format writes a group of calls (the one to three
 /// calls a turn of [`mixed_in`] makes): `group_open`, then each call as
 /// `call_open`, its name and arguments in the [`JsonCall`] shape and

@@ -52,6 +52,8 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::Qwen3Coder,
     Format::SeedOss,
     Format::MiniMaxM2,
+    Format::DeepSeekV32,
+    Format::DeepSeekV4,
     Format::Glm45,
     Format::Glm47,
     Format::KimiK2,

@@ -90,6 +90,10 @@ impl Probe {
 enum ValueKind {
     /// Marked-up text: the schema ladder, or inference without a schema.
     Text,
+    /// Marked-up text that the format says is JSON (DSML's
+    /// `string="false"`): the schema ladder, or the JSON it is without a
+    /// schema.
+    TextJson,
     /// A JSON string: the schema ladder; a string without a schema.
     JsonString,
     /// Any other JSON value: written as it is.
@@ -311,16 +315,22 @@ impl CallWriter {
     }
 
     /// Starts a parameter whose value is marked-up text (the schema
-    /// ladder types it).
+    /// ladder types it); `json` when the format says the text is JSON.
     #[inline(never)]
     pub(crate) fn start_param<S: Sink>(
         &mut self,
         name: &str,
         inline: bool,
+        json: bool,
         opts: &Options,
         sink: &mut S,
     ) {
-        self.start_param_as(name, inline, ValueKind::Text, opts, sink);
+        let kind = if json {
+            ValueKind::TextJson
+        } else {
+            ValueKind::Text
+        };
+        self.start_param_as(name, inline, kind, opts, sink);
     }
 
     /// Starts a parameter whose value came as JSON. A JSON string goes

@@ -113,7 +113,7 @@ impl Engine {
             state: State::initial(format.desc),
             marker: Match::default(),
             hold: Hold::new(),
-            name: Name::default(),
+            name: Name::new(format.desc.quoted_names),
             call: CallWriter::new(),
             stray: Stray::default(),
             json_reader: JsonReader::default(),

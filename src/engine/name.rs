@@ -27,6 +27,16 @@ pub(crate) struct Name {
     spaced_end: usize,
     /// Where, in `text`, the first control character ends.
     invalid_end: usize,
+    /// Names are attribute values (the format's `quoted_names`): set once,
+    /// kept by `clear`.
+    pub quoted: bool,
+    /// The quote a quoted name opened with, while it is open.
+    open_quote: Option<u8>,
+    /// The quoted name closed: attributes may follow, spaces and all.
+    in_attributes: bool,
+    /// After [`finish`](Name::finish): the attributes written after a
+    /// quoted name (DSML's `string="false"`), trimmed.
+    pub attributes: String,
 }
 
 /// How a piece of name text ended.
@@ -39,6 +49,15 @@ pub(crate) enum Stop {
 }
 
 impl Name {
+    /// A name reader; `quoted` for a format whose names are attribute
+    /// values.
+    pub(crate) fn new(quoted: bool) -> Name {
+        Name {
+            quoted,
+            ..Name::default()
+        }
+    }
+
     pub(crate) fn clear(&mut self) {
         self.text.clear();
         self.started = false;
@@ -49,6 +68,9 @@ impl Name {
         self.func = None;
         self.spaced_end = 0;
         self.invalid_end = 0;
+        self.open_quote = None;
+        self.in_attributes = false;
+        self.attributes.clear();
     }
 
     /// Where, in `text`, the character that decided it could not be a name
@@ -75,7 +97,9 @@ impl Name {
             // Names are nearly always ASCII: the same rules, per byte.
             let base = self.text.len();
             for (i, b) in s.bytes().enumerate() {
-                if b.is_ascii_whitespace() || b == 0x0b {
+                if self.quoted && self.quote(b) {
+                    // Attributes after a quoted name hold spaces.
+                } else if b.is_ascii_whitespace() || b == 0x0b {
                     self.gap |= self.started;
                 } else {
                     if b.is_ascii_control() && !self.invalid {
@@ -100,7 +124,9 @@ impl Name {
         let base = self.text.len();
         for (i, c) in s.char_indices() {
             let end = base + i + c.len_utf8();
-            if c.is_whitespace() {
+            if self.quoted && c.is_ascii() && self.quote(c as u8) {
+                // As in `push`.
+            } else if c.is_whitespace() {
                 self.gap |= self.started;
             } else {
                 if c.is_control() && !self.invalid {
@@ -117,12 +143,54 @@ impl Name {
         self.text.push_str(s);
     }
 
+    /// Follows a quoted name's quotes; true when `b` needs no other rule
+    /// (a quote, or whitespace among the attributes).
+    fn quote(&mut self, b: u8) -> bool {
+        if self.in_attributes {
+            return b.is_ascii_whitespace();
+        }
+        match self.open_quote {
+            Some(q) if b == q => {
+                self.open_quote = None;
+                self.in_attributes = true;
+                true
+            }
+            None if !self.started && (b == b'"' || b == b'\'') => {
+                self.open_quote = Some(b);
+                self.started = true;
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Whether the text read so far can no longer be a name: two words
     /// (unless `spaces_allowed`), a control character. Checked as bytes
     /// arrive, so that prose that only looks like the start of a call goes
     /// back to content at once.
     pub(crate) fn is_invalid(&self, spaces_allowed: bool) -> bool {
         self.invalid || (self.spaced && !spaces_allowed)
+    }
+
+    /// The value of attribute `key` among the [`attributes`](Name::attributes)
+    /// (`key="v"`, `key='v'` or `key=v`).
+    pub(crate) fn attribute(&self, key: &str) -> Option<&str> {
+        let mut rest = self.attributes.as_str();
+        while !rest.is_empty() {
+            let (pair, after) = match rest.find('=') {
+                Some(eq) => (&rest[..eq], &rest[eq + 1..]),
+                None => return None,
+            };
+            let (value, tail) = match after.chars().next() {
+                Some(q @ ('"' | '\'')) => after[1..].split_once(q).unwrap_or((&after[1..], "")),
+                _ => after.split_once(char::is_whitespace).unwrap_or((after, "")),
+            };
+            if pair.trim() == key {
+                return Some(value);
+            }
+            rest = tail.trim_start();
+        }
+        None
     }
 
     /// Whether the name holds whitespace between words.
@@ -139,10 +207,17 @@ impl Name {
     /// it); false when it is not a name.
     pub(crate) fn finish(&mut self, spaces_allowed: bool, quoted: bool) -> bool {
         let mut trimmed = self.text.trim();
+        self.attributes.clear();
         if quoted {
-            // `"NAME"`, `'NAME'`, or a quote the model left unclosed.
+            // `"NAME"`, `'NAME'`, or a quote the model left unclosed; what
+            // follows the closing quote is attributes.
             let quote = |c: char| c == '"' || c == '\'';
-            trimmed = trimmed.strip_prefix(quote).unwrap_or(trimmed);
+            if let Some(q) = trimmed.chars().next().filter(|&c| quote(c)) {
+                let inner = &trimmed[1..];
+                let (name, rest) = inner.split_once(q).unwrap_or((inner, ""));
+                self.attributes.push_str(rest.trim());
+                trimmed = name;
+            }
             trimmed = trimmed.strip_suffix(quote).unwrap_or(trimmed).trim();
         }
         if self.is_invalid(spaces_allowed) || trimmed.is_empty() {

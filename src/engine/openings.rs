@@ -285,8 +285,9 @@ impl Engine {
             self.state = State::KeyDone;
             return;
         }
+        let json = self.value_is_json();
         self.call
-            .start_param(&self.name.text, inline, &self.opts, sink);
+            .start_param(&self.name.text, inline, json, &self.opts, sink);
         self.state = State::Value;
         if inline {
             let (open, name) = (self.marker(Role::ParamOpen), &self.name.text);
@@ -301,6 +302,14 @@ impl Engine {
                 ),
             );
         }
+    }
+
+    /// Whether the parameter's attributes say its value is JSON (the
+    /// format's `json_value_attribute`).
+    fn value_is_json(&self) -> bool {
+        self.desc()
+            .json_value_attribute
+            .is_some_and(|(key, json)| self.name.attribute(key) == Some(json))
     }
 
     /// Why the parameter opener just read inside a value is value text,

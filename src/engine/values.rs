@@ -29,7 +29,7 @@ impl Engine {
         // The whitespace before the value is layout.
         self.hold.text.clear();
         self.call
-            .start_param(&self.name.text, false, &self.opts, sink);
+            .start_param(&self.name.text, false, false, &self.opts, sink);
         self.state = State::Value;
     }
 

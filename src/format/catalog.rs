@@ -7,8 +7,9 @@ use std::str::FromStr;
 use std::sync::OnceLock;
 
 use super::{
-    apertus, auto, bare_json, deepseek, gigachat, glm, harmony, hermes, json_wrapped, kimi_k2,
-    llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_json, Compiled, Description,
+    apertus, auto, bare_json, deepseek, dsml, gigachat, glm, harmony, hermes, json_wrapped,
+    kimi_k2, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_json, Compiled,
+    Description,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -128,6 +129,14 @@ pub enum Format {
     /// `<parameter name="KEY">VALUE</parameter></invoke></minimax:tool_call>`.
     /// vLLM name: `minimax_m2`.
     MiniMaxM2,
+    /// DeepSeek V3.2's DSML: `<｜DSML｜function_calls><｜DSML｜invoke`
+    /// `name="NAME"><｜DSML｜parameter name="KEY" string="true|false">VALUE`
+    /// `</｜DSML｜parameter></｜DSML｜invoke></｜DSML｜function_calls>`;
+    /// `string="false"` values are JSON. vLLM name: `deepseek_v32`.
+    DeepSeekV32,
+    /// DeepSeek V4: V3.2's DSML with the block spelled
+    /// `<｜DSML｜tool_calls>`. vLLM name: `deepseek_v4`.
+    DeepSeekV4,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -169,6 +178,8 @@ impl Format {
         Format::BareJson,
         Format::SeedOss,
         Format::MiniMaxM2,
+        Format::DeepSeekV32,
+        Format::DeepSeekV4,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -218,6 +229,8 @@ impl Format {
             Format::BareJson => &bare_json::BARE_JSON,
             Format::SeedOss => &seed_oss::SEED_OSS,
             Format::MiniMaxM2 => &minimax_m2::MINIMAX_M2,
+            Format::DeepSeekV32 => &dsml::DEEPSEEK_V32,
+            Format::DeepSeekV4 => &dsml::DEEPSEEK_V4,
         }
     }
 

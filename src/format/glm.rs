@@ -52,6 +52,7 @@ const fn glm(
         follows: FOLLOWS,
         param_open_at_line_start,
         quoted_names: false,
+        json_value_attribute: None,
         recoveries: Recoveries {
             bare_function: false,
             equals_in_param_name: false,

@@ -52,6 +52,7 @@ pub(crate) static MINIMAX_M2: Description = Description {
     ],
     param_open_at_line_start: true,
     quoted_names: true,
+    json_value_attribute: None,
     recoveries: Recoveries {
         bare_function: true,
         ..Recoveries::NONE

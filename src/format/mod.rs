@@ -18,6 +18,7 @@ mod auto;
 mod bare_json;
 mod catalog;
 mod deepseek;
+mod dsml;
 mod gigachat;
 mod glm;
 mod harmony;
@@ -308,6 +309,10 @@ pub(crate) struct Description {
     /// Names are XML attribute values, in double, single or no quotes
     /// (MiniMax's `<invoke name="NAME">`): the quotes are not the name's.
     pub quoted_names: bool,
+    /// A parameter attribute and the value of it that says the parameter's
+    /// value is JSON (DSML's `string="false"`): typed as the JSON it is
+    /// where no schema types it. Attributes follow a quoted name.
+    pub json_value_attribute: Option<(&'static str, &'static str)>,
     /// Format-specific recoveries.
     pub recoveries: Recoveries,
     /// Whether calls are written as JSON, and how; `None`: parameters are
@@ -340,6 +345,7 @@ impl Description {
             follows: &[],
             param_open_at_line_start: false,
             quoted_names: false,
+            json_value_attribute: None,
             recoveries: Recoveries::NONE,
             json: Some(json),
         }

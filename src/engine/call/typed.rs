@@ -76,6 +76,8 @@ impl CallWriter {
             None if opts.typing == Typing::Infer && kind == ValueKind::Text => {
                 (true, TypeSet::EMPTY)
             }
+            // Any JSON but a string: text that is not JSON is reported.
+            None if kind == ValueKind::TextJson => (true, TypeSet::JSON_NOT_STRING),
             None => (false, TypeSet::STRING),
         }
     }
