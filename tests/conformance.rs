@@ -569,6 +569,8 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
 const NOT_VLLM: &[Format] = &[
     Format::XmlToolUse,
     Format::XmlFunctionCall,
+    // Seed 002's `<function_calls><invoke …>` (Anthropic's older XML).
+    Format::XmlInvoke,
     // Seed 002's `{"tool": …, "args": …}`: vLLM has no such parser.
     Format::BareJson,
 ];

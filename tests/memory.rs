@@ -361,6 +361,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::MiniMaxM2
                 | Format::DeepSeekV32
                 | Format::DeepSeekV4
+                | Format::XmlInvoke
                 | Format::Glm45
                 | Format::Glm47
         )

@@ -78,6 +78,8 @@ pub(crate) const DETECTED: &[Format] = &[
     // After granite-20b-fc, which reads a JSON body after `<function_call>`.
     Format::XmlToolUse,
     Format::XmlFunctionCall,
+    // After MiniMax-M2, whose bare `<invoke name=` it shares.
+    Format::XmlInvoke,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -8,8 +8,8 @@ use std::sync::OnceLock;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_json, Compiled,
-    Description,
+    kimi_k2, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_invoke, xml_json,
+    Compiled, Description,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -137,6 +137,10 @@ pub enum Format {
     /// DeepSeek V4: V3.2's DSML with the block spelled
     /// `<｜DSML｜tool_calls>`. vLLM name: `deepseek_v4`.
     DeepSeekV4,
+    /// Calls leaked into text in Anthropic's older XML:
+    /// `<function_calls><invoke name="NAME"><parameter name="KEY">VALUE`
+    /// `</parameter></invoke></function_calls>`, or an `<invoke>` alone.
+    XmlInvoke,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -180,6 +184,7 @@ impl Format {
         Format::MiniMaxM2,
         Format::DeepSeekV32,
         Format::DeepSeekV4,
+        Format::XmlInvoke,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -231,6 +236,7 @@ impl Format {
             Format::MiniMaxM2 => &minimax_m2::MINIMAX_M2,
             Format::DeepSeekV32 => &dsml::DEEPSEEK_V32,
             Format::DeepSeekV4 => &dsml::DEEPSEEK_V4,
+            Format::XmlInvoke => &xml_invoke::XML_INVOKE,
         }
     }
 

@@ -33,6 +33,7 @@ mod seed_oss;
 #[cfg(test)]
 mod test_formats;
 mod xlam;
+mod xml_invoke;
 mod xml_json;
 
 use std::fmt;
