@@ -529,12 +529,12 @@ impl ParserBuilder {
     /// Builds the parser. Cheap: a format's automaton is built once per
     /// process and shared.
     pub fn build(self) -> Parser {
-        let format = self.options.format.compiled();
+        let format = crate::engine::Compiled::of(self.options.format);
         self.build_with(format)
     }
 
     /// Builds a parser for any compiled description.
-    pub(crate) fn build_with(self, format: &'static crate::format::Compiled) -> Parser {
+    pub(crate) fn build_with(self, format: &'static crate::engine::Compiled) -> Parser {
         let max_held = self.options.limits.max_held_call;
         let policy = Policy {
             strict: self.options.strict,

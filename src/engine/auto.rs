@@ -32,7 +32,7 @@ use super::fence::CodeFences;
 #[path = "auto_tap.rs"]
 mod tap;
 use super::grammar::State;
-use super::Engine;
+use super::{Compiled, Engine};
 use crate::event::Span;
 use crate::format::{Format, Role};
 use crate::options::{Options, Reasoning};
@@ -545,7 +545,7 @@ impl Detect {
         for &format in &formats {
             let mut opts = self.opts.clone();
             opts.format = format;
-            let mut engine = Engine::with_format(format.compiled(), opts);
+            let mut engine = Engine::with_format(Compiled::of(format), opts);
             engine.reasoning_at = self.reasoning.then_some(0);
             // It reads from the opener on: its spans are the stream's.
             engine.fed = self.opened.start;

@@ -90,7 +90,8 @@ impl Engine {
 
 #[cfg(test)]
 mod tests {
-    use crate::format::{BodyKeys, Compiled, Description, Json, Role};
+    use crate::engine::Compiled;
+    use crate::format::{BodyKeys, Description, Json, Role};
     use crate::{Ids, Message, MessageBuilder, Parser};
     use std::sync::OnceLock;
 
@@ -112,7 +113,7 @@ mod tests {
 
     fn compiled() -> &'static Compiled {
         static C: OnceLock<Compiled> = OnceLock::new();
-        C.get_or_init(|| BARE.compile().expect("valid test description"))
+        C.get_or_init(|| Compiled::new(&BARE).expect("valid test description"))
     }
 
     /// With a marker, whose calls open anywhere, and bodies that open
@@ -134,7 +135,7 @@ mod tests {
 
     fn lines() -> &'static Compiled {
         static C: OnceLock<Compiled> = OnceLock::new();
-        C.get_or_init(|| LINES.compile().expect("valid test description"))
+        C.get_or_init(|| Compiled::new(&LINES).expect("valid test description"))
     }
 
     /// As `parse`, with `LINES`.

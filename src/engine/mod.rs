@@ -26,7 +26,9 @@
 
 mod auto;
 mod call;
+mod compiled;
 pub(crate) mod driver;
+pub(crate) use compiled::Compiled;
 mod end;
 mod fence;
 mod foreign;
@@ -47,7 +49,7 @@ mod values;
 use std::mem;
 
 use crate::event::{DiagnosticKind as Kind, Event};
-use crate::format::{Compiled, Description, Role};
+use crate::format::{Description, Role};
 use crate::options::Options;
 use crate::sink::{diagnostic, emit_diagnostic, Sink};
 
@@ -100,7 +102,7 @@ pub(crate) struct Engine {
 impl Engine {
     #[cfg(test)]
     pub(crate) fn new(opts: Options) -> Engine {
-        Engine::with_format(opts.format.compiled(), opts)
+        Engine::with_format(Compiled::of(opts.format), opts)
     }
 
     /// An engine for a compiled description that need not be one of the
@@ -168,7 +170,7 @@ impl Engine {
             if detect.decided {
                 // The winner read this stream; the next starts looking.
                 let opts = detect.options().clone();
-                let format = opts.format.compiled();
+                let format = Compiled::of(opts.format);
                 *self = Engine::with_format(format, opts);
                 return;
             }

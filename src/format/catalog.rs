@@ -4,12 +4,11 @@
 
 use std::fmt;
 use std::str::FromStr;
-use std::sync::OnceLock;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gigachat, glm, harmony, hermes, json_wrapped,
     kimi_k2, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_invoke, xml_json,
-    Compiled, Description,
+    Description,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -238,18 +237,6 @@ impl Format {
             Format::DeepSeekV4 => &dsml::DEEPSEEK_V4,
             Format::XmlInvoke => &xml_invoke::XML_INVOKE,
         }
-    }
-
-    pub(crate) fn compiled(self) -> &'static Compiled {
-        // One cell per variant (`Auto` included), by discriminant.
-        const CELLS: usize = Format::ALL.len() + 1;
-        static COMPILED: [OnceLock<Compiled>; CELLS] = [const { OnceLock::new() }; CELLS];
-        let cell = &COMPILED[self as usize];
-        cell.get_or_init(|| {
-            self.description()
-                .compile()
-                .unwrap_or_else(|e| panic!("built-in format {}: {e}", self.description().name))
-        })
     }
 }
 

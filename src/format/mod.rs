@@ -5,7 +5,7 @@
 //! reads everything else from the description; it holds no format's
 //! spelling.
 //!
-//! A description is checked when it is compiled ([`Description::compile`]):
+//! A description is checked when the engine compiles it (`engine::Compiled`):
 //! markers must be non-empty and prefix-free, no marker may hold another
 //! after its first byte (a failed match may start over inside the bytes it
 //! stepped, never behind a whole marker), and every role the grammar needs
@@ -41,8 +41,6 @@ use std::fmt;
 #[cfg(test)]
 use catalog::normalise;
 pub use catalog::{Format, UnknownFormat};
-
-use crate::engine::driver::MarkerSet;
 
 /// The structural role a marker plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -479,42 +477,6 @@ impl Description {
             }
         }
         Ok(())
-    }
-
-    /// Validates the description and builds its marker automaton.
-    pub(crate) fn compile(&'static self) -> Result<Compiled, DescriptionError> {
-        self.validate()?;
-        let mut texts = [""; Role::COUNT];
-        // A role spelled more than once is named by its first spelling.
-        for &(role, text) in self.markers.iter().rev() {
-            texts[role as usize] = text;
-        }
-        Ok(Compiled {
-            desc: self,
-            markers: MarkerSet::new(self.markers),
-            texts,
-            line_starts: self.json.is_some_and(|json| json.open_at_line_start),
-        })
-    }
-}
-
-/// A format's description together with its marker automaton, built once
-/// per process and shared by every parser of that format.
-pub(crate) struct Compiled {
-    pub desc: &'static Description,
-    pub markers: MarkerSet,
-    /// Each role's spelling, by role (`""` for a role the format lacks).
-    texts: [&'static str; Role::COUNT],
-    /// `Json::open_at_line_start`, where content reads it: a line end in
-    /// content goes back to `State::Start`.
-    pub line_starts: bool,
-}
-
-impl Compiled {
-    /// The spelling of `role`, or `""`.
-    #[inline]
-    pub(crate) fn text(&self, role: Role) -> &'static str {
-        self.texts[role as usize]
     }
 }
 

@@ -42,12 +42,13 @@ mod tests {
     use std::sync::OnceLock;
 
     use super::*;
-    use crate::format::Compiled;
+    use crate::engine::Compiled;
     use crate::{coalesce, Event, Ids, OwnedEvent, Parser};
 
     fn parser() -> Parser {
         static COMPILED: OnceLock<Compiled> = OnceLock::new();
-        let compiled = COMPILED.get_or_init(|| BRACKETS.compile().expect("valid test format"));
+        let compiled =
+            COMPILED.get_or_init(|| Compiled::new(&BRACKETS).expect("valid test format"));
         Parser::builder()
             .ids(Ids::sequential("call_"))
             .build_with(compiled)

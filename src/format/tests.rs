@@ -1,6 +1,7 @@
 //! The description rules, names and aliases.
 
 use super::*;
+use crate::engine::Compiled;
 
 const fn desc(markers: &'static [(Role, &'static str)]) -> Description {
     Description {
@@ -33,7 +34,7 @@ const MINIMAL: &[(Role, &str)] = &[
 fn every_built_in_format_is_valid() {
     for format in Format::ALL {
         assert_eq!(format.description().validate(), Ok(()), "{format}");
-        let _ = format.compiled();
+        let _ = Compiled::of(*format);
     }
 }
 
@@ -63,7 +64,7 @@ fn a_role_may_be_spelled_twice_and_is_named_by_its_first_spelling() {
         (Role::ParamClose, "</p>"),
     ]);
     assert_eq!(D.validate(), Ok(()));
-    let compiled = D.compile().unwrap();
+    let compiled = Compiled::new(&D).unwrap();
     assert_eq!(compiled.text(Role::CallOpen), "<call>");
 }
 

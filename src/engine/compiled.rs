@@ -1,0 +1,55 @@
+//! Descriptions compiled for the engine: a format stays data that knows
+//! nothing of the engine, and the engine builds what it runs from it (the
+//! marker automaton, each role's spelling) once per process.
+
+use std::sync::OnceLock;
+
+use super::driver::MarkerSet;
+use crate::format::{Description, DescriptionError, Format, Role};
+
+/// A format's description together with its marker automaton, built once
+/// per process and shared by every parser of that format.
+pub(crate) struct Compiled {
+    pub desc: &'static Description,
+    pub markers: MarkerSet,
+    /// Each role's spelling, by role (`""` for a role the format lacks).
+    texts: [&'static str; Role::COUNT],
+    /// `Json::open_at_line_start`, where content reads it: a line end in
+    /// content goes back to `State::Start`.
+    pub line_starts: bool,
+}
+
+impl Compiled {
+    /// Validates `desc` and builds its marker automaton.
+    pub(crate) fn new(desc: &'static Description) -> Result<Compiled, DescriptionError> {
+        desc.validate()?;
+        let mut texts = [""; Role::COUNT];
+        // A role spelled more than once is named by its first spelling.
+        for &(role, text) in desc.markers.iter().rev() {
+            texts[role as usize] = text;
+        }
+        Ok(Compiled {
+            desc,
+            markers: MarkerSet::new(desc.markers),
+            texts,
+            line_starts: desc.json.is_some_and(|json| json.open_at_line_start),
+        })
+    }
+
+    /// A built-in format, compiled on first use.
+    pub(crate) fn of(format: Format) -> &'static Compiled {
+        // One cell per variant (`Auto` included), by discriminant.
+        const CELLS: usize = Format::ALL.len() + 1;
+        static COMPILED: [OnceLock<Compiled>; CELLS] = [const { OnceLock::new() }; CELLS];
+        COMPILED[format as usize].get_or_init(|| {
+            let desc = format.description();
+            Compiled::new(desc).unwrap_or_else(|e| panic!("built-in format {}: {e}", desc.name))
+        })
+    }
+
+    /// The spelling of `role`, or `""`.
+    #[inline]
+    pub(crate) fn text(&self, role: Role) -> &'static str {
+        self.texts[role as usize]
+    }
+}
