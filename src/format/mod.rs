@@ -27,6 +27,7 @@ mod kimi_k2;
 mod llama3;
 mod minimax_m2;
 mod mistral;
+mod models;
 mod qwen3_coder;
 mod seed_oss;
 #[cfg(test)]
@@ -39,6 +40,7 @@ use std::fmt;
 #[cfg(test)]
 use catalog::normalise;
 pub use catalog::{Format, UnknownFormat};
+pub use models::UnknownModel;
 
 use crate::engine::driver::MarkerSet;
 
