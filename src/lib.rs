@@ -142,3 +142,7 @@ struct StreamsDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/limits.md")]
 struct LimitsDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/models.md")]
+struct ModelsDoctests;
