@@ -174,7 +174,7 @@ fn normalise(name: &str) -> String {
 fn holds(name: &str, pattern: &str) -> bool {
     let version = pattern.ends_with(|c: char| c.is_ascii_digit());
     name.match_indices(pattern).any(|(at, _)| {
-        let rest = name[at + pattern.len()..].as_bytes();
+        let rest = &name.as_bytes()[at + pattern.len()..];
         !version
             || match rest {
                 [d, ..] if d.is_ascii_digit() => false,
