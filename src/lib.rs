@@ -77,7 +77,7 @@ pub mod stream;
 mod tools;
 
 pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent, Span};
-pub use format::{Format, UnknownFormat};
+pub use format::{Format, UnknownFormat, UnknownModel};
 pub use ids::{IdStyle, Ids};
 pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
 pub use options::{Limits, Reasoning, ValueTermination};
@@ -142,3 +142,7 @@ struct StreamsDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/limits.md")]
 struct LimitsDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/models.md")]
+struct ModelsDoctests;

@@ -67,9 +67,17 @@ enum Command {
 #[derive(Args)]
 struct Common {
     /// The model's tool-call format: vLLM's `--tool-call-parser` names, in
-    /// any case, `-` or `_` alike.
-    #[arg(long, short, default_value = "qwen3_coder", value_parser = FormatParser)]
-    format: Format,
+    /// any case, `-` or `_` alike. Default: the one `--model` writes, else
+    /// `qwen3_coder`.
+    #[arg(long, short, value_parser = FormatParser)]
+    format: Option<Format>,
+    /// The model that wrote the output (`Qwen/Qwen3-Coder-30B-A3B-Instruct`,
+    /// `gpt-oss:20b`): without `--format`, the format is the one its name
+    /// says (docs/models.md lists the names known); an unknown name is an
+    /// error. With `--openai`, also the response's `model` (default
+    /// `toolcall`).
+    #[arg(long, value_name = "NAME")]
+    model: Option<String>,
     /// The request's OpenAI `tools` array, as a JSON file: values are
     /// typed from its schemas; unknown tools and parameters and missing
     /// required ones are reported.
@@ -153,10 +161,6 @@ struct OpenAiArgs {
     /// no copy of a call, as `--lean`.
     #[arg(long, help_heading = "OpenAI output")]
     openai: bool,
-    /// The response's `model`.
-    #[arg(long, value_name = "NAME", default_value = "toolcall")]
-    #[arg(requires = "openai", help_heading = "OpenAI output")]
-    model: String,
     /// The model was cut off by its token limit: `finish_reason` is
     /// `length` (otherwise `tool_calls` when a call is complete, else
     /// `stop`).
@@ -299,7 +303,7 @@ impl Common {
     /// `ParserBuilder::retain_arguments`.
     fn parser(&self, retain_arguments: bool) -> Result<Parser, Fatal> {
         let mut builder = Parser::builder()
-            .format(self.format)
+            .format(self.format()?)
             .value_termination(self.value_termination)
             .reasoning(self.reasoning)
             .calls_in_reasoning(!self.no_calls_in_reasoning)
@@ -322,6 +326,16 @@ impl Common {
         Ok(builder.build())
     }
 
+    /// `--format`, else the format `--model` writes, else `qwen3_coder`.
+    fn format(&self) -> Result<Format, Fatal> {
+        match (self.format, &self.model) {
+            (Some(format), _) => Ok(format),
+            (None, Some(model)) => Format::for_model(model)
+                .map_err(|e| Fatal(format!("--model: {e}; or give --format"))),
+            (None, None) => Ok(Format::Qwen3Coder),
+        }
+    }
+
     fn ids(&self) -> Ids {
         match (self.ids, self.seed) {
             _ if self.sequential_ids => Ids::sequential("call_"),
@@ -335,7 +349,7 @@ impl Common {
 
     /// The response's id, model and time for `--openai`.
     fn meta(&self) -> CompletionMeta {
-        let model = self.openai.model.clone();
+        let model = self.model.clone().unwrap_or_else(|| "toolcall".to_owned());
         match self.seed {
             Some(seed) => CompletionMeta::seeded(model, seed),
             None => CompletionMeta::new(model),

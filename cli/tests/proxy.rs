@@ -434,6 +434,88 @@ async fn a_model_the_map_does_not_know_passes_through() {
     );
 }
 
+/// Sends `as/FORMAT/FIXTURE/MODEL` streamed and whole and checks that
+/// both are the fixture parsed in `format`.
+async fn assert_rewritten_as(proxy: &ProxyProcess, model: &str, format: &str, fixture: &str) {
+    let text = replay::fixture_text(format, fixture).unwrap();
+    let tools = placeholder_tools();
+    let model = format!("as/{format}/{fixture}/{model}");
+    let chunks = read_sse(chat(proxy, &request(&model, &tools, true)).await).await;
+    let streamed = Assembled::from_chunks(&chunks);
+    streamed.assert_matches(format, &text, &tools, &format!("{model} streamed"));
+    assert!(!streamed.calls.is_empty(), "{model}: calls");
+    let whole: Value = chat(proxy, &request(&model, &tools, false))
+        .await
+        .json()
+        .await
+        .unwrap();
+    Assembled::from_completion(&whole).assert_matches(format, &text, &tools, &model);
+}
+
+/// Sends `as/FORMAT/FIXTURE/MODEL` and checks that it came back as the
+/// model wrote it: no calls, the markup in the content.
+async fn assert_passed_through_as(proxy: &ProxyProcess, model: &str, format: &str, marker: &str) {
+    let model = format!("as/{format}/one_call/{model}");
+    let response = chat(proxy, &request(&model, &placeholder_tools(), false)).await;
+    let passed = Assembled::from_completion(&response.json().await.unwrap());
+    assert!(passed.calls.is_empty(), "{model}: {passed:?}");
+    assert!(
+        passed.content.unwrap().contains(marker),
+        "{model}: raw text as the model wrote it"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_format_or_map_the_model_name_picks_the_format() {
+    let (_replay, proxy) = setup(&[]).await;
+    for (model, format, fixture) in [
+        (
+            "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+            "qwen3_coder",
+            "two_calls",
+        ),
+        ("zai-org/GLM-4.5-Air", "glm45", "two_calls"),
+        ("zai-org/GLM-4.7", "glm47", "two_calls"),
+        (
+            "ByteDance-Seed/Seed-OSS-36B-Instruct",
+            "seed_oss",
+            "one_call",
+        ),
+        ("openai/gpt-oss-120b", "openai", "two_calls"),
+        ("NousResearch/Hermes-3-Llama-3.1-8B", "hermes", "one_call"),
+        ("MiniMaxAI/MiniMax-M2", "minimax_m2", "one_call"),
+    ] {
+        assert_rewritten_as(&proxy, model, format, fixture).await;
+    }
+    // A name that says no format: passed through, as with an unmapped
+    // model under `--model-map`.
+    assert_passed_through_as(&proxy, "my-org/my-model", "qwen3_coder", "<tool_call>").await;
+    proxy.wait_for_log(|line| line.contains("POST /v1/chat/completions 200 passthrough"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_model_the_map_does_not_know_gets_the_format_its_name_says() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("proxy-map-and-names.json");
+    // The map wins over the name: this "GLM-4.7" is read as Qwen3-Coder
+    // (by its name, its XML would be no call).
+    std::fs::write(
+        &path,
+        r#"{"as/qwen3_coder/one_call/zai-org/GLM-4.7": "qwen3_coder"}"#,
+    )
+    .unwrap();
+    let (_replay, proxy) = setup(&["--model-map", path.to_str().unwrap()]).await;
+    assert_rewritten_as(&proxy, "zai-org/GLM-4.7", "qwen3_coder", "one_call").await;
+    assert_rewritten_as(&proxy, "zai-org/GLM-4.7", "glm47", "one_call").await;
+    assert_rewritten_as(
+        &proxy,
+        "deepseek-ai/DeepSeek-V3.1",
+        "deepseek_v31",
+        "one_call",
+    )
+    .await;
+    assert_passed_through_as(&proxy, "my-model", "glm45", "<tool_call>").await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn vllm_ids_on_request() {
     let (_replay, proxy) = setup(&["--format", "qwen3_coder", "--ids", "vllm"]).await;
@@ -480,7 +562,15 @@ fn help_documents_every_flag_and_bad_flags_exit_2() {
     }
     for args in [
         &["proxy", "--upstream", "ftp://x", "--format", "glm45"][..],
-        &["proxy", "--upstream", "http://127.0.0.1:1"][..],
+        &[
+            "proxy",
+            "--upstream",
+            "http://127.0.0.1:1",
+            "--format",
+            "glm45",
+            "--model-map",
+            "/no/such/file",
+        ][..],
         &[
             "proxy",
             "--upstream",

@@ -28,6 +28,7 @@ mod kimi_k2;
 mod llama3;
 mod minimax_m2;
 mod mistral;
+mod models;
 mod qwen3_coder;
 mod seed_oss;
 #[cfg(test)]
@@ -41,6 +42,7 @@ use std::fmt;
 #[cfg(test)]
 use catalog::normalise;
 pub use catalog::{Format, UnknownFormat};
+pub use models::UnknownModel;
 
 /// The structural role a marker plays.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

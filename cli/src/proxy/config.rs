@@ -41,7 +41,9 @@ pub struct ProxyArgs {
     #[arg(long, value_name = "ADDR", default_value = "127.0.0.1:8080")]
     pub listen: String,
     /// The tool-call format of every model behind the upstream (vLLM's
-    /// `--tool-call-parser` names).
+    /// `--tool-call-parser` names). Without it (or `--model-map`), each
+    /// request's format is the one its `model` writes, by name
+    /// (docs/models.md lists the names known).
     #[arg(long, short, value_parser = FormatParser, conflicts_with = "model_map")]
     pub format: Option<Format>,
     /// A JSON file mapping the request's `model` to a format, for an
@@ -49,7 +51,8 @@ pub struct ProxyArgs {
     /// "zai-org/GLM-4.5*": "glm45", "*": "qwen3_coder"}`. A key ending in `*`
     /// matches names starting with the rest; an exact key wins over a
     /// pattern, a longer pattern over a shorter one. A model no key matches
-    /// is passed through unchanged.
+    /// gets the format its name says (docs/models.md); one whose name says
+    /// none is passed through unchanged.
     #[arg(long, value_name = "FILE")]
     pub model_map: Option<PathBuf>,
     /// How the ids of the calls the proxy makes look.
@@ -173,16 +176,21 @@ impl IdsStyle {
 pub enum FormatChoice {
     /// `--format`: every model.
     Fixed(Format),
-    /// `--model-map`.
+    /// By the request's `model`: the `--model-map` (empty without one),
+    /// then the model's name (`Format::for_model`).
     ByModel(ModelMap),
 }
 
 impl FormatChoice {
-    /// The format for a request's `model`; `None`: pass the request through.
+    /// The format for a request's `model`; `None`: pass the request through
+    /// (no map entry matches and the name says no format, or there is no
+    /// `model`).
     pub fn for_model(&self, model: Option<&str>) -> Option<Format> {
         match self {
             FormatChoice::Fixed(format) => Some(*format),
-            FormatChoice::ByModel(map) => map.lookup(model.unwrap_or("")),
+            FormatChoice::ByModel(map) => map
+                .lookup(model.unwrap_or(""))
+                .or_else(|| Format::for_model(model?).ok()),
         }
     }
 }
@@ -266,7 +274,7 @@ impl Config {
         let formats = match (&args.format, &args.model_map) {
             (_, Some(path)) => FormatChoice::ByModel(ModelMap::read(path)?),
             (Some(format), None) => FormatChoice::Fixed(*format),
-            (None, None) => return Err("give --format or --model-map".to_owned()),
+            (None, None) => FormatChoice::ByModel(ModelMap::default()),
         };
         Ok(Config {
             upstream,
@@ -328,6 +336,84 @@ mod tests {
         assert_eq!(map.lookup("anything"), Some(Format::Qwen3Coder));
         let no_fallback = ModelMap::from_json(r#"{"a*": "glm45"}"#).unwrap();
         assert_eq!(no_fallback.lookup("b"), None);
+    }
+
+    #[test]
+    fn without_a_flag_the_format_comes_from_the_model_name() {
+        let choice = FormatChoice::ByModel(ModelMap::default());
+        assert_eq!(
+            choice.for_model(Some("Qwen/Qwen3-Coder-30B-A3B-Instruct")),
+            Some(Format::Qwen3Coder)
+        );
+        assert_eq!(
+            choice.for_model(Some("zai-org/GLM-4.7")),
+            Some(Format::Glm47)
+        );
+        assert_eq!(choice.for_model(Some("gpt-oss:20b")), Some(Format::OpenAi));
+        // No format by name, or no name: passed through, as a model a map
+        // does not know.
+        assert_eq!(choice.for_model(Some("my-model")), None);
+        assert_eq!(choice.for_model(Some("")), None);
+        assert_eq!(choice.for_model(None), None);
+    }
+
+    #[test]
+    fn the_map_wins_then_the_model_name() {
+        let map =
+            ModelMap::from_json(r#"{"zai-org/GLM-4.7": "glm45", "local/*": "hermes"}"#).unwrap();
+        let choice = FormatChoice::ByModel(map);
+        // The map over the name...
+        assert_eq!(
+            choice.for_model(Some("zai-org/GLM-4.7")),
+            Some(Format::Glm45)
+        );
+        assert_eq!(
+            choice.for_model(Some("local/anything")),
+            Some(Format::Hermes)
+        );
+        // ...then the name, for models the map does not hold.
+        assert_eq!(
+            choice.for_model(Some("zai-org/GLM-4.7-Flash")),
+            Some(Format::Glm47)
+        );
+        assert_eq!(
+            choice.for_model(Some("deepseek-ai/DeepSeek-V3.1")),
+            Some(Format::DeepSeekV31)
+        );
+        assert_eq!(choice.for_model(Some("unknown/model")), None);
+        // `--format` is every model's.
+        let fixed = FormatChoice::Fixed(Format::Glm45);
+        assert_eq!(
+            fixed.for_model(Some("openai/gpt-oss-120b")),
+            Some(Format::Glm45)
+        );
+        assert_eq!(fixed.for_model(None), Some(Format::Glm45));
+    }
+
+    fn args(flags: &[&str]) -> ProxyArgs {
+        #[derive(clap::Parser)]
+        struct Cli {
+            #[command(flatten)]
+            proxy: ProxyArgs,
+        }
+        let argv = ["proxy", "--upstream", "http://127.0.0.1:1"]
+            .iter()
+            .chain(flags);
+        <Cli as clap::Parser>::try_parse_from(argv).unwrap().proxy
+    }
+
+    #[test]
+    fn neither_flag_picks_by_model_name() {
+        let config = Config::from_args(&args(&[])).unwrap();
+        assert!(matches!(&config.formats, FormatChoice::ByModel(_)));
+        assert_eq!(
+            config
+                .formats
+                .for_model(Some("moonshotai/Kimi-K2-Instruct-0905")),
+            Some(Format::KimiK2)
+        );
+        let config = Config::from_args(&args(&["--format", "glm47"])).unwrap();
+        assert!(matches!(config.formats, FormatChoice::Fixed(Format::Glm47)));
     }
 
     #[test]

@@ -8,6 +8,7 @@
 //! | `model` | response |
 //! |---|---|
 //! | `<format>/<fixture>` | the fixture as content: SSE chunks of 1–7 bytes (`stream: true`), else one `chat.completion` |
+//! | `as/<format>/<fixture>/<model name>` | the fixture as `<format>/<fixture>` sends it, for a request whose `model` ends in a real model's name (`as/glm47/one_call/zai-org/GLM-4.7`), which a proxy picking formats by name reads |
 //! | `quirks/<format>/<fixture>` | the same stream with `:` comments, CRLF line ends, each JSON split over two `data:` lines and no blank line after the last event |
 //! | `status/<code>` | that status with an OpenAI error body and an `x-replay-status` header |
 //! | `malformed/bad_json` | a good chunk, then `data: {not json`, then a good chunk |
@@ -277,7 +278,7 @@ async fn chat(State(recorder): State<Arc<Recorder>>, request: Request) -> Respon
             let pause = Duration::from_millis(millis.parse().unwrap_or(20));
             paced(&model, &text, pause)
         }
-        [format, name] | ["quirks", format, name] => {
+        [format, name] | ["quirks", format, name] | ["as", format, name, _, ..] => {
             let Some(text) = fixture_text(format, name) else {
                 return (StatusCode::NOT_FOUND, "no such fixture").into_response();
             };

@@ -1,0 +1,518 @@
+//! The format a model writes, from the model's name: [`Format::for_model`]
+//! and its table, [`Format::MODEL_PATTERNS`].
+
+use std::fmt;
+
+use super::Format;
+
+impl Format {
+    /// Which format a model writes, by a pattern its name holds: the table
+    /// [`Format::for_model`] reads, in the order it reads it. The first row
+    /// whose pattern the name holds wins, so a row comes before any row
+    /// whose pattern its own holds (`qwen3-coder` before `qwen3`,
+    /// `minimax-m2.1` before `minimax-m2`), and fine-tunes named
+    /// after the model they were trained from come before that model
+    /// (`Hermes-3-Llama-3.1-8B` is Hermes, not Llama).
+    ///
+    /// Patterns are written lower case; names and patterns are compared as
+    /// [`Format::for_model`] says (case, `_` and `-`, versions).
+    ///
+    /// Three formats have no row, since no model writes them natively:
+    /// [`Format::XmlToolUse`] and [`Format::XmlFunctionCall`] (calls leaked
+    /// into text in another vendor's style) and [`Format::BareJson`]
+    /// (opt-in plain JSON). Nor has [`Format::Auto`], which is not a
+    /// format. `docs/models.md` shows this table, checked against it by a
+    /// test.
+    pub const MODEL_PATTERNS: &'static [(&'static str, Format)] = &[
+        // Fine-tunes named after their base model: before the base.
+        ("hermes-2", Format::Hermes),
+        ("hermes-3", Format::Hermes),
+        ("hermes-4", Format::Hermes),
+        ("xlam", Format::Xlam),
+        ("granite-20b-functioncalling", Format::Granite20bFc),
+        // DeepSeek, whose R1 distills also name Qwen and Llama. V3.2 (not
+        // -Exp) writes DSML, which no format here reads: it matches no row.
+        ("deepseek-v3.2-exp", Format::DeepSeekV31),
+        ("deepseek-v3.1", Format::DeepSeekV31),
+        ("deepseek-v3", Format::DeepSeekV3),
+        ("deepseek-r1", Format::DeepSeekV3),
+        // Qwen3-Coder's XML, and the models that took it up.
+        ("qwen3-coder", Format::Qwen3Coder),
+        ("qwen3.5", Format::Qwen3Coder),
+        ("qwen3.6", Format::Qwen3Coder),
+        ("mimo", Format::Qwen3Coder),
+        ("nemotron-3-nano", Format::Qwen3Coder),
+        ("step-3.5", Format::Qwen3Coder),
+        ("seed-oss", Format::SeedOss),
+        // Hermes-style JSON in `<tool_call>`.
+        ("qwen3", Format::Hermes),
+        ("qwen2.5", Format::Hermes),
+        ("qwq", Format::Hermes),
+        ("granite-4.0", Format::Hermes),
+        ("granite-4", Format::Hermes),
+        ("glm-4.5", Format::Glm45),
+        ("glm-4.6", Format::Glm45),
+        ("glm-4.7", Format::Glm47),
+        ("glm-5", Format::Glm47),
+        ("kimi-k2.5", Format::KimiK2),
+        ("kimi-k2", Format::KimiK2),
+        ("longcat-flash", Format::LongCat),
+        ("internlm2.5", Format::InternLm),
+        ("internlm2_5", Format::InternLm),
+        ("jamba", Format::Jamba),
+        ("hunyuan-a13b", Format::HunyuanA13b),
+        ("granite-3", Format::Granite),
+        ("granite-3.0", Format::Granite),
+        ("granite-3.1", Format::Granite),
+        ("granite-3.2", Format::Granite),
+        ("granite-3.3", Format::Granite),
+        ("phi-4-mini", Format::Phi4MiniJson),
+        ("magistral", Format::Mistral),
+        ("devstral", Format::Mistral),
+        ("ministral", Format::Mistral),
+        ("codestral", Format::Mistral),
+        ("mixtral", Format::Mistral),
+        ("pixtral", Format::Mistral),
+        ("mistral", Format::Mistral),
+        ("gpt-oss", Format::OpenAi),
+        ("llama-3.1", Format::Llama3Json),
+        ("llama-3.2", Format::Llama3Json),
+        ("llama-3.3", Format::Llama3Json),
+        ("llama-4", Format::Llama3Json),
+        ("minimax-m1", Format::MiniMax),
+        ("minimax-m2.1", Format::MiniMaxM2),
+        ("minimax-m2", Format::MiniMaxM2),
+        ("command-r7b", Format::CohereCommand3),
+        ("command-a", Format::CohereCommand3),
+        ("apertus", Format::Apertus),
+        ("gigachat-3", Format::GigaChat3),
+    ];
+
+    /// The format the model named `model` writes, from
+    /// [`Format::MODEL_PATTERNS`]: the first row whose pattern the name
+    /// holds.
+    ///
+    /// The name may be a Hugging Face id (`Qwen/Qwen3-Coder-30B-A3B-Instruct`,
+    /// `hf.co/unsloth/GLM-4.5-Air-GGUF:Q4_K_M`), an Ollama name
+    /// (`qwen3-coder:30b`, `llama3.1:8b`) or a served model name. Before
+    /// comparing, everything up to the last `/` (the organisation) and from
+    /// a `:` on (a tag) is dropped, and in both the name and the patterns
+    /// ASCII case is ignored, `_` and spaces are `-`, and a `-` between a
+    /// letter and a digit is dropped (`Llama-3.1` is `llama3.1`, as Ollama
+    /// writes it; `Hermes-3` is `hermes3`).
+    ///
+    /// A pattern that ends in a digit is a version: it does not match a
+    /// longer version (`qwen3` does not match `Qwen3.5`, `deepseek-v3` not
+    /// `DeepSeek-V3.2`, `kimi-k2` not `Kimi-K2.5`), so a model a later
+    /// version of which writes another format is an error rather than a
+    /// guess.
+    ///
+    /// # Errors
+    /// [`UnknownModel`] when no pattern matches; its message lists the
+    /// patterns. Give the format by name ([`FromStr`](std::str::FromStr))
+    /// then.
+    ///
+    /// # Example
+    /// ```
+    /// use toolcall_stream::Format;
+    /// assert_eq!(
+    ///     Format::for_model("Qwen/Qwen3-Coder-30B-A3B-Instruct"),
+    ///     Ok(Format::Qwen3Coder)
+    /// );
+    /// assert_eq!(Format::for_model("qwen3:8b"), Ok(Format::Hermes));
+    /// assert_eq!(Format::for_model("zai-org/GLM-4.7"), Ok(Format::Glm47));
+    /// assert_eq!(
+    ///     Format::for_model("NousResearch/Hermes-3-Llama-3.1-8B"),
+    ///     Ok(Format::Hermes)
+    /// );
+    /// let unknown = Format::for_model("my-model").unwrap_err();
+    /// assert!(unknown.to_string().contains("qwen3-coder"));
+    /// ```
+    pub fn for_model(model: &str) -> Result<Format, UnknownModel> {
+        model_row(model)
+            .map(|(_, format)| format)
+            .ok_or_else(|| UnknownModel {
+                model: model.to_owned(),
+            })
+    }
+}
+
+/// The row of [`Format::MODEL_PATTERNS`] that `model` matches first.
+fn model_row(model: &str) -> Option<(usize, Format)> {
+    let name = model.rsplit('/').next().unwrap_or(model);
+    let name = name.split(':').next().unwrap_or(name);
+    let name = normalise(name);
+    Format::MODEL_PATTERNS
+        .iter()
+        .enumerate()
+        .find(|(_, (pattern, _))| holds(&name, &normalise(pattern)))
+        .map(|(row, &(_, format))| (row, format))
+}
+
+/// Lower case, `_` and spaces as `-`, no `-` between a letter and a digit.
+fn normalise(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut chars = name.chars().peekable();
+    while let Some(c) = chars.next() {
+        let c = match c {
+            '_' | ' ' => '-',
+            c => c.to_ascii_lowercase(),
+        };
+        let between_letter_and_digit = c == '-'
+            && out.ends_with(|p: char| p.is_ascii_alphabetic())
+            && chars.peek().is_some_and(|n| n.is_ascii_digit());
+        if !between_letter_and_digit {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Whether the normalised `name` holds the normalised `pattern`; a pattern
+/// ending in a digit (a version) must not be followed by a digit or by `.`
+/// and a digit.
+fn holds(name: &str, pattern: &str) -> bool {
+    let version = pattern.ends_with(|c: char| c.is_ascii_digit());
+    name.match_indices(pattern).any(|(at, _)| {
+        let rest = &name.as_bytes()[at + pattern.len()..];
+        !version
+            || match rest {
+                [d, ..] if d.is_ascii_digit() => false,
+                [b'.', d, ..] if d.is_ascii_digit() => false,
+                _ => true,
+            }
+    })
+}
+
+/// The error returned by [`Format::for_model`] when no pattern of
+/// [`Format::MODEL_PATTERNS`] matches the model's name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownModel {
+    model: String,
+}
+
+impl UnknownModel {
+    /// The model name as given.
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+}
+
+impl fmt::Display for UnknownModel {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "no known format for model {:?} (give the format by name); known model patterns: ",
+            self.model
+        )?;
+        for (i, (pattern, format)) in Format::MODEL_PATTERNS.iter().enumerate() {
+            if i > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{pattern} ({format})")?;
+        }
+        Ok(())
+    }
+}
+
+impl std::error::Error for UnknownModel {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A model id for each row of the table, in its order.
+    const EXAMPLES: &[&str] = &[
+        "NousResearch/Hermes-2-Pro-Llama-3-8B",
+        "NousResearch/Hermes-3-Llama-3.1-8B",
+        "NousResearch/Hermes-4-70B",
+        "Salesforce/Llama-xLAM-2-8b-fc-r",
+        "ibm-granite/granite-20b-functioncalling",
+        "deepseek-ai/DeepSeek-V3.2-Exp",
+        "deepseek-ai/DeepSeek-V3.1",
+        "deepseek-ai/DeepSeek-V3-0324",
+        "deepseek-ai/DeepSeek-R1-0528",
+        "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+        "Qwen/Qwen3.5-397B-A17B",
+        "Qwen/Qwen3.6-35B-A3B",
+        "XiaomiMiMo/MiMo-V2-Flash",
+        "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
+        "stepfun-ai/Step-3.5-Flash",
+        "ByteDance-Seed/Seed-OSS-36B-Instruct",
+        "Qwen/Qwen3-235B-A22B-Instruct-2507",
+        "Qwen/Qwen2.5-7B-Instruct",
+        "Qwen/QwQ-32B",
+        "ibm-granite/granite-4.0-h-small",
+        "granite4:micro",
+        "zai-org/GLM-4.5-Air",
+        "zai-org/GLM-4.6",
+        "zai-org/GLM-4.7",
+        "zai-org/GLM-5",
+        "moonshotai/Kimi-K2.5",
+        "moonshotai/Kimi-K2-Instruct-0905",
+        "meituan-longcat/LongCat-Flash-Chat",
+        "internlm2.5:7b-chat",
+        "internlm/internlm2_5-7b-chat",
+        "ai21labs/AI21-Jamba-Mini-1.7",
+        "tencent/Hunyuan-A13B-Instruct",
+        "granite3-dense:8b",
+        "ibm-granite/granite-3.0-8b-instruct",
+        "ibm-granite/granite-3.1-8b-instruct",
+        "ibm-granite/granite-3.2-8b-instruct",
+        "ibm-granite/granite-3.3-8b-instruct",
+        "microsoft/Phi-4-mini-instruct",
+        "mistralai/Magistral-Small-2509",
+        "mistralai/Devstral-Small-2507",
+        "mistralai/Ministral-8B-Instruct-2410",
+        "mistralai/Codestral-22B-v0.1",
+        "mistralai/Mixtral-8x22B-Instruct-v0.1",
+        "mistralai/Pixtral-12B-2409",
+        "mistralai/Mistral-Small-3.2-24B-Instruct-2506",
+        "openai/gpt-oss-120b",
+        "meta-llama/Llama-3.1-8B-Instruct",
+        "meta-llama/Llama-3.2-3B-Instruct",
+        "meta-llama/Llama-3.3-70B-Instruct",
+        "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        "MiniMaxAI/MiniMax-M1-80k",
+        "MiniMaxAI/MiniMax-M2.1",
+        "MiniMaxAI/MiniMax-M2",
+        "CohereLabs/c4ai-command-r7b-12-2024",
+        "CohereLabs/command-a-03-2025",
+        "swiss-ai/Apertus-8B-Instruct-2509",
+        "ai-sage/GigaChat3-10B-A1.8B",
+    ];
+
+    #[test]
+    fn every_pattern_matches_its_own_example_first() {
+        assert_eq!(EXAMPLES.len(), Format::MODEL_PATTERNS.len());
+        for (row, (&(pattern, format), example)) in
+            Format::MODEL_PATTERNS.iter().zip(EXAMPLES).enumerate()
+        {
+            assert_eq!(
+                model_row(example),
+                Some((row, format)),
+                "{example} should match row {row}, {pattern:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn patterns_are_lower_case_and_unique() {
+        for (i, (pattern, _)) in Format::MODEL_PATTERNS.iter().enumerate() {
+            assert_eq!(*pattern, pattern.to_ascii_lowercase());
+            assert!(!pattern.contains(['/', ':', ' ']), "{pattern}");
+            assert!(
+                Format::MODEL_PATTERNS[..i]
+                    .iter()
+                    .all(|(p, _)| normalise(p) != normalise(pattern)),
+                "{pattern} twice"
+            );
+        }
+    }
+
+    /// No row is hidden behind an earlier one: a pattern never matches a
+    /// later row's pattern (that row would never be reached).
+    #[test]
+    fn no_row_shadows_a_later_one() {
+        let rows = Format::MODEL_PATTERNS;
+        for (i, (earlier, _)) in rows.iter().enumerate() {
+            for (later, _) in &rows[i + 1..] {
+                assert!(
+                    !holds(&normalise(later), &normalise(earlier)),
+                    "{earlier:?} comes before {later:?}, which holds it"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn real_model_ids_resolve_to_their_family() {
+        use Format::*;
+        let cases: &[(&str, Format)] = &[
+            // Qwen3-Coder and the models that write its XML.
+            ("Qwen/Qwen3-Coder-480B-A35B-Instruct", Qwen3Coder),
+            ("Qwen/Qwen3-Coder-30B-A3B-Instruct", Qwen3Coder),
+            ("Qwen/Qwen3-Coder-30B-A3B-Instruct-FP8", Qwen3Coder),
+            ("unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF", Qwen3Coder),
+            (
+                "hf.co/unsloth/Qwen3-Coder-30B-A3B-Instruct-GGUF:Q4_K_M",
+                Qwen3Coder,
+            ),
+            ("qwen3-coder:30b", Qwen3Coder),
+            ("qwen3_coder", Qwen3Coder),
+            ("Qwen/Qwen3.5-35B-A3B", Qwen3Coder),
+            ("qwen3.5:27b", Qwen3Coder),
+            ("XiaomiMiMo/MiMo-V2-Flash", Qwen3Coder),
+            ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-FP8", Qwen3Coder),
+            ("stepfun-ai/Step-3.5-Flash", Qwen3Coder),
+            ("ByteDance-Seed/Seed-OSS-36B-Instruct", SeedOss),
+            ("ByteDance-Seed/Seed-OSS-36B-Base", SeedOss),
+            // Hermes and the models that write it.
+            ("Qwen/Qwen2.5-7B-Instruct", Hermes),
+            ("Qwen/Qwen2.5-Coder-32B-Instruct", Hermes),
+            ("qwen2.5:7b", Hermes),
+            ("Qwen/QwQ-32B", Hermes),
+            ("qwq:32b", Hermes),
+            ("Qwen/Qwen3-8B", Hermes),
+            ("Qwen/Qwen3-30B-A3B-Thinking-2507", Hermes),
+            ("Qwen/Qwen3-Next-80B-A3B-Instruct", Hermes),
+            ("qwen3:8b", Hermes),
+            ("NousResearch/Hermes-3-Llama-3.1-8B", Hermes),
+            ("NousResearch/Hermes-3-Llama-3.1-70B", Hermes),
+            ("NousResearch/Hermes-2-Pro-Mistral-7B", Hermes),
+            ("hermes3:8b", Hermes),
+            ("ibm-granite/granite-4.0-h-tiny", Hermes),
+            ("ibm-granite/granite-4.0-micro", Hermes),
+            // GLM.
+            ("zai-org/GLM-4.5", Glm45),
+            ("zai-org/GLM-4.5-Air", Glm45),
+            ("zai-org/GLM-4.5-Air-FP8", Glm45),
+            ("zai-org/GLM-4.6", Glm45),
+            ("glm-4.6:cloud", Glm45),
+            ("zai-org/GLM-4.7", Glm47),
+            ("zai-org/GLM-4.7-Flash", Glm47),
+            ("zai-org/GLM-5", Glm47),
+            // Kimi.
+            ("moonshotai/Kimi-K2-Instruct", KimiK2),
+            ("moonshotai/Kimi-K2-Instruct-0905", KimiK2),
+            ("moonshotai/Kimi-K2-Thinking", KimiK2),
+            ("moonshotai/Kimi-K2.5", KimiK2),
+            ("kimi-k2:1t-cloud", KimiK2),
+            // DeepSeek.
+            ("deepseek-ai/DeepSeek-V3.1", DeepSeekV31),
+            ("deepseek-ai/DeepSeek-V3.1-Terminus", DeepSeekV31),
+            ("deepseek-ai/DeepSeek-V3.2-Exp", DeepSeekV31),
+            ("deepseek-v3.1:671b", DeepSeekV31),
+            ("deepseek-ai/DeepSeek-V3", DeepSeekV3),
+            ("deepseek-ai/DeepSeek-V3-0324", DeepSeekV3),
+            ("deepseek-ai/DeepSeek-R1-0528", DeepSeekV3),
+            ("deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", DeepSeekV3),
+            ("deepseek-ai/DeepSeek-R1-Distill-Llama-70B", DeepSeekV3),
+            ("deepseek-r1:8b", DeepSeekV3),
+            // The wrapped JSON formats.
+            ("meituan-longcat/LongCat-Flash-Chat", LongCat),
+            ("meituan-longcat/LongCat-Flash-Thinking", LongCat),
+            ("internlm/internlm2_5-7b-chat", InternLm),
+            ("internlm/internlm2_5-20b-chat", InternLm),
+            ("ai21labs/AI21-Jamba-1.5-Mini", Jamba),
+            ("ai21labs/AI21-Jamba-Large-1.7", Jamba),
+            ("tencent/Hunyuan-A13B-Instruct", HunyuanA13b),
+            ("tencent/Hunyuan-A13B-Instruct-FP8", HunyuanA13b),
+            ("ibm-granite/granite-3.1-8b-instruct", Granite),
+            ("ibm-granite/granite-3.3-2b-instruct", Granite),
+            ("granite3.3:8b", Granite),
+            ("ibm-granite/granite-20b-functioncalling", Granite20bFc),
+            ("granite-20b-functioncalling", Granite20bFc),
+            ("microsoft/Phi-4-mini-instruct", Phi4MiniJson),
+            ("phi4-mini:3.8b", Phi4MiniJson),
+            ("MiniMaxAI/MiniMax-M1-40k", MiniMax),
+            ("MiniMaxAI/MiniMax-M1-80k", MiniMax),
+            ("CohereLabs/c4ai-command-r7b-12-2024", CohereCommand3),
+            ("CohereLabs/c4ai-command-a-03-2025", CohereCommand3),
+            ("command-r7b:7b", CohereCommand3),
+            // Mistral.
+            ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", Mistral),
+            ("mistralai/Mistral-7B-Instruct-v0.3", Mistral),
+            ("mistralai/Mistral-Nemo-Instruct-2407", Mistral),
+            ("mistralai/Mixtral-8x7B-Instruct-v0.1", Mistral),
+            ("mistralai/Magistral-Small-2506", Mistral),
+            ("mistralai/Devstral-Small-2505", Mistral),
+            ("mistralai/Devstral-2-123B-Instruct-2512", Mistral),
+            ("mistralai/Ministral-3-8B-Instruct-2512", Mistral),
+            ("mistral-small3.2:24b", Mistral),
+            // gpt-oss.
+            ("openai/gpt-oss-120b", OpenAi),
+            ("openai/gpt-oss-20b", OpenAi),
+            ("gpt-oss:20b", OpenAi),
+            // Llama.
+            ("meta-llama/Llama-3.3-70B-Instruct", Llama3Json),
+            ("meta-llama/Llama-3.1-8B-Instruct", Llama3Json),
+            ("meta-llama/Meta-Llama-3.1-70B-Instruct", Llama3Json),
+            ("meta-llama/Llama-3.2-1B-Instruct", Llama3Json),
+            (
+                "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8",
+                Llama3Json,
+            ),
+            ("llama3.1:8b", Llama3Json),
+            ("llama3.3", Llama3Json),
+            // MiniMax-M2.
+            ("MiniMaxAI/MiniMax-M2", MiniMaxM2),
+            ("MiniMaxAI/MiniMax-M2.1", MiniMaxM2),
+            ("minimax-m2:cloud", MiniMaxM2),
+            // The rest.
+            ("Salesforce/Llama-xLAM-2-8b-fc-r", Xlam),
+            ("Salesforce/xLAM-2-32b-fc-r", Xlam),
+            ("swiss-ai/Apertus-8B-Instruct-2509", Apertus),
+            ("swiss-ai/Apertus-70B-Instruct-2509", Apertus),
+            ("ai-sage/GigaChat3-702B-A36B-preview", GigaChat3),
+            ("ai-sage/GigaChat3-10B-A1.8B", GigaChat3),
+        ];
+        for &(model, format) in cases {
+            assert_eq!(Format::for_model(model), Ok(format), "{model}");
+        }
+    }
+
+    /// Every format a model writes natively has a row; the three leaked or
+    /// opt-in formats have none.
+    #[test]
+    fn every_native_format_has_a_pattern() {
+        let no_model = [
+            Format::XmlToolUse,
+            Format::XmlFunctionCall,
+            Format::BareJson,
+        ];
+        for format in Format::ALL {
+            let rows = Format::MODEL_PATTERNS
+                .iter()
+                .filter(|(_, f)| f == format)
+                .count();
+            if no_model.contains(format) {
+                assert_eq!(rows, 0, "{format} has a pattern");
+            } else {
+                assert!(rows > 0, "{format} has no pattern");
+            }
+        }
+        assert!(Format::MODEL_PATTERNS
+            .iter()
+            .all(|(_, f)| *f != Format::Auto));
+    }
+
+    #[test]
+    fn unknown_names_and_later_versions_are_errors() {
+        for model in [
+            "",
+            "my-model",
+            "gpt-4o",
+            "claude-sonnet-4",
+            "meta-llama/Meta-Llama-3-8B-Instruct",
+            "deepseek-ai/DeepSeek-V3.2",
+            "zai-org/GLM-4-32B-0414",
+            "Qwen/Qwen2-7B-Instruct",
+            "qwen3.7",
+            "toolcall",
+        ] {
+            let error = Format::for_model(model).unwrap_err();
+            assert_eq!(error.model(), model);
+            let message = error.to_string();
+            assert!(message.contains(&format!("{model:?}")), "{message}");
+            for (pattern, format) in Format::MODEL_PATTERNS {
+                assert!(message.contains(&format!("{pattern} ({format})")));
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_normalised() {
+        assert_eq!(
+            normalise("Meta-Llama-3.1_8B Instruct"),
+            "meta-llama3.1-8b-instruct"
+        );
+        assert_eq!(normalise("Qwen3-Coder-30B"), "qwen3-coder30b");
+        assert_eq!(normalise("DeepSeek-V3-0324"), "deepseek-v3-0324");
+        assert!(holds("qwen3-8b", "qwen3"));
+        assert!(!holds("qwen3.5-27b", "qwen3"));
+        assert!(!holds("qwen30b", "qwen3"));
+        assert!(holds("qwen3-coder30b", "qwen3-coder"));
+        assert!(holds("glm4.5-air", "glm4.5"));
+    }
+}
