@@ -17,9 +17,10 @@ impl Format {
     /// Patterns are written lower case; names and patterns are compared as
     /// [`Format::for_model`] says (case, `_` and `-`, versions).
     ///
-    /// Three formats have no row, since no model writes them natively:
-    /// [`Format::XmlToolUse`] and [`Format::XmlFunctionCall`] (calls leaked
-    /// into text in another vendor's style) and [`Format::BareJson`]
+    /// Four formats have no row, since no model writes them natively:
+    /// [`Format::XmlToolUse`], [`Format::XmlFunctionCall`] and
+    /// [`Format::XmlInvoke`] (calls leaked into text in another vendor's
+    /// style) and [`Format::BareJson`]
     /// (opt-in plain JSON). Nor has [`Format::Auto`], which is not a
     /// format. `docs/models.md` shows this table, checked against it by a
     /// test.
@@ -30,9 +31,11 @@ impl Format {
         ("hermes-4", Format::Hermes),
         ("xlam", Format::Xlam),
         ("granite-20b-functioncalling", Format::Granite20bFc),
-        // DeepSeek, whose R1 distills also name Qwen and Llama. V3.2 (not
-        // -Exp) writes DSML, which no format here reads: it matches no row.
+        // DeepSeek, whose R1 distills also name Qwen and Llama. V3.2-Exp
+        // writes V3.1's JSON, V3.2 and V4 DSML.
         ("deepseek-v3.2-exp", Format::DeepSeekV31),
+        ("deepseek-v3.2", Format::DeepSeekV32),
+        ("deepseek-v4", Format::DeepSeekV4),
         ("deepseek-v3.1", Format::DeepSeekV31),
         ("deepseek-v3", Format::DeepSeekV3),
         ("deepseek-r1", Format::DeepSeekV3),
@@ -229,6 +232,8 @@ mod tests {
         "Salesforce/Llama-xLAM-2-8b-fc-r",
         "ibm-granite/granite-20b-functioncalling",
         "deepseek-ai/DeepSeek-V3.2-Exp",
+        "deepseek-ai/DeepSeek-V3.2",
+        "deepseek-ai/DeepSeek-V4",
         "deepseek-ai/DeepSeek-V3.1",
         "deepseek-ai/DeepSeek-V3-0324",
         "deepseek-ai/DeepSeek-R1-0528",
@@ -459,6 +464,7 @@ mod tests {
         let no_model = [
             Format::XmlToolUse,
             Format::XmlFunctionCall,
+            Format::XmlInvoke,
             Format::BareJson,
         ];
         for format in Format::ALL {
@@ -485,7 +491,6 @@ mod tests {
             "gpt-4o",
             "claude-sonnet-4",
             "meta-llama/Meta-Llama-3-8B-Instruct",
-            "deepseek-ai/DeepSeek-V3.2",
             "zai-org/GLM-4-32B-0414",
             "Qwen/Qwen2-7B-Instruct",
             "qwen3.7",
