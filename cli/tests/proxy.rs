@@ -255,10 +255,16 @@ async fn upstream_errors_keep_their_status_and_body() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_unreachable_upstream_is_502() {
-    // A port nobody listens on: bound, then closed.
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let dead = format!("http://{}", listener.local_addr().unwrap());
-    drop(listener);
+    // A port nobody listens on: bound and kept for the test, never listened
+    // on, so connections are refused. (A port bound then closed could be
+    // taken by a concurrent test's server, whose requests would then be
+    // this test's.)
+    let socket = socket2::Socket::new(socket2::Domain::IPV4, socket2::Type::STREAM, None).unwrap();
+    socket
+        .bind(&std::net::SocketAddr::from(([127, 0, 0, 1], 0)).into())
+        .unwrap();
+    let bound = socket.local_addr().unwrap().as_socket().unwrap();
+    let dead = format!("http://{bound}");
     let proxy = ProxyProcess::start(&dead, &["--format", "qwen3_coder"]);
     for body in [
         request("m", &placeholder_tools(), true),
