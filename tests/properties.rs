@@ -198,6 +198,12 @@ fn dsml_spelling(qwen: Vec<u8>) -> Vec<u8> {
     )
 }
 
+/// DeepSeek V4's block, after [`dsml_spelling`].
+const V4_BLOCK: &[(&[u8], &[u8])] = &[("｜function_calls>".as_bytes(), "｜tool_calls>".as_bytes())];
+
+/// The leaked `<invoke>` shape's block, after [`minimax_spelling`].
+const INVOKE_BLOCK: &[(&[u8], &[u8])] = &[(b"minimax:tool_call>", b"function_calls>")];
+
 /// `bytes` with each `from` replaced by its `to`, left to right.
 fn respell(bytes: &[u8], pairs: &[(&[u8], &[u8])]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len() + 16);
@@ -666,6 +672,18 @@ properties!(
     Format::DeepSeekV32,
     qwen_output().prop_map(dsml_spelling),
     qwen_calls().prop_map(dsml_spelling)
+);
+properties!(
+    deepseek_v4,
+    Format::DeepSeekV4,
+    qwen_output().prop_map(|v| respell(&dsml_spelling(v), V4_BLOCK)),
+    qwen_calls().prop_map(|v| respell(&dsml_spelling(v), V4_BLOCK))
+);
+properties!(
+    xml_invoke,
+    Format::XmlInvoke,
+    qwen_output().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK)),
+    qwen_calls().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK))
 );
 properties!(glm45, Format::Glm45, glm_output(), glm_calls());
 properties!(glm47, Format::Glm47, glm_output(), glm_calls());
