@@ -108,7 +108,24 @@ pub fn always_reasoning(format: Format) -> bool {
 /// In every other format the call is JSON, and a value the model wrote as
 /// a number, boolean, null, object or array streams as its JSON text.
 pub fn markup(format: Format) -> bool {
-    matches!(format, Format::Qwen3Coder | Format::Glm45 | Format::Glm47)
+    matches!(
+        format,
+        Format::Qwen3Coder
+            | Format::Glm45
+            | Format::Glm47
+            | Format::SeedOss
+            | Format::MiniMaxM2
+            | Format::DeepSeekV32
+            | Format::DeepSeekV4
+            | Format::XmlInvoke
+    )
+}
+
+/// Whether a marked-up value may say it is JSON (DSML's `string="false"`):
+/// then, without a schema, it is typed from its raw text, which is not
+/// the value's JSON text (`05.` is `5`).
+pub fn json_attribute(format: Format) -> bool {
+    matches!(format, Format::DeepSeekV32 | Format::DeepSeekV4)
 }
 
 /// Whether `format`'s call ids are made by the parser (`Ids`). Kimi K2
@@ -120,6 +137,11 @@ pub fn generated_ids(format: Format) -> bool {
         Format::Qwen3Coder
             | Format::Glm45
             | Format::Glm47
+            | Format::SeedOss
+            | Format::MiniMaxM2
+            | Format::DeepSeekV32
+            | Format::DeepSeekV4
+            | Format::XmlInvoke
             | Format::Hermes
             | Format::DeepSeekV31
             | Format::DeepSeekV3
@@ -421,7 +443,9 @@ pub fn check_contract(events: &[OwnedEvent], header: &Header, input: &[u8]) {
                 // null, object or array streams as its JSON text, which
                 // reads back as the value.
                 let format = format.expect("a call's format");
-                if !markup(format) && !parsed.is_string() {
+                if markup(format) && json_attribute(format) && !parsed.is_string() {
+                    // Typed from its raw text: checked valid JSON above.
+                } else if !markup(format) && !parsed.is_string() {
                     let streamed: serde_json::Value =
                         serde_json::from_str(&raw).unwrap_or_else(|e| {
                             panic!("parameter deltas {raw:?} are not JSON: {e}; {}", ctx())
