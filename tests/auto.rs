@@ -210,6 +210,48 @@ fn a_call_in_another_format_is_content_and_said_to_be() {
     let mistral = "Calling.[TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}";
     let message = Parser::new(Format::Glm47).parse(mistral);
     assert_eq!(kinds(&message), ["foreign_format"]);
+
+    // The XML-parameter formats under another format (the user's report:
+    // MiniMax calls came back as content under Qwen3-Coder with no word).
+    // (Seed-OSS's `<function=` is Qwen3-Coder's own, which reads it.)
+    for (text, under, name) in [
+        (
+            "<minimax:tool_call>\n<invoke name=\"f\">\n<parameter name=\"a\">1</parameter>\n\
+             </invoke>\n</minimax:tool_call>",
+            Format::Qwen3Coder,
+            "minimax_m2",
+        ),
+        (
+            "<seed:tool_call>\n<function=f>\n<parameter=a>1</parameter>\n</function>\n\
+             </seed:tool_call>",
+            Format::Hermes,
+            "seed_oss",
+        ),
+        (
+            "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"f\">\n<｜DSML｜parameter \
+             name=\"a\" string=\"true\">1</｜DSML｜parameter>\n</｜DSML｜invoke>\n\
+             </｜DSML｜function_calls>",
+            Format::Qwen3Coder,
+            "deepseek_v32",
+        ),
+    ] {
+        let message = Parser::new(under).parse(text);
+        assert!(message.tool_calls.is_empty(), "{name}");
+        assert_eq!(message.content.as_deref(), Some(text));
+        assert_eq!(kinds(&message), ["foreign_format"], "{name}");
+        assert!(
+            message.diagnostics[0]
+                .message
+                .contains(&format!("`{name}`")),
+            "{name}"
+        );
+        let found = Parser::new(Format::Auto).parse(text);
+        assert_eq!(found.tool_calls.len(), 1, "auto: {name}");
+        assert!(
+            found.diagnostics[0].message.contains(&format!("`{name}`")),
+            "auto: {name}"
+        );
+    }
 }
 
 #[test]
