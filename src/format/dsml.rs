@@ -16,46 +16,15 @@
 //! it (`string="true"` values are strings unless the schema says
 //! otherwise).
 
-use super::{Description, NameEnd, Recoveries, Role};
+use super::{minimax_m2::MINIMAX_M2, Description, Role};
 
-const FOLLOWS: &[(Role, &[Role])] = &[
-    (
-        Role::ParamClose,
-        &[
-            Role::ParamOpen,
-            Role::FuncClose,
-            Role::CallClose,
-            Role::FuncOpen,
-            Role::CallOpen,
-        ],
-    ),
-    (
-        Role::FuncClose,
-        &[Role::CallClose, Role::CallOpen, Role::FuncOpen],
-    ),
-    (Role::CallClose, &[Role::CallOpen, Role::FuncOpen]),
-];
-
+/// MiniMax-M2's description with DSML's markers, and `string="false"`.
 const fn dsml(name: &'static str, markers: &'static [(Role, &'static str)]) -> Description {
     Description {
         name,
-        aliases: &[],
         markers,
-        func_name_end: NameEnd::Byte(b'>'),
-        param_name_end: NameEnd::Byte(b'>'),
-        strip_one_newline: false,
-        call_confirmed_by: &[],
-        // A bare invoke is a call once a parameter or its closer follows.
-        bare_confirmed_by: &[Role::ParamOpen, Role::FuncClose],
-        follows: FOLLOWS,
-        param_open_at_line_start: true,
-        quoted_names: true,
         json_value_attribute: Some(("string", "false")),
-        recoveries: Recoveries {
-            bare_function: true,
-            ..Recoveries::NONE
-        },
-        json: None,
+        ..MINIMAX_M2
     }
 }
 

@@ -13,8 +13,10 @@
 //! (their newlines are the value's). A bare `<invoke name=…>` without the
 //! block is a call once a parameter or `</invoke>` follows it.
 
-use super::{Description, NameEnd, Recoveries, Role};
+use super::{qwen3_coder::QWEN3_CODER, Description, Recoveries, Role};
 
+/// Qwen3-Coder's names, confirmations and closer rules; what differs is
+/// spelled out.
 pub(crate) static MINIMAX_M2: Description = Description {
     name: "minimax_m2",
     aliases: &[],
@@ -28,34 +30,14 @@ pub(crate) static MINIMAX_M2: Description = Description {
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
     ],
-    func_name_end: NameEnd::Byte(b'>'),
-    param_name_end: NameEnd::Byte(b'>'),
+    // Values are verbatim: their newlines are theirs.
     strip_one_newline: false,
-    call_confirmed_by: &[],
-    bare_confirmed_by: &[Role::ParamOpen, Role::FuncClose],
-    follows: &[
-        (
-            Role::ParamClose,
-            &[
-                Role::ParamOpen,
-                Role::FuncClose,
-                Role::CallClose,
-                Role::FuncOpen,
-                Role::CallOpen,
-            ],
-        ),
-        (
-            Role::FuncClose,
-            &[Role::CallClose, Role::CallOpen, Role::FuncOpen],
-        ),
-        (Role::CallClose, &[Role::CallOpen, Role::FuncOpen]),
-    ],
-    param_open_at_line_start: true,
     quoted_names: true,
-    json_value_attribute: None,
+    // Only the bare invoke: Qwen's `<parameter=K=V` and value after an
+    // empty tag are its own quirks.
     recoveries: Recoveries {
         bare_function: true,
         ..Recoveries::NONE
     },
-    json: None,
+    ..QWEN3_CODER
 };

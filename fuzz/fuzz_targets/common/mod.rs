@@ -132,36 +132,30 @@ pub fn json_attribute(format: Format) -> bool {
 /// writes its own (`functions.NAME:0`), which are kept; a format added
 /// after this list was written is not assumed to make its ids either.
 pub fn generated_ids(format: Format) -> bool {
-    matches!(
-        format,
-        Format::Qwen3Coder
-            | Format::Glm45
-            | Format::Glm47
-            | Format::SeedOss
-            | Format::MiniMaxM2
-            | Format::DeepSeekV32
-            | Format::DeepSeekV4
-            | Format::XmlInvoke
-            | Format::Hermes
-            | Format::DeepSeekV31
-            | Format::DeepSeekV3
-            | Format::LongCat
-            | Format::InternLm
-            | Format::Jamba
-            | Format::HunyuanA13b
-            | Format::Granite
-            | Format::Phi4MiniJson
-            | Format::Llama3Json
-            | Format::MiniMax
-            | Format::CohereCommand3
-            | Format::Xlam
-            | Format::Apertus
-            | Format::GigaChat3
-            | Format::XmlToolUse
-            | Format::XmlFunctionCall
-            | Format::Granite20bFc
-            | Format::BareJson
-    )
+    // Every marked-up format makes its ids.
+    markup(format)
+        || matches!(
+            format,
+            Format::Hermes
+                | Format::DeepSeekV31
+                | Format::DeepSeekV3
+                | Format::LongCat
+                | Format::InternLm
+                | Format::Jamba
+                | Format::HunyuanA13b
+                | Format::Granite
+                | Format::Phi4MiniJson
+                | Format::Llama3Json
+                | Format::MiniMax
+                | Format::CohereCommand3
+                | Format::Xlam
+                | Format::Apertus
+                | Format::GigaChat3
+                | Format::XmlToolUse
+                | Format::XmlFunctionCall
+                | Format::Granite20bFc
+                | Format::BareJson
+        )
 }
 
 /// What the header at the start of a target's input picks: two bytes.
