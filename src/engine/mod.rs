@@ -35,6 +35,7 @@ mod foreign;
 mod grammar;
 mod header;
 mod hold;
+mod in_call;
 mod json;
 mod json_after;
 mod json_args;
@@ -583,41 +584,6 @@ impl Engine {
             });
         }
         self.next_starts_with_format(lead, sink);
-    }
-
-    fn next_starts_with_format<S: Sink>(&mut self, lead: u8, sink: &mut S) {
-        if self.marker.is_active() && !self.marker.continues_with(&self.format.markers, lead) {
-            self.marker.state = None;
-            if self.format.markers.reanchors() {
-                while self.reanchor(&[], sink).is_some() {
-                    if self.marker.continues_with(&self.format.markers, lead) {
-                        return;
-                    }
-                    self.marker.state = None;
-                }
-            }
-            self.flush_pending(sink);
-        }
-    }
-
-    /// Hands the bytes of a failed marker match that arrived in earlier
-    /// chunks to the current state (those of this chunk are still in its
-    /// run).
-    #[inline]
-    fn flush_pending<S: Sink>(&mut self, sink: &mut S) {
-        if !self.marker.pending.is_empty() {
-            self.flush_pending_text(sink);
-        }
-    }
-
-    #[inline(never)]
-    fn flush_pending_text<S: Sink>(&mut self, sink: &mut S) {
-        let pending = mem::take(&mut self.marker.pending);
-        // The bytes of earlier chunks, up to the current one's start.
-        self.reached_text_before(pending.len());
-        self.text_all(&pending, sink, true);
-        self.marker.pending = pending;
-        self.marker.pending.clear();
     }
 
     /// Hands consumed input to a sink that wants it (strict mode).

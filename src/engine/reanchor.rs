@@ -1,7 +1,10 @@
-//! Dead matches in a marker set where a marker holds another marker's
-//! first byte after its own (Kimi's `◁think▷`): the bytes the match
-//! stepped may hold the start of a marker, and the match starts over
-//! there. Sets without such a marker never come here.
+//! Marker matches that die: the bytes of earlier chunks they held go to
+//! the current state as text, and in a marker set where a marker holds
+//! another marker's first byte after its own (Kimi's `◁think▷`), the bytes
+//! a match stepped may hold the start of a marker, and the match starts
+//! over there (sets without such a marker never re-anchor).
+
+use std::mem;
 
 use super::Engine;
 use crate::sink::Sink;
@@ -32,5 +35,40 @@ impl Engine {
         }
         self.marker.state = Some(found.state);
         Some(found.at)
+    }
+
+    pub(super) fn next_starts_with_format<S: Sink>(&mut self, lead: u8, sink: &mut S) {
+        if self.marker.is_active() && !self.marker.continues_with(&self.format.markers, lead) {
+            self.marker.state = None;
+            if self.format.markers.reanchors() {
+                while self.reanchor(&[], sink).is_some() {
+                    if self.marker.continues_with(&self.format.markers, lead) {
+                        return;
+                    }
+                    self.marker.state = None;
+                }
+            }
+            self.flush_pending(sink);
+        }
+    }
+
+    /// Hands the bytes of a failed marker match that arrived in earlier
+    /// chunks to the current state (those of this chunk are still in its
+    /// run).
+    #[inline]
+    pub(super) fn flush_pending<S: Sink>(&mut self, sink: &mut S) {
+        if !self.marker.pending.is_empty() {
+            self.flush_pending_text(sink);
+        }
+    }
+
+    #[inline(never)]
+    fn flush_pending_text<S: Sink>(&mut self, sink: &mut S) {
+        let pending = mem::take(&mut self.marker.pending);
+        // The bytes of earlier chunks, up to the current one's start.
+        self.reached_text_before(pending.len());
+        self.text_all(&pending, sink, true);
+        self.marker.pending = pending;
+        self.marker.pending.clear();
     }
 }

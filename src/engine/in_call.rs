@@ -1,0 +1,96 @@
+//! Markers met inside a call: which end it, which are stray, which
+//! recover a missing closer (the grammar's `on_marker` hands them here).
+
+use super::grammar::State;
+use super::hold::Opening;
+use super::Engine;
+use crate::event::DiagnosticKind as Kind;
+use crate::format::Role;
+use crate::sink::Sink;
+
+impl Engine {
+    pub(super) fn marker_in_call<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        if matches!(
+            role,
+            Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen
+        ) {
+            return self.stray.push(text);
+        }
+        self.flush_stray(sink);
+        let bare = self.hold.opening == Opening::Bare;
+        let has_func_close = self.desc().has(Role::FuncClose);
+        match role {
+            // Only a call still open takes its arguments (after invalid
+            // JSON ended it, a second `ArgsOpen` is stray).
+            Role::ArgsOpen
+                if self.desc().json.is_some_and(|j| j.args_after_name)
+                    && self.call.current().is_some() =>
+            {
+                self.begin_json(false)
+            }
+            Role::ArgsOpen => self.stray.push(text),
+            Role::ParamOpen => {
+                self.hold_start(text);
+                self.name.clear();
+                self.state = State::ParamName { in_value: false };
+            }
+            Role::FuncClose => {
+                self.call.end_call(true, &self.opts, sink);
+                self.hold.text.clear();
+                self.state = State::Between { bare };
+            }
+            Role::CallClose if !has_func_close => {
+                // The wrapper's closer ends the call in formats whose
+                // wrapper is the call.
+                self.call.end_call(true, &self.opts, sink);
+                self.hold.text.clear();
+                self.state = State::AfterCall;
+            }
+            _ => {
+                if has_func_close {
+                    let func_close = self.marker(Role::FuncClose);
+                    let index = self.call.current();
+                    super::diagnostic(
+                        sink,
+                        &mut self.call.message,
+                        Kind::UnclosedFunction,
+                        index,
+                        format_args!(
+                            "call `{}` was not closed with `{func_close}` before `{text}`",
+                            self.call.name
+                        ),
+                    );
+                }
+                self.call.end_call(true, &self.opts, sink);
+                self.hold.text.clear();
+                match role {
+                    // The wrapper's closer closes the call too.
+                    Role::CallClose => self.state = State::AfterCall,
+                    Role::FuncOpen => {
+                        self.state = State::Between { bare };
+                        self.on_marker(role, sink);
+                    }
+                    _ => {
+                        // A new wrapper implies the last one was left open.
+                        if !bare {
+                            self.new_wrapper_before_close(sink);
+                        }
+                        self.state = State::Content;
+                        self.on_marker(role, sink);
+                    }
+                }
+            }
+        }
+    }
+
+    pub(super) fn new_wrapper_before_close<S: Sink>(&mut self, sink: &mut S) {
+        let (open, close) = (self.marker(Role::CallOpen), self.marker(Role::CallClose));
+        let last = self.call.last();
+        self.diag(
+            sink,
+            Kind::UnclosedToolCall,
+            last,
+            format_args!("a new `{open}` began before `{close}`"),
+        );
+    }
+}
