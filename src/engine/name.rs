@@ -29,7 +29,7 @@ pub(crate) struct Name {
     invalid_end: usize,
     /// Names are attribute values (the format's `quoted_names`): set once,
     /// kept by `clear`.
-    pub quoted: bool,
+    quoted: bool,
     /// The quote a quoted name opened with, while it is open.
     open_quote: Option<u8>,
     /// The quoted name closed: attributes may follow, spaces and all.
@@ -203,12 +203,12 @@ impl Name {
         !self.started
     }
 
-    /// Trims the name in place (and, for `quoted` names, the quotes around
-    /// it); false when it is not a name.
-    pub(crate) fn finish(&mut self, spaces_allowed: bool, quoted: bool) -> bool {
+    /// Trims the name in place (and, for [`quoted`](Name::quoted) names,
+    /// the quotes around it); false when it is not a name.
+    pub(crate) fn finish(&mut self, spaces_allowed: bool) -> bool {
         let mut trimmed = self.text.trim();
         self.attributes.clear();
-        if quoted {
+        if self.quoted {
             // `"NAME"`, `'NAME'`, or a quote the model left unclosed; what
             // follows the closing quote is attributes.
             let quote = |c: char| c == '"' || c == '\'';
@@ -253,7 +253,14 @@ mod tests {
     use super::*;
 
     fn read(pieces: &[&str]) -> Name {
-        let mut name = Name::default();
+        read_as(Name::default(), pieces)
+    }
+
+    fn read_quoted(pieces: &[&str]) -> Name {
+        read_as(Name::new(true), pieces)
+    }
+
+    fn read_as(mut name: Name, pieces: &[&str]) -> Name {
         for piece in pieces {
             name.push(piece);
         }
@@ -268,13 +275,13 @@ mod tests {
             "get_weather",
             " \"get_weather",
         ] {
-            let mut name = read(&[written]);
-            assert!(name.finish(false, true), "{written}");
+            let mut name = read_quoted(&[written]);
+            assert!(name.finish(false), "{written}");
             assert_eq!(name.text, "get_weather", "{written}");
         }
-        assert!(!read(&["\"\""]).finish(false, true));
+        assert!(!read_quoted(&["\"\""]).finish(false));
         let mut kept = read(&["\"f\""]);
-        assert!(kept.finish(false, false));
+        assert!(kept.finish(false));
         assert_eq!(kept.text, "\"f\"");
     }
 
@@ -282,7 +289,7 @@ mod tests {
     fn surrounding_whitespace_is_trimmed() {
         let mut name = read(&[" get_", "weather \n"]);
         assert!(!name.is_invalid(false));
-        assert!(name.finish(false, false));
+        assert!(name.finish(false));
         assert_eq!(name.text, "get_weather");
     }
 
@@ -298,11 +305,11 @@ mod tests {
 
     #[test]
     fn blank_names_and_control_characters_are_refused() {
-        assert!(!read(&["  "]).finish(true, false));
+        assert!(!read(&["  "]).finish(true));
         assert!(read(&["  "]).is_blank());
         assert!(read(&["a\u{1}b"]).is_invalid(true));
         let mut spaced = read(&[" get weather "]);
-        assert!(spaced.finish(true, false));
+        assert!(spaced.finish(true));
         assert_eq!(spaced.text, "get weather");
     }
 

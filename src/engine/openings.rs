@@ -113,7 +113,7 @@ impl Engine {
         if self.desc().json.is_some_and(|j| j.call_type.is_some()) && !self.name.typed {
             return self.reject_opening(sink);
         }
-        if !self.name.finish(confirmed, self.desc().quoted_names) {
+        if !self.name.finish(confirmed) {
             return self.reject_name(sink);
         }
         // An id with no name in it (Kimi's `functions.:0`).
@@ -168,7 +168,7 @@ impl Engine {
             self.reject_opening(sink);
             return false;
         }
-        if self.name.is_blank() || self.name.is_spaced() || !self.name.finish(false, false) {
+        if self.name.is_blank() || self.name.is_spaced() || !self.name.finish(false) {
             self.reject_name(sink);
             return false;
         }
@@ -183,7 +183,7 @@ impl Engine {
     /// Returns false when there was no name: it was refused and the
     /// marker is still to be handled.
     pub(super) fn id_after_name<S: Sink>(&mut self, text: &str, sink: &mut S) -> bool {
-        if self.name.func.is_some() || !self.name.finish(false, false) {
+        if self.name.func.is_some() || !self.name.finish(false) {
             self.reject_name(sink);
             return false;
         }
@@ -259,10 +259,7 @@ impl Engine {
     }
 
     pub(super) fn param_name_done<S: Sink>(&mut self, inline: bool, sink: &mut S) {
-        if !self
-            .name
-            .finish(self.spaces_allowed_in_name(), self.desc().quoted_names)
-        {
+        if !self.name.finish(self.spaces_allowed_in_name()) {
             return self.reject_name(sink);
         }
         if self.state == (State::ParamName { in_value: true }) {
