@@ -328,6 +328,7 @@ impl Detect {
     /// A dead match that may go on from a later byte (see
     /// [`MarkerSet::reanchor`]): the text before it from earlier chunks
     /// goes out now. Returns where the match starts in `here`.
+    #[inline(never)]
     fn reanchor<S: Sink>(&mut self, set: &MarkerSet, here: &[u8], sink: &mut S) -> Option<usize> {
         if !set.reanchors() {
             return None;
@@ -411,9 +412,14 @@ impl Detect {
                     Step::Dead => {
                         self.marker = None;
                         let start = marker_at.max(run);
-                        if let Some(at) = self.reanchor(set, &bytes[start..i], sink) {
-                            marker_at = start + at;
-                            continue;
+                        // As in the engine: one byte stepped holds no
+                        // other start.
+                        let stepped = i - start + self.pending.len();
+                        if set.reanchors() && stepped > 1 {
+                            if let Some(at) = self.reanchor(set, &bytes[start..i], sink) {
+                                marker_at = start + at;
+                                continue;
+                            }
                         }
                         // The bytes stepped are text, after those of
                         // earlier chunks.

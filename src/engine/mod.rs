@@ -494,7 +494,10 @@ impl Engine {
                         // The byte is not consumed: it may start a marker.
                         self.marker.state = None;
                         let start = marker_at.max(run);
-                        if markers.reanchors() {
+                        // One byte stepped holds no other start: most dead
+                        // matches (`<` then text) never call.
+                        let stepped = i - start + self.marker.pending.len();
+                        if markers.reanchors() && stepped > 1 {
                             if let Some(at) = self.reanchor(&bytes[start..i], sink) {
                                 marker_at = start + at;
                                 continue;
