@@ -77,7 +77,10 @@ pub mod stream;
 mod tools;
 
 pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent, Span};
-pub use format::{Format, UnknownFormat, UnknownModel};
+pub use format::{
+    CustomFormat, DescriptionError, Format, FormatBuilder, NameEnd, Recovery, Role, UnknownFormat,
+    UnknownModel, UnknownRole,
+};
 pub use ids::{IdStyle, Ids};
 pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
 pub use options::{Limits, Reasoning, ValueTermination};

@@ -36,12 +36,20 @@ impl Compiled {
         })
     }
 
-    /// A built-in format, compiled on first use.
+    /// A format's compiled description: a built-in one's is compiled on
+    /// first use, a custom one's when it was built.
     pub(crate) fn of(format: Format) -> &'static Compiled {
-        // One cell per variant (`Auto` included), by discriminant.
+        // One cell per built-in format, and the last for `Auto`.
         const CELLS: usize = Format::ALL.len() + 1;
         static COMPILED: [OnceLock<Compiled>; CELLS] = [const { OnceLock::new() }; CELLS];
-        COMPILED[format as usize].get_or_init(|| {
+        if let Format::Custom(custom) = format {
+            return custom.compiled();
+        }
+        let cell = Format::ALL
+            .iter()
+            .position(|f| *f == format)
+            .unwrap_or(CELLS - 1);
+        COMPILED[cell].get_or_init(|| {
             let desc = format.description();
             Compiled::new(desc).unwrap_or_else(|e| panic!("built-in format {}: {e}", desc.name))
         })

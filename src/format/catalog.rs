@@ -8,7 +8,7 @@ use std::str::FromStr;
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gigachat, glm, harmony, hermes, json_wrapped,
     kimi_k2, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_invoke, xml_json,
-    Description,
+    CustomFormat, Description,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -149,6 +149,10 @@ pub enum Format {
     /// openers are plain words (`functools`, `function call`), are not
     /// detected. Not in [`Format::ALL`].
     Auto,
+    /// A format of the user's own, made with
+    /// [`FormatBuilder`](crate::FormatBuilder) (or read from a format
+    /// file). Not in [`Format::ALL`], and not detected by `Auto`.
+    Custom(CustomFormat),
 }
 
 impl Format {
@@ -236,6 +240,7 @@ impl Format {
             Format::DeepSeekV32 => &dsml::DEEPSEEK_V32,
             Format::DeepSeekV4 => &dsml::DEEPSEEK_V4,
             Format::XmlInvoke => &xml_invoke::XML_INVOKE,
+            Format::Custom(custom) => custom.description(),
         }
     }
 }

@@ -16,6 +16,7 @@
 mod apertus;
 mod auto;
 mod bare_json;
+mod builder;
 mod catalog;
 mod deepseek;
 mod dsml;
@@ -29,7 +30,9 @@ mod llama3;
 mod minimax_m2;
 mod mistral;
 mod models;
+mod owned;
 mod qwen3_coder;
+mod rules;
 mod seed_oss;
 #[cfg(test)]
 mod test_formats;
@@ -39,14 +42,20 @@ mod xml_json;
 
 use std::fmt;
 
+pub use builder::{CustomFormat, FormatBuilder, Recovery};
 #[cfg(test)]
 use catalog::normalise;
 pub use catalog::{Format, UnknownFormat};
 pub use models::UnknownModel;
+pub use rules::DescriptionError;
 
-/// The structural role a marker plays.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) enum Role {
+/// The structural role a marker plays in a format: the building block of a
+/// description ([`FormatBuilder::marker`]). In a format file each role is
+/// a key of `[markers]`, spelled as [`Role::key`] says (`call_open`,
+/// `parameter_close`, …).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Role {
     /// Opens the wrapper around one or more calls (`<tool_call>`).
     CallOpen,
     /// Closes the wrapper (`</tool_call>`).
@@ -98,6 +107,57 @@ pub(crate) enum Role {
 impl Role {
     /// How many roles there are.
     pub(crate) const COUNT: usize = Role::BodyClose as usize + 1;
+
+    /// Every role, in the order of this type's documentation.
+    pub const ALL: [Role; Role::COUNT] = [
+        Role::CallOpen,
+        Role::CallClose,
+        Role::FuncOpen,
+        Role::FuncClose,
+        Role::NameClose,
+        Role::ParamOpen,
+        Role::KeyClose,
+        Role::ValueOpen,
+        Role::ParamClose,
+        Role::ArgsOpen,
+        Role::IdOpen,
+        Role::ReasoningOpen,
+        Role::ReasoningClose,
+        Role::HeadOpen,
+        Role::ChannelOpen,
+        Role::HeadAttr,
+        Role::BodyClose,
+    ];
+
+    /// The role's name in format files and messages (`call_open`,
+    /// `function_open`, `parameter_close`, …).
+    ///
+    /// ```
+    /// use toolcall_stream::Role;
+    /// assert_eq!(Role::FuncOpen.key(), "function_open");
+    /// assert_eq!("function_open".parse::<Role>(), Ok(Role::FuncOpen));
+    /// ```
+    pub fn key(self) -> &'static str {
+        match self {
+            Role::CallOpen => "call_open",
+            Role::CallClose => "call_close",
+            Role::FuncOpen => "function_open",
+            Role::FuncClose => "function_close",
+            Role::NameClose => "name_close",
+            Role::ParamOpen => "parameter_open",
+            Role::KeyClose => "key_close",
+            Role::ValueOpen => "value_open",
+            Role::ParamClose => "parameter_close",
+            Role::ArgsOpen => "arguments_open",
+            Role::IdOpen => "id_open",
+            Role::ReasoningOpen => "reasoning_open",
+            Role::ReasoningClose => "reasoning_close",
+            Role::HeadOpen => "header_open",
+            Role::ChannelOpen => "channel_open",
+            Role::HeadAttr => "header_attribute",
+            Role::BodyClose => "body_close",
+        }
+    }
 
     /// Reasoning markers: structure only between calls, and only when
     /// reasoning is split.
@@ -232,9 +292,9 @@ pub(crate) struct BodyKeys {
     pub name_is_key: bool,
 }
 
-/// How a function or parameter name ends.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum NameEnd {
+/// How a function or parameter name ends ([`FormatBuilder::function_name_end`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum NameEnd {
     /// At this byte, which is consumed and belongs to no name
     /// (`<function=NAME>`). Markers are not looked for inside the name: a
     /// marker's first byte there means it was not a name.
@@ -250,7 +310,7 @@ pub(crate) enum NameEnd {
 
 /// Recoveries that only make sense for some formats' shapes. Each one
 /// reports its own diagnostic when it applies.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Recoveries {
     /// A function opener without the wrapper (`<function=NAME>` alone) is a
     /// call when a marker in `bare_confirmed_by` follows it.
@@ -353,46 +413,6 @@ impl Description {
     }
 }
 
-/// Why a [`Description`] was refused. Raised when a format is compiled,
-/// so a malformed description fails its format's first use and its tests.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum DescriptionError {
-    EmptyMarker(Role),
-    /// One marker is a prefix of another: the longer one could never match.
-    Prefix(&'static str, &'static str),
-    /// A marker holds another marker after its first byte: a match of the
-    /// outer one that dies would have to step back over a whole marker.
-    Contains(&'static str, &'static str),
-    /// A role the grammar needs is not spelled.
-    MissingRole(Role),
-    /// A name ends at a byte that starts a marker.
-    NameEndStartsMarker(u8),
-    /// A role is used by the grammar (`follows`, confirmations) but not
-    /// spelled.
-    UnspelledRole(Role),
-}
-
-impl fmt::Display for DescriptionError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            DescriptionError::EmptyMarker(role) => write!(f, "marker {role:?} is empty"),
-            DescriptionError::Prefix(a, b) => write!(f, "marker {a:?} is a prefix of {b:?}"),
-            DescriptionError::Contains(a, b) => {
-                write!(f, "marker {a:?} holds marker {b:?} after its first byte")
-            }
-            DescriptionError::MissingRole(role) => {
-                write!(f, "the grammar needs a marker for {role:?}")
-            }
-            DescriptionError::NameEndStartsMarker(b) => {
-                write!(f, "names end at byte {b:#04x}, which starts a marker")
-            }
-            DescriptionError::UnspelledRole(role) => {
-                write!(f, "the grammar refers to {role:?}, which has no marker")
-            }
-        }
-    }
-}
-
 impl Description {
     pub(crate) fn has(&self, role: Role) -> bool {
         self.markers.iter().any(|(r, _)| *r == role)
@@ -406,79 +426,36 @@ impl Description {
             .find(|(c, _)| *c == closer)
             .is_some_and(|(_, after)| after.contains(&next))
     }
+}
 
-    /// Checks the description (see the module's documentation).
-    pub(crate) fn validate(&self) -> Result<(), DescriptionError> {
-        for &(role, text) in self.markers {
-            if text.is_empty() {
-                return Err(DescriptionError::EmptyMarker(role));
-            }
-        }
-        for &(_, a) in self.markers {
-            for &(_, b) in self.markers {
-                if a != b && b.starts_with(a) {
-                    return Err(DescriptionError::Prefix(a, b));
-                }
-            }
-        }
-        for &(_, a) in self.markers {
-            for &(_, b) in self.markers {
-                if memchr::memmem::find(&a.as_bytes()[1..], b.as_bytes()).is_some() {
-                    return Err(DescriptionError::Contains(a, b));
-                }
-            }
-        }
-        let headed = self.json.is_some_and(|json| json.headers.is_some());
-        // A body that may open without a marker needs no opener.
-        let unmarked = self.json.is_some_and(|json| {
-            json.body.is_some() && (json.open_at_start || json.open_at_line_start)
-        });
-        let mut needed = if headed {
-            vec![Role::ChannelOpen]
-        } else if unmarked {
-            vec![]
-        } else {
-            vec![Role::CallOpen]
-        };
-        match self.json {
-            None => needed.extend([Role::CallClose, Role::ParamOpen, Role::ParamClose]),
-            Some(json) if json.args_after_name => needed.push(Role::ArgsOpen),
-            Some(_) => {}
-        }
-        if self.has(Role::FuncOpen) || self.recoveries.bare_function {
-            needed.push(Role::FuncOpen);
-        }
-        if self.json.is_none() && matches!(self.param_name_end, NameEnd::Marker { .. }) {
-            needed.push(Role::KeyClose);
-        }
-        if self.recoveries.value_without_open {
-            needed.push(Role::ValueOpen);
-        }
-        for role in needed {
-            if !self.has(role) {
-                return Err(DescriptionError::MissingRole(role));
-            }
-        }
-        let first_bytes: Vec<u8> = self.markers.iter().map(|(_, t)| t.as_bytes()[0]).collect();
-        for end in [self.func_name_end, self.param_name_end] {
-            if let NameEnd::Byte(b) = end {
-                if first_bytes.contains(&b) {
-                    return Err(DescriptionError::NameEndStartsMarker(b));
-                }
-            }
-        }
-        let grammar_roles = self
-            .follows
-            .iter()
-            .flat_map(|(closer, after)| std::iter::once(closer).chain(after.iter()))
-            .chain(self.call_confirmed_by)
-            .chain(self.bare_confirmed_by);
-        for &role in grammar_roles {
-            if !self.has(role) {
-                return Err(DescriptionError::UnspelledRole(role));
-            }
-        }
-        Ok(())
+impl fmt::Display for Role {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.key())
+    }
+}
+
+/// The error of parsing a [`Role`] from a name that is none.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownRole(String);
+
+impl fmt::Display for UnknownRole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "unknown role {:?}; roles: ", self.0)?;
+        let keys: Vec<&str> = Role::ALL.iter().map(|r| r.key()).collect();
+        f.write_str(&keys.join(", "))
+    }
+}
+
+impl std::error::Error for UnknownRole {}
+
+impl std::str::FromStr for Role {
+    type Err = UnknownRole;
+
+    fn from_str(key: &str) -> Result<Role, UnknownRole> {
+        Role::ALL
+            .into_iter()
+            .find(|role| role.key() == key)
+            .ok_or_else(|| UnknownRole(key.to_owned()))
     }
 }
 

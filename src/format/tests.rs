@@ -78,7 +78,7 @@ fn markers_must_be_prefix_free() {
     ]);
     assert_eq!(
         D.validate(),
-        Err(DescriptionError::Prefix("<call>", "<call>x"))
+        Err(DescriptionError::Prefix("<call>".into(), "<call>x".into()))
     );
 }
 
@@ -92,7 +92,7 @@ fn a_marker_inside_a_marker_is_refused() {
     ]);
     assert_eq!(
         D.validate(),
-        Err(DescriptionError::Contains("<call<p=>", "<p="))
+        Err(DescriptionError::Contains("<call<p=>".into(), "<p=".into()))
     );
     // A first byte alone is allowed: the set re-anchors.
     static E: Description = desc(&[

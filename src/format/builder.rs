@@ -1,0 +1,349 @@
+//! Formats of a user's own, from Rust: [`FormatBuilder`].
+
+use std::fmt;
+use std::hash::{Hash, Hasher};
+
+use super::owned::{Owned, OwnedBodyKeys, OwnedHeaders, OwnedJson};
+use super::{Description, DescriptionError, Format, NameEnd, Role};
+use crate::engine::Compiled;
+
+/// A format described by its user, with the building blocks the built-in
+/// formats are described with: [`Format::Custom`] holds one. Make one with
+/// [`FormatBuilder`] (or, with the `toml` feature, `Format::from_toml`).
+///
+/// A custom format lives for the rest of the process, as the built-in
+/// ones do; building an equal description again gives the same format
+/// and keeps nothing more. Two custom formats are equal when their
+/// descriptions are.
+#[derive(Clone, Copy)]
+pub struct CustomFormat {
+    compiled: &'static Compiled,
+}
+
+impl CustomFormat {
+    pub(crate) fn compiled(self) -> &'static Compiled {
+        self.compiled
+    }
+
+    pub(crate) fn description(self) -> &'static Description {
+        self.compiled.desc
+    }
+}
+
+// Equal descriptions are kept once (see `owned`), so the kept address is
+// the description's identity.
+impl PartialEq for CustomFormat {
+    fn eq(&self, other: &CustomFormat) -> bool {
+        std::ptr::eq(self.compiled, other.compiled)
+    }
+}
+
+impl Eq for CustomFormat {}
+
+impl Hash for CustomFormat {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        std::ptr::hash(self.compiled, state);
+    }
+}
+
+impl fmt::Debug for CustomFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_tuple("CustomFormat")
+            .field(&self.compiled.desc.name)
+            .finish()
+    }
+}
+
+/// A recovery that only some layouts know; each one is reported with its
+/// own diagnostic when it applies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Recovery {
+    /// A function opener without the call wrapper (`<function=NAME>`
+    /// alone) is a call once a marker of
+    /// [`bare_confirmed_by`](FormatBuilder::bare_confirmed_by) follows.
+    BareFunction,
+    /// `<parameter=KEY=VALUE</parameter>`: a `=` ends the parameter name
+    /// and the value follows.
+    EqualsInParameterName,
+    /// `<parameter=KEY></parameter>VALUE`: text right after an empty value
+    /// is the value.
+    ValueAfterEmptyClose,
+    /// `<arg_key>K</arg_key>VALUE</arg_value>`: text where the value
+    /// opener belongs starts the value.
+    ValueWithoutOpen,
+}
+
+/// Describes a format of one's own, checked by the rules the built-in
+/// formats keep ([`DescriptionError`]). Most formats are a built-in one
+/// spelled differently: start from it with
+/// [`based_on`](FormatBuilder::based_on) and change what differs.
+///
+/// ```
+/// use toolcall_stream::{parse, Format, FormatBuilder, Role};
+///
+/// // Qwen3-Coder's grammar in a wrapper of one's own.
+/// let format = FormatBuilder::based_on("acme", Format::Qwen3Coder)
+///     .marker(Role::CallOpen, "<acme:call>")
+///     .marker(Role::CallClose, "</acme:call>")
+///     .build()?;
+/// let message = parse(
+///     format,
+///     "<acme:call><function=f><parameter=x>1</parameter></function></acme:call>",
+/// );
+/// assert_eq!(message.tool_calls[0].name, "f");
+/// assert_eq!(message.tool_calls[0].arguments, r#"{"x":"1"}"#);
+/// # Ok::<(), toolcall_stream::DescriptionError>(())
+/// ```
+#[derive(Clone, Debug)]
+pub struct FormatBuilder {
+    owned: Owned,
+}
+
+impl FormatBuilder {
+    /// A format with nothing spelled yet: names end at the next marker,
+    /// values are verbatim, parameters are marked up (until a `json_`
+    /// setting makes the arguments JSON), no recovery.
+    pub fn new(name: impl Into<String>) -> FormatBuilder {
+        FormatBuilder {
+            owned: Owned::empty(name.into()),
+        }
+    }
+
+    /// `format`'s description under the name `name` (without its aliases),
+    /// to change what differs.
+    pub fn based_on(name: impl Into<String>, format: Format) -> FormatBuilder {
+        FormatBuilder {
+            owned: Owned::of(format.description(), name.into()),
+        }
+    }
+
+    /// Another name the format is known by.
+    pub fn alias(mut self, alias: impl Into<String>) -> FormatBuilder {
+        self.owned.aliases.push(alias.into());
+        self
+    }
+
+    /// Spells `role` as `text`, in place of its spellings so far.
+    pub fn marker(self, role: Role, text: impl Into<String>) -> FormatBuilder {
+        self.markers(role, [text])
+    }
+
+    /// Spells `role` in each of these ways (Harmony ends a message with
+    /// `<|end|>` or `<|return|>`): in place of its spellings so far;
+    /// diagnostics name the first. None: the role is not spelled.
+    pub fn markers<I, S>(mut self, role: Role, texts: I) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.owned.markers.retain(|(r, _)| *r != role);
+        self.owned
+            .markers
+            .extend(texts.into_iter().map(|t| (role, t.into())));
+        self
+    }
+
+    /// How function names end: at a byte (`<function=NAME>`), or at the
+    /// next marker.
+    pub fn function_name_end(mut self, end: NameEnd) -> FormatBuilder {
+        self.owned.func_name_end = end;
+        self
+    }
+
+    /// How parameter names end.
+    pub fn parameter_name_end(mut self, end: NameEnd) -> FormatBuilder {
+        self.owned.param_name_end = end;
+        self
+    }
+
+    /// Names are XML attribute values (`<invoke name="NAME">`), in double,
+    /// single or no quotes; the quotes are not the name's.
+    pub fn quoted_names(mut self, quoted: bool) -> FormatBuilder {
+        self.owned.quoted_names = quoted;
+        self
+    }
+
+    /// One leading and one trailing `\n` of a value are layout, not value
+    /// (Qwen puts each value on lines of its own).
+    pub fn strip_one_newline(mut self, strip: bool) -> FormatBuilder {
+        self.owned.strip_one_newline = strip;
+        self
+    }
+
+    /// A parameter attribute whose value says the parameter's value is
+    /// JSON (DSML's `string="false"`); needs quoted names.
+    pub fn json_value_attribute(
+        mut self,
+        attribute: impl Into<String>,
+        value: impl Into<String>,
+    ) -> FormatBuilder {
+        self.owned.json_value_attribute = Some((attribute.into(), value.into()));
+        self
+    }
+
+    /// Markers that, after a function name and whitespace, show that a
+    /// call really began; none: the name's end is enough.
+    pub fn call_confirmed_by(mut self, roles: impl IntoIterator<Item = Role>) -> FormatBuilder {
+        self.owned.call_confirmed_by = roles.into_iter().collect();
+        self
+    }
+
+    /// The same for a function opened without the wrapper
+    /// ([`Recovery::BareFunction`]).
+    pub fn bare_confirmed_by(mut self, roles: impl IntoIterator<Item = Role>) -> FormatBuilder {
+        self.owned.bare_confirmed_by = roles.into_iter().collect();
+        self
+    }
+
+    /// Which markers may follow `closer`, met inside a value, for it to
+    /// end the value (`ValueTermination::Lookahead`); after anything else
+    /// the closer is value text.
+    pub fn follows(mut self, closer: Role, next: impl IntoIterator<Item = Role>) -> FormatBuilder {
+        self.owned.follows.retain(|(c, _)| *c != closer);
+        self.owned
+            .follows
+            .push((closer, next.into_iter().collect()));
+        self
+    }
+
+    /// A parameter opener inside a value ends the value only at the start
+    /// of a line.
+    pub fn parameter_open_at_line_start(mut self, only: bool) -> FormatBuilder {
+        self.owned.param_open_at_line_start = only;
+        self
+    }
+
+    /// Turns a recovery on or off.
+    pub fn recovery(mut self, recovery: Recovery, on: bool) -> FormatBuilder {
+        let r = &mut self.owned.recoveries;
+        match recovery {
+            Recovery::BareFunction => r.bare_function = on,
+            Recovery::EqualsInParameterName => r.equals_in_param_name = on,
+            Recovery::ValueAfterEmptyClose => r.value_after_empty_close = on,
+            Recovery::ValueWithoutOpen => r.value_without_open = on,
+        }
+        self
+    }
+
+    fn json(&mut self) -> &mut OwnedJson {
+        self.owned.json.get_or_insert_with(OwnedJson::default)
+    }
+
+    /// JSON arguments: after a function name and its
+    /// [`Role::ArgsOpen`] marker, one JSON object (Kimi K2, DeepSeek).
+    pub fn json_arguments_after_name(mut self) -> FormatBuilder {
+        self.json().args_after_name = true;
+        self
+    }
+
+    /// JSON calls: after the opener, a call object whose `name` keys hold
+    /// the function name and whose `arguments` keys the arguments
+    /// (`{"name": …, "arguments": {…}}`); with `list`, a JSON list of them
+    /// too.
+    pub fn json_body<N, A>(mut self, name: N, arguments: A, list: bool) -> FormatBuilder
+    where
+        N: IntoIterator,
+        N::Item: Into<String>,
+        A: IntoIterator,
+        A::Item: Into<String>,
+    {
+        self.json().body = Some(OwnedBodyKeys {
+            name: name.into_iter().map(Into::into).collect(),
+            arguments: arguments.into_iter().map(Into::into).collect(),
+            list,
+            name_is_key: false,
+        });
+        self
+    }
+
+    /// JSON calls whose only key is the function name and whose value is
+    /// the arguments (`{"get_weather": {…}}`); with `list`, a list of them.
+    pub fn json_body_name_is_key(mut self, list: bool) -> FormatBuilder {
+        self.json().body = Some(OwnedBodyKeys {
+            list,
+            name_is_key: true,
+            ..OwnedBodyKeys::default()
+        });
+        self
+    }
+
+    /// The name as written is the call's id, `PREFIX NAME SEP N`
+    /// (Kimi's `functions.NAME:0`).
+    pub fn json_id_in_name(mut self, prefix: impl Into<String>, index_sep: char) -> FormatBuilder {
+        self.json().id_in_name = Some((prefix.into(), index_sep));
+        self
+    }
+
+    /// The text before [`Role::ArgsOpen`] is the call's type, which must be
+    /// `word`; the name follows up to a line end, then the arguments
+    /// (DeepSeek V3's `function<｜tool▁sep｜>NAME`).
+    pub fn json_call_type(mut self, word: impl Into<String>) -> FormatBuilder {
+        self.json().call_type = Some(word.into());
+        self
+    }
+
+    /// The JSON may sit in a Markdown code fence, which is layout.
+    pub fn json_fenced(mut self, fenced: bool) -> FormatBuilder {
+        self.json().fenced = fenced;
+        self
+    }
+
+    /// A call body may open the output without a marker (`line_starts`:
+    /// also at the start of any later line).
+    pub fn json_open_unmarked(mut self, at_start: bool, line_starts: bool) -> FormatBuilder {
+        let json = self.json();
+        json.open_at_start = at_start || line_starts;
+        json.open_at_line_start = line_starts;
+        self
+    }
+
+    /// Call bodies may follow one another with only whitespace and this
+    /// byte between them (Llama 3's `;`).
+    pub fn json_body_separator(mut self, separator: u8) -> FormatBuilder {
+        self.json().body_separator = Some(separator);
+        self
+    }
+
+    /// Spellings of [`Role::CallOpen`] whose calls have no closer.
+    pub fn json_unclosed_openers<I, S>(mut self, openers: I) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.json().unclosed_openers = openers.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Calls are messages with headers (Harmony): `recipient` introduces a
+    /// header's recipient (`to=`), `functions` begins a recipient that is
+    /// a function (`functions.`), and these channels are reasoning.
+    pub fn json_headers<I, S>(
+        mut self,
+        recipient: impl Into<String>,
+        functions: impl Into<String>,
+        reasoning_channels: I,
+    ) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.json().headers = Some(OwnedHeaders {
+            reasoning_channels: reasoning_channels.into_iter().map(Into::into).collect(),
+            recipient: recipient.into(),
+            functions: functions.into(),
+        });
+        self
+    }
+
+    /// Checks the description and makes the format.
+    pub fn build(self) -> Result<Format, DescriptionError> {
+        let compiled = self.owned.compile()?;
+        Ok(Format::Custom(CustomFormat { compiled }))
+    }
+
+    #[cfg(test)]
+    pub(crate) fn owned(&self) -> &Owned {
+        &self.owned
+    }
+}

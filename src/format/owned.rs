@@ -1,0 +1,279 @@
+//! A description in owned form: what [`FormatBuilder`] edits. Building
+//! checks it (on a borrowed [`Shape`]), then keeps it for the rest of the
+//! process, as the built-in descriptions are kept: the engine reads
+//! `&'static` descriptions on its hot path. Equal descriptions are kept
+//! once, so building the same format again (per request, in a loop) costs
+//! a lookup and no memory.
+//!
+//! [`FormatBuilder`]: super::FormatBuilder
+
+use std::collections::HashMap;
+use std::sync::{Mutex, OnceLock};
+
+use super::rules::{Layout, Shape};
+use super::{
+    BodyKeys, Description, DescriptionError, Format, Headers, IdInName, Json, NameEnd, Recoveries,
+    Role,
+};
+use crate::engine::Compiled;
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct OwnedBodyKeys {
+    pub name: Vec<String>,
+    pub arguments: Vec<String>,
+    pub list: bool,
+    pub name_is_key: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct OwnedHeaders {
+    pub reasoning_channels: Vec<String>,
+    pub recipient: String,
+    pub functions: String,
+}
+
+/// [`Json`], owned.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct OwnedJson {
+    pub args_after_name: bool,
+    pub body: Option<OwnedBodyKeys>,
+    pub id_in_name: Option<(String, char)>,
+    pub call_type: Option<String>,
+    pub fenced: bool,
+    pub headers: Option<OwnedHeaders>,
+    pub open_at_start: bool,
+    pub open_at_line_start: bool,
+    pub body_separator: Option<u8>,
+    pub unclosed_openers: Vec<String>,
+}
+
+/// [`Description`], owned.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Owned {
+    pub name: String,
+    pub aliases: Vec<String>,
+    pub markers: Vec<(Role, String)>,
+    pub func_name_end: NameEnd,
+    pub param_name_end: NameEnd,
+    pub strip_one_newline: bool,
+    pub call_confirmed_by: Vec<Role>,
+    pub bare_confirmed_by: Vec<Role>,
+    pub follows: Vec<(Role, Vec<Role>)>,
+    pub param_open_at_line_start: bool,
+    pub quoted_names: bool,
+    pub json_value_attribute: Option<(String, String)>,
+    pub recoveries: Recoveries,
+    pub json: Option<OwnedJson>,
+}
+
+fn strings(list: &[&str]) -> Vec<String> {
+    list.iter().map(|s| (*s).to_owned()).collect()
+}
+
+impl Owned {
+    /// A description with nothing spelled: names end at markers, values
+    /// are verbatim, no recovery.
+    pub(crate) fn empty(name: String) -> Owned {
+        Owned {
+            name,
+            aliases: Vec::new(),
+            markers: Vec::new(),
+            func_name_end: NameEnd::Marker { line: false },
+            param_name_end: NameEnd::Marker { line: false },
+            strip_one_newline: false,
+            call_confirmed_by: Vec::new(),
+            bare_confirmed_by: Vec::new(),
+            follows: Vec::new(),
+            param_open_at_line_start: false,
+            quoted_names: false,
+            json_value_attribute: None,
+            recoveries: Recoveries::NONE,
+            json: None,
+        }
+    }
+
+    /// `desc`'s own copy, under another name and without its aliases.
+    pub(crate) fn of(desc: &Description, name: String) -> Owned {
+        Owned {
+            name,
+            aliases: Vec::new(),
+            markers: desc
+                .markers
+                .iter()
+                .map(|&(r, t)| (r, t.to_owned()))
+                .collect(),
+            func_name_end: desc.func_name_end,
+            param_name_end: desc.param_name_end,
+            strip_one_newline: desc.strip_one_newline,
+            call_confirmed_by: desc.call_confirmed_by.to_vec(),
+            bare_confirmed_by: desc.bare_confirmed_by.to_vec(),
+            follows: desc.follows.iter().map(|(c, a)| (*c, a.to_vec())).collect(),
+            param_open_at_line_start: desc.param_open_at_line_start,
+            quoted_names: desc.quoted_names,
+            json_value_attribute: desc
+                .json_value_attribute
+                .map(|(k, v)| (k.to_owned(), v.to_owned())),
+            recoveries: desc.recoveries,
+            json: desc.json.map(|json| OwnedJson {
+                args_after_name: json.args_after_name,
+                body: json.body.map(|keys| OwnedBodyKeys {
+                    name: strings(keys.name),
+                    arguments: strings(keys.arguments),
+                    list: keys.list,
+                    name_is_key: keys.name_is_key,
+                }),
+                id_in_name: json
+                    .id_in_name
+                    .map(|id| (id.prefix.to_owned(), id.index_sep)),
+                call_type: json.call_type.map(str::to_owned),
+                fenced: json.fenced,
+                headers: json.headers.map(|h| OwnedHeaders {
+                    reasoning_channels: strings(h.reasoning_channels),
+                    recipient: h.recipient.to_owned(),
+                    functions: h.functions.to_owned(),
+                }),
+                open_at_start: json.open_at_start,
+                open_at_line_start: json.open_at_line_start,
+                body_separator: json.body_separator,
+                unclosed_openers: strings(json.unclosed_openers),
+            }),
+        }
+    }
+
+    /// Checks every rule, the built-in descriptions' and those only a
+    /// user's description can break.
+    pub(crate) fn check(&self) -> Result<(), DescriptionError> {
+        check_name(&self.name)?;
+        for alias in &self.aliases {
+            check_name(alias)?;
+        }
+        if let Some(keys) = self.json.as_ref().and_then(|json| json.body.as_ref()) {
+            if !keys.name_is_key {
+                for (which, list) in [("name", &keys.name), ("arguments", &keys.arguments)] {
+                    if list.is_empty() || list.iter().any(String::is_empty) {
+                        return Err(DescriptionError::EmptyKeys(which));
+                    }
+                }
+            }
+        }
+        let markers: Vec<(Role, &str)> =
+            self.markers.iter().map(|(r, t)| (*r, t.as_str())).collect();
+        let follows: Vec<(Role, &[Role])> = self
+            .follows
+            .iter()
+            .map(|(c, a)| (*c, a.as_slice()))
+            .collect();
+        Shape {
+            markers: &markers,
+            func_name_end: self.func_name_end,
+            param_name_end: self.param_name_end,
+            follows: &follows,
+            call_confirmed_by: &self.call_confirmed_by,
+            bare_confirmed_by: &self.bare_confirmed_by,
+            recoveries: self.recoveries,
+            quoted_names: self.quoted_names,
+            json_value_attribute: self.json_value_attribute.is_some(),
+            layout: match &self.json {
+                None => Layout::Marked,
+                Some(json) if json.headers.is_some() => Layout::Headed,
+                Some(json) if json.body.is_some() => Layout::JsonBody {
+                    unmarked: json.open_at_start || json.open_at_line_start,
+                },
+                Some(_) => Layout::JsonArgs,
+            },
+        }
+        .check()
+    }
+
+    /// Checks the description and compiles it, once per process for equal
+    /// descriptions.
+    pub(crate) fn compile(self) -> Result<&'static Compiled, DescriptionError> {
+        static KEPT: OnceLock<Mutex<HashMap<Owned, &'static Compiled>>> = OnceLock::new();
+        self.check()?;
+        let kept = KEPT.get_or_init(Default::default);
+        // A panic elsewhere while the lock was held left the map whole: it
+        // is only ever inserted into.
+        let mut kept = kept.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(compiled) = kept.get(&self) {
+            return Ok(compiled);
+        }
+        let desc: &'static Description = Box::leak(Box::new(self.leak()));
+        let compiled = Compiled::new(desc)?;
+        let compiled: &'static Compiled = Box::leak(Box::new(compiled));
+        kept.insert(self, compiled);
+        Ok(compiled)
+    }
+
+    /// A `'static` copy (see the module's documentation).
+    fn leak(&self) -> Description {
+        Description {
+            name: leak_str(&self.name),
+            aliases: leak_strs(&self.aliases),
+            markers: Vec::leak(
+                self.markers
+                    .iter()
+                    .map(|(r, t)| (*r, leak_str(t)))
+                    .collect(),
+            ),
+            func_name_end: self.func_name_end,
+            param_name_end: self.param_name_end,
+            strip_one_newline: self.strip_one_newline,
+            call_confirmed_by: Vec::leak(self.call_confirmed_by.clone()),
+            bare_confirmed_by: Vec::leak(self.bare_confirmed_by.clone()),
+            follows: Vec::leak(
+                self.follows
+                    .iter()
+                    .map(|(c, a)| (*c, &*Vec::leak(a.clone())))
+                    .collect(),
+            ),
+            param_open_at_line_start: self.param_open_at_line_start,
+            quoted_names: self.quoted_names,
+            json_value_attribute: self
+                .json_value_attribute
+                .as_ref()
+                .map(|(k, v)| (leak_str(k), leak_str(v))),
+            recoveries: self.recoveries,
+            json: self.json.as_ref().map(|json| Json {
+                args_after_name: json.args_after_name,
+                body: json.body.as_ref().map(|keys| BodyKeys {
+                    name: leak_strs(&keys.name),
+                    arguments: leak_strs(&keys.arguments),
+                    list: keys.list,
+                    name_is_key: keys.name_is_key,
+                }),
+                id_in_name: json.id_in_name.as_ref().map(|(prefix, sep)| IdInName {
+                    prefix: leak_str(prefix),
+                    index_sep: *sep,
+                }),
+                call_type: json.call_type.as_deref().map(leak_str),
+                fenced: json.fenced,
+                headers: json.headers.as_ref().map(|h| Headers {
+                    reasoning_channels: leak_strs(&h.reasoning_channels),
+                    recipient: leak_str(&h.recipient),
+                    functions: leak_str(&h.functions),
+                }),
+                open_at_start: json.open_at_start,
+                open_at_line_start: json.open_at_line_start,
+                body_separator: json.body_separator,
+                unclosed_openers: leak_strs(&json.unclosed_openers),
+            }),
+        }
+    }
+}
+
+fn leak_str(s: &str) -> &'static str {
+    Box::leak(s.to_owned().into_boxed_str())
+}
+
+fn leak_strs(list: &[String]) -> &'static [&'static str] {
+    Vec::leak(list.iter().map(|s| leak_str(s)).collect())
+}
+
+/// A name of its own: not empty, and not one that names a built-in format
+/// (which it would hide where formats are looked up by name).
+fn check_name(name: &str) -> Result<(), DescriptionError> {
+    if name.trim().is_empty() || name.parse::<Format>().is_ok() {
+        return Err(DescriptionError::Name(name.to_owned()));
+    }
+    Ok(())
+}

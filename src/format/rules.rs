@@ -1,0 +1,247 @@
+//! The rules every description keeps, built-in or a user's own: checked
+//! when a format is compiled (built-in) or built ([`FormatBuilder`]), on a
+//! [`Shape`], the view of a description that the rules read, so that a
+//! user's description is checked before anything of it is kept.
+//!
+//! [`FormatBuilder`]: super::FormatBuilder
+
+use std::fmt;
+
+use super::{Description, NameEnd, Recoveries, Role};
+
+/// What the rules read of a description.
+pub(crate) struct Shape<'a> {
+    pub markers: &'a [(Role, &'a str)],
+    pub func_name_end: NameEnd,
+    pub param_name_end: NameEnd,
+    pub follows: &'a [(Role, &'a [Role])],
+    pub call_confirmed_by: &'a [Role],
+    pub bare_confirmed_by: &'a [Role],
+    pub recoveries: Recoveries,
+    pub quoted_names: bool,
+    pub json_value_attribute: bool,
+    pub layout: Layout,
+}
+
+/// How calls are written, as far as the rules care.
+#[derive(Clone, Copy)]
+pub(crate) enum Layout {
+    /// Parameters marked up (`ParamOpen` … `ParamClose`).
+    Marked,
+    /// JSON arguments after a name and its `ArgsOpen`.
+    JsonArgs,
+    /// A JSON call object after the opener; `unmarked`: or with none.
+    JsonBody { unmarked: bool },
+    /// Messages with headers.
+    Headed,
+}
+
+impl Description {
+    pub(crate) fn shape(&self) -> Shape<'_> {
+        Shape {
+            markers: self.markers,
+            func_name_end: self.func_name_end,
+            param_name_end: self.param_name_end,
+            follows: self.follows,
+            call_confirmed_by: self.call_confirmed_by,
+            bare_confirmed_by: self.bare_confirmed_by,
+            recoveries: self.recoveries,
+            quoted_names: self.quoted_names,
+            json_value_attribute: self.json_value_attribute.is_some(),
+            layout: match self.json {
+                None => Layout::Marked,
+                Some(json) if json.headers.is_some() => Layout::Headed,
+                Some(json) if json.body.is_some() => Layout::JsonBody {
+                    unmarked: json.open_at_start || json.open_at_line_start,
+                },
+                Some(_) => Layout::JsonArgs,
+            },
+        }
+    }
+
+    /// Checks the description (see [`Shape::check`]).
+    pub(crate) fn validate(&self) -> Result<(), DescriptionError> {
+        self.shape().check()
+    }
+}
+
+impl Shape<'_> {
+    fn has(&self, role: Role) -> bool {
+        self.markers.iter().any(|(r, _)| *r == role)
+    }
+
+    /// Markers are non-empty and prefix-free; no marker holds another
+    /// after its first byte (a failed match may start over inside the
+    /// bytes it stepped, never behind a whole marker); every role the
+    /// grammar needs is spelled; names end at ASCII bytes that start no
+    /// marker; attributes follow quoted names.
+    pub(crate) fn check(&self) -> Result<(), DescriptionError> {
+        for &(role, text) in self.markers {
+            if text.is_empty() {
+                return Err(DescriptionError::EmptyMarker(role));
+            }
+        }
+        for &(_, a) in self.markers {
+            for &(_, b) in self.markers {
+                if a != b && b.starts_with(a) {
+                    return Err(DescriptionError::Prefix(a.into(), b.into()));
+                }
+            }
+        }
+        for &(_, a) in self.markers {
+            for &(_, b) in self.markers {
+                if memchr::memmem::find(&a.as_bytes()[1..], b.as_bytes()).is_some() {
+                    return Err(DescriptionError::Contains(a.into(), b.into()));
+                }
+            }
+        }
+        let mut needed = match self.layout {
+            Layout::Headed => vec![Role::ChannelOpen],
+            // A body that may open without a marker needs no opener.
+            Layout::JsonBody { unmarked: true } => vec![],
+            _ => vec![Role::CallOpen],
+        };
+        match self.layout {
+            Layout::Marked => needed.extend([Role::CallClose, Role::ParamOpen, Role::ParamClose]),
+            Layout::JsonArgs => needed.push(Role::ArgsOpen),
+            Layout::JsonBody { .. } | Layout::Headed => {}
+        }
+        if self.has(Role::FuncOpen) || self.recoveries.bare_function {
+            needed.push(Role::FuncOpen);
+        }
+        if matches!(self.layout, Layout::Marked)
+            && matches!(self.param_name_end, NameEnd::Marker { .. })
+        {
+            needed.push(Role::KeyClose);
+        }
+        if self.recoveries.value_without_open {
+            needed.push(Role::ValueOpen);
+        }
+        for role in needed {
+            if !self.has(role) {
+                return Err(DescriptionError::MissingRole(role));
+            }
+        }
+        for end in [self.func_name_end, self.param_name_end] {
+            if let NameEnd::Byte(b) = end {
+                if !b.is_ascii() {
+                    return Err(DescriptionError::NameEndNotAscii(b));
+                }
+                if self.markers.iter().any(|(_, t)| t.as_bytes()[0] == b) {
+                    return Err(DescriptionError::NameEndStartsMarker(b));
+                }
+            }
+        }
+        let grammar_roles = self
+            .follows
+            .iter()
+            .flat_map(|(closer, after)| std::iter::once(closer).chain(after.iter()))
+            .chain(self.call_confirmed_by)
+            .chain(self.bare_confirmed_by);
+        for &role in grammar_roles {
+            if !self.has(role) {
+                return Err(DescriptionError::UnspelledRole(role));
+            }
+        }
+        if self.json_value_attribute && !self.quoted_names {
+            return Err(DescriptionError::AttributeWithoutQuotedNames);
+        }
+        Ok(())
+    }
+}
+
+/// Why a format description was refused: each variant is one rule the
+/// engine relies on, which [`rule`](DescriptionError::rule) states.
+///
+/// ```
+/// use toolcall_stream::{DescriptionError, Format, FormatBuilder, Role};
+/// let error = FormatBuilder::based_on("mine", Format::Qwen3Coder)
+///     .marker(Role::CallOpen, "<tool")
+///     .build()
+///     .unwrap_err();
+/// assert_eq!(error, DescriptionError::Prefix("<tool".into(), "<tool_call>".into()));
+/// assert_eq!(error.rule(), "no marker is the start of another");
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum DescriptionError {
+    /// The format's name is empty, or is a built-in format's name or
+    /// alias (which it would hide).
+    Name(String),
+    /// A role is spelled as the empty string.
+    EmptyMarker(Role),
+    /// One marker is the start of another: the longer one could never
+    /// match.
+    Prefix(String, String),
+    /// A marker holds another marker after its first byte: a match of the
+    /// outer one that fails would have to step back over a whole marker.
+    Contains(String, String),
+    /// A role that the format's layout needs is not spelled.
+    MissingRole(Role),
+    /// A name ends at a byte that starts a marker.
+    NameEndStartsMarker(u8),
+    /// A name ends at a byte that is not ASCII (it would split a
+    /// character).
+    NameEndNotAscii(u8),
+    /// A role is used by the grammar (`follows`, confirmations) but not
+    /// spelled.
+    UnspelledRole(Role),
+    /// A JSON-value attribute is set, but names are not quoted attribute
+    /// values, after which attributes are read.
+    AttributeWithoutQuotedNames,
+    /// A list of JSON keys (a call object's name or arguments keys) is
+    /// empty, or holds an empty key.
+    EmptyKeys(&'static str),
+}
+
+impl DescriptionError {
+    /// The rule the description breaks, in a few words.
+    pub fn rule(&self) -> &'static str {
+        match self {
+            DescriptionError::Name(_) => "a format has a name of its own",
+            DescriptionError::EmptyMarker(_) => "markers are not empty",
+            DescriptionError::Prefix(..) => "no marker is the start of another",
+            DescriptionError::Contains(..) => "no marker holds another after its first byte",
+            DescriptionError::MissingRole(_) => "the layout's roles are spelled",
+            DescriptionError::NameEndStartsMarker(_) => "names end at a byte no marker starts with",
+            DescriptionError::NameEndNotAscii(_) => "names end at an ASCII byte",
+            DescriptionError::UnspelledRole(_) => "the grammar's roles are spelled",
+            DescriptionError::AttributeWithoutQuotedNames => "attributes follow quoted names",
+            DescriptionError::EmptyKeys(_) => "JSON keys are not empty",
+        }
+    }
+}
+
+impl fmt::Display for DescriptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            DescriptionError::Name(name) if name.is_empty() => f.write_str("the name is empty"),
+            DescriptionError::Name(name) => {
+                write!(f, "{name:?} is the name of a built-in format")
+            }
+            DescriptionError::EmptyMarker(role) => write!(f, "marker {role} is empty"),
+            DescriptionError::Prefix(a, b) => write!(f, "marker {a:?} is the start of {b:?}"),
+            DescriptionError::Contains(a, b) => {
+                write!(f, "marker {a:?} holds marker {b:?} after its first byte")
+            }
+            DescriptionError::MissingRole(role) => {
+                write!(f, "this layout needs a marker for {role}")
+            }
+            DescriptionError::NameEndStartsMarker(b) => {
+                write!(f, "names end at {:?}, which starts a marker", *b as char)
+            }
+            DescriptionError::NameEndNotAscii(b) => {
+                write!(f, "names end at byte {b:#04x}, which is not ASCII")
+            }
+            DescriptionError::UnspelledRole(role) => {
+                write!(f, "the grammar refers to {role}, which has no marker")
+            }
+            DescriptionError::AttributeWithoutQuotedNames => {
+                f.write_str("a JSON-value attribute is set but names are not quoted")
+            }
+            DescriptionError::EmptyKeys(which) => write!(f, "the {which} keys are empty"),
+        }
+    }
+}
+
+impl std::error::Error for DescriptionError {}
