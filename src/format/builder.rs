@@ -92,7 +92,7 @@ pub enum Recovery {
 ///     "<acme:call><function=f><parameter=x>1</parameter></function></acme:call>",
 /// );
 /// assert_eq!(message.tool_calls[0].name, "f");
-/// assert_eq!(message.tool_calls[0].arguments, r#"{"x":"1"}"#);
+/// assert_eq!(message.tool_calls[0].arguments, r#"{"x": "1"}"#);
 /// # Ok::<(), toolcall_stream::DescriptionError>(())
 /// ```
 #[derive(Clone, Debug)]

@@ -156,10 +156,13 @@ impl Shape<'_> {
 /// ```
 /// use toolcall_stream::{DescriptionError, Format, FormatBuilder, Role};
 /// let error = FormatBuilder::based_on("mine", Format::Qwen3Coder)
-///     .marker(Role::CallOpen, "<tool")
+///     .marker(Role::FuncOpen, "<tool_call>=")
 ///     .build()
 ///     .unwrap_err();
-/// assert_eq!(error, DescriptionError::Prefix("<tool".into(), "<tool_call>".into()));
+/// assert_eq!(
+///     error,
+///     DescriptionError::Prefix("<tool_call>".into(), "<tool_call>=".into())
+/// );
 /// assert_eq!(error.rule(), "no marker is the start of another");
 /// ```
 #[derive(Clone, Debug, PartialEq, Eq)]
