@@ -77,6 +77,8 @@ pub mod stream;
 mod tools;
 
 pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent, Span};
+#[cfg(feature = "toml")]
+pub use format::FormatFileError;
 pub use format::{
     CustomFormat, DescriptionError, Format, FormatBuilder, NameEnd, Recovery, Role, UnknownFormat,
     UnknownModel, UnknownRole,

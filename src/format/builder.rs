@@ -230,6 +230,14 @@ impl FormatBuilder {
         self.owned.json.get_or_insert_with(OwnedJson::default)
     }
 
+    /// Makes the arguments JSON with nothing else said (a format file's
+    /// empty `[json]`).
+    #[cfg(feature = "toml")]
+    pub(crate) fn json_settings_touched(mut self) -> FormatBuilder {
+        self.json();
+        self
+    }
+
     /// JSON arguments: after a function name and its
     /// [`Role::ArgsOpen`] marker, one JSON object (Kimi K2, DeepSeek).
     pub fn json_arguments_after_name(mut self) -> FormatBuilder {

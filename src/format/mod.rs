@@ -36,6 +36,10 @@ mod rules;
 mod seed_oss;
 #[cfg(test)]
 mod test_formats;
+#[cfg(feature = "toml")]
+mod toml_file;
+#[cfg(feature = "toml")]
+mod toml_write;
 mod xlam;
 mod xml_invoke;
 mod xml_json;
@@ -48,6 +52,8 @@ use catalog::normalise;
 pub use catalog::{Format, UnknownFormat};
 pub use models::UnknownModel;
 pub use rules::DescriptionError;
+#[cfg(feature = "toml")]
+pub use toml_file::FormatFileError;
 
 /// The structural role a marker plays in a format: the building block of a
 /// description ([`FormatBuilder::marker`]). In a format file each role is
@@ -459,5 +465,7 @@ impl std::str::FromStr for Role {
     }
 }
 
+#[cfg(test)]
+mod custom_tests;
 #[cfg(test)]
 mod tests;

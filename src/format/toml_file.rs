@@ -1,0 +1,516 @@
+//! Formats of a user's own, from a TOML file: [`Format::from_toml`]. The
+//! file says what a [`FormatBuilder`] would; docs/custom-formats.md is its
+//! reference. Errors name the line and the rule broken.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::ops::Range;
+
+use serde::de::{self, Deserializer, SeqAccess, Visitor};
+use serde::Deserialize;
+use toml::Spanned;
+
+use super::{DescriptionError, Format, FormatBuilder, NameEnd, Recovery, Role};
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    name: Spanned<String>,
+    #[serde(default)]
+    aliases: Vec<Spanned<String>>,
+    base: Option<Spanned<String>>,
+    markers: Option<Spanned<BTreeMap<Spanned<RoleKey>, Spanned<Spellings>>>>,
+    names: Option<Names>,
+    values: Option<Values>,
+    grammar: Option<Spanned<Grammar>>,
+    recoveries: Option<Recoveries>,
+    json: Option<Json>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Names {
+    function_end: Option<Spanned<String>>,
+    parameter_end: Option<Spanned<String>>,
+    quoted: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Values {
+    strip_one_newline: Option<bool>,
+    json_attribute: Option<Spanned<(String, String)>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Grammar {
+    call_confirmed_by: Option<Vec<RoleKey>>,
+    bare_confirmed_by: Option<Vec<RoleKey>>,
+    parameter_open_at_line_start: Option<bool>,
+    follows: Option<BTreeMap<RoleKey, Vec<RoleKey>>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Recoveries {
+    bare_function: Option<bool>,
+    equals_in_parameter_name: Option<bool>,
+    value_after_empty_close: Option<bool>,
+    value_without_open: Option<bool>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Json {
+    arguments_after_name: Option<bool>,
+    call_type: Option<String>,
+    fenced: Option<bool>,
+    open_at_start: Option<bool>,
+    open_at_line_start: Option<bool>,
+    body_separator: Option<Spanned<String>>,
+    unclosed_openers: Option<Vec<String>>,
+    body: Option<Spanned<Body>>,
+    id_in_name: Option<IdInName>,
+    headers: Option<Headers>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Body {
+    #[serde(default)]
+    name: Vec<String>,
+    #[serde(default)]
+    arguments: Vec<String>,
+    #[serde(default)]
+    list: bool,
+    #[serde(default)]
+    name_is_key: bool,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IdInName {
+    #[serde(default)]
+    prefix: String,
+    index_separator: Spanned<String>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Headers {
+    recipient: String,
+    functions: String,
+    #[serde(default)]
+    reasoning_channels: Vec<String>,
+}
+
+/// A role as a key or list item (`call_open`).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+struct RoleKey(Role);
+
+impl<'de> Deserialize<'de> for RoleKey {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<RoleKey, D::Error> {
+        let key = String::deserialize(d)?;
+        key.parse().map(RoleKey).map_err(de::Error::custom)
+    }
+}
+
+/// A marker's spelling, or a list of them.
+struct Spellings(Vec<String>);
+
+impl<'de> Deserialize<'de> for Spellings {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Spellings, D::Error> {
+        struct Texts;
+        impl<'de> Visitor<'de> for Texts {
+            type Value = Spellings;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a marker's spelling, or a list of spellings")
+            }
+            fn visit_str<E: de::Error>(self, text: &str) -> Result<Spellings, E> {
+                Ok(Spellings(vec![text.to_owned()]))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Spellings, A::Error> {
+                let mut texts = Vec::new();
+                while let Some(text) = seq.next_element::<String>()? {
+                    texts.push(text);
+                }
+                Ok(Spellings(texts))
+            }
+        }
+        d.deserialize_any(Texts)
+    }
+}
+
+/// Why a format file was refused: the line (and column) where, and what.
+///
+/// ```
+/// use toolcall_stream::Format;
+/// let file = "name = \"mine\"\nbase = \"qwen3_coder\"\n[markers]\nfunction_open = \"<tool_call>=\"\n";
+/// let error = Format::from_toml(file).unwrap_err();
+/// assert_eq!(error.line(), Some(4));
+/// assert_eq!(error.rule(), "no marker is the start of another");
+/// assert_eq!(
+///     error.to_string(),
+///     "line 4: marker \"<tool_call>\" is the start of \"<tool_call>=\" \
+///      (rule: no marker is the start of another)"
+/// );
+/// ```
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FormatFileError {
+    line: Option<usize>,
+    column: Option<usize>,
+    what: What,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum What {
+    /// Not TOML, or not the keys and values a format file has.
+    File(String),
+    /// A description that breaks a rule.
+    Description(DescriptionError),
+}
+
+impl FormatFileError {
+    /// The line (from 1) the error is on, where one is to blame.
+    pub fn line(&self) -> Option<usize> {
+        self.line
+    }
+
+    /// The column (from 1), for errors in the file's syntax or keys.
+    pub fn column(&self) -> Option<usize> {
+        self.column
+    }
+
+    /// The rule of descriptions the file breaks, when it is one.
+    pub fn description_error(&self) -> Option<&DescriptionError> {
+        match &self.what {
+            What::Description(error) => Some(error),
+            What::File(_) => None,
+        }
+    }
+
+    /// The rule broken, in a few words.
+    pub fn rule(&self) -> &'static str {
+        match &self.what {
+            What::Description(error) => error.rule(),
+            What::File(_) => "a format file is TOML with the documented keys",
+        }
+    }
+}
+
+impl fmt::Display for FormatFileError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.line, self.column) {
+            (Some(line), Some(column)) => write!(f, "line {line}, column {column}: ")?,
+            (Some(line), None) => write!(f, "line {line}: ")?,
+            _ => {}
+        }
+        match &self.what {
+            What::File(message) => f.write_str(message),
+            What::Description(error) => write!(f, "{error} (rule: {})", error.rule()),
+        }
+    }
+}
+
+impl std::error::Error for FormatFileError {}
+
+/// Where things are in the file, by byte offset.
+struct Places<'a> {
+    text: &'a str,
+    name: usize,
+    aliases: Vec<(String, usize)>,
+    base: Option<usize>,
+    markers: Option<usize>,
+    /// Each spelling from the file, with its role and place.
+    spellings: Vec<(Role, String, usize)>,
+    grammar: Option<usize>,
+    name_ends: Vec<usize>,
+    json_attribute: Option<usize>,
+    body: Option<usize>,
+}
+
+impl Places<'_> {
+    fn line(&self, at: usize) -> usize {
+        self.text[..at.min(self.text.len())].matches('\n').count() + 1
+    }
+
+    /// The place to blame for `error`: the spelling, key or table it is
+    /// about, else what it came from (`base`).
+    fn of(&self, error: &DescriptionError) -> Option<usize> {
+        let spelled = |text: &str| {
+            self.spellings
+                .iter()
+                .find(|(_, t, _)| t == text)
+                .map(|(_, _, at)| *at)
+        };
+        let role = |wanted: Role| {
+            self.spellings
+                .iter()
+                .find(|(r, _, _)| *r == wanted)
+                .map(|(_, _, at)| *at)
+        };
+        let from_base = self.markers.or(self.base);
+        match error {
+            DescriptionError::Name(name) => self
+                .aliases
+                .iter()
+                .find(|(alias, _)| alias == name)
+                .map(|(_, at)| *at)
+                .or(Some(self.name)),
+            DescriptionError::EmptyMarker(r) => role(*r),
+            DescriptionError::Prefix(a, b) | DescriptionError::Contains(a, b) => {
+                spelled(b).or_else(|| spelled(a)).or(self.base)
+            }
+            DescriptionError::MissingRole(_) => from_base,
+            DescriptionError::UnspelledRole(_) => self.grammar.or(from_base),
+            DescriptionError::NameEndStartsMarker(_) | DescriptionError::NameEndNotAscii(_) => {
+                self.name_ends.first().copied().or(self.base)
+            }
+            DescriptionError::AttributeWithoutQuotedNames => self.json_attribute,
+            DescriptionError::EmptyKeys(_) => self.body.or(self.base),
+        }
+    }
+}
+
+fn file_error(text: &str, span: Option<Range<usize>>, message: String) -> FormatFileError {
+    let (line, column) = match span {
+        Some(span) => {
+            let before = &text[..span.start.min(text.len())];
+            let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+            (
+                Some(before.matches('\n').count() + 1),
+                Some(before[line_start..].chars().count() + 1),
+            )
+        }
+        None => (None, None),
+    };
+    FormatFileError {
+        line,
+        column,
+        what: What::File(message),
+    }
+}
+
+fn name_end(text: &str, value: &Spanned<String>) -> Result<NameEnd, FormatFileError> {
+    match value.get_ref().as_str() {
+        "marker" => Ok(NameEnd::Marker { line: false }),
+        "marker_or_line" => Ok(NameEnd::Marker { line: true }),
+        one if one.len() == 1 && one.is_ascii() => Ok(NameEnd::Byte(one.as_bytes()[0])),
+        other => Err(file_error(
+            text,
+            Some(value.span()),
+            format!(
+                "a name ends at one ASCII character, \"marker\" or \"marker_or_line\", not {other:?}"
+            ),
+        )),
+    }
+}
+
+fn one_byte(text: &str, value: &Spanned<String>, what: &str) -> Result<u8, FormatFileError> {
+    match value.get_ref().as_bytes() {
+        [b] if b.is_ascii() => Ok(*b),
+        _ => Err(file_error(
+            text,
+            Some(value.span()),
+            format!("{what} is one ASCII character"),
+        )),
+    }
+}
+
+fn roles(keys: Vec<RoleKey>) -> Vec<Role> {
+    keys.into_iter().map(|RoleKey(r)| r).collect()
+}
+
+impl Format {
+    /// A format of one's own, read from a format file's text (TOML; see
+    /// docs/custom-formats.md). Feature `toml`.
+    ///
+    /// ```
+    /// use toolcall_stream::{parse, Format};
+    /// let format = Format::from_toml(r#"
+    ///     name = "acme"
+    ///     base = "qwen3_coder"
+    ///     [markers]
+    ///     call_open = "<acme:call>"
+    ///     call_close = "</acme:call>"
+    /// "#)?;
+    /// let message = parse(format, "<acme:call><function=f></function></acme:call>");
+    /// assert_eq!(message.tool_calls[0].name, "f");
+    /// # Ok::<(), toolcall_stream::FormatFileError>(())
+    /// ```
+    pub fn from_toml(text: &str) -> Result<Format, FormatFileError> {
+        let file: File =
+            toml::from_str(text).map_err(|e| file_error(text, e.span(), e.message().to_owned()))?;
+        let (builder, places) = builder(text, file)?;
+        builder.build().map_err(|error| FormatFileError {
+            line: places.of(&error).map(|at| places.line(at)),
+            column: None,
+            what: What::Description(error),
+        })
+    }
+}
+
+/// The builder a file makes, before it is built.
+#[cfg(test)]
+pub(crate) fn builder_of(text: &str) -> Result<FormatBuilder, FormatFileError> {
+    let file: File =
+        toml::from_str(text).map_err(|e| file_error(text, e.span(), e.message().to_owned()))?;
+    builder(text, file).map(|(builder, _)| builder)
+}
+
+fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), FormatFileError> {
+    let mut places = Places {
+        text,
+        name: file.name.span().start,
+        aliases: Vec::new(),
+        base: file.base.as_ref().map(|b| b.span().start),
+        markers: file.markers.as_ref().map(|m| m.span().start),
+        spellings: Vec::new(),
+        grammar: file.grammar.as_ref().map(|g| g.span().start),
+        name_ends: Vec::new(),
+        json_attribute: None,
+        body: None,
+    };
+    let name = file.name.into_inner();
+    let mut b = match &file.base {
+        None => FormatBuilder::new(name),
+        Some(base) => {
+            let format: Format = base
+                .get_ref()
+                .parse()
+                .map_err(|e| file_error(text, Some(base.span()), format!("base: {e}")))?;
+            if format == Format::Auto {
+                return Err(file_error(
+                    text,
+                    Some(base.span()),
+                    "base: auto is not a format to start from".to_owned(),
+                ));
+            }
+            FormatBuilder::based_on(name, format)
+        }
+    };
+    for alias in file.aliases {
+        places
+            .aliases
+            .push((alias.get_ref().clone(), alias.span().start));
+        b = b.alias(alias.into_inner());
+    }
+    for (role, spellings) in file.markers.map(Spanned::into_inner).unwrap_or_default() {
+        let RoleKey(role) = role.into_inner();
+        let at = spellings.span().start;
+        let Spellings(texts) = spellings.into_inner();
+        places
+            .spellings
+            .extend(texts.iter().map(|t| (role, t.clone(), at)));
+        b = b.markers(role, texts);
+    }
+    if let Some(names) = file.names {
+        if let Some(end) = &names.function_end {
+            places.name_ends.push(end.span().start);
+            b = b.function_name_end(name_end(text, end)?);
+        }
+        if let Some(end) = &names.parameter_end {
+            places.name_ends.push(end.span().start);
+            b = b.parameter_name_end(name_end(text, end)?);
+        }
+        if let Some(quoted) = names.quoted {
+            b = b.quoted_names(quoted);
+        }
+    }
+    if let Some(values) = file.values {
+        if let Some(strip) = values.strip_one_newline {
+            b = b.strip_one_newline(strip);
+        }
+        if let Some(attribute) = values.json_attribute {
+            places.json_attribute = Some(attribute.span().start);
+            let (key, value) = attribute.into_inner();
+            b = b.json_value_attribute(key, value);
+        }
+    }
+    if let Some(grammar) = file.grammar.map(Spanned::into_inner) {
+        if let Some(keys) = grammar.call_confirmed_by {
+            b = b.call_confirmed_by(roles(keys));
+        }
+        if let Some(keys) = grammar.bare_confirmed_by {
+            b = b.bare_confirmed_by(roles(keys));
+        }
+        if let Some(only) = grammar.parameter_open_at_line_start {
+            b = b.parameter_open_at_line_start(only);
+        }
+        for (RoleKey(closer), next) in grammar.follows.unwrap_or_default() {
+            b = b.follows(closer, roles(next));
+        }
+    }
+    if let Some(r) = file.recoveries {
+        for (recovery, on) in [
+            (Recovery::BareFunction, r.bare_function),
+            (Recovery::EqualsInParameterName, r.equals_in_parameter_name),
+            (Recovery::ValueAfterEmptyClose, r.value_after_empty_close),
+            (Recovery::ValueWithoutOpen, r.value_without_open),
+        ] {
+            if let Some(on) = on {
+                b = b.recovery(recovery, on);
+            }
+        }
+    }
+    if let Some(json) = file.json {
+        b = json_settings(text, b, json, &mut places)?;
+    }
+    Ok((b, places))
+}
+
+fn json_settings(
+    text: &str,
+    mut b: FormatBuilder,
+    json: Json,
+    places: &mut Places<'_>,
+) -> Result<FormatBuilder, FormatFileError> {
+    b = b.json_settings_touched();
+    if json.arguments_after_name == Some(true) {
+        b = b.json_arguments_after_name();
+    }
+    if let Some(word) = json.call_type {
+        b = b.json_call_type(word);
+    }
+    if let Some(fenced) = json.fenced {
+        b = b.json_fenced(fenced);
+    }
+    if json.open_at_start.is_some() || json.open_at_line_start.is_some() {
+        b = b.json_open_unmarked(
+            json.open_at_start.unwrap_or(false),
+            json.open_at_line_start.unwrap_or(false),
+        );
+    }
+    if let Some(separator) = &json.body_separator {
+        b = b.json_body_separator(one_byte(text, separator, "body_separator")?);
+    }
+    if let Some(openers) = json.unclosed_openers {
+        b = b.json_unclosed_openers(openers);
+    }
+    if let Some(body) = json.body {
+        places.body = Some(body.span().start);
+        let body = body.into_inner();
+        b = if body.name_is_key {
+            b.json_body_name_is_key(body.list)
+        } else {
+            b.json_body(body.name, body.arguments, body.list)
+        };
+    }
+    if let Some(id) = json.id_in_name {
+        let sep = id.index_separator.get_ref();
+        let mut chars = sep.chars();
+        let (Some(sep), None) = (chars.next(), chars.next()) else {
+            return Err(file_error(
+                text,
+                Some(id.index_separator.span()),
+                "index_separator is one character".to_owned(),
+            ));
+        };
+        b = b.json_id_in_name(id.prefix, sep);
+    }
+    if let Some(h) = json.headers {
+        b = b.json_headers(h.recipient, h.functions, h.reasoning_channels);
+    }
+    Ok(b)
+}

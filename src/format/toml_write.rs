@@ -1,0 +1,169 @@
+//! A description written as a format file ([`Format::to_toml`]): a
+//! built-in format's, to start one's own from, and the proof (in the
+//! tests) that a file can say everything the built-in descriptions say.
+
+use std::fmt::Write;
+
+use super::{Description, Format, NameEnd, Role};
+
+/// `text` as a TOML basic string.
+fn quoted(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\t' => out.push_str("\\t"),
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn list<'a>(items: impl IntoIterator<Item = &'a str>) -> String {
+    let items: Vec<String> = items.into_iter().map(quoted).collect();
+    format!("[{}]", items.join(", "))
+}
+
+fn roles(roles: &[Role]) -> String {
+    list(roles.iter().map(|r| r.key()))
+}
+
+fn name_end(end: NameEnd) -> String {
+    match end {
+        NameEnd::Byte(b) => quoted(&(b as char).to_string()),
+        NameEnd::Marker { line: false } => quoted("marker"),
+        NameEnd::Marker { line: true } => quoted("marker_or_line"),
+    }
+}
+
+impl Format {
+    /// The format's description as a format file, under the name
+    /// `custom_NAME`: a start for a format of one's own, read back by
+    /// [`Format::from_toml`]. Feature `toml`.
+    ///
+    /// ```
+    /// use toolcall_stream::Format;
+    /// let file = Format::Glm47.to_toml();
+    /// assert!(file.contains("parameter_open = \"<arg_key>\""));
+    /// let mine = Format::from_toml(&file)?;
+    /// assert_eq!(mine.name(), "custom_glm47");
+    /// # Ok::<(), toolcall_stream::FormatFileError>(())
+    /// ```
+    pub fn to_toml(self) -> String {
+        write(self.description())
+    }
+}
+
+fn write(d: &Description) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# {}'s description as a format file.", d.name);
+    let _ = writeln!(out, "name = {}", quoted(&format!("custom_{}", d.name)));
+    out.push_str("\n[markers]\n");
+    for role in Role::ALL {
+        let texts: Vec<&str> = d
+            .markers
+            .iter()
+            .filter(|(r, _)| *r == role)
+            .map(|(_, t)| *t)
+            .collect();
+        match texts.as_slice() {
+            [] => {}
+            [one] => {
+                let _ = writeln!(out, "{} = {}", role.key(), quoted(one));
+            }
+            many => {
+                let _ = writeln!(out, "{} = {}", role.key(), list(many.iter().copied()));
+            }
+        }
+    }
+    out.push_str("\n[names]\n");
+    let _ = writeln!(out, "function_end = {}", name_end(d.func_name_end));
+    let _ = writeln!(out, "parameter_end = {}", name_end(d.param_name_end));
+    let _ = writeln!(out, "quoted = {}", d.quoted_names);
+    out.push_str("\n[values]\n");
+    let _ = writeln!(out, "strip_one_newline = {}", d.strip_one_newline);
+    if let Some((key, value)) = d.json_value_attribute {
+        let _ = writeln!(out, "json_attribute = {}", list([key, value]));
+    }
+    out.push_str("\n[grammar]\n");
+    let _ = writeln!(out, "call_confirmed_by = {}", roles(d.call_confirmed_by));
+    let _ = writeln!(out, "bare_confirmed_by = {}", roles(d.bare_confirmed_by));
+    let _ = writeln!(
+        out,
+        "parameter_open_at_line_start = {}",
+        d.param_open_at_line_start
+    );
+    if !d.follows.is_empty() {
+        out.push_str("\n[grammar.follows]\n");
+        for (closer, next) in d.follows {
+            let _ = writeln!(out, "{} = {}", closer.key(), roles(next));
+        }
+    }
+    let r = d.recoveries;
+    out.push_str("\n[recoveries]\n");
+    let _ = writeln!(out, "bare_function = {}", r.bare_function);
+    let _ = writeln!(out, "equals_in_parameter_name = {}", r.equals_in_param_name);
+    let _ = writeln!(
+        out,
+        "value_after_empty_close = {}",
+        r.value_after_empty_close
+    );
+    let _ = writeln!(out, "value_without_open = {}", r.value_without_open);
+    if let Some(json) = d.json {
+        out.push_str("\n[json]\n");
+        let _ = writeln!(out, "arguments_after_name = {}", json.args_after_name);
+        if let Some(word) = json.call_type {
+            let _ = writeln!(out, "call_type = {}", quoted(word));
+        }
+        let _ = writeln!(out, "fenced = {}", json.fenced);
+        let _ = writeln!(out, "open_at_start = {}", json.open_at_start);
+        let _ = writeln!(out, "open_at_line_start = {}", json.open_at_line_start);
+        if let Some(b) = json.body_separator {
+            let _ = writeln!(out, "body_separator = {}", quoted(&(b as char).to_string()));
+        }
+        if !json.unclosed_openers.is_empty() {
+            let _ = writeln!(
+                out,
+                "unclosed_openers = {}",
+                list(json.unclosed_openers.iter().copied())
+            );
+        }
+        if let Some(keys) = json.body {
+            out.push_str("\n[json.body]\n");
+            if keys.name_is_key {
+                out.push_str("name_is_key = true\n");
+            } else {
+                let _ = writeln!(out, "name = {}", list(keys.name.iter().copied()));
+                let _ = writeln!(out, "arguments = {}", list(keys.arguments.iter().copied()));
+            }
+            let _ = writeln!(out, "list = {}", keys.list);
+        }
+        if let Some(id) = json.id_in_name {
+            out.push_str("\n[json.id_in_name]\n");
+            let _ = writeln!(out, "prefix = {}", quoted(id.prefix));
+            let _ = writeln!(
+                out,
+                "index_separator = {}",
+                quoted(&id.index_sep.to_string())
+            );
+        }
+        if let Some(h) = json.headers {
+            out.push_str("\n[json.headers]\n");
+            let _ = writeln!(out, "recipient = {}", quoted(h.recipient));
+            let _ = writeln!(out, "functions = {}", quoted(h.functions));
+            let _ = writeln!(
+                out,
+                "reasoning_channels = {}",
+                list(h.reasoning_channels.iter().copied())
+            );
+        }
+    }
+    out
+}
