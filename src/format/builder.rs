@@ -198,7 +198,8 @@ impl FormatBuilder {
 
     /// Which markers may follow `closer`, met inside a value, for it to
     /// end the value (`ValueTermination::Lookahead`); after anything else
-    /// the closer is value text.
+    /// the closer is value text. Without this, a closer met in a value
+    /// ends it whatever marker follows.
     pub fn follows(mut self, closer: Role, next: impl IntoIterator<Item = Role>) -> FormatBuilder {
         self.owned.follows.retain(|(c, _)| *c != closer);
         self.owned

@@ -368,7 +368,8 @@ pub(crate) struct Description {
     pub bare_confirmed_by: &'static [Role],
     /// Which markers may follow a closer found inside a value for the
     /// closer to end it (`lookahead` value termination); anything else
-    /// makes the closer value text.
+    /// makes the closer value text. A closer with no entry ends the value
+    /// whatever follows.
     pub follows: &'static [(Role, &'static [Role])],
     /// In `lookahead` mode, a parameter opener inside a value ends the
     /// value only at the start of a line (where the template puts it).
@@ -425,12 +426,12 @@ impl Description {
     }
 
     /// Whether `next` may follow `closer` inside a value for the closer to
-    /// end the value.
+    /// end the value; any may when `follows` says nothing of the closer.
     pub(crate) fn follows(&self, closer: Role, next: Role) -> bool {
         self.follows
             .iter()
             .find(|(c, _)| *c == closer)
-            .is_some_and(|(_, after)| after.contains(&next))
+            .map_or(true, |(_, after)| after.contains(&next))
     }
 }
 

@@ -1,0 +1,215 @@
+//! Formats of a user's own run on the same engine as the built-in ones:
+//! every built-in format written as a file and read back parses every
+//! fixture as the built-in does, at every chunk size; a respelled format
+//! keeps the split invariant; format files' errors name line and rule.
+#![cfg(feature = "toml")]
+
+mod common;
+
+use common::{check_contract, chunked, feed_cut, fixtures, one_shot};
+use toolcall_stream::{parse, DescriptionError, Format, FormatBuilder, NameEnd, Role};
+
+#[test]
+fn a_built_in_format_read_back_from_its_file_parses_every_fixture_alike() {
+    let mut checked = 0;
+    for fixture in fixtures() {
+        let custom = Format::from_toml(&fixture.format.to_toml()).unwrap();
+        let want = one_shot(&mut fixture.parser(), &fixture.input);
+        let mut parser = fixture.builder().format(custom).build();
+        for size in [usize::MAX, 7, 1] {
+            let got = if size == usize::MAX {
+                one_shot(&mut parser, &fixture.input)
+            } else {
+                chunked(&mut parser, &fixture.input, size)
+            };
+            let context = format!("{}/{} at {size}-byte chunks", fixture.format, fixture.name);
+            check_contract(&got, &context);
+            // Diagnostics name the parser's format; and a copy watches its
+            // content for the built-in format it copies (`foreign_format`),
+            // which the built-in itself does not.
+            let got =
+                without_foreign(common::render(got).replace(custom.name(), fixture.format.name()));
+            assert_eq!(
+                got,
+                without_foreign(common::render(want.clone())),
+                "{context}"
+            );
+        }
+        checked += 1;
+    }
+    assert!(checked > 500, "only {checked} fixtures");
+}
+
+fn without_foreign(rendered: String) -> String {
+    rendered
+        .lines()
+        .filter(|line| !line.contains(r#""kind":"foreign_format""#))
+        .map(|line| format!("{line}\n"))
+        .collect()
+}
+
+/// Qwen3-Coder's grammar with markers sharing prefixes with each other
+/// and with text: every cut gives the one-shot events.
+#[test]
+fn a_respelled_format_gives_the_same_events_at_every_cut() {
+    let format = FormatBuilder::based_on("respelled", Format::Qwen3Coder)
+        .marker(Role::CallOpen, "[[call]]")
+        .marker(Role::CallClose, "[[/call]]")
+        .marker(Role::FuncOpen, "[[fn ")
+        .marker(Role::FuncClose, "[[/fn]]")
+        .marker(Role::ParamOpen, "[[p ")
+        .marker(Role::ParamClose, "[[/p]]")
+        .function_name_end(NameEnd::Byte(b'|'))
+        .parameter_name_end(NameEnd::Byte(b'|'))
+        .build()
+        .unwrap();
+    let inputs = [
+        "Sure [[x]] [[call]]\n[[fn write|\n[[p path|\na.rs\n[[/p]]\n[[p body|\nfn f() { [[/p]] }\n[[/p]]\n[[/fn]]\n[[/call]] done [[",
+        "[[call]][[fn f|[[p a|1[[/p]][[/fn]][[/call]][[call]][[fn g|[[/fn]][[/call]]",
+        "[[call]][[fn f|[[p a|cut off",
+    ];
+    for input in inputs {
+        let mut parser = common::parser(format, Default::default());
+        let whole = one_shot(&mut parser, input.as_bytes());
+        check_contract(&whole, input);
+        for cut in 1..input.len() {
+            let got = feed_cut(&mut parser, input.as_bytes(), &[cut]);
+            assert_eq!(
+                common::render(got),
+                common::render(whole.clone()),
+                "{input:?} cut at {cut}"
+            );
+        }
+    }
+    let message = parse(format, inputs[0]);
+    assert_eq!(message.tool_calls.len(), 1);
+    assert_eq!(
+        message.tool_calls[0].arguments,
+        r#"{"path": "a.rs", "body": "fn f() { [[/p]] }"}"#
+    );
+    // As Qwen3-Coder, the line end after the call is the call's layout.
+    assert_eq!(message.content.as_deref(), Some("Sure [[x]]  done [["));
+}
+
+#[test]
+fn a_format_from_scratch_names_what_it_needs() {
+    let error = FormatBuilder::new("scratch")
+        .marker(Role::CallOpen, "<c>")
+        .build()
+        .unwrap_err();
+    assert_eq!(error, DescriptionError::MissingRole(Role::CallClose));
+    assert_eq!(
+        error.to_string(),
+        "this layout needs a marker for call_close"
+    );
+    let format = FormatBuilder::new("scratch")
+        .marker(Role::CallOpen, "<c>")
+        .marker(Role::CallClose, "</c>")
+        .marker(Role::ParamOpen, "<k>")
+        .marker(Role::KeyClose, "</k>")
+        .marker(Role::ParamClose, "</v>")
+        .function_name_end(NameEnd::Marker { line: true })
+        .build()
+        .unwrap();
+    let message = parse(format, "<c>f\n<k>a</k>1</v></c>");
+    assert_eq!(message.tool_calls[0].name, "f");
+    assert_eq!(message.tool_calls[0].arguments, r#"{"a": "1"}"#);
+}
+
+/// Each broken file: the line the error names, and the rule.
+#[test]
+fn format_file_errors_name_the_line_and_the_rule() {
+    let cases: &[(&str, usize, &str)] = &[
+        (
+            "name = \"a\"\nbase = \"qwen3_coder\"\n[markers]\ncall_open = \"\"\n",
+            4,
+            "markers are not empty",
+        ),
+        (
+            "name = \"a\"\nbase = \"qwen3_coder\"\n\n[markers]\ncall_close = \"<tool_call>x\"\n",
+            5,
+            "no marker is the start of another",
+        ),
+        (
+            "name = \"a\"\nbase = \"qwen3_coder\"\n[markers]\nfunction_open = \"<f<tool_call>\"\n",
+            4,
+            "no marker holds another after its first byte",
+        ),
+        (
+            "name = \"a\"\nbase = \"glm45\"\n[markers]\ncall_close = []\n",
+            3,
+            "the layout's roles are spelled",
+        ),
+        (
+            "name = \"a\"\nbase = \"qwen3_coder\"\n[names]\nfunction_end = \"<\"\n",
+            4,
+            "names end at a byte no marker starts with",
+        ),
+        (
+            "name = \"a\"\nbase = \"qwen3_coder\"\n[values]\njson_attribute = [\"string\", \"false\"]\n",
+            4,
+            "attributes follow quoted names",
+        ),
+        (
+            "name = \"a\"\nbase = \"qwen3_coder\"\n[grammar]\ncall_confirmed_by = [\"arguments_open\"]\n",
+            3,
+            "the grammar's roles are spelled",
+        ),
+        (
+            "\n\nname = \"hermes\"\nbase = \"qwen3_coder\"\n",
+            3,
+            "a format has a name of its own",
+        ),
+        (
+            "name = \"a\"\nbase = \"hermes\"\n[json.body]\nname = [\"name\"]\n",
+            3,
+            "JSON keys are not empty",
+        ),
+        (
+            "name = \"a\"\nbase = \"qwen3_coder\"\n[markers]\nfunction_opener = \"<f=\"\n",
+            4,
+            "a format file is TOML with the documented keys",
+        ),
+        (
+            "name = \"a\"\nbase = \"qwen3_coder\"\n[names]\nfunction_end = \"=>\"\n",
+            4,
+            "a format file is TOML with the documented keys",
+        ),
+        (
+            "name = \"a\"\nbase = \"qwen9\"\n",
+            2,
+            "a format file is TOML with the documented keys",
+        ),
+        (
+            "name = \"a\"\n[markers\n",
+            2,
+            "a format file is TOML with the documented keys",
+        ),
+        (
+            "name = \"a\"\nbase = \"qwen3_coder\"\ncolour = \"red\"\n",
+            3,
+            "a format file is TOML with the documented keys",
+        ),
+    ];
+    for &(file, line, rule) in cases {
+        let error = Format::from_toml(file).unwrap_err();
+        assert_eq!(error.rule(), rule, "{file}\n{error}");
+        assert_eq!(error.line(), Some(line), "{file}\n{error}");
+        assert!(
+            error.to_string().starts_with(&format!("line {line}")),
+            "{error}"
+        );
+    }
+}
+
+#[test]
+fn an_unknown_role_lists_the_roles() {
+    let error = Format::from_toml("name = \"a\"\n[markers]\nopen = \"<o>\"\n").unwrap_err();
+    let message = error.to_string();
+    assert!(message.contains("unknown role \"open\""), "{message}");
+    assert!(
+        message.contains("call_open, call_close, function_open"),
+        "{message}"
+    );
+    assert_eq!(error.column(), Some(1));
+}
