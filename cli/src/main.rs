@@ -1,6 +1,7 @@
 //! `toolcall`: parse model output into tool calls, whole or as a stream,
 //! or rewrite an OpenAI-compatible server's responses as a proxy.
 
+mod format_file;
 mod proxy;
 
 use std::ffi::OsStr;
@@ -62,6 +63,14 @@ enum Command {
     /// parsed into `tool_calls` (streamed or whole); every other request
     /// passes through unchanged.
     Proxy(proxy::config::ProxyArgs),
+    /// Print a built-in format's description as a format file, to start a
+    /// format of one's own from (`--format-file`; docs/custom-formats.md):
+    /// `toolcall format-file qwen3_coder > mine.toml`.
+    FormatFile {
+        /// The built-in format to write.
+        #[arg(value_parser = FormatParser)]
+        format: Format,
+    },
 }
 
 #[derive(Args)]
@@ -71,6 +80,10 @@ struct Common {
     /// `qwen3_coder`.
     #[arg(long, short, value_parser = FormatParser)]
     format: Option<Format>,
+    /// A format of one's own, read from a format file (TOML; see
+    /// docs/custom-formats.md), in place of `--format`.
+    #[arg(long, value_name = "FILE", conflicts_with = "format")]
+    format_file: Option<PathBuf>,
     /// The model that wrote the output (`Qwen/Qwen3-Coder-30B-A3B-Instruct`,
     /// `gpt-oss:20b`): without `--format`, the format is the one its name
     /// says (docs/models.md lists the names known); an unknown name is an
@@ -214,23 +227,34 @@ pub(crate) struct ByName<T> {
     value: PhantomData<fn() -> T>,
 }
 
-/// `--format`: every format and its aliases, from `Format::ALL`.
+/// Every format and its aliases, from `Format::ALL`.
+fn format_names() -> Vec<PossibleValue> {
+    Format::ALL
+        .iter()
+        .map(|format| {
+            let value = PossibleValue::new(format.name()).aliases(format.aliases());
+            match format.aliases() {
+                [] => value,
+                [alias] => value.help(format!("alias {alias}")),
+                aliases => value.help(format!("aliases {}", aliases.join(", "))),
+            }
+        })
+        .chain([PossibleValue::new("auto").help("detected from the output")])
+        .collect()
+}
+
+/// `--format`: a built-in format's name.
 #[allow(non_upper_case_globals)]
 pub(crate) const FormatParser: ByName<Format> = ByName {
-    names: || {
-        Format::ALL
-            .iter()
-            .map(|format| {
-                let value = PossibleValue::new(format.name()).aliases(format.aliases());
-                match format.aliases() {
-                    [] => value,
-                    [alias] => value.help(format!("alias {alias}")),
-                    aliases => value.help(format!("aliases {}", aliases.join(", "))),
-                }
-            })
-            .chain([PossibleValue::new("auto").help("detected from the output")])
-            .collect()
-    },
+    names: format_names,
+    value: PhantomData,
+};
+
+/// The proxy's `--format`: a built-in format's name or a format file's,
+/// looked up once the files are read.
+#[allow(non_upper_case_globals)]
+pub(crate) const FormatNameParser: ByName<String> = ByName {
+    names: format_names,
     value: PhantomData,
 };
 
@@ -269,6 +293,18 @@ where
     }
 }
 
+/// `toolcall format-file`.
+fn write_format_file(format: Format) -> Result<(), Fatal> {
+    if format == Format::Auto {
+        return Err(Fatal(
+            "auto is not a format to start from: name the format the model writes".to_owned(),
+        ));
+    }
+    io::stdout()
+        .write_all(format.to_toml().as_bytes())
+        .map_err(|e| Fatal(format!("cannot write: {e}")))
+}
+
 /// A failure worth exit code 2: bad input or options.
 struct Fatal(String);
 
@@ -288,6 +324,7 @@ fn main() -> ExitCode {
             lean,
         ),
         Command::Proxy(args) => proxy::run(&args).map_err(Fatal),
+        Command::FormatFile { format } => write_format_file(format),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -326,8 +363,12 @@ impl Common {
         Ok(builder.build())
     }
 
-    /// `--format`, else the format `--model` writes, else `qwen3_coder`.
+    /// `--format` (or `--format-file`), else the format `--model` writes,
+    /// else `qwen3_coder`.
     fn format(&self) -> Result<Format, Fatal> {
+        if let Some(path) = &self.format_file {
+            return format_file::read(path).map_err(Fatal);
+        }
         match (self.format, &self.model) {
             (Some(format), _) => Ok(format),
             (None, Some(model)) => Format::for_model(model)

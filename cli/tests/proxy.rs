@@ -617,3 +617,31 @@ async fn layout_whitespace_next_to_calls_is_not_content() {
         assert_eq!(assembled.calls.len(), 2);
     }
 }
+
+/// `--format-file` alone: the file's format is every model's. A copy of
+/// Qwen3-Coder's description (`Format::to_toml`) reads every Qwen3-Coder
+/// fixture as the built-in does, streamed and whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_format_file_is_every_models_format() {
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("proxy-format-file.toml");
+    std::fs::write(&path, toolcall_stream::Format::Qwen3Coder.to_toml()).unwrap();
+    let (_replay, proxy) = setup(&["--format-file", path.to_str().unwrap()]).await;
+    let mut checked = 0;
+    for name in replay::fixture_names("qwen3_coder") {
+        let text = replay::fixture_text("qwen3_coder", &name).unwrap();
+        let tools = replay::fixture_tools("qwen3_coder", &name).unwrap_or_else(placeholder_tools);
+        let model = format!("qwen3_coder/{name}");
+        for stream in [true, false] {
+            let response = chat(&proxy, &request(&model, &tools, stream)).await;
+            assert_eq!(response.status(), 200, "{model}");
+            let assembled = if stream {
+                Assembled::from_chunks(&read_sse(response).await)
+            } else {
+                Assembled::from_completion(&response.json().await.unwrap())
+            };
+            assembled.assert_matches("qwen3_coder", &text, &tools, &format!("{model} {stream}"));
+        }
+        checked += 1;
+    }
+    assert!(checked > 30, "only {checked} fixtures");
+}

@@ -8,7 +8,8 @@ use serde_json::Value;
 use toolcall_stream::{Format, Ids, Reasoning};
 
 use super::target::Target;
-use crate::FormatParser;
+use crate::format_file::Custom;
+use crate::FormatNameParser;
 
 /// The default `--max-body-bytes`: far above any chat request, small enough
 /// that a runaway client cannot make the proxy hold much.
@@ -44,8 +45,14 @@ pub struct ProxyArgs {
     /// `--tool-call-parser` names). Without it (or `--model-map`), each
     /// request's format is the one its `model` writes, by name
     /// (docs/models.md lists the names known).
-    #[arg(long, short, value_parser = FormatParser, conflicts_with = "model_map")]
-    pub format: Option<Format>,
+    #[arg(long, short, value_parser = FormatNameParser, conflicts_with = "model_map")]
+    pub format: Option<String>,
+    /// A format of one's own, read from a format file (TOML; see
+    /// docs/custom-formats.md); repeat it for several. `--format` and
+    /// `--model-map` may name these formats; without either, a single
+    /// format file's format is every model's.
+    #[arg(long, value_name = "FILE")]
+    pub format_file: Vec<PathBuf>,
     /// A JSON file mapping the request's `model` to a format, for an
     /// upstream serving several models: `{"Qwen/Qwen3-Coder-30B": "qwen3_coder",
     /// "zai-org/GLM-4.5*": "glm45", "*": "qwen3_coder"}`. A key ending in `*`
@@ -204,13 +211,20 @@ pub struct ModelMap {
 }
 
 impl ModelMap {
-    pub fn read(path: &Path) -> Result<ModelMap, String> {
+    pub fn read(path: &Path, custom: &Custom) -> Result<ModelMap, String> {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read model map {}: {e}", path.display()))?;
-        ModelMap::from_json(&text).map_err(|e| format!("bad model map {}: {e}", path.display()))
+        ModelMap::from_json_with(&text, custom)
+            .map_err(|e| format!("bad model map {}: {e}", path.display()))
     }
 
+    #[cfg(test)]
     pub fn from_json(text: &str) -> Result<ModelMap, String> {
+        ModelMap::from_json_with(text, &Custom::default())
+    }
+
+    /// The map in `text`, whose formats may be `custom` ones.
+    pub fn from_json_with(text: &str, custom: &Custom) -> Result<ModelMap, String> {
         let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
         let entries = value
             .as_object()
@@ -219,8 +233,8 @@ impl ModelMap {
         for (key, format) in entries {
             let format = format
                 .as_str()
-                .ok_or_else(|| format!("the format of {key:?} is not a string"))?
-                .parse::<Format>()
+                .ok_or_else(|| format!("the format of {key:?} is not a string"))
+                .and_then(|name| custom.lookup(name))
                 .map_err(|e| format!("{key:?}: {e}"))?;
             match key.strip_suffix('*') {
                 Some(prefix) => map.prefixes.push((prefix.to_owned(), format)),
@@ -271,10 +285,19 @@ pub struct Config {
 impl Config {
     pub fn from_args(args: &ProxyArgs) -> Result<Config, String> {
         let upstream = Target::parse(&args.upstream)?;
-        let formats = match (&args.format, &args.model_map) {
-            (_, Some(path)) => FormatChoice::ByModel(ModelMap::read(path)?),
-            (Some(format), None) => FormatChoice::Fixed(*format),
-            (None, None) => FormatChoice::ByModel(ModelMap::default()),
+        let custom = Custom::read_all(&args.format_file)?;
+        let formats = match (&args.format, &args.model_map, custom.formats()) {
+            (_, Some(path), _) => FormatChoice::ByModel(ModelMap::read(path, &custom)?),
+            (Some(name), None, _) => {
+                FormatChoice::Fixed(custom.lookup(name).map_err(|e| format!("--format: {e}"))?)
+            }
+            (None, None, []) => FormatChoice::ByModel(ModelMap::default()),
+            (None, None, [format]) => FormatChoice::Fixed(*format),
+            (None, None, _) => {
+                return Err("several --format-file: say which model writes which with \
+                            --model-map (or --format)"
+                    .to_owned())
+            }
         };
         Ok(Config {
             upstream,
@@ -414,6 +437,86 @@ mod tests {
         );
         let config = Config::from_args(&args(&["--format", "glm47"])).unwrap();
         assert!(matches!(config.formats, FormatChoice::Fixed(Format::Glm47)));
+    }
+
+    /// A format file copying Qwen3-Coder under the name `name`.
+    fn format_file(name: &str) -> String {
+        let path = std::env::temp_dir().join(format!(
+            "toolcall-config-{}-{name}.toml",
+            std::process::id()
+        ));
+        let file = Format::Qwen3Coder
+            .to_toml()
+            .replace("custom_qwen3_coder", name);
+        std::fs::write(&path, file).unwrap();
+        path.to_str().unwrap().to_owned()
+    }
+
+    #[test]
+    fn format_files_are_named_by_format_and_model_map() {
+        let (a, b) = (format_file("mine_a"), format_file("mine_b"));
+        // Alone, a format file is every model's.
+        let config = Config::from_args(&args(&["--format-file", &a])).unwrap();
+        let FormatChoice::Fixed(format) = config.formats else {
+            panic!("not fixed")
+        };
+        assert_eq!(format.name(), "mine_a");
+        // `--format` names one, in any case.
+        let config = Config::from_args(&args(&[
+            "--format-file",
+            &a,
+            "--format-file",
+            &b,
+            "--format",
+            "Mine-B",
+        ]))
+        .unwrap();
+        let FormatChoice::Fixed(format) = config.formats else {
+            panic!("not fixed")
+        };
+        assert_eq!(format.name(), "mine_b");
+        // So does the model map, beside built-in names.
+        let custom = Custom::read_all(&[&a, &b]).unwrap();
+        let map = ModelMap::from_json_with(r#"{"x/*": "mine_a", "y": "glm45"}"#, &custom).unwrap();
+        assert_eq!(map.lookup("x/1").map(|f| f.name()), Some("mine_a"));
+        assert_eq!(map.lookup("y"), Some(Format::Glm45));
+        let error = ModelMap::from_json_with(r#"{"z": "mine_c"}"#, &custom).unwrap_err();
+        assert!(
+            error.contains("or from --format-file: mine_a, mine_b"),
+            "{error}"
+        );
+        // Several files and nothing to say which is whose.
+        let error = Config::from_args(&args(&["--format-file", &a, "--format-file", &b]))
+            .err()
+            .unwrap();
+        assert!(error.contains("--model-map"), "{error}");
+        // Two files naming one format.
+        let error = Config::from_args(&args(&["--format-file", &a, "--format-file", &a]))
+            .err()
+            .unwrap();
+        assert!(
+            error.contains("already names a format \"mine_a\""),
+            "{error}"
+        );
+        // A broken file: its path, line and rule.
+        let broken = std::env::temp_dir().join(format!(
+            "toolcall-config-{}-broken.toml",
+            std::process::id()
+        ));
+        std::fs::write(
+            &broken,
+            "name = \"b\"\nbase = \"qwen3_coder\"\n[markers]\ncall_open = \"\"\n",
+        )
+        .unwrap();
+        let error = Config::from_args(&args(&["--format-file", broken.to_str().unwrap()]))
+            .err()
+            .unwrap();
+        assert!(
+            error.contains(
+                "broken.toml: line 4: marker call_open is empty (rule: markers are not empty)"
+            ),
+            "{error}"
+        );
     }
 
     #[test]
