@@ -119,6 +119,10 @@ struct ReadmeDoctests;
 struct ReasoningDoctests;
 
 #[cfg(doctest)]
+#[doc = include_str!("../docs/custom-formats.md")]
+struct CustomFormatsDoctests;
+
+#[cfg(doctest)]
 #[doc = include_str!("../docs/auto.md")]
 struct AutoDoctests;
 

@@ -213,3 +213,50 @@ fn an_unknown_role_lists_the_roles() {
     );
     assert_eq!(error.column(), Some(1));
 }
+
+fn reference() -> String {
+    std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/custom-formats.md"
+    ))
+    .unwrap()
+}
+
+/// Every format file the reference shows is one, and the bundled example
+/// is the one it shows.
+#[test]
+fn the_references_format_files_read() {
+    let doc = reference();
+    let blocks: Vec<&str> = doc
+        .split("```toml\n")
+        .skip(1)
+        .map(|rest| rest.split("```").next().unwrap())
+        .collect();
+    assert!(!blocks.is_empty());
+    for block in &blocks {
+        Format::from_toml(block).unwrap_or_else(|e| panic!("{e}\n{block}"));
+    }
+    let example = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/examples/formats/acme_coder.toml"
+    ))
+    .unwrap();
+    let shown = blocks[0];
+    assert!(
+        example.ends_with(shown.split_once("\nname").map(|(_, rest)| rest).unwrap()),
+        "docs/custom-formats.md shows examples/formats/acme_coder.toml"
+    );
+}
+
+/// The reference's roles table names every role, by its key and Rust name.
+#[test]
+fn the_references_roles_table_names_every_role() {
+    let doc = reference();
+    for role in Role::ALL {
+        let row = format!("| `{}` | `Role::{:?}` |", role.key(), role);
+        assert!(
+            doc.contains(&row),
+            "docs/custom-formats.md lacks the row {row}"
+        );
+    }
+}
