@@ -8,7 +8,7 @@ use std::str::FromStr;
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gigachat, glm, harmony, hermes, json_wrapped,
     kimi_k2, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_invoke, xml_json,
-    CustomFormat, Description,
+    CustomFormat, Description, Role,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -205,6 +205,17 @@ impl Format {
     /// ```
     pub fn aliases(self) -> &'static [&'static str] {
         self.description().aliases
+    }
+
+    /// The format's markers, each with its role, in the description's
+    /// order: what a UI hides, or what a server may want as stop strings.
+    ///
+    /// ```
+    /// use toolcall_stream::{Format, Role};
+    /// assert!(Format::Glm47.markers().any(|m| m == (Role::ParamOpen, "<arg_key>")));
+    /// ```
+    pub fn markers(self) -> impl Iterator<Item = (Role, &'static str)> {
+        self.description().markers.iter().copied()
     }
 
     pub(crate) fn description(self) -> &'static Description {
