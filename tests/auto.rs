@@ -234,6 +234,13 @@ fn a_call_in_another_format_is_content_and_said_to_be() {
             Format::Qwen3Coder,
             "deepseek_v32",
         ),
+        (
+            "<|open|>tools<|sep|><|open|>call tool=\"f\" index=\"0\"<|sep|><|open|>argument \
+             key=\"a\" type=\"integer\"<|sep|>1<|close|>argument<|sep|><|close|>call<|sep|>\
+             <|close|>tools<|sep|>",
+            Format::KimiK2,
+            "kimi_k3",
+        ),
     ] {
         let message = Parser::new(under).parse(text);
         assert!(message.tool_calls.is_empty(), "{name}");

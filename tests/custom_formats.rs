@@ -133,7 +133,7 @@ fn format_file_errors_name_the_line_and_the_rule() {
         (
             "name = \"a\"\nbase = \"qwen3_coder\"\n[markers]\nfunction_open = \"<f<tool_call>\"\n",
             4,
-            "no marker holds another after its first byte",
+            "no marker holds another after its first byte, but as its end",
         ),
         (
             "name = \"a\"\nbase = \"glm45\"\n[markers]\ncall_close = []\n",

@@ -198,6 +198,27 @@ fn dsml_spelling(qwen: Vec<u8>) -> Vec<u8> {
     )
 }
 
+/// Qwen3-Coder's output in Kimi K3's XTML: every `>` is a `<|sep|>` (the
+/// end of names, and of closers), and the soup's `"q"` piece quotes some
+/// names, some followed by `type="integer"` (a JSON value).
+fn k3_spelling(qwen: Vec<u8>) -> Vec<u8> {
+    respell(
+        &qwen,
+        &[
+            (b"<tool_call>", b"<|open|>tools<|sep|>"),
+            (b"</tool_call>", b"<|close|>tools<|sep|>"),
+            (b"<function=", b"<|open|>call tool="),
+            (b"</function>", b"<|close|>call<|sep|>"),
+            (b"<parameter=", b"<|open|>argument key="),
+            (b"</parameter>", b"<|close|>argument<|sep|>"),
+            (b"<think>", b"<|open|>think<|sep|>"),
+            (b"</think>", b"<|close|>think<|sep|>"),
+            (b"\"q\"", b"\"q\" type=\"integer\""),
+            (b">", b"<|sep|>"),
+        ],
+    )
+}
+
 /// DeepSeek V4's block, after [`dsml_spelling`].
 const V4_BLOCK: &[(&[u8], &[u8])] = &[("｜function_calls>".as_bytes(), "｜tool_calls>".as_bytes())];
 
@@ -684,6 +705,12 @@ properties!(
     Format::XmlInvoke,
     qwen_output().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK)),
     qwen_calls().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK))
+);
+properties!(
+    kimi_k3,
+    Format::KimiK3,
+    qwen_output().prop_map(k3_spelling),
+    qwen_calls().prop_map(k3_spelling)
 );
 properties!(glm45, Format::Glm45, glm_output(), glm_calls());
 properties!(glm47, Format::Glm47, glm_output(), glm_calls());

@@ -48,6 +48,7 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::XmlFunctionCall,
     // After MiniMax-M2, whose bare `<invoke name=` it shares.
     Format::XmlInvoke,
+    Format::KimiK3,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

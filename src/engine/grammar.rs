@@ -438,6 +438,8 @@ impl Engine {
                 // The end of a message that was not a call (or of one to a
                 // built-in tool): structure. Outside a message, text.
                 Role::BodyClose | Role::FuncClose if self.in_message => self.message_end(),
+                // Markup around the content, not content.
+                Role::Layout => {}
                 _ => self.content(sink, text),
             },
             State::Preamble => match role {
@@ -514,7 +516,10 @@ impl Engine {
             State::InCall => self.marker_in_call(role, text, sink),
             // Only names that end at a marker get here.
             State::ParamName { in_value } => {
-                if role == Role::KeyClose {
+                // Where names share their end, it is `NameClose`.
+                let ends = role == Role::KeyClose
+                    || (role == Role::NameClose && !desc.has(Role::KeyClose));
+                if ends {
                     if in_value {
                         // Value text, should the name turn out to be.
                         self.hold.text.push_str(text);

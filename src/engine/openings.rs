@@ -302,11 +302,13 @@ impl Engine {
     }
 
     /// Whether the parameter's attributes say its value is JSON (the
-    /// format's `json_value_attribute`).
+    /// format's `json_value_attribute`, or `string_value_attribute` with
+    /// another value).
     fn value_is_json(&self) -> bool {
-        self.desc()
-            .json_value_attribute
-            .is_some_and(|(key, json)| self.name.attribute(key) == Some(json))
+        let desc = self.desc();
+        let said = |(key, value): (&str, &str)| self.name.attribute(key).map(|v| v == value);
+        desc.json_value_attribute.and_then(said) == Some(true)
+            || desc.string_value_attribute.and_then(said) == Some(false)
     }
 
     /// Why the parameter opener just read inside a value is value text,

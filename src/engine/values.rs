@@ -108,7 +108,8 @@ impl Engine {
             | Role::HeadOpen
             | Role::ChannelOpen
             | Role::HeadAttr
-            | Role::BodyClose => self.value_text(text, sink),
+            | Role::BodyClose
+            | Role::Layout => self.value_text(text, sink),
         }
     }
 

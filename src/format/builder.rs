@@ -182,6 +182,19 @@ impl FormatBuilder {
         self
     }
 
+    /// A parameter attribute whose value `value` says the parameter's value
+    /// is a string, and any other value that it is JSON (Kimi K3's
+    /// `type="string"`); without the attribute, a string. Needs quoted
+    /// names.
+    pub fn string_value_attribute(
+        mut self,
+        attribute: impl Into<String>,
+        value: impl Into<String>,
+    ) -> FormatBuilder {
+        self.owned.string_value_attribute = Some((attribute.into(), value.into()));
+        self
+    }
+
     /// Markers that, after a function name and whitespace, show that a
     /// call really began; none: the name's end is enough.
     pub fn call_confirmed_by(mut self, roles: impl IntoIterator<Item = Role>) -> FormatBuilder {

@@ -7,8 +7,8 @@ use std::str::FromStr;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_invoke, xml_json,
-    CustomFormat, Description, Role,
+    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_invoke,
+    xml_json, CustomFormat, Description, Role,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -140,6 +140,12 @@ pub enum Format {
     /// `<function_calls><invoke name="NAME"><parameter name="KEY">VALUE`
     /// `</parameter></invoke></function_calls>`, or an `<invoke>` alone.
     XmlInvoke,
+    /// Kimi K3's XTML: `<|open|>tools<|sep|><|open|>call tool="NAME"`
+    /// `index="0"<|sep|><|open|>argument key="KEY" type="string"<|sep|>`
+    /// `VALUE<|close|>argument<|sep|><|close|>call<|sep|><|close|>tools<|sep|>`;
+    /// a value's `type` other than `string` says it is JSON. vLLM name:
+    /// `kimi_k3`.
+    KimiK3,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -188,6 +194,7 @@ impl Format {
         Format::DeepSeekV32,
         Format::DeepSeekV4,
         Format::XmlInvoke,
+        Format::KimiK3,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -251,6 +258,7 @@ impl Format {
             Format::DeepSeekV32 => &dsml::DEEPSEEK_V32,
             Format::DeepSeekV4 => &dsml::DEEPSEEK_V4,
             Format::XmlInvoke => &xml_invoke::XML_INVOKE,
+            Format::KimiK3 => &kimi_k3::KIMI_K3,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -26,6 +26,7 @@ mod harmony;
 mod hermes;
 mod json_wrapped;
 mod kimi_k2;
+mod kimi_k3;
 mod llama3;
 mod minimax_m2;
 mod mistral;
@@ -75,7 +76,9 @@ pub enum Role {
     FuncClose,
     /// Ends a function name that is a marked-up element of its own
     /// (`<name>NAME</name>`); whitespace, then a marker that confirms the
-    /// call (`call_confirmed_by`: `<input>`, `<arguments>`), follow.
+    /// call (`call_confirmed_by`: `<input>`, `<arguments>`), follow. In a
+    /// format without `KeyClose`, it ends parameter names too (Kimi K3's
+    /// `<|sep|>` after a call's or an argument's attributes).
     NameClose,
     /// Opens a parameter; its name follows (`<parameter=`, `<arg_key>`).
     ParamOpen,
@@ -108,11 +111,14 @@ pub enum Role {
     HeadAttr,
     /// Ends a message that is not a call (`<|end|>`, `<|return|>`).
     BodyClose,
+    /// Markup around content that is not content (Kimi K3's response
+    /// channel, `<|open|>response<|sep|>`): dropped between calls.
+    Layout,
 }
 
 impl Role {
     /// How many roles there are.
-    pub(crate) const COUNT: usize = Role::BodyClose as usize + 1;
+    pub(crate) const COUNT: usize = Role::Layout as usize + 1;
 
     /// Every role, in the order of this type's documentation.
     pub const ALL: [Role; Role::COUNT] = [
@@ -133,6 +139,7 @@ impl Role {
         Role::ChannelOpen,
         Role::HeadAttr,
         Role::BodyClose,
+        Role::Layout,
     ];
 
     /// The role's name in format files and messages (`call_open`,
@@ -162,6 +169,7 @@ impl Role {
             Role::ChannelOpen => "channel_open",
             Role::HeadAttr => "header_attribute",
             Role::BodyClose => "body_close",
+            Role::Layout => "layout",
         }
     }
 
@@ -381,6 +389,11 @@ pub(crate) struct Description {
     /// value is JSON (DSML's `string="false"`): typed as the JSON it is
     /// where no schema types it. Attributes follow a quoted name.
     pub json_value_attribute: Option<(&'static str, &'static str)>,
+    /// A parameter attribute and the value of it that says the parameter's
+    /// value is a string; any other value of the attribute says it is JSON
+    /// (Kimi K3's `type="string"`, `type="integer"`, …). Without the
+    /// attribute, a string.
+    pub string_value_attribute: Option<(&'static str, &'static str)>,
     /// Format-specific recoveries.
     pub recoveries: Recoveries,
     /// Whether calls are written as JSON, and how; `None`: parameters are
@@ -414,6 +427,7 @@ impl Description {
             param_open_at_line_start: false,
             quoted_names: false,
             json_value_attribute: None,
+            string_value_attribute: None,
             recoveries: Recoveries::NONE,
             json: Some(json),
         }

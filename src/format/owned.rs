@@ -62,6 +62,7 @@ pub(crate) struct Owned {
     pub param_open_at_line_start: bool,
     pub quoted_names: bool,
     pub json_value_attribute: Option<(String, String)>,
+    pub string_value_attribute: Option<(String, String)>,
     pub recoveries: Recoveries,
     pub json: Option<OwnedJson>,
 }
@@ -87,6 +88,7 @@ impl Owned {
             param_open_at_line_start: false,
             quoted_names: false,
             json_value_attribute: None,
+            string_value_attribute: None,
             recoveries: Recoveries::NONE,
             json: None,
         }
@@ -112,6 +114,9 @@ impl Owned {
             quoted_names: desc.quoted_names,
             json_value_attribute: desc
                 .json_value_attribute
+                .map(|(k, v)| (k.to_owned(), v.to_owned())),
+            string_value_attribute: desc
+                .string_value_attribute
                 .map(|(k, v)| (k.to_owned(), v.to_owned())),
             recoveries: desc.recoveries,
             json: desc.json.map(|json| OwnedJson {
@@ -172,7 +177,8 @@ impl Owned {
             bare_confirmed_by: &self.bare_confirmed_by,
             recoveries: self.recoveries,
             quoted_names: self.quoted_names,
-            json_value_attribute: self.json_value_attribute.is_some(),
+            json_value_attribute: self.json_value_attribute.is_some()
+                || self.string_value_attribute.is_some(),
             layout: match &self.json {
                 None => Layout::Marked,
                 Some(json) if json.headers.is_some() => Layout::Headed,
@@ -230,6 +236,10 @@ impl Owned {
             quoted_names: self.quoted_names,
             json_value_attribute: self
                 .json_value_attribute
+                .as_ref()
+                .map(|(k, v)| (leak_str(k), leak_str(v))),
+            string_value_attribute: self
+                .string_value_attribute
                 .as_ref()
                 .map(|(k, v)| (leak_str(k), leak_str(v))),
             recoveries: self.recoveries,

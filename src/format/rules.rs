@@ -47,7 +47,8 @@ impl Description {
             bare_confirmed_by: self.bare_confirmed_by,
             recoveries: self.recoveries,
             quoted_names: self.quoted_names,
-            json_value_attribute: self.json_value_attribute.is_some(),
+            json_value_attribute: self.json_value_attribute.is_some()
+                || self.string_value_attribute.is_some(),
             layout: match self.json {
                 None => Layout::Marked,
                 Some(json) if json.headers.is_some() => Layout::Headed,
@@ -71,8 +72,8 @@ impl Shape<'_> {
     }
 
     /// Markers are non-empty and prefix-free; no marker holds another
-    /// after its first byte (a failed match may start over inside the
-    /// bytes it stepped, never behind a whole marker); every role the
+    /// after its first byte but as its end (a failed match may start over
+    /// inside the bytes it stepped, never behind a whole marker); every role the
     /// grammar needs is spelled; names end at ASCII bytes that start no
     /// marker; attributes follow quoted names.
     pub(crate) fn check(&self) -> Result<(), DescriptionError> {
@@ -90,7 +91,12 @@ impl Shape<'_> {
         }
         for &(_, a) in self.markers {
             for &(_, b) in self.markers {
-                if memchr::memmem::find(&a.as_bytes()[1..], b.as_bytes()).is_some() {
+                // As its end, another marker is harmless: a match that
+                // reaches it is whole, so none dies past it (Kimi K3's
+                // `<|open|>tools<|sep|>` ends with `<|sep|>`).
+                let inside = &a.as_bytes()[1..];
+                let found = memchr::memmem::find(inside, b.as_bytes());
+                if found.is_some_and(|at| at + b.len() != inside.len()) {
                     return Err(DescriptionError::Contains(a.into(), b.into()));
                 }
             }
@@ -109,8 +115,11 @@ impl Shape<'_> {
         if self.has(Role::FuncOpen) || self.recoveries.bare_function {
             needed.push(Role::FuncOpen);
         }
+        // A parameter name that ends at a marker ends at `KeyClose`, or at
+        // `NameClose` where function and parameter names share their end.
         if matches!(self.layout, Layout::Marked)
             && matches!(self.param_name_end, NameEnd::Marker { .. })
+            && !self.has(Role::NameClose)
         {
             needed.push(Role::KeyClose);
         }
@@ -176,8 +185,9 @@ pub enum DescriptionError {
     /// One marker is the start of another: the longer one could never
     /// match.
     Prefix(String, String),
-    /// A marker holds another marker after its first byte: a match of the
-    /// outer one that fails would have to step back over a whole marker.
+    /// A marker holds another marker after its first byte, and not as its
+    /// end: a match of the outer one that fails would have to step back
+    /// over a whole marker.
     Contains(String, String),
     /// A role that the format's layout needs is not spelled.
     MissingRole(Role),
@@ -204,7 +214,9 @@ impl DescriptionError {
             DescriptionError::Name(_) => "a format has a name of its own",
             DescriptionError::EmptyMarker(_) => "markers are not empty",
             DescriptionError::Prefix(..) => "no marker is the start of another",
-            DescriptionError::Contains(..) => "no marker holds another after its first byte",
+            DescriptionError::Contains(..) => {
+                "no marker holds another after its first byte, but as its end"
+            }
             DescriptionError::MissingRole(_) => "the layout's roles are spelled",
             DescriptionError::NameEndStartsMarker(_) => "names end at a byte no marker starts with",
             DescriptionError::NameEndNotAscii(_) => "names end at an ASCII byte",

@@ -40,6 +40,7 @@ struct Names {
 struct Values {
     strip_one_newline: Option<bool>,
     json_attribute: Option<Spanned<(String, String)>>,
+    string_attribute: Option<Spanned<(String, String)>>,
 }
 
 #[derive(Deserialize)]
@@ -426,6 +427,11 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             places.json_attribute = Some(attribute.span().start);
             let (key, value) = attribute.into_inner();
             b = b.json_value_attribute(key, value);
+        }
+        if let Some(attribute) = values.string_attribute {
+            places.json_attribute = Some(attribute.span().start);
+            let (key, value) = attribute.into_inner();
+            b = b.string_value_attribute(key, value);
         }
     }
     if let Some(grammar) = file.grammar.map(Spanned::into_inner) {

@@ -92,6 +92,9 @@ fn write(d: &Description) -> String {
     if let Some((key, value)) = d.json_value_attribute {
         let _ = writeln!(out, "json_attribute = {}", list([key, value]));
     }
+    if let Some((key, value)) = d.string_value_attribute {
+        let _ = writeln!(out, "string_attribute = {}", list([key, value]));
+    }
     out.push_str("\n[grammar]\n");
     let _ = writeln!(out, "call_confirmed_by = {}", roles(d.call_confirmed_by));
     let _ = writeln!(out, "bare_confirmed_by = {}", roles(d.bare_confirmed_by));
