@@ -312,6 +312,17 @@ pub const DEEPSEEK_V32: XmlLayout = XmlLayout {
     call_close: "</｜DSML｜invoke>\n</｜DSML｜function_calls>",
 };
 
+/// Kimi K3's XTML, every value `type="string"` (the integers too: the
+/// tools' schema types them, as in `tool_dense`).
+pub const KIMI_K3: XmlLayout = XmlLayout {
+    call_open: "<|open|>tools<|sep|>\n<|open|>call tool=\"",
+    name_end: "\" index=\"0\"<|sep|>\n",
+    param_open: "<|open|>argument key=\"",
+    key_end: "\" type=\"string\"<|sep|>",
+    value_end: "<|close|>argument<|sep|>\n",
+    call_close: "<|close|>call<|sep|>\n<|close|>tools<|sep|>",
+};
+
 /// How a JSON-argument format writes a group of calls (the one to three
 /// calls a turn of [`mixed_in`] makes): `group_open`, then each call as
 /// `call_open`, its name and arguments in the [`JsonCall`] shape and

@@ -118,14 +118,18 @@ pub fn markup(format: Format) -> bool {
             | Format::DeepSeekV32
             | Format::DeepSeekV4
             | Format::XmlInvoke
+            | Format::KimiK3
     )
 }
 
-/// Whether a marked-up value may say it is JSON (DSML's `string="false"`):
-/// then, without a schema, it is typed from its raw text, which is not
-/// the value's JSON text (`05.` is `5`).
+/// Whether a marked-up value may say it is JSON (DSML's `string="false"`,
+/// Kimi K3's `type="integer"`): then, without a schema, it is typed from
+/// its raw text, which is not the value's JSON text (`05.` is `5`).
 pub fn json_attribute(format: Format) -> bool {
-    matches!(format, Format::DeepSeekV32 | Format::DeepSeekV4)
+    matches!(
+        format,
+        Format::DeepSeekV32 | Format::DeepSeekV4 | Format::KimiK3
+    )
 }
 
 /// Whether `format`'s call ids are made by the parser (`Ids`). Kimi K2
