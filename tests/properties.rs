@@ -225,6 +225,13 @@ const V4_BLOCK: &[(&[u8], &[u8])] = &[("｜function_calls>".as_bytes(), "｜tool
 /// The leaked `<invoke>` shape's block, after [`minimax_spelling`].
 const INVOKE_BLOCK: &[(&[u8], &[u8])] = &[(b"minimax:tool_call>", b"function_calls>")];
 
+/// The generic `<tool name=…>` element in place of `<invoke name=…>`, after
+/// [`INVOKE_BLOCK`].
+const TOOL_ELEMENT: &[(&[u8], &[u8])] = &[
+    (b"<invoke name=", b"<tool name="),
+    (b"</invoke>", b"</tool>"),
+];
+
 /// `bytes` with each `from` replaced by its `to`, left to right.
 fn respell(bytes: &[u8], pairs: &[(&[u8], &[u8])]) -> Vec<u8> {
     let mut out = Vec::with_capacity(bytes.len() + 16);
@@ -705,6 +712,12 @@ properties!(
     Format::XmlInvoke,
     qwen_output().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK)),
     qwen_calls().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK))
+);
+properties!(
+    xml_invoke_tool,
+    Format::XmlInvoke,
+    qwen_output().prop_map(|v| respell(&respell(&minimax_spelling(v), INVOKE_BLOCK), TOOL_ELEMENT)),
+    qwen_calls().prop_map(|v| respell(&respell(&minimax_spelling(v), INVOKE_BLOCK), TOOL_ELEMENT))
 );
 properties!(
     kimi_k3,

@@ -432,7 +432,7 @@ impl Engine {
                     }
                 }
                 Role::FuncOpen if desc.recoveries.bare_function => {
-                    self.begin_func_name(Opening::Bare)
+                    self.begin_func_name(Opening::Bare, text)
                 }
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
                 // The end of a message that was not a call (or of one to a
@@ -597,7 +597,7 @@ impl Engine {
                     } else {
                         Opening::Wrapped
                     };
-                    self.begin_func_name(opening);
+                    self.begin_func_name(opening, text);
                 }
                 Role::CallOpen => {
                     if bare {

@@ -196,7 +196,9 @@ impl Engine {
 
     /// A call that began with the function opener alone.
     pub(super) fn report_bare_call<S: Sink>(&mut self, sink: &mut S) {
-        let (func, open) = (self.marker(Role::FuncOpen), self.marker(Role::CallOpen));
+        // The opener as written: the held text starts with it.
+        let func = self.hold.text.get(..self.hold.opener_len).unwrap_or("");
+        let open = self.marker(Role::CallOpen);
         let next = Some(self.call.count());
         super::diagnostic(
             sink,
@@ -374,8 +376,10 @@ impl Engine {
         self.state = State::Content;
     }
 
-    pub(super) fn begin_func_name(&mut self, opening: Opening) {
-        self.hold_start(self.marker(Role::FuncOpen));
+    /// A function opener, as written (`text`: a role may have several
+    /// spellings), begins a name.
+    pub(super) fn begin_func_name(&mut self, opening: Opening, text: &str) {
+        self.hold_start(text);
         self.name.clear();
         self.hold.opening = opening;
         self.state = State::FuncName;

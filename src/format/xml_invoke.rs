@@ -10,7 +10,8 @@
 //! ```
 //!
 //! MiniMax-M2's grammar with this block; an `<invoke name=…>` without the
-//! block is a call too (reported). A value that holds JSON follows the
+//! block is a call too (reported), and so is the generic `<tool name="N">`
+//! … `</tool>` that agents also paste. A value that holds JSON follows the
 //! schema: typed when the request's tools give one, a string otherwise.
 
 use super::{minimax_m2::MINIMAX_M2, Description, Role};
@@ -22,7 +23,9 @@ pub(crate) static XML_INVOKE: Description = Description {
         (Role::CallOpen, "<function_calls>"),
         (Role::CallClose, "</function_calls>"),
         (Role::FuncOpen, "<invoke name="),
+        (Role::FuncOpen, "<tool name="),
         (Role::FuncClose, "</invoke>"),
+        (Role::FuncClose, "</tool>"),
         (Role::ParamOpen, "<parameter name="),
         (Role::ParamClose, "</parameter>"),
         (Role::ReasoningOpen, "<think>"),
