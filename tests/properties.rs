@@ -219,6 +219,44 @@ fn k3_spelling(qwen: Vec<u8>) -> Vec<u8> {
     )
 }
 
+/// Leaked self-closing calls, `<invoke name="N" args='{…}'/>` (or
+/// `<tool name=…>`, or ended by `>` and the closer), among Qwen soup
+/// respelled as the leaked `<invoke>` shape, sometimes cut off.
+fn invoke_args_calls() -> impl Strategy<Value = Vec<u8>> {
+    let element = (
+        prop::sample::select(vec!["<invoke name=", "<tool name="]),
+        prop::sample::select(vec!["\"shell\"", "'f'"]),
+        prop::sample::select(vec![" args=\"", " args='", " args="]),
+        json::arguments(),
+        any::<bool>(),
+        prop::sample::select(vec![
+            "\"/>",
+            "'/>",
+            "/>",
+            "\" />",
+            "\">\n</invoke>",
+            "'></tool>",
+        ]),
+    )
+        .prop_map(|(open, name, attr, args, pretty, end)| {
+            format!("{open}{name}{attr}{}{end}", json::written(&args, pretty))
+        });
+    (
+        qwen_output().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK)),
+        prop::collection::vec(element, 1..3),
+        any::<bool>(),
+        0usize..64,
+    )
+        .prop_map(|(before, elements, cut, at)| {
+            let mut out = before;
+            out.extend(elements.concat().into_bytes());
+            if cut {
+                out.truncate(out.len().saturating_sub(at));
+            }
+            out
+        })
+}
+
 /// DeepSeek V4's block, after [`dsml_spelling`].
 const V4_BLOCK: &[(&[u8], &[u8])] = &[("｜function_calls>".as_bytes(), "｜tool_calls>".as_bytes())];
 
@@ -712,6 +750,15 @@ properties!(
     Format::XmlInvoke,
     qwen_output().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK)),
     qwen_calls().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK))
+);
+properties!(
+    xml_invoke_args,
+    Format::XmlInvoke,
+    prop_oneof![
+        3 => qwen_output().prop_map(|v| respell(&minimax_spelling(v), INVOKE_BLOCK)),
+        1 => invoke_args_calls(),
+    ],
+    invoke_args_calls()
 );
 properties!(
     xml_invoke_tool,

@@ -37,6 +37,23 @@ pub(crate) enum Fence {
     Closed,
 }
 
+/// Arguments written in an attribute (`args='{…}'/>`): what of the
+/// element's end has been read after the JSON.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum AttrEnd {
+    /// Not arguments in an attribute.
+    #[default]
+    None,
+    /// The attribute's closing quote is still to come.
+    Quote(u8),
+    /// Past the attribute: whitespace, then `/>` or `>`.
+    Rest,
+    /// `/` read: `>` ends the element, and the call.
+    Slash,
+    /// `>` read: the element's closer (`</invoke>`) ends the call.
+    Tag,
+}
+
 /// What happens to the rest of a JSON value after a problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 enum Mode {
@@ -67,6 +84,8 @@ pub(crate) struct JsonCall {
     pub mark_opening: bool,
     /// A code fence around the JSON.
     pub fence: Fence,
+    /// The element's end, for arguments written in an attribute.
+    pub attr_end: AttrEnd,
     /// A call of a list just ended: separators come before the next.
     between_elements: bool,
     /// Just past the byte that made the reader's last event other than a
@@ -86,6 +105,7 @@ impl JsonCall {
         self.reported = [false; 2];
         self.mark_opening = false;
         self.fence = Fence::None;
+        self.attr_end = AttrEnd::None;
         self.between_elements = false;
         self.content_json = false;
         self.event_at = 0;

@@ -3,7 +3,7 @@
 //! text or the end mean the closer is missing (reported).
 
 use super::grammar::State;
-use super::json::Fence;
+use super::json::{AttrEnd, Fence};
 use super::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
@@ -42,6 +42,26 @@ impl Engine {
         }
         let separator = self.json().body_separator;
         for (at, b) in s.bytes().enumerate() {
+            // The end of an element whose attribute held the arguments.
+            let attr_end = match (self.json.attr_end, b) {
+                (AttrEnd::Quote(q), b) if b == q => Some(AttrEnd::Rest),
+                (AttrEnd::Rest, b'/') => Some(AttrEnd::Slash),
+                (AttrEnd::Rest, b'>') => Some(AttrEnd::Tag),
+                (AttrEnd::Slash, b'>') => {
+                    // `/>`: the element, and the call, end here.
+                    self.decided_by(s, at);
+                    self.call.end_call(true, &self.opts, sink);
+                    self.hold.text.clear();
+                    let bare = self.hold.opening == super::hold::Opening::Bare;
+                    self.state = State::Between { bare };
+                    return at + 1;
+                }
+                _ => None,
+            };
+            if let Some(next) = attr_end {
+                self.json.attr_end = next;
+                continue;
+            }
             let next = match (self.json.fence, b) {
                 (_, b' ' | b'\t' | b'\r' | b'\n') => continue,
                 (Fence::None | Fence::Closed, b) if Some(b) == separator => continue,

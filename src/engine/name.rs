@@ -193,6 +193,30 @@ impl Name {
         None
     }
 
+    /// Where, in `s` (read next), JSON arguments written in attribute
+    /// `attr` after this quoted name begin (`args='{`), and the quote
+    /// around them if any. A `{` begins them when the text before it ends
+    /// with `attr=` and an optional quote, after the name's closing quote.
+    pub(crate) fn json_attribute_start(&self, s: &str, attr: &str) -> Option<(usize, Option<u8>)> {
+        if !self.quoted {
+            return None;
+        }
+        s.match_indices('{').find_map(|(k, _)| {
+            let before = format!("{}{}", self.text, &s[..k]);
+            let (rest, quote) = match before.as_bytes().last() {
+                Some(&q @ (b'"' | b'\'')) => (&before[..before.len() - 1], Some(q)),
+                _ => (before.as_str(), None),
+            };
+            let rest = rest.strip_suffix('=')?.strip_suffix(attr)?;
+            // An attribute of its own, after the closed quoted name.
+            let name = rest.trim_start();
+            let open = name.as_bytes().first().copied()?;
+            let boundary = rest.ends_with(|c: char| c.is_ascii_whitespace());
+            let closed = (open == b'"' || open == b'\'') && name[1..].contains(open as char);
+            (boundary && closed).then_some((k, quote))
+        })
+    }
+
     /// Whether the name holds whitespace between words.
     pub(crate) fn is_spaced(&self) -> bool {
         self.spaced

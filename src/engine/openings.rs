@@ -4,6 +4,7 @@
 
 use super::grammar::State;
 use super::hold::Opening;
+use super::json::AttrEnd;
 use super::name::{find_end, Stop};
 use super::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
@@ -47,6 +48,13 @@ impl Engine {
             Stop::More => s.len(),
             Stop::At(at) => at,
         };
+        // Arguments in an attribute (`<invoke name="N" args='{…}'/>`) end
+        // the name where they begin.
+        let in_attribute = desc
+            .json_args_attribute
+            .filter(|_| !param)
+            .and_then(|attr| self.name.json_attribute_start(&s[..taken], attr));
+        let taken = in_attribute.map_or(taken, |(k, _)| k);
         if self.name.text.is_empty() {
             self.name.at = self.call.message.at;
         }
@@ -59,6 +67,11 @@ impl Engine {
             self.call.message.at = self.name.at + self.name.refused_at(spaces, max) as u64;
             self.reject_name(sink);
             return taken;
+        }
+        if let Some((k, quote)) = in_attribute {
+            self.decided_by(s, k);
+            self.args_in_attribute(quote, sink);
+            return k;
         }
         let Stop::At(at) = stop else {
             return taken;
@@ -374,6 +387,19 @@ impl Engine {
         self.release_held(sink);
         self.name.clear();
         self.state = State::Content;
+    }
+
+    /// JSON arguments begin in an attribute of the function's element: the
+    /// attribute confirms the call, as a marker in `bare_confirmed_by`
+    /// would, and the JSON is read up to the element's end.
+    fn args_in_attribute<S: Sink>(&mut self, quote: Option<u8>, sink: &mut S) {
+        self.func_name_done(Some(Role::ArgsOpen), sink);
+        if self.state != State::InCall {
+            // Not a call: its text went back to content.
+            return;
+        }
+        self.begin_json(false);
+        self.json.attr_end = quote.map_or(AttrEnd::Rest, AttrEnd::Quote);
     }
 
     /// A function opener, as written (`text`: a role may have several

@@ -195,6 +195,15 @@ impl FormatBuilder {
         self
     }
 
+    /// A function's arguments may be one JSON object in this attribute
+    /// after its quoted name (`<invoke name="N" args='{…}'/>`), read as it
+    /// streams; the element ends with `/>`, or `>` and its closer. Needs
+    /// quoted names.
+    pub fn json_args_attribute(mut self, attribute: impl Into<String>) -> FormatBuilder {
+        self.owned.json_args_attribute = Some(attribute.into());
+        self
+    }
+
     /// Markers that, after a function name and whitespace, show that a
     /// call really began; none: the name's end is enough.
     pub fn call_confirmed_by(mut self, roles: impl IntoIterator<Item = Role>) -> FormatBuilder {

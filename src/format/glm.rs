@@ -54,6 +54,7 @@ const fn glm(
         quoted_names: false,
         json_value_attribute: None,
         string_value_attribute: None,
+        json_args_attribute: None,
         recoveries: Recoveries {
             bare_function: false,
             equals_in_param_name: false,

@@ -394,6 +394,11 @@ pub(crate) struct Description {
     /// (Kimi K3's `type="string"`, `type="integer"`, …). Without the
     /// attribute, a string.
     pub string_value_attribute: Option<(&'static str, &'static str)>,
+    /// A function's arguments may instead be one JSON object in this
+    /// attribute after its quoted name, read as it streams; the element
+    /// then ends with `/>`, or with `>` and its closer (the leaked
+    /// `<invoke name="N" args='{…}'/>`).
+    pub json_args_attribute: Option<&'static str>,
     /// Format-specific recoveries.
     pub recoveries: Recoveries,
     /// Whether calls are written as JSON, and how; `None`: parameters are
@@ -428,6 +433,7 @@ impl Description {
             quoted_names: false,
             json_value_attribute: None,
             string_value_attribute: None,
+            json_args_attribute: None,
             recoveries: Recoveries::NONE,
             json: Some(json),
         }

@@ -63,6 +63,7 @@ pub(crate) struct Owned {
     pub quoted_names: bool,
     pub json_value_attribute: Option<(String, String)>,
     pub string_value_attribute: Option<(String, String)>,
+    pub json_args_attribute: Option<String>,
     pub recoveries: Recoveries,
     pub json: Option<OwnedJson>,
 }
@@ -89,6 +90,7 @@ impl Owned {
             quoted_names: false,
             json_value_attribute: None,
             string_value_attribute: None,
+            json_args_attribute: None,
             recoveries: Recoveries::NONE,
             json: None,
         }
@@ -118,6 +120,7 @@ impl Owned {
             string_value_attribute: desc
                 .string_value_attribute
                 .map(|(k, v)| (k.to_owned(), v.to_owned())),
+            json_args_attribute: desc.json_args_attribute.map(str::to_owned),
             recoveries: desc.recoveries,
             json: desc.json.map(|json| OwnedJson {
                 args_after_name: json.args_after_name,
@@ -178,7 +181,8 @@ impl Owned {
             recoveries: self.recoveries,
             quoted_names: self.quoted_names,
             json_value_attribute: self.json_value_attribute.is_some()
-                || self.string_value_attribute.is_some(),
+                || self.string_value_attribute.is_some()
+                || self.json_args_attribute.is_some(),
             layout: match &self.json {
                 None => Layout::Marked,
                 Some(json) if json.headers.is_some() => Layout::Headed,
@@ -242,6 +246,7 @@ impl Owned {
                 .string_value_attribute
                 .as_ref()
                 .map(|(k, v)| (leak_str(k), leak_str(v))),
+            json_args_attribute: self.json_args_attribute.as_deref().map(leak_str),
             recoveries: self.recoveries,
             json: self.json.as_ref().map(|json| Json {
                 args_after_name: json.args_after_name,

@@ -61,6 +61,7 @@ pub(crate) static QWEN3_CODER: Description = Description {
     quoted_names: false,
     json_value_attribute: None,
     string_value_attribute: None,
+    json_args_attribute: None,
     recoveries: Recoveries {
         bare_function: true,
         equals_in_param_name: true,

@@ -48,7 +48,8 @@ impl Description {
             recoveries: self.recoveries,
             quoted_names: self.quoted_names,
             json_value_attribute: self.json_value_attribute.is_some()
-                || self.string_value_attribute.is_some(),
+                || self.string_value_attribute.is_some()
+                || self.json_args_attribute.is_some(),
             layout: match self.json {
                 None => Layout::Marked,
                 Some(json) if json.headers.is_some() => Layout::Headed,

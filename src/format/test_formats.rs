@@ -34,6 +34,7 @@ pub(crate) static BRACKETS: Description = Description {
     quoted_names: false,
     json_value_attribute: None,
     string_value_attribute: None,
+    json_args_attribute: None,
     recoveries: Recoveries::NONE,
     json: None,
 };

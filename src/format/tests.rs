@@ -18,6 +18,7 @@ const fn desc(markers: &'static [(Role, &'static str)]) -> Description {
         quoted_names: false,
         json_value_attribute: None,
         string_value_attribute: None,
+        json_args_attribute: None,
         recoveries: Recoveries::NONE,
         json: None,
     }

@@ -41,6 +41,7 @@ struct Values {
     strip_one_newline: Option<bool>,
     json_attribute: Option<Spanned<(String, String)>>,
     string_attribute: Option<Spanned<(String, String)>>,
+    arguments_attribute: Option<Spanned<String>>,
 }
 
 #[derive(Deserialize)]
@@ -427,6 +428,10 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             places.json_attribute = Some(attribute.span().start);
             let (key, value) = attribute.into_inner();
             b = b.json_value_attribute(key, value);
+        }
+        if let Some(attribute) = values.arguments_attribute {
+            places.json_attribute = Some(attribute.span().start);
+            b = b.json_args_attribute(attribute.into_inner());
         }
         if let Some(attribute) = values.string_attribute {
             places.json_attribute = Some(attribute.span().start);

@@ -95,6 +95,9 @@ fn write(d: &Description) -> String {
     if let Some((key, value)) = d.string_value_attribute {
         let _ = writeln!(out, "string_attribute = {}", list([key, value]));
     }
+    if let Some(attribute) = d.json_args_attribute {
+        let _ = writeln!(out, "arguments_attribute = {}", quoted(attribute));
+    }
     out.push_str("\n[grammar]\n");
     let _ = writeln!(out, "call_confirmed_by = {}", roles(d.call_confirmed_by));
     let _ = writeln!(out, "bare_confirmed_by = {}", roles(d.bare_confirmed_by));

@@ -31,5 +31,6 @@ pub(crate) static XML_INVOKE: Description = Description {
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
     ],
+    json_args_attribute: Some("args"),
     ..MINIMAX_M2
 };

@@ -227,7 +227,7 @@ fn value() -> impl Strategy<Value = Value> {
 }
 
 /// An arguments object: keys from a small set (so duplicates happen too).
-fn arguments() -> impl Strategy<Value = Value> {
+pub fn arguments() -> impl Strategy<Value = Value> {
     let key = prop::sample::select(vec!["city", "path", "a b", "東京", "x"]);
     prop::collection::vec((key, value()), 0..4).prop_map(|pairs| {
         Value::Object(pairs.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
@@ -235,7 +235,7 @@ fn arguments() -> impl Strategy<Value = Value> {
 }
 
 /// `value` as the model writes it: compact or pretty-printed.
-fn written(value: &Value, pretty: bool) -> String {
+pub fn written(value: &Value, pretty: bool) -> String {
     if pretty {
         serde_json::to_string_pretty(value).unwrap()
     } else {
