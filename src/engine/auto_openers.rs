@@ -78,7 +78,7 @@ pub(super) fn opener_list() -> (Vec<(Role, &'static str)>, Vec<(&'static str, Ve
         for &(role, text) in desc.markers {
             let role = match role {
                 Role::CallOpen | Role::HeadOpen | Role::ChannelOpen => Role::CallOpen,
-                Role::FuncOpen if desc.recoveries.bare_function => Role::CallOpen,
+                Role::FuncOpen | Role::ItemOpen if desc.recoveries.bare_function => Role::CallOpen,
                 Role::ReasoningOpen | Role::ReasoningClose => role,
                 _ => continue,
             };

@@ -2,6 +2,7 @@
 
 use super::grammar::State;
 use super::hold::Opening;
+use super::item::Item;
 use super::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
@@ -14,7 +15,20 @@ impl Engine {
         loop {
             match self.state {
                 State::Content | State::Start => {}
-                State::Preamble => self.reject_opening(sink),
+                State::Preamble | State::ItemType => {
+                    if self.item == Item::Open {
+                        self.diag(
+                            sink,
+                            Kind::Truncated,
+                            None,
+                            format_args!(
+                                "the stream ended inside a call's item, before its function; \
+                                 the text is returned as content"
+                            ),
+                        );
+                    }
+                    self.reject_opening(sink)
+                }
                 State::Confirming => match self.hold.opening {
                     // Inside the wrapper, a whole name before the end is a
                     // call cut off right after it.
@@ -61,7 +75,10 @@ impl Engine {
                     }
                     continue;
                 }
-                State::Between { bare: true } | State::AfterCall => self.release_held(sink),
+                State::Between { bare: true } | State::AfterCall => {
+                    self.close_item_before(format_args!("the end of the stream"), sink);
+                    self.release_held(sink)
+                }
                 // The name ended: the call was cut before its arguments.
                 State::JsonStart { body: false } => {
                     self.hold.text.clear();
@@ -77,6 +94,7 @@ impl Engine {
                 State::Between { bare: false } => {
                     // Trailing whitespace of an unclosed wrapper is layout.
                     self.hold.text.clear();
+                    self.close_item_before(format_args!("the end of the stream"), sink);
                     let close = self.marker(Role::CallClose);
                     let last = self.call.last();
                     self.diag(

@@ -4,6 +4,7 @@
 //! description; diagnostics quote the format's own spelling.
 
 use super::hold::Opening;
+use super::item::Item;
 
 use super::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
@@ -24,6 +25,9 @@ pub(crate) enum State {
     /// that have one): tentative, text is held until a function name
     /// confirms the call or the window runs out.
     Preamble,
+    /// After an item's opener (`Role::ItemOpen`): its type word, up to
+    /// `ItemSep`; held with the opening.
+    ItemType,
     /// Reading a function name; tentative (see `Opening`).
     FuncName,
     /// A function name was read; whitespace is held until a marker that
@@ -188,6 +192,7 @@ impl Engine {
                 }
                 held
             }
+            State::ItemType => self.item_type_text(s, sink),
             State::FuncName | State::ParamName { .. } => self.name_text(s, sink),
             State::Confirming => {
                 let (ws, decide) = self.hold_layout(s);
@@ -286,6 +291,7 @@ impl Engine {
                 // does.
                 let (ws, decide) = self.hold_layout(s);
                 if decide {
+                    self.close_item_before(format_args!("text"), sink);
                     if !bare {
                         self.unclosed_wrapper_before_text(sink);
                     }
@@ -399,13 +405,17 @@ impl Engine {
                 // Also the closer of reasoning that a call ended: the
                 // model's own end of it, which is structure.
                 Role::ReasoningClose if self.reasoning_at.is_some() => self.reasoning_at = None,
-                Role::CallOpen | Role::FuncOpen
+                Role::CallOpen | Role::FuncOpen | Role::ItemOpen
                     if self.in_reasoning() && !self.opts.calls_in_reasoning =>
                 {
                     self.content(sink, text)
                 }
                 // Markers inside a fenced code block are text (an option).
-                Role::CallOpen | Role::FuncOpen | Role::HeadOpen | Role::ChannelOpen
+                Role::CallOpen
+                | Role::FuncOpen
+                | Role::ItemOpen
+                | Role::HeadOpen
+                | Role::ChannelOpen
                     if self.in_code_block() =>
                 {
                     self.content(sink, text)
@@ -434,6 +444,7 @@ impl Engine {
                 Role::FuncOpen if desc.recoveries.bare_function => {
                     self.begin_func_name(Opening::Bare)
                 }
+                Role::ItemOpen if desc.recoveries.bare_function => self.begin_item(text, sink),
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
                 // The end of a message that was not a call (or of one to a
                 // built-in tool): structure. Outside a message, text.
@@ -448,11 +459,15 @@ impl Engine {
                     self.begin_json(true);
                 }
                 Role::FuncOpen => {
-                    self.hold.inner_end = self.hold.len();
+                    // An item's text is not the wrapper's (see `begin_item`).
+                    if self.item != Item::Open {
+                        self.hold.inner_end = self.hold.len();
+                    }
                     self.hold.text.push_str(text);
                     self.name.clear();
                     self.state = State::FuncName;
                 }
+                Role::ItemOpen => self.begin_item(text, sink),
                 Role::CallOpen => {
                     self.reject_opening(sink);
                     self.on_marker(role, sink);
@@ -511,6 +526,7 @@ impl Engine {
                 }
                 self.on_marker(role, sink);
             }
+            State::ItemType => self.marker_in_item_type(role, text, sink),
             State::InCall => self.marker_in_call(role, text, sink),
             // Only names that end at a marker get here.
             State::ParamName { in_value } => {
@@ -583,10 +599,14 @@ impl Engine {
                     self.on_marker(role, sink);
                 }
                 Role::CallClose => {
+                    self.close_item_before(format_args!("`{text}`"), sink);
                     self.hold.text.clear();
                     self.state = State::AfterCall;
                 }
+                Role::ItemOpen => self.begin_item(text, sink),
+                Role::ItemClose => self.end_item(text, sink),
                 Role::FuncOpen => {
+                    self.close_item_before(format_args!("`{text}`"), sink);
                     let opening = if bare {
                         Opening::Bare
                     } else {
@@ -595,6 +615,7 @@ impl Engine {
                     self.begin_func_name(opening);
                 }
                 Role::CallOpen => {
+                    self.close_item_before(format_args!("`{text}`"), sink);
                     if bare {
                         self.release_held(sink);
                     } else {

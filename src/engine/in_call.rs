@@ -12,7 +12,7 @@ impl Engine {
     pub(super) fn marker_in_call<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
         if matches!(
             role,
-            Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen
+            Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen | Role::ItemSep
         ) {
             return self.stray.push(text);
         }
@@ -64,9 +64,13 @@ impl Engine {
                 self.call.end_call(true, &self.opts, sink);
                 self.hold.text.clear();
                 match role {
-                    // The wrapper's closer closes the call too.
-                    Role::CallClose => self.state = State::AfterCall,
-                    Role::FuncOpen => {
+                    // The wrapper's closer closes the call (and its item) too.
+                    Role::CallClose => {
+                        self.close_item_before(format_args!("`{text}`"), sink);
+                        self.state = State::AfterCall;
+                    }
+                    // An item's markers: handled after the call.
+                    Role::FuncOpen | Role::ItemOpen | Role::ItemClose => {
                         self.state = State::Between { bare };
                         self.on_marker(role, sink);
                     }

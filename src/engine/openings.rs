@@ -196,7 +196,12 @@ impl Engine {
 
     /// A call that began with the function opener alone.
     pub(super) fn report_bare_call<S: Sink>(&mut self, sink: &mut S) {
-        let (func, open) = (self.marker(Role::FuncOpen), self.marker(Role::CallOpen));
+        // A bare item began with its own opener.
+        let first = match self.item {
+            super::item::Item::Open => Role::ItemOpen,
+            _ => Role::FuncOpen,
+        };
+        let (func, open) = (self.marker(first), self.marker(Role::CallOpen));
         let next = Some(self.call.count());
         super::diagnostic(
             sink,
@@ -233,6 +238,7 @@ impl Engine {
                 );
             }
         }
+        self.item_confirmed(sink);
         self.hold.text.clear();
         let written = self.name.text.as_str();
         match (
@@ -364,9 +370,14 @@ impl Engine {
     /// An opening that is not a call: its text goes back to content.
     #[inline(never)]
     pub(super) fn reject_opening<S: Sink>(&mut self, sink: &mut S) {
-        if self.state == State::FuncName && self.hold.opening == Opening::Wrapped {
+        let opening = matches!(
+            self.state,
+            State::FuncName | State::ItemType | State::Preamble
+        );
+        if opening && self.hold.opening == Opening::Wrapped {
             self.unclosed_wrapper_before_text(sink);
         }
+        self.item = super::item::Item::Closed;
         self.release_held(sink);
         self.name.clear();
         self.state = State::Content;

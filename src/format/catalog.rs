@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_invoke, xml_json,
+    kimi_k2, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json,
     Description,
 };
 
@@ -140,6 +140,12 @@ pub enum Format {
     /// `<function_calls><invoke name="NAME"><parameter name="KEY">VALUE`
     /// `</parameter></invoke></function_calls>`, or an `<invoke>` alone.
     XmlInvoke,
+    /// StepFun Step-3: `<｜tool_calls_begin｜><｜tool_call_begin｜>function`
+    /// `<｜tool_sep｜><steptml:invoke name="NAME"><steptml:parameter`
+    /// `name="KEY">VALUE</steptml:parameter></steptml:invoke>`
+    /// `<｜tool_call_end｜><｜tool_calls_end｜>`, one item per call. vLLM
+    /// name: `step3`.
+    Step3,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -184,6 +190,7 @@ impl Format {
         Format::DeepSeekV32,
         Format::DeepSeekV4,
         Format::XmlInvoke,
+        Format::Step3,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -236,6 +243,7 @@ impl Format {
             Format::DeepSeekV32 => &dsml::DEEPSEEK_V32,
             Format::DeepSeekV4 => &dsml::DEEPSEEK_V4,
             Format::XmlInvoke => &xml_invoke::XML_INVOKE,
+            Format::Step3 => &step3::STEP3,
         }
     }
 }

@@ -53,6 +53,7 @@ const fn glm(
         param_open_at_line_start,
         quoted_names: false,
         json_value_attribute: None,
+        item_type: None,
         recoveries: Recoveries {
             bare_function: false,
             equals_in_param_name: false,

@@ -31,6 +31,7 @@ mod mistral;
 mod models;
 mod qwen3_coder;
 mod seed_oss;
+mod step3;
 #[cfg(test)]
 mod test_formats;
 mod xlam;
@@ -93,11 +94,20 @@ pub(crate) enum Role {
     HeadAttr,
     /// Ends a message that is not a call (`<|end|>`, `<|return|>`).
     BodyClose,
+    /// Opens one call's item inside the wrapper, around its function
+    /// (Step-3's `<｜tool_call_begin｜>`): the item's type word
+    /// ([`Description::item_type`]) and `ItemSep`, then the function
+    /// opener, follow.
+    ItemOpen,
+    /// Ends an item's type word (`<｜tool_sep｜>`).
+    ItemSep,
+    /// Closes an item, after its function's closer (`<｜tool_call_end｜>`).
+    ItemClose,
 }
 
 impl Role {
     /// How many roles there are.
-    pub(crate) const COUNT: usize = Role::BodyClose as usize + 1;
+    pub(crate) const COUNT: usize = Role::ItemClose as usize + 1;
 
     /// Reasoning markers: structure only between calls, and only when
     /// reasoning is split.
@@ -314,6 +324,13 @@ pub(crate) struct Description {
     /// value is JSON (DSML's `string="false"`): typed as the JSON it is
     /// where no schema types it. Attributes follow a quoted name.
     pub json_value_attribute: Option<(&'static str, &'static str)>,
+    /// In formats whose wrapper holds one item per call (`ItemOpen` …
+    /// `ItemClose` around a marked-up function), the word an item's opener
+    /// is followed by, up to `ItemSep`: the call's type (Step-3's
+    /// `function`). Another word, or none, is read and reported
+    /// (`unexpected_call_type`). `None`: the function opener follows the
+    /// item's opener at once.
+    pub item_type: Option<&'static str>,
     /// Format-specific recoveries.
     pub recoveries: Recoveries,
     /// Whether calls are written as JSON, and how; `None`: parameters are
@@ -347,6 +364,7 @@ impl Description {
             param_open_at_line_start: false,
             quoted_names: false,
             json_value_attribute: None,
+            item_type: None,
             recoveries: Recoveries::NONE,
             json: Some(json),
         }
@@ -453,6 +471,14 @@ impl Description {
         }
         if self.recoveries.value_without_open {
             needed.push(Role::ValueOpen);
+        }
+        // An item holds a marked-up function and is closed after it; a
+        // type word needs its separator.
+        if self.has(Role::ItemOpen) || self.item_type.is_some() {
+            needed.extend([Role::ItemOpen, Role::ItemClose, Role::FuncOpen]);
+        }
+        if self.item_type.is_some() {
+            needed.push(Role::ItemSep);
         }
         for role in needed {
             if !self.has(role) {

@@ -60,6 +60,7 @@ pub(crate) static QWEN3_CODER: Description = Description {
     param_open_at_line_start: true,
     quoted_names: false,
     json_value_attribute: None,
+    item_type: None,
     recoveries: Recoveries {
         bare_function: true,
         equals_in_param_name: true,

@@ -33,6 +33,7 @@ pub(crate) static BRACKETS: Description = Description {
     param_open_at_line_start: false,
     quoted_names: false,
     json_value_attribute: None,
+    item_type: None,
     recoveries: Recoveries::NONE,
     json: None,
 };

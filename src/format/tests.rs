@@ -17,6 +17,7 @@ const fn desc(markers: &'static [(Role, &'static str)]) -> Description {
         param_open_at_line_start: false,
         quoted_names: false,
         json_value_attribute: None,
+        item_type: None,
         recoveries: Recoveries::NONE,
         json: None,
     }
