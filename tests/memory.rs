@@ -362,6 +362,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::DeepSeekV32
                 | Format::DeepSeekV4
                 | Format::XmlInvoke
+                | Format::Step3
                 | Format::Glm45
                 | Format::Glm47
         )

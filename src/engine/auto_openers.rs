@@ -20,6 +20,7 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::Qwen3Coder,
     Format::SeedOss,
     Format::MiniMaxM2,
+    Format::Step3,
     Format::DeepSeekV32,
     Format::DeepSeekV4,
     Format::Glm45,

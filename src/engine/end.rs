@@ -75,9 +75,11 @@ impl Engine {
                     }
                     continue;
                 }
-                State::Between { bare: true } | State::AfterCall => {
-                    self.close_item_before(format_args!("the end of the stream"), sink);
-                    self.release_held(sink)
+                State::Between { bare: true } | State::AfterCall => self.release_held(sink),
+                State::ItemEnd { bare } => {
+                    self.item_not_closed(format_args!("the end of the stream"), sink);
+                    self.state = State::Between { bare };
+                    continue;
                 }
                 // The name ended: the call was cut before its arguments.
                 State::JsonStart { body: false } => {
@@ -94,7 +96,6 @@ impl Engine {
                 State::Between { bare: false } => {
                     // Trailing whitespace of an unclosed wrapper is layout.
                     self.hold.text.clear();
-                    self.close_item_before(format_args!("the end of the stream"), sink);
                     let close = self.marker(Role::CallClose);
                     let last = self.call.last();
                     self.diag(

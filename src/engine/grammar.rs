@@ -62,6 +62,10 @@ pub(crate) enum State {
     /// call (`bare`), where only the wrapper's closer or another function
     /// may follow.
     Between { bare: bool },
+    /// After a function's closer, in a format with items: whitespace is
+    /// held until the item's closer ends the call, or something else shows
+    /// it is missing (`bare` as for `Between`).
+    ItemEnd { bare: bool },
     /// After the wrapper's closer: whitespace is held; it is the
     /// template's layout if another call follows, content otherwise.
     AfterCall,
@@ -110,6 +114,7 @@ impl State {
                 | State::CloserPending(_)
                 | State::NearMissCloser { .. }
                 | State::AfterEmptyClose
+                | State::ItemEnd { .. }
         )
     }
 }
@@ -291,16 +296,29 @@ impl Engine {
                 // does.
                 let (ws, decide) = self.hold_layout(s);
                 if decide {
-                    self.close_item_before(format_args!("text"), sink);
-                    if !bare {
-                        self.unclosed_wrapper_before_text(sink);
-                    }
-                    self.release_held(sink);
-                    self.state = State::Content;
+                    self.text_after_calls(bare, sink);
+                }
+                ws
+            }
+            State::ItemEnd { bare } => {
+                let (ws, decide) = self.hold_layout(s);
+                if decide {
+                    self.item_not_closed(format_args!("text"), sink);
+                    self.text_after_calls(bare, sink);
                 }
                 ws
             }
         }
+    }
+
+    /// Text after a function (and its item): the wrapper, if any, is taken
+    /// as closed; the held layout and the text are content.
+    fn text_after_calls<S: Sink>(&mut self, bare: bool, sink: &mut S) {
+        if !bare {
+            self.unclosed_wrapper_before_text(sink);
+        }
+        self.release_held(sink);
+        self.state = State::Content;
     }
 
     pub(super) fn unclosed_wrapper_before_text<S: Sink>(&mut self, sink: &mut S) {
@@ -528,6 +546,7 @@ impl Engine {
             }
             State::ItemType => self.marker_in_item_type(role, text, sink),
             State::InCall => self.marker_in_call(role, text, sink),
+            State::ItemEnd { bare } => self.marker_after_function(role, text, bare, sink),
             // Only names that end at a marker get here.
             State::ParamName { in_value } => {
                 if role == Role::KeyClose {
@@ -599,14 +618,11 @@ impl Engine {
                     self.on_marker(role, sink);
                 }
                 Role::CallClose => {
-                    self.close_item_before(format_args!("`{text}`"), sink);
                     self.hold.text.clear();
                     self.state = State::AfterCall;
                 }
                 Role::ItemOpen => self.begin_item(text, sink),
-                Role::ItemClose => self.end_item(text, sink),
                 Role::FuncOpen => {
-                    self.close_item_before(format_args!("`{text}`"), sink);
                     let opening = if bare {
                         Opening::Bare
                     } else {
@@ -615,7 +631,6 @@ impl Engine {
                     self.begin_func_name(opening);
                 }
                 Role::CallOpen => {
-                    self.close_item_before(format_args!("`{text}`"), sink);
                     if bare {
                         self.release_held(sink);
                     } else {

@@ -34,6 +34,11 @@ impl Engine {
                 self.name.clear();
                 self.state = State::ParamName { in_value: false };
             }
+            // In an item, the item's closer ends the call.
+            Role::FuncClose if self.item.is_used() => {
+                self.hold.text.clear();
+                self.state = State::ItemEnd { bare };
+            }
             Role::FuncClose => {
                 self.call.end_call(true, &self.opts, sink);
                 self.hold.text.clear();
@@ -61,14 +66,16 @@ impl Engine {
                         ),
                     );
                 }
-                self.call.end_call(true, &self.opts, sink);
                 self.hold.text.clear();
+                if self.item.is_used() {
+                    // The item's closer is due too.
+                    self.state = State::ItemEnd { bare };
+                    return self.on_marker(role, sink);
+                }
+                self.call.end_call(true, &self.opts, sink);
                 match role {
-                    // The wrapper's closer closes the call (and its item) too.
-                    Role::CallClose => {
-                        self.close_item_before(format_args!("`{text}`"), sink);
-                        self.state = State::AfterCall;
-                    }
+                    // The wrapper's closer closes the call too.
+                    Role::CallClose => self.state = State::AfterCall,
                     // An item's markers: handled after the call.
                     Role::FuncOpen | Role::ItemOpen | Role::ItemClose => {
                         self.state = State::Between { bare };

@@ -23,8 +23,15 @@ pub(crate) enum Item {
     /// The item's function began: the item's closer is due after it.
     Used,
     /// A function began without an item's opener (reported): a closer
-    /// after it is dropped, its absence is not reported again.
+    /// after it ends it, its absence is not reported again.
     Missing,
+}
+
+impl Item {
+    /// Whether the call is in an item, whose closer ends it.
+    pub(crate) fn is_used(self) -> bool {
+        matches!(self, Item::Used | Item::Missing)
+    }
 }
 
 impl Engine {
@@ -32,13 +39,13 @@ impl Engine {
     /// a recovery), after the wrapper's opener, or after an earlier call.
     pub(super) fn begin_item<S: Sink>(&mut self, text: &str, sink: &mut S) {
         match self.state {
-            State::Preamble if self.item == Item::Closed => {
+            // (Not after an item's separator: a second opener.)
+            State::Preamble if self.item != Item::Open => {
                 // Text before the item (not the item) is the wrapper's.
                 self.hold.inner_end = self.hold.len();
                 self.hold.text.push_str(text);
             }
             State::Between { bare } => {
-                self.close_item_before(format_args!("`{text}`"), sink);
                 self.hold_start(text);
                 self.hold.opening = if bare {
                     Opening::Bare
@@ -104,16 +111,27 @@ impl Engine {
         }
     }
 
-    /// An item's closer after its function's closer.
-    pub(super) fn end_item<S: Sink>(&mut self, text: &str, sink: &mut S) {
-        match self.item {
-            Item::Used | Item::Missing => {
-                // The layout before it is the template's.
-                self.hold.text.clear();
-                self.item = Item::Closed;
-            }
-            Item::Closed | Item::Open => self.marker_as_text(text, sink),
+    /// A marker after a function's closer, in an item: the item's closer
+    /// ends the call; anything else ends it without (reported) and is
+    /// read after it.
+    pub(super) fn marker_after_function<S: Sink>(
+        &mut self,
+        role: Role,
+        text: &str,
+        bare: bool,
+        sink: &mut S,
+    ) {
+        if role == Role::ItemClose {
+            // The layout before it is the template's.
+            self.hold.text.clear();
+            self.item = Item::Closed;
+            self.call.end_call(true, &self.opts, sink);
+            self.state = State::Between { bare };
+            return;
         }
+        self.item_not_closed(format_args!("`{text}`"), sink);
+        self.state = State::Between { bare };
+        self.on_marker(role, sink);
     }
 
     /// The call is confirmed: its item is used; a missing item opener or
@@ -183,27 +201,28 @@ impl Engine {
         }
     }
 
-    /// The call's item ends here without its closer: reported once.
-    /// `before` says what came instead.
-    pub(super) fn close_item_before<S: Sink>(
+    /// The call's item ends here without its closer, reported (once: not
+    /// for a function whose item opener was missing too) while the call
+    /// is open; `before` says what came instead. The call ends.
+    pub(super) fn item_not_closed<S: Sink>(
         &mut self,
         before: std::fmt::Arguments<'_>,
         sink: &mut S,
     ) {
-        if std::mem::replace(&mut self.item, Item::Closed) != Item::Used {
-            return;
+        if std::mem::replace(&mut self.item, Item::Closed) == Item::Used {
+            let close = self.marker(Role::ItemClose);
+            let index = self.call.current();
+            super::diagnostic(
+                sink,
+                &mut self.call.message,
+                Kind::UnclosedFunction,
+                index,
+                format_args!(
+                    "call `{}` was not closed with `{close}` before {before}",
+                    self.call.name
+                ),
+            );
         }
-        let close = self.marker(Role::ItemClose);
-        let last = self.call.last();
-        super::diagnostic(
-            sink,
-            &mut self.call.message,
-            Kind::UnclosedFunction,
-            last,
-            format_args!(
-                "call `{}` was not closed with `{close}` before {before}",
-                self.call.name
-            ),
-        );
+        self.call.end_call(true, &self.opts, sink);
     }
 }

@@ -51,7 +51,7 @@ mod values;
 use std::mem;
 
 use crate::event::{DiagnosticKind as Kind, Event};
-use crate::format::{Description, Role};
+use crate::format::Description;
 use crate::options::Options;
 use crate::sink::{diagnostic, emit_diagnostic, Sink};
 
@@ -485,14 +485,7 @@ impl Engine {
                         self.on_marker(role, sink);
                         if S::WANTS_RAW {
                             // An opener that went to content opened nothing.
-                            let opening = matches!(
-                                role,
-                                Role::CallOpen
-                                    | Role::FuncOpen
-                                    | Role::ItemOpen
-                                    | Role::HeadOpen
-                                    | Role::ChannelOpen
-                            ) && self.state != grammar::State::Content;
+                            let opening = role.opens() && self.state != grammar::State::Content;
                             sink.raw(spelled, opening);
                         }
                     }

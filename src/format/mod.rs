@@ -109,6 +109,14 @@ impl Role {
     /// How many roles there are.
     pub(crate) const COUNT: usize = Role::ItemClose as usize + 1;
 
+    /// Markers that may open a call (or a message) outside one.
+    pub(crate) fn opens(self) -> bool {
+        matches!(
+            self,
+            Role::CallOpen | Role::FuncOpen | Role::ItemOpen | Role::HeadOpen | Role::ChannelOpen
+        )
+    }
+
     /// Reasoning markers: structure only between calls, and only when
     /// reasoning is split.
     pub(crate) fn is_reasoning(self) -> bool {

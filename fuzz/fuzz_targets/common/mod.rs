@@ -118,6 +118,7 @@ pub fn markup(format: Format) -> bool {
             | Format::DeepSeekV32
             | Format::DeepSeekV4
             | Format::XmlInvoke
+            | Format::Step3
     )
 }
 
