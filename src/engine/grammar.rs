@@ -185,7 +185,8 @@ impl Engine {
                 // that the opener was prose, and it is released without
                 // waiting (a call after it is still recovered, as a bare
                 // one). Holding such text is an option: it costs latency.
-                let held = if self.opts.hold_text_after_wrapper {
+                // (Not in an item: its text would be neither item nor wrapper.)
+                let held = if self.opts.hold_text_after_wrapper && self.item != Item::Open {
                     s.len()
                 } else {
                     leading_ws(s)
