@@ -322,19 +322,6 @@ impl Engine {
         self.state = State::Content;
     }
 
-    pub(super) fn unclosed_wrapper_before_text<S: Sink>(&mut self, sink: &mut S) {
-        let (func_close, close) = (self.marker(Role::FuncClose), self.marker(Role::CallClose));
-        let last = self.call.last();
-        self.diag(
-            sink,
-            Kind::UnclosedToolCall,
-            last,
-            format_args!(
-                "text followed `{func_close}` without `{close}`; the wrapper is taken as closed"
-            ),
-        );
-    }
-
     pub(super) fn release_held<S: Sink>(&mut self, sink: &mut S) {
         let held = std::mem::take(&mut self.hold.text);
         if S::PLACES_CONTENT && !self.hold.replaced.is_empty() {

@@ -94,6 +94,25 @@ impl Engine {
         }
     }
 
+    pub(super) fn unclosed_wrapper_before_text<S: Sink>(&mut self, sink: &mut S) {
+        // The last closer read: the item's, in a format with items.
+        let last_close = if self.desc().has(Role::ItemClose) {
+            self.marker(Role::ItemClose)
+        } else {
+            self.marker(Role::FuncClose)
+        };
+        let close = self.marker(Role::CallClose);
+        let last = self.call.last();
+        self.diag(
+            sink,
+            Kind::UnclosedToolCall,
+            last,
+            format_args!(
+                "text followed `{last_close}` without `{close}`; the wrapper is taken as closed"
+            ),
+        );
+    }
+
     pub(super) fn new_wrapper_before_close<S: Sink>(&mut self, sink: &mut S) {
         let (open, close) = (self.marker(Role::CallOpen), self.marker(Role::CallClose));
         let last = self.call.last();
