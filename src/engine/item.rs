@@ -137,7 +137,7 @@ impl Engine {
     /// The call is confirmed: its item is used; a missing item opener or
     /// another type word is reported.
     pub(super) fn item_confirmed<S: Sink>(&mut self, sink: &mut S) {
-        if !self.desc().has(Role::ItemOpen) {
+        if self.marker(Role::ItemOpen).is_empty() {
             return;
         }
         let next = Some(self.call.count());
