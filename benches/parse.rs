@@ -29,7 +29,7 @@
 //!   formats per byte at about a token a chunk without making the run half
 //!   an hour longer.
 //! * `tool_dense_FORMAT` for the other XML-parameter formats (`seed_oss`,
-//!   `minimax_m2`, `deepseek_v32`, `kimi_k3`;
+//!   `minimax_m2`, `deepseek_v32`, `kimi_k3`, `step3`;
 //!   [`XML_INPUTS`]): the `tool_dense` session in that format's markup
 //!   (`transcript::XmlLayout`), measured as the JSON rows are.
 //!
@@ -134,6 +134,7 @@ const XML_INPUTS: [(&XmlLayout, Format); 4] = [
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
     (&transcript::KIMI_K3, Format::KimiK3),
+    (&transcript::STEP3, Format::Step3),
 ];
 
 /// The chunk sizes [`JSON_INPUTS`] are pushed in, besides whole.

@@ -42,6 +42,8 @@ def row(fmt, name):
     mode = "vllm" if name.endswith(".vllm") else "lookahead"
     # `.hold` fixtures run with `hold_text_after_wrapper(true)`, as the tests do.
     hold = ["--hold-text-after-wrapper"] if name.endswith(".hold") else []
+    # `.strict` fixtures run in strict mode, as the tests do.
+    hold += ["--strict"] if name.endswith(".strict") else []
     out = subprocess.run(
         [BINARY, "parse", "-f", fmt, "--sequential-ids", "--value-termination", mode, *hold, path],
         check=True, capture_output=True,

@@ -106,6 +106,11 @@ pub enum DiagnosticKind {
     /// A message header (gpt-oss's `<|start|>` or `<|channel|>` …
     /// `<|message|>`) could not be read: its text was returned as content.
     MalformedHeader,
+    /// A call's item (Step-3's `<｜tool_call_begin｜>` … `<｜tool_call_end｜>`)
+    /// did not give the call's type as the format writes it (`function`
+    /// then `<｜tool_sep｜>`): another word, or none; the call after it is
+    /// read.
+    UnexpectedCallType,
     /// [`Format::Auto`](crate::Format::Auto): the first call showed which
     /// format the output is in; the rest of the stream is read as that
     /// format.
@@ -147,6 +152,7 @@ impl DiagnosticKind {
             DiagnosticKind::LenientJson => "lenient_json",
             DiagnosticKind::RejectedCall => "rejected_call",
             DiagnosticKind::MalformedHeader => "malformed_header",
+            DiagnosticKind::UnexpectedCallType => "unexpected_call_type",
             DiagnosticKind::FormatDetected => "format_detected",
             DiagnosticKind::ForeignFormat => "foreign_format",
         }

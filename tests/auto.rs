@@ -45,6 +45,11 @@ const DIFFERENT: &[(&str, &str)] = &[
          otherwise",
     ),
     (
+        "step3/deepseek_spelling_is_text",
+        "DeepSeek V3's markers (`▁`, not Step-3's `_`) are text to `step3`, which reports \
+         `foreign_format`; `auto` reads the DeepSeek V3 call it is",
+    ),
+    (
         "deepseek_v3/truncated_in_name",
         "cut before V3's name ends: `deepseek_v3` has no call yet, and V3.1 already read a call \
          named `function` (incomplete, reported)",
@@ -240,6 +245,13 @@ fn a_call_in_another_format_is_content_and_said_to_be() {
              <|close|>tools<|sep|>",
             Format::KimiK2,
             "kimi_k3",
+        ),
+        (
+            "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke \
+             name=\"f\"><steptml:parameter name=\"a\">1</steptml:parameter></steptml:invoke>\
+             <｜tool_call_end｜><｜tool_calls_end｜>",
+            Format::MiniMaxM2,
+            "step3",
         ),
     ] {
         let message = Parser::new(under).parse(text);

@@ -287,6 +287,14 @@ const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
          the call; vLLM drops the `</tool_call>` after it, we return it as content (it is \
          not this format's marker) and report `missing_tool_call_open`",
     ),
+    // Step-3: the calls, names and content agree; vLLM's step3 types only
+    // strings, numbers, booleans and nulls.
+    (
+        "st3_typed_schema",
+        "`meta` is `{\"depth\": 2}` for an object parameter: vLLM's step3 parser casts only \
+         string, integer, number, boolean and null types, so the object stays a string; we type \
+         it by the schema ladder, as for every XML format (`{\"depth\": 2}`)",
+    ),
 ];
 
 /// The vLLM parser names this crate implements, with the format each one
@@ -313,6 +321,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("seed_oss", Format::SeedOss),
     ("minimax_m2", Format::MiniMaxM2),
     ("deepseek_v32", Format::DeepSeekV32),
+    ("step3", Format::Step3),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -338,6 +347,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::SeedOss, 9),
     (Format::MiniMaxM2, 9),
     (Format::DeepSeekV32, 9),
+    (Format::Step3, 4),
 ];
 
 struct Case {
@@ -562,6 +572,8 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
     ("apertus", Format::Apertus),
     ("gigachat3", Format::GigaChat3),
     ("deepseek_v4", Format::DeepSeekV4),
+    // Compared with vLLM's own parser in tests/kimi_k3_vllm.rs instead.
+    ("kimi_k3", Format::KimiK3),
 ];
 
 /// Formats that are not vLLM parsers at all (calls that leak into text,
@@ -785,6 +797,13 @@ fn known_divergences_behave_as_documented() {
     );
     assert_eq!(m.tool_calls[0].name, "get_time");
     assert!(kinds(&m).contains(&DiagnosticKind::MissingToolCallOpen));
+
+    let m = get("st3_typed_schema");
+    assert_eq!(
+        arguments(&m, 0),
+        serde_json::json!({"count": 5, "enabled": true, "meta": {"depth": 2}})
+    );
+    assert!(m.diagnostics.is_empty());
 
     for format in ["g45", "g47"] {
         let id = format!("{format}_missing_arg_value_close");

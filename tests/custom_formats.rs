@@ -131,7 +131,7 @@ fn format_file_errors_name_the_line_and_the_rule() {
             "no marker is the start of another",
         ),
         (
-            "name = \"a\"\nbase = \"qwen3_coder\"\n[markers]\nfunction_open = \"<f<tool_call>\"\n",
+            "name = \"a\"\nbase = \"qwen3_coder\"\n[markers]\nfunction_open = \"<f<tool_call>x\"\n",
             4,
             "no marker holds another after its first byte, but as its end",
         ),

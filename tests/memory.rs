@@ -297,6 +297,8 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<function_call><name>write_file</name><arguments>",
             "</arguments></function_call>",
         ),
+        // The arguments in an attribute of a leaked self-closing call.
+        Format::XmlInvoke => ("<function_calls><invoke name=\"write_file\" args='", "'/></function_calls>"),
         // After a line of prose, the seed's shape.
         Format::BareJson => (
             "Writing it.\n{\"tool\": \"write_file\", \"args\": ",
@@ -361,7 +363,8 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::MiniMaxM2
                 | Format::DeepSeekV32
                 | Format::DeepSeekV4
-                | Format::XmlInvoke
+                | Format::Step3
+                | Format::KimiK3
                 | Format::Glm45
                 | Format::Glm47
         )

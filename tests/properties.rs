@@ -269,6 +269,32 @@ const TOOL_ELEMENT: &[(&[u8], &[u8])] = &[
     (b"<invoke name=", b"<tool name="),
     (b"</invoke>", b"</tool>"),
 ];
+/// Qwen3-Coder's output in Step-3's spelling: each function in an item
+/// (`<｜tool_call_begin｜>function<｜tool_sep｜>` … `<｜tool_call_end｜>`), and
+/// the soup's near misses as a lone item opener (`<tool_`), a lone
+/// separator (`<func`) and a cut closer (`</param`).
+fn step3_spelling(qwen: Vec<u8>) -> Vec<u8> {
+    respell(
+        &qwen,
+        &[
+            (b"<tool_call>", "<｜tool_calls_begin｜>".as_bytes()),
+            (b"</tool_call>", "<｜tool_calls_end｜>".as_bytes()),
+            (
+                b"<function=",
+                "<｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=".as_bytes(),
+            ),
+            (
+                b"</function>",
+                "</steptml:invoke><｜tool_call_end｜>".as_bytes(),
+            ),
+            (b"<parameter=", b"<steptml:parameter name="),
+            (b"</parameter>", b"</steptml:parameter>"),
+            (b"<tool_", "<｜tool_call_begin｜>".as_bytes()),
+            (b"<func", "<｜tool_sep｜>".as_bytes()),
+            (b"</param", b"</steptml:param"),
+        ],
+    )
+}
 
 /// `bytes` with each `from` replaced by its `to`, left to right.
 fn respell(bytes: &[u8], pairs: &[(&[u8], &[u8])]) -> Vec<u8> {
@@ -771,6 +797,12 @@ properties!(
     Format::KimiK3,
     qwen_output().prop_map(k3_spelling),
     qwen_calls().prop_map(k3_spelling)
+);
+properties!(
+    step3,
+    Format::Step3,
+    qwen_output().prop_map(step3_spelling),
+    qwen_calls().prop_map(step3_spelling)
 );
 properties!(glm45, Format::Glm45, glm_output(), glm_calls());
 properties!(glm47, Format::Glm47, glm_output(), glm_calls());

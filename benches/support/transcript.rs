@@ -301,6 +301,18 @@ pub const MINIMAX_M2: XmlLayout = XmlLayout {
     call_close: "</invoke>\n</minimax:tool_call>",
 };
 
+/// Step-3's, one item per call, on one line as its template writes it:
+/// `<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name="NAME">…`
+pub const STEP3: XmlLayout = XmlLayout {
+    call_open:
+        "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke name=\"",
+    name_end: "\">",
+    param_open: "<steptml:parameter name=\"",
+    key_end: "\">",
+    value_end: "</steptml:parameter>",
+    call_close: "</steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>",
+};
+
 /// DeepSeek V3.2's DSML, every value `string="true"` (the integers too:
 /// the tools' schema types them, as in `tool_dense`).
 pub const DEEPSEEK_V32: XmlLayout = XmlLayout {

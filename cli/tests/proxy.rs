@@ -490,6 +490,7 @@ async fn without_format_or_map_the_model_name_picks_the_format() {
         ("openai/gpt-oss-120b", "openai", "two_calls"),
         ("NousResearch/Hermes-3-Llama-3.1-8B", "hermes", "one_call"),
         ("MiniMaxAI/MiniMax-M2", "minimax_m2", "one_call"),
+        ("stepfun-ai/step3", "step3", "one_call"),
     ] {
         assert_rewritten_as(&proxy, model, format, fixture).await;
     }

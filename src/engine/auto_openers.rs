@@ -20,6 +20,7 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::Qwen3Coder,
     Format::SeedOss,
     Format::MiniMaxM2,
+    Format::Step3,
     Format::DeepSeekV32,
     Format::DeepSeekV4,
     Format::Glm45,
@@ -79,7 +80,7 @@ pub(super) fn opener_list() -> (Vec<(Role, &'static str)>, Vec<(&'static str, Ve
         for &(role, text) in desc.markers {
             let role = match role {
                 Role::CallOpen | Role::HeadOpen | Role::ChannelOpen => Role::CallOpen,
-                Role::FuncOpen if desc.recoveries.bare_function => Role::CallOpen,
+                Role::FuncOpen | Role::ItemOpen if desc.recoveries.bare_function => Role::CallOpen,
                 Role::ReasoningOpen | Role::ReasoningClose => role,
                 _ => continue,
             };

@@ -2,6 +2,7 @@
 
 use super::grammar::State;
 use super::hold::Opening;
+use super::item::Item;
 use super::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
@@ -14,7 +15,20 @@ impl Engine {
         loop {
             match self.state {
                 State::Content | State::Start => {}
-                State::Preamble => self.reject_opening(sink),
+                State::Preamble | State::ItemType => {
+                    if self.item == Item::Open {
+                        self.diag(
+                            sink,
+                            Kind::Truncated,
+                            None,
+                            format_args!(
+                                "the stream ended inside a call's item, before its function; \
+                                 the text is returned as content"
+                            ),
+                        );
+                    }
+                    self.reject_opening(sink)
+                }
                 State::Confirming => match self.hold.opening {
                     // Inside the wrapper, a whole name before the end is a
                     // call cut off right after it.
@@ -62,6 +76,11 @@ impl Engine {
                     continue;
                 }
                 State::Between { bare: true } | State::AfterCall => self.release_held(sink),
+                State::ItemEnd { bare } => {
+                    self.item_not_closed(format_args!("the end of the stream"), sink);
+                    self.state = State::Between { bare };
+                    continue;
+                }
                 // The name ended: the call was cut before its arguments.
                 State::JsonStart { body: false } => {
                     self.hold.text.clear();

@@ -4,6 +4,7 @@
 //! description; diagnostics quote the format's own spelling.
 
 use super::hold::Opening;
+use super::item::Item;
 
 use super::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
@@ -24,6 +25,9 @@ pub(crate) enum State {
     /// that have one): tentative, text is held until a function name
     /// confirms the call or the window runs out.
     Preamble,
+    /// After an item's opener (`Role::ItemOpen`): its type word, up to
+    /// `ItemSep`; held with the opening.
+    ItemType,
     /// Reading a function name; tentative (see `Opening`).
     FuncName,
     /// A function name was read; whitespace is held until a marker that
@@ -58,6 +62,10 @@ pub(crate) enum State {
     /// call (`bare`), where only the wrapper's closer or another function
     /// may follow.
     Between { bare: bool },
+    /// After a function's closer, in a format with items: whitespace is
+    /// held until the item's closer ends the call, or something else shows
+    /// it is missing (`bare` as for `Between`).
+    ItemEnd { bare: bool },
     /// After the wrapper's closer: whitespace is held; it is the
     /// template's layout if another call follows, content otherwise.
     AfterCall,
@@ -106,6 +114,7 @@ impl State {
                 | State::CloserPending(_)
                 | State::NearMissCloser { .. }
                 | State::AfterEmptyClose
+                | State::ItemEnd { .. }
         )
     }
 }
@@ -176,7 +185,8 @@ impl Engine {
                 // that the opener was prose, and it is released without
                 // waiting (a call after it is still recovered, as a bare
                 // one). Holding such text is an option: it costs latency.
-                let held = if self.opts.hold_text_after_wrapper {
+                // (Not in an item: its text would be neither item nor wrapper.)
+                let held = if self.opts.hold_text_after_wrapper && self.item != Item::Open {
                     s.len()
                 } else {
                     leading_ws(s)
@@ -188,6 +198,7 @@ impl Engine {
                 }
                 held
             }
+            State::ItemType => self.item_type_text(s, sink),
             State::FuncName | State::ParamName { .. } => self.name_text(s, sink),
             State::Confirming => {
                 let (ws, decide) = self.hold_layout(s);
@@ -286,28 +297,29 @@ impl Engine {
                 // does.
                 let (ws, decide) = self.hold_layout(s);
                 if decide {
-                    if !bare {
-                        self.unclosed_wrapper_before_text(sink);
-                    }
-                    self.release_held(sink);
-                    self.state = State::Content;
+                    self.text_after_calls(bare, sink);
+                }
+                ws
+            }
+            State::ItemEnd { bare } => {
+                let (ws, decide) = self.hold_layout(s);
+                if decide {
+                    self.item_not_closed(format_args!("text"), sink);
+                    self.text_after_calls(bare, sink);
                 }
                 ws
             }
         }
     }
 
-    pub(super) fn unclosed_wrapper_before_text<S: Sink>(&mut self, sink: &mut S) {
-        let (func_close, close) = (self.marker(Role::FuncClose), self.marker(Role::CallClose));
-        let last = self.call.last();
-        self.diag(
-            sink,
-            Kind::UnclosedToolCall,
-            last,
-            format_args!(
-                "text followed `{func_close}` without `{close}`; the wrapper is taken as closed"
-            ),
-        );
+    /// Text after a function (and its item): the wrapper, if any, is taken
+    /// as closed; the held layout and the text are content.
+    fn text_after_calls<S: Sink>(&mut self, bare: bool, sink: &mut S) {
+        if !bare {
+            self.unclosed_wrapper_before_text(sink);
+        }
+        self.release_held(sink);
+        self.state = State::Content;
     }
 
     pub(super) fn release_held<S: Sink>(&mut self, sink: &mut S) {
@@ -399,13 +411,17 @@ impl Engine {
                 // Also the closer of reasoning that a call ended: the
                 // model's own end of it, which is structure.
                 Role::ReasoningClose if self.reasoning_at.is_some() => self.reasoning_at = None,
-                Role::CallOpen | Role::FuncOpen
+                Role::CallOpen | Role::FuncOpen | Role::ItemOpen
                     if self.in_reasoning() && !self.opts.calls_in_reasoning =>
                 {
                     self.content(sink, text)
                 }
                 // Markers inside a fenced code block are text (an option).
-                Role::CallOpen | Role::FuncOpen | Role::HeadOpen | Role::ChannelOpen
+                Role::CallOpen
+                | Role::FuncOpen
+                | Role::ItemOpen
+                | Role::HeadOpen
+                | Role::ChannelOpen
                     if self.in_code_block() =>
                 {
                     self.content(sink, text)
@@ -434,6 +450,7 @@ impl Engine {
                 Role::FuncOpen if desc.recoveries.bare_function => {
                     self.begin_func_name(Opening::Bare, text)
                 }
+                Role::ItemOpen if desc.recoveries.bare_function => self.begin_item(text, sink),
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
                 // The end of a message that was not a call (or of one to a
                 // built-in tool): structure. Outside a message, text.
@@ -450,11 +467,15 @@ impl Engine {
                     self.begin_json(true);
                 }
                 Role::FuncOpen => {
-                    self.hold.inner_end = self.hold.len();
+                    // An item's text is not the wrapper's (see `begin_item`).
+                    if self.item != Item::Open {
+                        self.hold.inner_end = self.hold.len();
+                    }
                     self.hold.text.push_str(text);
                     self.name.clear();
                     self.state = State::FuncName;
                 }
+                Role::ItemOpen => self.begin_item(text, sink),
                 Role::CallOpen => {
                     self.reject_opening(sink);
                     self.on_marker(role, sink);
@@ -513,7 +534,9 @@ impl Engine {
                 }
                 self.on_marker(role, sink);
             }
+            State::ItemType => self.marker_in_item_type(role, text, sink),
             State::InCall => self.marker_in_call(role, text, sink),
+            State::ItemEnd { bare } => self.marker_after_function(role, text, bare, sink),
             // Only names that end at a marker get here.
             State::ParamName { in_value } => {
                 // Where names share their end, it is `NameClose`.
@@ -591,6 +614,7 @@ impl Engine {
                     self.hold.text.clear();
                     self.state = State::AfterCall;
                 }
+                Role::ItemOpen => self.begin_item(text, sink),
                 Role::FuncOpen => {
                     let opening = if bare {
                         Opening::Bare

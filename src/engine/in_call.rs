@@ -12,7 +12,7 @@ impl Engine {
     pub(super) fn marker_in_call<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
         if matches!(
             role,
-            Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen
+            Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen | Role::ItemSep
         ) {
             return self.stray.push(text);
         }
@@ -33,6 +33,11 @@ impl Engine {
                 self.hold_start(text);
                 self.name.clear();
                 self.state = State::ParamName { in_value: false };
+            }
+            // In an item, the item's closer ends the call.
+            Role::FuncClose if self.item.is_used() => {
+                self.hold.text.clear();
+                self.state = State::ItemEnd { bare };
             }
             Role::FuncClose => {
                 self.call.end_call(true, &self.opts, sink);
@@ -61,12 +66,18 @@ impl Engine {
                         ),
                     );
                 }
-                self.call.end_call(true, &self.opts, sink);
                 self.hold.text.clear();
+                if self.item.is_used() {
+                    // The item's closer is due too.
+                    self.state = State::ItemEnd { bare };
+                    return self.on_marker(role, sink);
+                }
+                self.call.end_call(true, &self.opts, sink);
                 match role {
                     // The wrapper's closer closes the call too.
                     Role::CallClose => self.state = State::AfterCall,
-                    Role::FuncOpen => {
+                    // An item's markers: handled after the call.
+                    Role::FuncOpen | Role::ItemOpen | Role::ItemClose => {
                         self.state = State::Between { bare };
                         self.on_marker(role, sink);
                     }
@@ -81,6 +92,25 @@ impl Engine {
                 }
             }
         }
+    }
+
+    pub(super) fn unclosed_wrapper_before_text<S: Sink>(&mut self, sink: &mut S) {
+        // The last closer read: the item's, in a format with items.
+        let last_close = if self.desc().has(Role::ItemClose) {
+            self.marker(Role::ItemClose)
+        } else {
+            self.marker(Role::FuncClose)
+        };
+        let close = self.marker(Role::CallClose);
+        let last = self.call.last();
+        self.diag(
+            sink,
+            Kind::UnclosedToolCall,
+            last,
+            format_args!(
+                "text followed `{last_close}` without `{close}`; the wrapper is taken as closed"
+            ),
+        );
     }
 
     pub(super) fn new_wrapper_before_close<S: Sink>(&mut self, sink: &mut S) {

@@ -36,6 +36,7 @@ mod grammar;
 mod header;
 mod hold;
 mod in_call;
+mod item;
 mod json;
 mod json_after;
 mod json_args;
@@ -50,7 +51,7 @@ mod values;
 use std::mem;
 
 use crate::event::{DiagnosticKind as Kind, Event};
-use crate::format::{Description, Role};
+use crate::format::Description;
 use crate::options::Options;
 use crate::sink::{diagnostic, emit_diagnostic, Sink};
 
@@ -90,6 +91,8 @@ pub(crate) struct Engine {
     /// opener is one of `Json::unclosed_openers`, or it is a body that
     /// opened the output without a marker.
     unclosed_wrapper: bool,
+    /// The current call's item (formats with `Role::ItemOpen`).
+    item: item::Item,
     /// `Format::Auto`: looking for the format, or (decided) how to start
     /// over.
     detect: Option<Box<auto::Detect>>,
@@ -125,6 +128,7 @@ impl Engine {
             reasoning_at: None,
             in_message: false,
             unclosed_wrapper: false,
+            item: item::Item::Closed,
             detect,
             foreign: None,
             fences: None,
@@ -190,6 +194,7 @@ impl Engine {
         self.json.reset();
         self.in_message = false;
         self.unclosed_wrapper = false;
+        self.item = item::Item::Closed;
         self.fed = 0;
         self.start_stream();
     }
@@ -480,13 +485,7 @@ impl Engine {
                         self.on_marker(role, sink);
                         if S::WANTS_RAW {
                             // An opener that went to content opened nothing.
-                            let opening = matches!(
-                                role,
-                                Role::CallOpen
-                                    | Role::FuncOpen
-                                    | Role::HeadOpen
-                                    | Role::ChannelOpen
-                            ) && self.state != grammar::State::Content;
+                            let opening = role.opens() && self.state != grammar::State::Content;
                             sink.raw(spelled, opening);
                         }
                     }

@@ -248,6 +248,7 @@ impl Engine {
                 );
             }
         }
+        self.item_confirmed(sink);
         self.hold.text.clear();
         let written = self.name.text.as_str();
         match (
@@ -381,9 +382,14 @@ impl Engine {
     /// An opening that is not a call: its text goes back to content.
     #[inline(never)]
     pub(super) fn reject_opening<S: Sink>(&mut self, sink: &mut S) {
-        if self.state == State::FuncName && self.hold.opening == Opening::Wrapped {
+        let opening = matches!(
+            self.state,
+            State::FuncName | State::ItemType | State::Preamble
+        );
+        if opening && self.hold.opening == Opening::Wrapped {
             self.unclosed_wrapper_before_text(sink);
         }
+        self.item = super::item::Item::Closed;
         self.release_held(sink);
         self.name.clear();
         self.state = State::Content;

@@ -86,10 +86,10 @@ impl Engine {
                 self.name.clear();
                 self.state = State::ParamName { in_value: true };
             }
-            Role::FuncClose | Role::CallClose if immediate => {
+            Role::FuncClose | Role::ItemClose | Role::CallClose if immediate => {
                 self.end_unclosed_value(role, text, sink)
             }
-            Role::ParamClose | Role::FuncClose | Role::CallClose => {
+            Role::ParamClose | Role::FuncClose | Role::ItemClose | Role::CallClose => {
                 self.hold.text.clear();
                 self.hold.text.push_str(&self.call.value.tail);
                 self.call.value.tail.clear();
@@ -109,6 +109,8 @@ impl Engine {
             | Role::ChannelOpen
             | Role::HeadAttr
             | Role::BodyClose
+            | Role::ItemOpen
+            | Role::ItemSep
             | Role::Layout => self.value_text(text, sink),
         }
     }

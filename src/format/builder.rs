@@ -195,6 +195,13 @@ impl FormatBuilder {
         self
     }
 
+    /// Each call sits in an item (`ItemOpen` … `ItemClose`) whose opener
+    /// is followed by this word, then `ItemSep` (Step-3's `function`).
+    pub fn item_type(mut self, word: impl Into<String>) -> FormatBuilder {
+        self.owned.item_type = Some(word.into());
+        self
+    }
+
     /// A function's arguments may be one JSON object in this attribute
     /// after its quoted name (`<invoke name="N" args='{…}'/>`), read as it
     /// streams; the element ends with `/>`, or `>` and its closer. Needs

@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, xlam, xml_invoke,
+    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, step3, xlam, xml_invoke,
     xml_json, CustomFormat, Description, Role,
 };
 
@@ -146,6 +146,12 @@ pub enum Format {
     /// a value's `type` other than `string` says it is JSON. vLLM name:
     /// `kimi_k3`.
     KimiK3,
+    /// StepFun Step-3: `<｜tool_calls_begin｜><｜tool_call_begin｜>function`
+    /// `<｜tool_sep｜><steptml:invoke name="NAME"><steptml:parameter`
+    /// `name="KEY">VALUE</steptml:parameter></steptml:invoke>`
+    /// `<｜tool_call_end｜><｜tool_calls_end｜>`, one item per call. vLLM
+    /// name: `step3`.
+    Step3,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -195,6 +201,7 @@ impl Format {
         Format::DeepSeekV4,
         Format::XmlInvoke,
         Format::KimiK3,
+        Format::Step3,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -259,6 +266,7 @@ impl Format {
             Format::DeepSeekV4 => &dsml::DEEPSEEK_V4,
             Format::XmlInvoke => &xml_invoke::XML_INVOKE,
             Format::KimiK3 => &kimi_k3::KIMI_K3,
+            Format::Step3 => &step3::STEP3,
             Format::Custom(custom) => custom.description(),
         }
     }

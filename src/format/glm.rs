@@ -55,6 +55,7 @@ const fn glm(
         json_value_attribute: None,
         string_value_attribute: None,
         json_args_attribute: None,
+        item_type: None,
         recoveries: Recoveries {
             bare_function: false,
             equals_in_param_name: false,

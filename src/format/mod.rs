@@ -35,6 +35,7 @@ mod owned;
 mod qwen3_coder;
 mod rules;
 mod seed_oss;
+mod step3;
 #[cfg(test)]
 mod test_formats;
 #[cfg(feature = "toml")]
@@ -111,6 +112,15 @@ pub enum Role {
     HeadAttr,
     /// Ends a message that is not a call (`<|end|>`, `<|return|>`).
     BodyClose,
+    /// Opens one call's item inside the wrapper, around its function
+    /// (Step-3's `<｜tool_call_begin｜>`): the item's type word
+    /// ([`Description::item_type`]) and `ItemSep`, then the function
+    /// opener, follow.
+    ItemOpen,
+    /// Ends an item's type word (`<｜tool_sep｜>`).
+    ItemSep,
+    /// Closes an item, after its function's closer (`<｜tool_call_end｜>`).
+    ItemClose,
     /// Markup around content that is not content (Kimi K3's response
     /// channel, `<|open|>response<|sep|>`): dropped between calls.
     Layout,
@@ -139,6 +149,9 @@ impl Role {
         Role::ChannelOpen,
         Role::HeadAttr,
         Role::BodyClose,
+        Role::ItemOpen,
+        Role::ItemSep,
+        Role::ItemClose,
         Role::Layout,
     ];
 
@@ -169,8 +182,19 @@ impl Role {
             Role::ChannelOpen => "channel_open",
             Role::HeadAttr => "header_attribute",
             Role::BodyClose => "body_close",
+            Role::ItemOpen => "item_open",
+            Role::ItemSep => "item_separator",
+            Role::ItemClose => "item_close",
             Role::Layout => "layout",
         }
+    }
+
+    /// Markers that may open a call (or a message) outside one.
+    pub(crate) fn opens(self) -> bool {
+        matches!(
+            self,
+            Role::CallOpen | Role::FuncOpen | Role::ItemOpen | Role::HeadOpen | Role::ChannelOpen
+        )
     }
 
     /// Reasoning markers: structure only between calls, and only when
@@ -399,6 +423,13 @@ pub(crate) struct Description {
     /// then ends with `/>`, or with `>` and its closer (the leaked
     /// `<invoke name="N" args='{…}'/>`).
     pub json_args_attribute: Option<&'static str>,
+    /// In formats whose wrapper holds one item per call (`ItemOpen` …
+    /// `ItemClose` around a marked-up function), the word an item's opener
+    /// is followed by, up to `ItemSep`: the call's type (Step-3's
+    /// `function`). Another word, or none, is read and reported
+    /// (`unexpected_call_type`). `None`: the function opener follows the
+    /// item's opener at once.
+    pub item_type: Option<&'static str>,
     /// Format-specific recoveries.
     pub recoveries: Recoveries,
     /// Whether calls are written as JSON, and how; `None`: parameters are
@@ -434,6 +465,7 @@ impl Description {
             json_value_attribute: None,
             string_value_attribute: None,
             json_args_attribute: None,
+            item_type: None,
             recoveries: Recoveries::NONE,
             json: Some(json),
         }

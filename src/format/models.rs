@@ -46,6 +46,10 @@ impl Format {
         ("mimo", Format::Qwen3Coder),
         ("nemotron-3-nano", Format::Qwen3Coder),
         ("step-3.5", Format::Qwen3Coder),
+        // Step-3.5's served name (SGLang's and vLLM's parser `step3p5`),
+        // which `step-3` below would hold.
+        ("step3p5", Format::Qwen3Coder),
+        ("step-3", Format::Step3),
         ("seed-oss", Format::SeedOss),
         // Hermes-style JSON in `<tool_call>`.
         ("qwen3", Format::Hermes),
@@ -244,6 +248,8 @@ mod tests {
         "XiaomiMiMo/MiMo-V2-Flash",
         "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16",
         "stepfun-ai/Step-3.5-Flash",
+        "step3p5-flash",
+        "stepfun-ai/step3",
         "ByteDance-Seed/Seed-OSS-36B-Instruct",
         "Qwen/Qwen3-235B-A22B-Instruct-2507",
         "Qwen/Qwen2.5-7B-Instruct",
@@ -352,6 +358,10 @@ mod tests {
             ("XiaomiMiMo/MiMo-V2-Flash", Qwen3Coder),
             ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-FP8", Qwen3Coder),
             ("stepfun-ai/Step-3.5-Flash", Qwen3Coder),
+            ("step3p5", Qwen3Coder),
+            ("stepfun-ai/step3", Step3),
+            ("stepfun-ai/step3-fp8", Step3),
+            ("Step-3", Step3),
             ("ByteDance-Seed/Seed-OSS-36B-Instruct", SeedOss),
             ("ByteDance-Seed/Seed-OSS-36B-Base", SeedOss),
             // Hermes and the models that write it.

@@ -64,6 +64,7 @@ pub(crate) struct Owned {
     pub json_value_attribute: Option<(String, String)>,
     pub string_value_attribute: Option<(String, String)>,
     pub json_args_attribute: Option<String>,
+    pub item_type: Option<String>,
     pub recoveries: Recoveries,
     pub json: Option<OwnedJson>,
 }
@@ -91,6 +92,7 @@ impl Owned {
             json_value_attribute: None,
             string_value_attribute: None,
             json_args_attribute: None,
+            item_type: None,
             recoveries: Recoveries::NONE,
             json: None,
         }
@@ -121,6 +123,7 @@ impl Owned {
                 .string_value_attribute
                 .map(|(k, v)| (k.to_owned(), v.to_owned())),
             json_args_attribute: desc.json_args_attribute.map(str::to_owned),
+            item_type: desc.item_type.map(str::to_owned),
             recoveries: desc.recoveries,
             json: desc.json.map(|json| OwnedJson {
                 args_after_name: json.args_after_name,
@@ -183,6 +186,7 @@ impl Owned {
             json_value_attribute: self.json_value_attribute.is_some()
                 || self.string_value_attribute.is_some()
                 || self.json_args_attribute.is_some(),
+            item_type: self.item_type.is_some(),
             layout: match &self.json {
                 None => Layout::Marked,
                 Some(json) if json.headers.is_some() => Layout::Headed,
@@ -247,6 +251,7 @@ impl Owned {
                 .as_ref()
                 .map(|(k, v)| (leak_str(k), leak_str(v))),
             json_args_attribute: self.json_args_attribute.as_deref().map(leak_str),
+            item_type: self.item_type.as_deref().map(leak_str),
             recoveries: self.recoveries,
             json: self.json.as_ref().map(|json| Json {
                 args_after_name: json.args_after_name,

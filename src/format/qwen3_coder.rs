@@ -62,6 +62,7 @@ pub(crate) static QWEN3_CODER: Description = Description {
     json_value_attribute: None,
     string_value_attribute: None,
     json_args_attribute: None,
+    item_type: None,
     recoveries: Recoveries {
         bare_function: true,
         equals_in_param_name: true,

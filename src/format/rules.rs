@@ -20,6 +20,8 @@ pub(crate) struct Shape<'a> {
     pub recoveries: Recoveries,
     pub quoted_names: bool,
     pub json_value_attribute: bool,
+    /// The item type word (Step-3's `function`), if the format has one.
+    pub item_type: bool,
     pub layout: Layout,
 }
 
@@ -50,6 +52,7 @@ impl Description {
             json_value_attribute: self.json_value_attribute.is_some()
                 || self.string_value_attribute.is_some()
                 || self.json_args_attribute.is_some(),
+            item_type: self.item_type.is_some(),
             layout: match self.json {
                 None => Layout::Marked,
                 Some(json) if json.headers.is_some() => Layout::Headed,
@@ -126,6 +129,14 @@ impl Shape<'_> {
         }
         if self.recoveries.value_without_open {
             needed.push(Role::ValueOpen);
+        }
+        // An item holds a marked-up function and is closed after it; a
+        // type word needs its separator.
+        if self.has(Role::ItemOpen) || self.item_type {
+            needed.extend([Role::ItemOpen, Role::ItemClose, Role::FuncOpen]);
+        }
+        if self.item_type {
+            needed.push(Role::ItemSep);
         }
         for role in needed {
             if !self.has(role) {

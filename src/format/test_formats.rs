@@ -35,9 +35,81 @@ pub(crate) static BRACKETS: Description = Description {
     json_value_attribute: None,
     string_value_attribute: None,
     json_args_attribute: None,
+    item_type: None,
     recoveries: Recoveries::NONE,
     json: None,
 };
+
+/// Items without a type word (`Description::item_type` unset): the
+/// function opener follows the item's opener at once.
+pub(crate) static ITEMS: Description = Description {
+    name: "test_items",
+    markers: &[
+        (Role::CallOpen, "[CALLS]"),
+        (Role::CallClose, "[/CALLS]"),
+        (Role::ItemOpen, "[ITEM]"),
+        (Role::ItemClose, "[/ITEM]"),
+        (Role::FuncOpen, "<fn="),
+        (Role::FuncClose, "</fn>"),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+    ],
+    func_name_end: NameEnd::Byte(b'>'),
+    param_name_end: NameEnd::Byte(b'>'),
+    follows: &[
+        (Role::ParamClose, &[Role::ParamOpen, Role::FuncClose]),
+        (Role::FuncClose, &[Role::ItemClose]),
+    ],
+    ..BRACKETS
+};
+
+#[cfg(test)]
+mod item_tests {
+    use std::sync::OnceLock;
+
+    use super::*;
+    use crate::engine::Compiled;
+    use crate::{Ids, Message, Parser};
+
+    fn parse(input: &str) -> Message {
+        static COMPILED: OnceLock<Compiled> = OnceLock::new();
+        let compiled = COMPILED.get_or_init(|| Compiled::new(&ITEMS).expect("valid test format"));
+        Parser::builder()
+            .ids(Ids::sequential("call_"))
+            .build_with(compiled)
+            .parse(input)
+    }
+
+    fn kinds(message: &Message) -> Vec<&'static str> {
+        message
+            .diagnostics
+            .iter()
+            .map(|d| d.kind.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn an_item_without_a_type_word_holds_its_function() {
+        let m = parse("[CALLS][ITEM]<fn=f><p=a>1</p></fn>[/ITEM] [ITEM]<fn=g></fn>[/ITEM][/CALLS]");
+        let calls: Vec<_> = m
+            .tool_calls
+            .iter()
+            .map(|c| (&*c.name, &*c.arguments))
+            .collect();
+        assert_eq!(calls, [("f", r#"{"a": "1"}"#), ("g", "{}")]);
+        assert_eq!(m.content, None);
+        assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+    }
+
+    #[test]
+    fn missing_item_markers_are_reported() {
+        let m = parse("[CALLS][ITEM]<fn=f></fn>[ITEM]<fn=g></fn>[/ITEM]<fn=h></fn>[/CALLS]");
+        assert_eq!(m.tool_calls.len(), 3);
+        assert_eq!(kinds(&m), ["unclosed_function", "missing_tool_call_open"]);
+        assert_eq!(m.diagnostics[0].index, Some(0));
+        assert_eq!(m.diagnostics[1].index, Some(2));
+    }
+}
 
 #[cfg(test)]
 mod tests {

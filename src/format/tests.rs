@@ -19,6 +19,7 @@ const fn desc(markers: &'static [(Role, &'static str)]) -> Description {
         json_value_attribute: None,
         string_value_attribute: None,
         json_args_attribute: None,
+        item_type: None,
         recoveries: Recoveries::NONE,
         json: None,
     }
@@ -107,6 +108,48 @@ fn a_marker_inside_a_marker_is_refused() {
 }
 
 #[test]
+fn an_item_needs_its_closer_and_a_type_word_its_separator() {
+    const ITEM: &[(Role, &str)] = &[
+        (Role::CallOpen, "<call>"),
+        (Role::CallClose, "</call>"),
+        (Role::ItemOpen, "<item>"),
+        (Role::FuncOpen, "<fn="),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+    ];
+    static NO_CLOSE: Description = desc(ITEM);
+    assert_eq!(
+        NO_CLOSE.validate(),
+        Err(DescriptionError::MissingRole(Role::ItemClose))
+    );
+    static NO_SEP: Description = Description {
+        item_type: Some("function"),
+        ..desc(&[
+            (Role::CallOpen, "<call>"),
+            (Role::CallClose, "</call>"),
+            (Role::ItemOpen, "<item>"),
+            (Role::ItemClose, "</item>"),
+            (Role::FuncOpen, "<fn="),
+            (Role::ParamOpen, "<p="),
+            (Role::ParamClose, "</p>"),
+        ])
+    };
+    assert_eq!(
+        NO_SEP.validate(),
+        Err(DescriptionError::MissingRole(Role::ItemSep))
+    );
+    // A type word needs items.
+    static NO_ITEM: Description = Description {
+        item_type: Some("function"),
+        ..desc(MINIMAL)
+    };
+    assert_eq!(
+        NO_ITEM.validate(),
+        Err(DescriptionError::MissingRole(Role::ItemOpen))
+    );
+}
+
+#[test]
 fn every_role_the_grammar_needs_is_spelled() {
     static NO_CLOSE: Description = desc(&[
         (Role::CallOpen, "<call>"),
@@ -191,7 +234,7 @@ fn unknown_names_are_rejected_with_the_known_ones_listed() {
                  (aliases: glm-4.7, glm5), hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
                  granite, phi4_mini_json, mistral, openai (aliases: gpt_oss, harmony), \
                  llama3_json (alias: llama4_json), minimax, cohere_command3 (alias: cohere_command4), \
-                 granite-20b-fc, xlam, apertus, gigachat3, xml_tool_use, xml_function_call, bare_json (alias: json), seed_oss, minimax_m2, deepseek_v32, deepseek_v4, xml_invoke, or auto (detected from the output)"
+                 granite-20b-fc, xlam, apertus, gigachat3, xml_tool_use, xml_function_call, bare_json (alias: json), seed_oss, minimax_m2, deepseek_v32, deepseek_v4, xml_invoke, kimi_k3, step3, or auto (detected from the output)"
             )
         );
     }

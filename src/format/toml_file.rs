@@ -50,6 +50,7 @@ struct Grammar {
     call_confirmed_by: Option<Vec<RoleKey>>,
     bare_confirmed_by: Option<Vec<RoleKey>>,
     parameter_open_at_line_start: Option<bool>,
+    item_type: Option<String>,
     follows: Option<BTreeMap<RoleKey, Vec<RoleKey>>>,
 }
 
@@ -448,6 +449,9 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         }
         if let Some(only) = grammar.parameter_open_at_line_start {
             b = b.parameter_open_at_line_start(only);
+        }
+        if let Some(word) = grammar.item_type {
+            b = b.item_type(word);
         }
         for (RoleKey(closer), next) in grammar.follows.unwrap_or_default() {
             b = b.follows(closer, roles(next));

@@ -106,6 +106,9 @@ fn write(d: &Description) -> String {
         "parameter_open_at_line_start = {}",
         d.param_open_at_line_start
     );
+    if let Some(word) = d.item_type {
+        let _ = writeln!(out, "item_type = {}", quoted(word));
+    }
     if !d.follows.is_empty() {
         out.push_str("\n[grammar.follows]\n");
         for (closer, next) in d.follows {

@@ -119,6 +119,7 @@ pub fn markup(format: Format) -> bool {
             | Format::DeepSeekV4
             | Format::XmlInvoke
             | Format::KimiK3
+            | Format::Step3
     )
 }
 
