@@ -31,6 +31,9 @@ const BASES: &[Format] = &[
     Format::Xlam,
     Format::Apertus,
     Format::XmlToolUse,
+    Format::Step3,
+    Format::KimiK3,
+    Format::XmlInvoke,
 ];
 
 const TEXT: &[&str] = &[
