@@ -29,7 +29,7 @@
 //!   formats per byte at about a token a chunk without making the run half
 //!   an hour longer.
 //! * `tool_dense_FORMAT` for the other XML-parameter formats (`seed_oss`,
-//!   `minimax_m2`, `deepseek_v32`, `kimi_k3`, `step3`;
+//!   `minimax_m2`, `deepseek_v32`, `kimi_k3`, `step3`, `xml_invoke`;
 //!   [`XML_INPUTS`]): the `tool_dense` session in that format's markup
 //!   (`transcript::XmlLayout`), measured as the JSON rows are.
 //!
@@ -129,11 +129,12 @@ const JSON_INPUTS: [(&JsonLayout, Format); 19] = [
 /// The XML-parameter formats without a row in [`INPUTS`]: the
 /// `tool_dense` session's calls in each one's markup, benched and checked
 /// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
-const XML_INPUTS: [(&XmlLayout, Format); 5] = [
+const XML_INPUTS: [(&XmlLayout, Format); 6] = [
     (&transcript::SEED_OSS, Format::SeedOss),
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
     (&transcript::KIMI_K3, Format::KimiK3),
+    (&transcript::XML_INVOKE, Format::XmlInvoke),
     (&transcript::STEP3, Format::Step3),
 ];
 

@@ -324,6 +324,14 @@ pub const DEEPSEEK_V32: XmlLayout = XmlLayout {
     call_close: "</｜DSML｜invoke>\n</｜DSML｜function_calls>",
 };
 
+/// Leaked `<function_calls><invoke name="NAME">…` calls: MiniMax-M2's
+/// layout in that block.
+pub const XML_INVOKE: XmlLayout = XmlLayout {
+    call_open: "<function_calls>\n<invoke name=\"",
+    call_close: "</invoke>\n</function_calls>",
+    ..MINIMAX_M2
+};
+
 /// Kimi K3's XTML, every value `type="string"` (the integers too: the
 /// tools' schema types them, as in `tool_dense`).
 pub const KIMI_K3: XmlLayout = XmlLayout {
