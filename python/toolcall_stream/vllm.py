@@ -1,0 +1,122 @@
+"""A vLLM tool-parser plugin: every format of toolcall-stream as a vLLM
+``ToolParser``, registered as ``toolcall_<format>``.
+
+    vllm serve Qwen/Qwen3-Coder-30B-A3B-Instruct --enable-auto-tool-choice \\
+        --tool-parser-plugin "$(python -c 'import toolcall_stream.vllm as m; print(m.__file__)')" \\
+        --tool-call-parser toolcall_qwen3_coder
+
+Streaming feeds only each step's ``delta_text`` to one parser per request;
+it never re-reads ``current_text``. Values are typed from ``request.tools``.
+"""
+
+from typing import Any, Dict, List, Optional, Sequence
+
+from vllm.entrypoints.generate.base.protocol import (
+    DeltaFunctionCall,
+    DeltaMessage,
+    DeltaToolCall,
+    ExtractedToolCallInformation,
+    FunctionCall,
+    ToolCall,
+)
+from vllm.tool_parsers.abstract_tool_parser import ToolParser, ToolParserManager
+
+from . import Event, Parser, formats
+
+
+def _tools(request: Any) -> Optional[List[Dict[str, Any]]]:
+    tools = getattr(request, "tools", None)
+    if not tools:
+        return None
+    return [t.model_dump(exclude_none=True) if hasattr(t, "model_dump") else t for t in tools]
+
+
+class _ToolcallParser(ToolParser):
+    """One format's parser; subclassed per format below."""
+
+    format_name = "qwen3_coder"
+
+    def __init__(self, tokenizer: Any, tools: Any = None) -> None:
+        super().__init__(tokenizer, tools)
+        self._stream: Optional[Parser] = None
+
+    def extract_tool_calls(self, model_output: str, request: Any) -> ExtractedToolCallInformation:
+        message = Parser(self.format_name, _tools(request), ids="random").parse(model_output)
+        calls = [
+            ToolCall(
+                id=call["id"],
+                function=FunctionCall(
+                    name=call["function"]["name"], arguments=call["function"]["arguments"]
+                ),
+            )
+            for call in message["tool_calls"]
+        ]
+        return ExtractedToolCallInformation(
+            tools_called=bool(calls), tool_calls=calls, content=message.get("content")
+        )
+
+    def extract_tool_calls_streaming(
+        self,
+        previous_text: str,
+        current_text: str,
+        delta_text: str,
+        previous_token_ids: Sequence[int],
+        current_token_ids: Sequence[int],
+        delta_token_ids: Sequence[int],
+        request: Any,
+    ) -> Optional[DeltaMessage]:
+        if self._stream is None or not previous_text:
+            self._stream = Parser(self.format_name, _tools(request), ids="random")
+            self.prev_tool_call_arr = []
+            self.streamed_args_for_tool = []
+        return self._delta(self._stream.feed(delta_text))
+
+    def finish_streaming(self) -> Optional[DeltaMessage]:
+        """The end of the stream: text held back, a call cut off."""
+        if self._stream is None:
+            return None
+        return self._delta(self._stream.finish())
+
+    def _delta(self, events: List[Event]) -> Optional[DeltaMessage]:
+        content: List[str] = []
+        calls: Dict[int, DeltaToolCall] = {}
+        for event in events:
+            if event.type == "content":
+                content.append(event.text)
+            elif event.type == "tool_call_start":
+                calls[event.index] = DeltaToolCall(
+                    index=event.index,
+                    id=event.id,
+                    type="function",
+                    function=DeltaFunctionCall(name=event.name, arguments=""),
+                )
+                # What vLLM's serving layer reads to append arguments a
+                # parser did not stream: ours streams them all.
+                self.prev_tool_call_arr.append({"name": event.name, "arguments": ""})
+                self.streamed_args_for_tool.append("")
+            elif event.type == "arguments_delta":
+                call = calls.setdefault(
+                    event.index,
+                    DeltaToolCall(index=event.index, function=DeltaFunctionCall(arguments="")),
+                )
+                call.function.arguments = (call.function.arguments or "") + event.delta
+                self.prev_tool_call_arr[event.index]["arguments"] += event.delta
+                self.streamed_args_for_tool[event.index] += event.delta
+        if not content and not calls:
+            return None
+        return DeltaMessage(
+            content="".join(content) or None, tool_calls=[calls[i] for i in sorted(calls)]
+        )
+
+
+def _register() -> None:
+    for name in formats() + ["auto"]:
+        cls = type(
+            f"Toolcall_{name}_ToolParser",
+            (_ToolcallParser,),
+            {"format_name": name, "__module__": __name__},
+        )
+        ToolParserManager.register_module(f"toolcall_{name}", force=True, module=cls)
+
+
+_register()
