@@ -21,7 +21,7 @@ from vllm.entrypoints.generate.base.protocol import (
 )
 from vllm.tool_parsers.abstract_tool_parser import ToolParser, ToolParserManager
 
-from . import Event, Parser, formats
+from . import _native, formats
 
 
 def _tools(request: Any) -> Optional[List[Dict[str, Any]]]:
@@ -38,10 +38,10 @@ class _ToolcallParser(ToolParser):
 
     def __init__(self, tokenizer: Any, tools: Any = None) -> None:
         super().__init__(tokenizer, tools)
-        self._stream: Optional[Parser] = None
+        self._stream: Optional[_native.Parser] = None
 
     def extract_tool_calls(self, model_output: str, request: Any) -> ExtractedToolCallInformation:
-        message = Parser(self.format_name, _tools(request), ids="random").parse(model_output)
+        message = _native.Parser(self.format_name, _tools(request), ids="random").parse(model_output)
         calls = [
             ToolCall(
                 id=call["id"],
@@ -65,10 +65,9 @@ class _ToolcallParser(ToolParser):
         delta_token_ids: Sequence[int],
         request: Any,
     ) -> Optional[DeltaMessage]:
-        if self._stream is None or not previous_text:
-            self._stream = Parser(self.format_name, _tools(request), ids="random")
-            self.prev_tool_call_arr = []
-            self.streamed_args_for_tool = []
+        # vLLM makes a parser per request: its first delta starts the stream.
+        if self._stream is None:
+            self._stream = _native.Parser(self.format_name, _tools(request), ids="random")
         return self._delta(self._stream.feed(delta_text))
 
     def finish_streaming(self) -> Optional[DeltaMessage]:
@@ -77,31 +76,35 @@ class _ToolcallParser(ToolParser):
             return None
         return self._delta(self._stream.finish())
 
-    def _delta(self, events: List[Event]) -> Optional[DeltaMessage]:
+    def _delta(self, events: List[Dict[str, Any]]) -> Optional[DeltaMessage]:
         content: List[str] = []
-        calls: Dict[int, DeltaToolCall] = {}
+        calls: Dict[int, Any] = {}
         for event in events:
-            if event.type == "content":
-                content.append(event.text)
-            elif event.type == "tool_call_start":
-                calls[event.index] = DeltaToolCall(
-                    index=event.index,
-                    id=event.id,
+            kind = event["type"]
+            if kind == "content":
+                content.append(event["text"])
+            elif kind == "tool_call_start":
+                index = event["index"]
+                calls[index] = DeltaToolCall(
+                    index=index,
+                    id=event["id"],
                     type="function",
-                    function=DeltaFunctionCall(name=event.name, arguments=""),
+                    function=DeltaFunctionCall(name=event["name"], arguments=""),
                 )
                 # What vLLM's serving layer reads to append arguments a
                 # parser did not stream: ours streams them all.
-                self.prev_tool_call_arr.append({"name": event.name, "arguments": ""})
+                self.prev_tool_call_arr.append({"name": event["name"], "arguments": ""})
                 self.streamed_args_for_tool.append("")
-            elif event.type == "arguments_delta":
-                call = calls.setdefault(
-                    event.index,
-                    DeltaToolCall(index=event.index, function=DeltaFunctionCall(arguments="")),
-                )
-                call.function.arguments = (call.function.arguments or "") + event.delta
-                self.prev_tool_call_arr[event.index]["arguments"] += event.delta
-                self.streamed_args_for_tool[event.index] += event.delta
+            elif kind == "arguments_delta":
+                index, delta = event["index"], event["delta"]
+                call = calls.get(index)
+                if call is None:
+                    call = calls[index] = DeltaToolCall(
+                        index=index, function=DeltaFunctionCall(arguments="")
+                    )
+                call.function.arguments += delta
+                self.prev_tool_call_arr[index]["arguments"] += delta
+                self.streamed_args_for_tool[index] += delta
         if not content and not calls:
             return None
         return DeltaMessage(
