@@ -438,6 +438,29 @@ pub(crate) struct Description {
 }
 
 impl Description {
+    /// Nothing spelled: names end at the next marker, values are verbatim,
+    /// parameters are marked up, no recovery. The defaults every other
+    /// description (and a user's, `FormatBuilder::new`) starts from.
+    pub(crate) const BLANK: Description = Description {
+        name: "",
+        aliases: &[],
+        markers: &[],
+        func_name_end: NameEnd::Marker { line: false },
+        param_name_end: NameEnd::Marker { line: false },
+        strip_one_newline: false,
+        call_confirmed_by: &[],
+        bare_confirmed_by: &[],
+        follows: &[],
+        param_open_at_line_start: false,
+        quoted_names: false,
+        json_value_attribute: None,
+        string_value_attribute: None,
+        json_args_attribute: None,
+        item_type: None,
+        recoveries: Recoveries::NONE,
+        json: None,
+    };
+
     /// A format that writes its calls as JSON: the fields that only
     /// marked-up parameters use keep their defaults, and a name is
     /// confirmed by the `ArgsOpen` that ends it.
@@ -448,26 +471,14 @@ impl Description {
     ) -> Description {
         Description {
             name,
-            aliases: &[],
             markers,
-            func_name_end: NameEnd::Marker { line: false },
-            param_name_end: NameEnd::Marker { line: false },
-            strip_one_newline: false,
             call_confirmed_by: if json.args_after_name {
                 &[Role::ArgsOpen]
             } else {
                 &[]
             },
-            bare_confirmed_by: &[],
-            follows: &[],
-            param_open_at_line_start: false,
-            quoted_names: false,
-            json_value_attribute: None,
-            string_value_attribute: None,
-            json_args_attribute: None,
-            item_type: None,
-            recoveries: Recoveries::NONE,
             json: Some(json),
+            ..Description::BLANK
         }
     }
 }

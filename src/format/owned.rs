@@ -77,25 +77,7 @@ impl Owned {
     /// A description with nothing spelled: names end at markers, values
     /// are verbatim, no recovery.
     pub(crate) fn empty(name: String) -> Owned {
-        Owned {
-            name,
-            aliases: Vec::new(),
-            markers: Vec::new(),
-            func_name_end: NameEnd::Marker { line: false },
-            param_name_end: NameEnd::Marker { line: false },
-            strip_one_newline: false,
-            call_confirmed_by: Vec::new(),
-            bare_confirmed_by: Vec::new(),
-            follows: Vec::new(),
-            param_open_at_line_start: false,
-            quoted_names: false,
-            json_value_attribute: None,
-            string_value_attribute: None,
-            json_args_attribute: None,
-            item_type: None,
-            recoveries: Recoveries::NONE,
-            json: None,
-        }
+        Owned::of(&Description::BLANK, name)
     }
 
     /// `desc`'s own copy, under another name and without its aliases.
@@ -187,14 +169,13 @@ impl Owned {
                 || self.string_value_attribute.is_some()
                 || self.json_args_attribute.is_some(),
             item_type: self.item_type.is_some(),
-            layout: match &self.json {
-                None => Layout::Marked,
-                Some(json) if json.headers.is_some() => Layout::Headed,
-                Some(json) if json.body.is_some() => Layout::JsonBody {
-                    unmarked: json.open_at_start || json.open_at_line_start,
-                },
-                Some(_) => Layout::JsonArgs,
-            },
+            layout: self.json.as_ref().map_or(Layout::Marked, |json| {
+                Layout::of_json(
+                    json.headers.is_some(),
+                    json.body.is_some(),
+                    json.open_at_start || json.open_at_line_start,
+                )
+            }),
         }
         .check()
     }

@@ -38,6 +38,18 @@ pub(crate) enum Layout {
     Headed,
 }
 
+impl Layout {
+    /// A JSON format's layout: headed, a call body (which may open
+    /// `unmarked`), or arguments after a name.
+    pub(crate) fn of_json(headed: bool, body: bool, unmarked: bool) -> Layout {
+        match (headed, body) {
+            (true, _) => Layout::Headed,
+            (false, true) => Layout::JsonBody { unmarked },
+            (false, false) => Layout::JsonArgs,
+        }
+    }
+}
+
 impl Description {
     pub(crate) fn shape(&self) -> Shape<'_> {
         Shape {
@@ -53,14 +65,13 @@ impl Description {
                 || self.string_value_attribute.is_some()
                 || self.json_args_attribute.is_some(),
             item_type: self.item_type.is_some(),
-            layout: match self.json {
-                None => Layout::Marked,
-                Some(json) if json.headers.is_some() => Layout::Headed,
-                Some(json) if json.body.is_some() => Layout::JsonBody {
-                    unmarked: json.open_at_start || json.open_at_line_start,
-                },
-                Some(_) => Layout::JsonArgs,
-            },
+            layout: self.json.map_or(Layout::Marked, |json| {
+                Layout::of_json(
+                    json.headers.is_some(),
+                    json.body.is_some(),
+                    json.open_at_start || json.open_at_line_start,
+                )
+            }),
         }
     }
 

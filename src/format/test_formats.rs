@@ -4,7 +4,7 @@
 //! (`<｜tool▁call▁begin｜>`) use. It proves that the driver and the grammar
 //! depend on the description alone.
 
-use super::{Description, NameEnd, Recoveries, Role};
+use super::{Description, NameEnd, Role};
 
 pub(crate) static BRACKETS: Description = Description {
     name: "test_brackets",
@@ -30,14 +30,7 @@ pub(crate) static BRACKETS: Description = Description {
         (Role::FuncClose, &[Role::CallClose, Role::FuncOpen]),
         (Role::CallClose, &[Role::CallOpen]),
     ],
-    param_open_at_line_start: false,
-    quoted_names: false,
-    json_value_attribute: None,
-    string_value_attribute: None,
-    json_args_attribute: None,
-    item_type: None,
-    recoveries: Recoveries::NONE,
-    json: None,
+    ..Description::BLANK
 };
 
 /// Items without a type word (`Description::item_type` unset): the

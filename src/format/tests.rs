@@ -6,22 +6,10 @@ use crate::engine::Compiled;
 const fn desc(markers: &'static [(Role, &'static str)]) -> Description {
     Description {
         name: "test",
-        aliases: &[],
         markers,
         func_name_end: NameEnd::Byte(b'>'),
         param_name_end: NameEnd::Byte(b'>'),
-        strip_one_newline: false,
-        call_confirmed_by: &[],
-        bare_confirmed_by: &[],
-        follows: &[],
-        param_open_at_line_start: false,
-        quoted_names: false,
-        json_value_attribute: None,
-        string_value_attribute: None,
-        json_args_attribute: None,
-        item_type: None,
-        recoveries: Recoveries::NONE,
-        json: None,
+        ..Description::BLANK
     }
 }
 
