@@ -9,7 +9,21 @@ import subprocess
 import pytest
 
 import toolcall_stream
-from toolcall_stream import Event, Parser, format_for_model, formats, parse
+from toolcall_stream import (
+    ArgumentsDelta,
+    Content,
+    Event,
+    Message,
+    ParameterEnd,
+    Parser,
+    Span,
+    ToolCall,
+    ToolCallEnd,
+    ToolCallStart,
+    format_for_model,
+    formats,
+    parse,
+)
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -32,23 +46,56 @@ def test_a_call_streams_and_ends():
     }
     events += parser.feed("is\n</parameter>\n</function>\n</tool_call>")
     events += parser.finish()
-    assert events[0] == Event({"type": "content", "text": "Sure."})
+    assert events[0] == Content("Sure.")
+    assert events[1] == ToolCallStart(index=0, id="call_0", name="get_weather")
     end = events[-1]
-    assert end.type == "tool_call_end"
+    assert isinstance(end, ToolCallEnd) and end.type == "tool_call_end"
     assert json.loads(end.arguments) == {"city": "Paris"}
     assert end.complete is True
-    assert "".join(e.delta for e in events if e.type == "arguments_delta") == end.arguments
+    assert "".join(e.delta for e in events if isinstance(e, ArgumentsDelta)) == end.arguments
+    # Every event's dict is its JSON form, and reads back as the same event.
+    for event in events:
+        assert Event.from_dict(event.to_dict()) == event
+        assert json.loads(json.dumps(event.to_dict())) == event.to_dict()
 
 
-def test_typed_values_come_from_the_tools():
-    tools = [{"type": "function", "function": {"name": "f", "parameters": {
-        "type": "object", "properties": {"n": {"type": "integer"}}}}}]
-    text = "<tool_call>\n<function=f>\n<parameter=n>\n3\n</parameter>\n</function>\n</tool_call>"
-    for given in (tools, json.dumps(tools)):
-        message = parse("qwen3_coder", text, tools=given)
-        assert json.loads(message["tool_calls"][0]["function"]["arguments"]) == {"n": 3}
-    events = Parser("qwen3_coder", tools).feed(text)
-    assert [e.value for e in events if e.type == "parameter_end"] == [3]
+def test_events_are_frozen_and_print_their_fields():
+    event = ParameterEnd(index=0, name="n", value=3)
+    assert repr(event) == "ParameterEnd(index=0, name='n')"
+    assert event.to_dict() == {"type": "parameter_end", "index": 0, "name": "n", "value": 3}
+    assert not ParameterEnd(index=0, name="n").has_value
+    assert "value" not in ParameterEnd(index=0, name="n").to_dict()
+    with pytest.raises(Exception):
+        event.index = 1  # type: ignore[misc]
+    with pytest.raises(ValueError, match="not an event"):
+        Event.from_dict({"type": "nope"})
+
+
+def test_a_message_has_typed_calls_and_diagnostics():
+    text = "On it.\n<tool_call>\n<function=ls>\n<parameter=path>\n/tmp\n</parameter>\n"
+    message = parse("qwen3_coder", text, ids="sequential")
+    assert isinstance(message, Message)
+    assert message.content == "On it.\n"
+    (call,) = message.tool_calls
+    assert call == ToolCall(index=0, id="call_0", name="ls", arguments='{"path": "/tmp"}',
+                            complete=False)
+    assert call.args == {"path": "/tmp"}
+    (diagnostic,) = message.diagnostics
+    assert diagnostic.kind == "truncated" and diagnostic.index == 0
+    assert isinstance(diagnostic.span, Span) and diagnostic.span.end == len(text)
+    # The crate's JSON form, as `toolcall parse` prints it.
+    form = message.to_dict()
+    assert form["tool_calls"] == [call.to_dict()]
+    assert form["diagnostics"][0]["kind"] == "truncated"
+    # And OpenAI's chat.completion: a cut-off call still ends as `stop`
+    # unless the model was cut off.
+    completion = message.to_chat_completion("qwen3", id="chatcmpl-1", created=7)
+    assert completion["id"] == "chatcmpl-1" and completion["created"] == 7
+    assert completion["object"] == "chat.completion"
+    choice = completion["choices"][0]
+    assert choice["message"]["content"] == "On it."
+    assert choice["finish_reason"] == "stop"
+    assert message.to_chat_completion(cut_off=True)["choices"][0]["finish_reason"] == "length"
 
 
 def test_bytes_may_split_a_character():
@@ -67,6 +114,8 @@ def test_errors_are_value_errors_with_the_librarys_message():
         Parser("hermes", tools="not json")
     with pytest.raises(TypeError):
         Parser().feed(3)
+    with pytest.raises(TypeError, match="unexpected keyword argument \"strikt\""):
+        Parser(strikt=True)
     with pytest.raises(ValueError):
         format_for_model("my-model")
     assert format_for_model("Qwen/Qwen3-Coder-30B-A3B-Instruct") == "qwen3_coder"
@@ -78,35 +127,57 @@ def test_a_rust_panic_is_a_python_exception_not_an_abort():
         toolcall_stream._native._panic_for_tests()
     assert type(raised.value).__name__ == "PanicException"
     # The interpreter goes on.
-    assert parse("hermes", "hi")["content"] == "hi"
+    assert parse("hermes", "hi").content == "hi"
 
 
-def rust_events(fmt, path, size):
+def fixtures():
+    """Every fixture, with the options its name asks for (as the Rust
+    tests read them): `.vllm`, `.hold`, `.strict`, `NAME.tools.json`."""
+    known = set(formats())
+    out = []
+    for path in sorted(FIXTURES.glob("*/*.txt")):
+        fmt = path.parent.name
+        if fmt not in known:
+            continue
+        name = path.stem
+        options, flags = {}, []
+        if name.endswith(".vllm"):
+            options["value_termination"] = "vllm"
+            flags += ["--value-termination", "vllm"]
+        if name.endswith(".hold"):
+            options["hold_text_after_wrapper"] = True
+            flags.append("--hold-text-after-wrapper")
+        if name.endswith(".strict"):
+            options["strict"] = True
+            flags.append("--strict")
+        tools = path.with_name(name + ".tools.json")
+        if tools.exists():
+            options["tools"] = tools.read_text()
+            flags += ["--tools", str(tools)]
+        out.append(pytest.param(fmt, path, options, flags, id=f"{fmt}/{name}"))
+    return out
+
+
+def rust_events(fmt, path, size, flags):
     """What `toolcall stream` prints for a fixture fed in `size`-byte chunks."""
     out = subprocess.run(
         [str(ROOT / "target" / "debug" / "toolcall"), "stream", "--format", fmt,
-         "--sequential-ids", "--chunk-size", str(size), str(path)],
+         "--sequential-ids", "--chunk-size", str(size), *flags, str(path)],
         check=True, capture_output=True, text=True,
     ).stdout
     return [json.loads(line) for line in out.splitlines()]
 
 
-@pytest.mark.parametrize("fmt", ["qwen3_coder", "glm47", "hermes", "kimi_k3", "step3"])
-def test_events_equal_the_rust_parsers_on_every_fixture(fmt):
+@pytest.mark.parametrize("fmt,path,options,flags", fixtures())
+def test_events_equal_the_rust_parsers_on_every_fixture(fmt, path, options, flags):
     if not (ROOT / "target" / "debug" / "toolcall").exists():
         pytest.skip("build the CLI first (cargo build -p toolcall-cli)")
-    checked = 0
-    for path in sorted((FIXTURES / fmt).glob("*.txt")):
-        if path.stem.count(".") or (path.with_suffix("").name + ".tools.json") in {
-                p.name for p in path.parent.iterdir()}:
-            continue  # fixtures run with other options or tools
-        data = path.read_bytes()
-        for size in (1, 5, 1 << 20):
-            parser = Parser(fmt, ids="sequential")
-            events = []
-            for at in range(0, len(data), size):
-                events += [e.to_dict() for e in parser.feed(data[at:at + size])]
-            events += [e.to_dict() for e in parser.finish()]
-            assert events == rust_events(fmt, path, size), f"{path.name} at {size}"
-        checked += 1
-    assert checked > 10
+    data = path.read_bytes()
+    tools = options.pop("tools", None)
+    for size in (1, 7, 1 << 20):
+        parser = Parser(fmt, tools, ids="sequential", **options)
+        events = []
+        for at in range(0, len(data), size):
+            events += [e.to_dict() for e in parser.feed(data[at:at + size])]
+        events += [e.to_dict() for e in parser.finish()]
+        assert events == rust_events(fmt, path, size, flags), f"{path.name} at {size}"

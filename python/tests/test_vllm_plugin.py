@@ -82,15 +82,14 @@ def test_the_plugin_reassembles_to_our_parse(case):
     name = "qwen3_coder" if case["parser"] == "qwen3_xml" else case["parser"]
     tools = case.get("tools") or None
     ours = parse(name, case["text"], tools, ids="sequential")
-    want_calls = [{"name": c["function"]["name"], "arguments": c["function"]["arguments"]}
-                  for c in ours["tool_calls"]]
+    want_calls = [{"name": c.name, "arguments": c.arguments} for c in ours.tool_calls]
     whole = ToolParserManager.get_tool_parser(f"toolcall_{name}")(Tokenizer(), None)
     info = whole.extract_tool_calls(case["text"], request(tools))
     assert [{"name": c.function.name, "arguments": c.function.arguments}
             for c in info.tool_calls] == want_calls
-    assert info.content == ours["content"]
+    assert info.content == ours.content
     for size in (1, 3, 7):
         content, calls = streamed(name, case["text"], tools, size)
         assert calls == want_calls, size
         # Layout whitespace around calls may fall on either side of a delta.
-        assert (content or "").strip() == (ours["content"] or "").strip(), size
+        assert (content or "").strip() == (ours.content or "").strip(), size

@@ -41,14 +41,10 @@ class _ToolcallParser(ToolParser):
         self._stream: Optional[_native.Parser] = None
 
     def extract_tool_calls(self, model_output: str, request: Any) -> ExtractedToolCallInformation:
-        message = _native.Parser(self.format_name, _tools(request), ids="random").parse(model_output)
+        parser = _native.Parser(self.format_name, _tools(request), ids="random")
+        message = parser.parse(model_output).fields()
         calls = [
-            ToolCall(
-                id=call["id"],
-                function=FunctionCall(
-                    name=call["function"]["name"], arguments=call["function"]["arguments"]
-                ),
-            )
+            ToolCall(id=call["id"], function=FunctionCall(name=call["name"], arguments=call["arguments"]))
             for call in message["tool_calls"]
         ]
         return ExtractedToolCallInformation(
