@@ -3,8 +3,8 @@ SGLang ``BaseFormatDetector``, registered as ``toolcall_<format>`` in
 ``FunctionCallParser.ToolCallParserEnum``.
 
 Installing the package declares it an SGLang general plugin (the
-``sglang.srt.plugins`` entry point), which ``sglang serve`` loads before it
-parses its arguments:
+``sglang.srt.plugins`` entry point), which ``sglang serve`` and
+``python -m sglang.launch_server`` load before they parse their arguments:
 
     sglang serve --model-path Qwen/Qwen3-Coder-30B-A3B-Instruct \\
         --tool-call-parser toolcall_qwen3_coder
