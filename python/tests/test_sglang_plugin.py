@@ -86,13 +86,12 @@ def test_the_plugin_reassembles_to_our_parse(case):
         assert parser(name, tools).parse_stream_chunk(text) == (text, [])
         return
     ours = parse(name, text, tools, ids="sequential")
-    want_calls = [{"name": c["function"]["name"], "arguments": c["function"]["arguments"]}
-                  for c in ours["tool_calls"]]
+    want_calls = [{"name": c.name, "arguments": c.arguments} for c in ours.tool_calls]
     normal, items = parser(name, tools).parse_non_stream(text)
     assert [{"name": c.name, "arguments": c.parameters} for c in items] == want_calls
-    assert (normal or None) == ours["content"]
+    assert (normal or None) == ours.content
     for size in (1, 3, 7):
         content, calls = streamed(name, text, tools, size)
         assert calls == want_calls, size
         # Layout whitespace around calls may fall on either side of a chunk.
-        assert content.strip() == (ours["content"] or "").strip(), size
+        assert content.strip() == (ours.content or "").strip(), size

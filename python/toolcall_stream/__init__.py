@@ -22,7 +22,7 @@ The OpenAI layer is in :mod:`toolcall_stream.openai`; the vLLM tool-parser
 plugin in :mod:`toolcall_stream.vllm`.
 """
 
-from typing import Any, List, Optional, Union
+from typing import Any, Dict, List, Optional, Union
 
 from . import _native
 from .events import (
@@ -116,7 +116,7 @@ class Parser:
         """Parses a whole output (the same engine, fed once)."""
         return Message._from_native(self._native.parse(text))
 
-    def partial_call(self) -> Optional[dict]:
+    def partial_call(self) -> Optional[Dict[str, Any]]:
         """The call being read, for UIs: ``index``, ``id``, ``name``, and
         ``arguments`` so far as JSON text that always parses; ``None``
         outside a call.

@@ -17,6 +17,8 @@ import json
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar, Dict, List, NamedTuple, Optional, Type
 
+from ._native import Message as _NativeMessage
+
 __all__ = [
     "Event",
     "Content",
@@ -58,7 +60,7 @@ class Event:
     def from_dict(fields: Dict[str, Any]) -> "Event":
         """The event of a JSON-form dict (``{"type": ..., ...}``)."""
         fields = dict(fields)
-        kind = Event._kinds.get(fields.pop("type", None))  # type: ignore[arg-type]
+        kind = Event._kinds.get(fields.pop("type", None))
         if kind is None:
             raise ValueError(f"not an event: {fields!r}")
         return kind._of(fields)
@@ -195,7 +197,8 @@ class ToolCall:
     @property
     def args(self) -> Dict[str, Any]:
         """The arguments as Python values."""
-        return json.loads(self.arguments)
+        args: Dict[str, Any] = json.loads(self.arguments)
+        return args
 
     def to_dict(self) -> Dict[str, Any]:
         """OpenAI's shape: ``{"id", "type": "function", "function": {"name",
@@ -216,10 +219,10 @@ class Message:
     reasoning: Optional[str]
     tool_calls: List[ToolCall]
     diagnostics: List[Diagnostic]
-    _native: Any = field(default=None, repr=False, compare=False)
+    _native: Optional[_NativeMessage] = field(default=None, repr=False, compare=False)
 
     @staticmethod
-    def _from_native(native: Any) -> "Message":
+    def _from_native(native: _NativeMessage) -> "Message":
         f = native.fields()
         return Message(
             content=f["content"],

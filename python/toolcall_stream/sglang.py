@@ -39,7 +39,7 @@ class _ToolcallDetector(BaseFormatDetector):
         self._stream: Optional[_native.Parser] = None
 
     def _parse(self, text: str, tools: Any) -> Dict[str, Any]:
-        return _native.Parser(self.format_name, _tools(tools), ids="random").parse(text)
+        return _native.Parser(self.format_name, _tools(tools), ids="random").parse(text).fields()
 
     def has_tool_call(self, text: str) -> bool:
         # SGLang takes the detector's content only when this says yes: so
@@ -53,8 +53,8 @@ class _ToolcallDetector(BaseFormatDetector):
         calls = [
             ToolCallItem(
                 tool_index=index,
-                name=call["function"]["name"],
-                parameters=call["function"]["arguments"],
+                name=call["name"],
+                parameters=call["arguments"],
             )
             for index, call in enumerate(message["tool_calls"])
         ]
@@ -101,7 +101,7 @@ class _ToolcallDetector(BaseFormatDetector):
         # so tool_choice "required" or a named tool takes SGLang's JSON path.
         return False
 
-    def structure_info(self):
+    def structure_info(self) -> Any:
         raise NotImplementedError("toolcall-stream detectors give no structural tag")
 
 
