@@ -5,7 +5,7 @@
 //! Every selected case is parsed and compared with vLLM's non-streaming
 //! result: content (whitespace-trimmed, `null` = `""`), call count, names and
 //! arguments (as JSON values), and reasoning where vLLM reports it. A case that differs must be listed in
-//! [`KNOWN_DIVERGENCES`] with its reason, and a listed case must still differ,
+//! `conformance/divergences.json` with its reason, and a listed case must still differ,
 //! so the table stays exactly the set of deliberate differences.
 //!
 //! Values are typed from each case's `tools` (the schema ladder), so typed
@@ -22,280 +22,26 @@ use serde_json::Value;
 use toolcall_stream::{DiagnosticKind, Format, Ids, Message, Parser, Tools, ValueTermination};
 
 /// Cases where this crate deliberately differs from vLLM's non-streaming
-/// output, with the reason. The tests fail on a difference not listed here
-/// and on a listed case that no longer differs.
-const KNOWN_DIVERGENCES: &[(&str, &str)] = &[
-    (
-        "q_content_after",
-        "vLLM non-streaming drops the content after the last call (its streaming path emits it); \
-         we keep it, streamed or not",
-    ),
-    (
-        "q_value_param_lookalike",
-        "`lookahead` value termination keeps `<parameter=city>Paris</parameter> inside \
-         <function=x>.` in the value (a `<parameter=` not at a line start and a `</parameter>` \
-         not followed by structure are text), with `closer_in_value`; vLLM cuts the value at \
-         the first marker and makes a `city` argument and a second call `x` out of the rest",
-    ),
-    (
-        "q_value_function_end_lookalike",
-        "`lookahead` keeps `before </function> after` as the value (`closer_in_value`); vLLM \
-         ends the value at the inner `</function>`, sees the parameter unclosed and drops it",
-    ),
-    (
-        "q_missing_param_close_last",
-        "last `</parameter>` missing before `</function>`: vLLM non-streaming drops the \
-         parameter (its streaming path sends part of it, invalid JSON); we recover \
-         `city: Paris` with `unclosed_parameter`",
-    ),
-    (
-        "q_truncated_in_value",
-        "stream ends inside a value: vLLM non-streaming drops the parameter (streaming leaves \
-         unterminated JSON); we keep what arrived as valid JSON, `complete: false`, `truncated`",
-    ),
-    (
-        "qx_truncated_in_value",
-        "as q_truncated_in_value, under vLLM's `qwen3_xml` name",
-    ),
-    (
-        "q_truncated_in_closing_tag",
-        "stream ends inside `</param`: vLLM non-streaming drops the parameter (streaming sends \
-         `Paris\\n</param` unterminated); we keep `Paris` without the cut-off closer, \
-         `complete: false`, `truncated`",
-    ),
-    (
-        "q_function_name_with_spaces",
-        "`<parameter= city >`: vLLM keeps the key `\"city \"` (and its streaming path names the \
-         function `\" get_weather \"`); we trim names: `city`, `get_weather`",
-    ),
-    (
-        "q_text_inside_tool_call",
-        "text between `<tool_call>` and `<function=`: vLLM drops it; we return it as content \
-         at once, with the `<tool_call>` (text there shows it was not a wrapper; waiting to \
-         see would stall content), and recover the call as `missing_tool_call_open`; \
-         `hold_text_after_wrapper(true)` returns only the text, with `stray_text`",
-    ),
-    // GLM-4.5 / GLM-4.7: vLLM serves both names with one parser, and the
-    // corpus holds the same inputs under both, so each reason comes twice.
-    (
-        "g45_missing_arg_value_close",
-        "`<arg_value>Paris\\n</tool_call>` with no `</arg_value>`: vLLM's non-streaming \
-         path finds no complete key/value pair and drops the parameter, `get_weather {}` \
-         (its streaming path sends `{\"city\": \"Paris\\n` and never closes it); we end the \
-         open value at the `</tool_call>` that ends the stream and keep it verbatim, \
-         `{\"city\": \"Paris\\n\"}`, call complete, with `unclosed_parameter`",
-    ),
-    (
-        "g47_missing_arg_value_close",
-        "as g45_missing_arg_value_close, under vLLM's `glm47` name (same parser)",
-    ),
-    (
-        "g45_tool_not_in_tools",
-        "a call to `unknown_tool`, which the request's `tools` do not declare: vLLM drops \
-         the call and its text without a word (no call, no content); we keep the call, \
-         `unknown_tool {\"x\": \"1\"}`, and report `unknown_tool`, so the caller decides \
-         whether to refuse it",
-    ),
-    (
-        "g47_tool_not_in_tools",
-        "as g45_tool_not_in_tools, under vLLM's `glm47` name (same parser)",
-    ),
-    (
-        "g45_name_with_json_args",
-        "`<tool_call>get_weather\\n{\"city\": \"Paris\"}\\n</tool_call>`: vLLM takes everything \
-         up to `</tool_call>` as the name, `get_weather\\n{\"city\": \"Paris\"}`, which is not \
-         a declared tool, so the call and the text are dropped (no call, content null); for \
-         us a GLM call needs only whitespace after the name's line end before `<arg_key>` \
-         or `</tool_call>`, so `{` shows this is not a call: no call, and the whole text, \
-         markers included, is returned as content (no diagnostic)",
-    ),
-    (
-        "g47_name_with_json_args",
-        "as g45_name_with_json_args, under vLLM's `glm47` name (same parser)",
-    ),
-    // Hermes: vLLM's non-streaming path keeps only the text before the
-    // first call, and returns everything as content when any call's JSON
-    // fails to load.
-    (
-        "h_two_calls_content",
-        "vLLM non-streaming drops the text after the last call; we keep it",
-    ),
-    (
-        "h_invalid_json",
-        "`{\"city\": Paris}`: vLLM returns the whole output as content; we return the call \
-         with the arguments that were valid JSON (`{}`), `complete: false`, with \
-         `invalid_json` and the rest as `stray_text`",
-    ),
-    (
-        "h_truncated_mid_args",
-        "stream ends inside a string value: vLLM returns the whole output as content; we keep \
-         the call with what arrived, as valid JSON, `complete: false`, `truncated`",
-    ),
-    // gpt-oss (Harmony): the channels and calls agree, reasoning too.
-    (
-        "oa_typed_schema",
-        "`{\"count\": \"5\", \"enabled\": \"true\"}` for an integer and a boolean: vLLM's \
-         openai parser keeps the strings; we type a JSON string its schema types otherwise, as \
-         vLLM's kimi_k2 does (`k_typed_schema`)",
-    ),
-    // DeepSeek V3.1 and Kimi K2: the arguments are read by the JSON
-    // reader, so a cut or invalid object still gives valid arguments.
-    (
-        "d_string_args_not_coerced",
-        "`{\"count\": \"42\"}` for an integer: vLLM's deepseek_v31 keeps the strings; we type \
-         a JSON string its schema types otherwise, as vLLM's kimi_k2 does (`k_typed_schema`)",
-    ),
-    (
-        "d_truncated_json",
-        "stream ends inside the arguments: vLLM drops the call; we keep what arrived as valid \
-         JSON, `complete: false`, `truncated`",
-    ),
-    (
-        "d_invalid_json",
-        "`{\"city\": Paris}`: vLLM returns the call with arguments that are not JSON; we return \
-         `{}` (what was valid), `complete: false`, `invalid_json`, the rest as `stray_text`",
-    ),
-    (
-        "d_missing_call_end",
-        "`<｜tool▁call▁end｜>` missing before `<｜tool▁calls▁end｜>`: vLLM drops the call; its \
-         JSON is whole, so we keep it, with `unclosed_function`",
-    ),
-    (
-        "k_content_after",
-        "vLLM drops the text after the section; we keep it",
-    ),
-    (
-        "k_truncated_json",
-        "stream ends inside the arguments: vLLM's arguments are not JSON; ours are what arrived, \
-         as valid JSON, `complete: false`, `truncated`",
-    ),
-    (
-        "k_name_without_index",
-        "`functions.get_weather` without `:0`: vLLM drops the call; we read the name (the id is \
-         kept as written)",
-    ),
-    (
-        "k_call_without_section",
-        "`<|tool_call_begin|>` without `<|tool_calls_section_begin|>`: vLLM returns it as content; \
-         the call's shape is whole, so we keep it, with `missing_tool_call_open`",
-    ),
-    (
-        "d3_string_args_not_coerced",
-        "as d_string_args_not_coerced, under vLLM's `deepseek_v3`: we type a JSON string its \
-         schema types otherwise",
-    ),
-    (
-        "d3_truncated_json",
-        "as d_truncated_json, under vLLM's `deepseek_v3`: we keep what arrived as valid JSON, \
-         `complete: false`, `truncated`",
-    ),
-    (
-        "gr_truncated",
-        "stream ends inside a string value: vLLM (granite) drops the call or returns arguments \
-         that are not JSON; we keep what arrived as valid JSON, `complete: false`, `truncated`",
-    ),
-    (
-        "il_truncated",
-        "stream ends inside a string value: vLLM (internlm) drops the call or returns arguments \
-         that are not JSON; we keep what arrived as valid JSON, `complete: false`, `truncated`",
-    ),
-    (
-        "ja_truncated",
-        "stream ends inside a string value: vLLM (jamba) drops the call or returns arguments \
-         that are not JSON; we keep what arrived as valid JSON, `complete: false`, `truncated`",
-    ),
-    (
-        "lc_truncated",
-        "stream ends inside a string value: vLLM (longcat) drops the call or returns arguments \
-         that are not JSON; we keep what arrived as valid JSON, `complete: false`, `truncated`",
-    ),
-    (
-        "phi_bracket_in_string",
-        "`\"x = [1]\"` inside a string: vLLM's phi4_mini_json cuts the list at the first `]` and \
-         loses the call; the JSON reader ends the list at its own `]`",
-    ),
-    (
-        "mi_content_after",
-        "vLLM drops the text after a Mistral call; we keep it as content",
-    ),
-    (
-        "mi_marker_in_string",
-        "`[TOOL_CALLS]` inside a JSON string: vLLM splits there and makes two broken calls; the \
-         JSON reader keeps it in the value",
-    ),
-    (
-        "mi_truncated_json",
-        "stream ends inside the arguments: vLLM's arguments are not JSON; ours are what arrived, \
-         as valid JSON, `complete: false`, `truncated`",
-    ),
-    (
-        "mi_name_only",
-        "`[TOOL_CALLS]get_time` and the end: vLLM makes a call with no arguments; a name cut off \
-         before `[ARGS]` is text to us (as a name cut off in every format), with `truncated`",
-    ),
-    (
-        "mi_pre_v11_array",
-        "`[TOOL_CALLS][{...}]` (7B v0.3): vLLM reads `[` as the name; we read the list of call \
-         objects",
-    ),
-    (
-        "l3_content_before",
-        "prose, then a call object: vLLM's non-streaming regex finds the object anywhere and \
-         drops the prose, while its streaming path returns all of it as content; we follow the \
-         streaming path (a bare object is a call only at the start of the output, so a `{` in \
-         prose never starts one) and return the text as content",
-    ),
-    (
-        "l3_parameters_as_string",
-        "`\"parameters\"` is a JSON string holding the object: vLLM passes the string through, \
-         so its arguments are a string, not an object; we decode it into the object the \
-         string holds (`lenient_json`), as for every JSON format",
-    ),
-    (
-        "m_tool_not_in_tools",
-        "a call to `nope`, which the request's `tools` do not declare: vLLM drops the call \
-         with nothing said; as for g45_tool_not_in_tools we keep it and report `unknown_tool` \
-         (`unknown_tools_as_content` returns it as content instead)",
-    ),
-    (
-        "ds32_content_after",
-        "as q_content_after: vLLM non-streaming drops the content after the block",
-    ),
-    // Seed-OSS is Qwen3-Coder's grammar respelled: the same differences.
-    (
-        "so_content_after",
-        "as q_content_after: vLLM non-streaming drops the content after the call",
-    ),
-    (
-        "so_close_marker_in_value",
-        "`lookahead` keeps `</parameter> in text` in the value (a `</parameter>` not followed \
-         by structure is text, `closer_in_value`); vLLM cuts the value at the first \
-         `</parameter>` and loses the rest",
-    ),
-    (
-        "so_missing_param_close_last",
-        "as q_missing_param_close_last: vLLM drops the unclosed last parameter; we recover \
-         `city: Paris` with `unclosed_parameter`",
-    ),
-    (
-        "so_truncated_in_value",
-        "as q_truncated_in_value: we keep what arrived, `complete: false`, `truncated`",
-    ),
-    (
-        "so_qwen_wrapper",
-        "Qwen's `<tool_call>` wrapper around a Seed call: both read the bare `<function=` as \
-         the call; vLLM drops the `</tool_call>` after it, we return it as content (it is \
-         not this format's marker) and report `missing_tool_call_open`",
-    ),
-    // Step-3: the calls, names and content agree; vLLM's step3 types only
-    // strings, numbers, booleans and nulls.
-    (
-        "st3_typed_schema",
-        "`meta` is `{\"depth\": 2}` for an object parameter: vLLM's step3 parser casts only \
-         string, integer, number, boolean and null types, so the object stays a string; we type \
-         it by the schema ladder, as for every XML format (`{\"depth\": 2}`)",
-    ),
-];
+/// output, with the reason: `conformance/divergences.json`, which the Python
+/// plugin tests read too (python/tests/test_vllm_plugin.py). The tests fail
+/// on a difference not listed there and on a listed case that no longer
+/// differs.
+fn known_divergences() -> Vec<(String, String)> {
+    read_json("divergences.json")
+        .as_array()
+        .expect("divergences.json is a list")
+        .iter()
+        .map(|entry| {
+            let field = |name: &str| {
+                entry[name]
+                    .as_str()
+                    .unwrap_or_else(|| panic!("divergences.json: {entry} has no {name}"))
+                    .to_owned()
+            };
+            (field("id"), field("reason"))
+        })
+        .collect()
+}
 
 /// The vLLM parser names this crate implements, with the format each one
 /// selects.
@@ -631,7 +377,8 @@ fn every_format_is_compared() {
 #[test]
 fn typed_values_agree_with_vllm() {
     let cases = cases();
-    let listed = |c: &&Case| KNOWN_DIVERGENCES.iter().any(|(id, _)| *id == c.id);
+    let divergences = known_divergences();
+    let listed = |c: &&Case| divergences.iter().any(|(id, _)| *id == c.id);
     let typed: Vec<&Case> = cases.iter().filter(|c| is_typed(c) && !listed(c)).collect();
     assert!(typed.len() >= 11, "only {} typed cases", typed.len());
     for case in typed {
@@ -643,11 +390,15 @@ fn typed_values_agree_with_vllm() {
 
 #[test]
 fn matches_vllm_except_known_divergences() {
-    let known: BTreeMap<&str, &str> = KNOWN_DIVERGENCES.iter().copied().collect();
+    let divergences = known_divergences();
+    let known: BTreeMap<&str, &str> = divergences
+        .iter()
+        .map(|(id, reason)| (id.as_str(), reason.as_str()))
+        .collect();
     assert_eq!(
         known.len(),
-        KNOWN_DIVERGENCES.len(),
-        "duplicate id in KNOWN_DIVERGENCES"
+        divergences.len(),
+        "duplicate id in divergences.json"
     );
     let cases = cases();
     let ids: BTreeSet<&str> = cases.iter().map(|c| c.id.as_str()).collect();
@@ -671,7 +422,7 @@ fn matches_vllm_except_known_divergences() {
             (true, Some(reason)) => {
                 let _ = writeln!(
                     failures,
-                    "STALE KNOWN_DIVERGENCES ENTRY: {} now matches vLLM; remove it \
+                    "STALE divergences.json ENTRY: {} now matches vLLM; remove it \
                      (reason was: {reason})",
                     case.id
                 );

@@ -12,6 +12,7 @@ use pyo3::types::{PyBytes, PyString};
 use pythonize::pythonize;
 use toolcall_stream::Format;
 
+mod delta;
 mod events;
 mod openai;
 mod options;

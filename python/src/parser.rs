@@ -5,6 +5,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 use toolcall_stream::{Message as RustMessage, OwnedEvent, Parser as RustParser};
 
+use crate::delta::Folded;
 use crate::events::events_to_py;
 use crate::openai::meta_of;
 use crate::options::builder_of;
@@ -16,6 +17,8 @@ pub(crate) struct Parser {
     inner: RustParser,
     /// Reused for each call's events.
     events: Vec<OwnedEvent>,
+    /// Reused by `feed_delta`.
+    folded: Folded,
 }
 
 #[pymethods]
@@ -31,6 +34,7 @@ impl Parser {
         Ok(Parser {
             inner: builder_of(py, format, tools, options)?.build(),
             events: Vec::new(),
+            folded: Folded::default(),
         })
     }
 
@@ -52,6 +56,26 @@ impl Parser {
         self.inner
             .finish_with(|event| events.push(event.into_owned()));
         events_to_py(py, events)
+    }
+
+    /// For server plugins: `feed`, with the chunk's events folded into one
+    /// delta: `None`, the content alone (a `str`), or `(content | None,
+    /// reasoning | None, [(index, id | None, name | None, arguments)])`,
+    /// the id and name in the call's first delta.
+    fn feed_delta(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        let bytes = chunk_bytes(data)?;
+        let folded = &mut self.folded;
+        folded.clear();
+        self.inner.feed_with(&*bytes, |event| folded.push(event));
+        folded.to_py(py)
+    }
+
+    /// `finish`, folded as `feed_delta` folds.
+    fn finish_delta(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        let folded = &mut self.folded;
+        folded.clear();
+        self.inner.finish_with(|event| folded.push(event));
+        folded.to_py(py)
     }
 
     /// Parses a whole output.

@@ -35,6 +35,12 @@ class _ToolcallParser(ToolParser):
     """One format's parser; subclassed per format below."""
 
     format_name = "qwen3_coder"
+    # vLLM's name for a parser that reads only each step's delta: its
+    # serving layer then passes deltas without joining the text so far, and
+    # calls finish_streaming() at the end of the stream (what was held back,
+    # a call cut off). prev_tool_call_arr stays empty: every argument is
+    # streamed, so vLLM has nothing to append at the end.
+    engine_based_streaming = True
 
     def __init__(self, tokenizer: Any, tools: Any = None) -> None:
         super().__init__(tokenizer, tools)
@@ -48,7 +54,7 @@ class _ToolcallParser(ToolParser):
             for call in message["tool_calls"]
         ]
         return ExtractedToolCallInformation(
-            tools_called=bool(calls), tool_calls=calls, content=message.get("content")
+            tools_called=bool(calls), tool_calls=calls, content=message["content"]
         )
 
     def extract_tool_calls_streaming(
@@ -61,51 +67,45 @@ class _ToolcallParser(ToolParser):
         delta_token_ids: Sequence[int],
         request: Any,
     ) -> Optional[DeltaMessage]:
-        # vLLM makes a parser per request: its first delta starts the stream.
-        if self._stream is None:
-            self._stream = _native.Parser(self.format_name, _tools(request), ids="random")
-        return self._delta(self._stream.feed(delta_text))
+        stream = self._stream
+        if stream is None:
+            # vLLM makes a parser per request: its first delta starts the stream.
+            stream = self._stream = _native.Parser(self.format_name, _tools(request), ids="random")
+        folded = stream.feed_delta(delta_text)
+        if folded is None:
+            return None
+        if type(folded) is str:
+            return DeltaMessage(content=folded)
+        return _delta(folded)
 
     def finish_streaming(self) -> Optional[DeltaMessage]:
         """The end of the stream: text held back, a call cut off."""
         if self._stream is None:
             return None
-        return self._delta(self._stream.finish())
-
-    def _delta(self, events: List[Dict[str, Any]]) -> Optional[DeltaMessage]:
-        content: List[str] = []
-        calls: Dict[int, Any] = {}
-        for event in events:
-            kind = event["type"]
-            if kind == "content":
-                content.append(event["text"])
-            elif kind == "tool_call_start":
-                index = event["index"]
-                calls[index] = DeltaToolCall(
-                    index=index,
-                    id=event["id"],
-                    type="function",
-                    function=DeltaFunctionCall(name=event["name"], arguments=""),
-                )
-                # What vLLM's serving layer reads to append arguments a
-                # parser did not stream: ours streams them all.
-                self.prev_tool_call_arr.append({"name": event["name"], "arguments": ""})
-                self.streamed_args_for_tool.append("")
-            elif kind == "arguments_delta":
-                index, delta = event["index"], event["delta"]
-                call = calls.get(index)
-                if call is None:
-                    call = calls[index] = DeltaToolCall(
-                        index=index, function=DeltaFunctionCall(arguments="")
-                    )
-                call.function.arguments += delta
-                self.prev_tool_call_arr[index]["arguments"] += delta
-                self.streamed_args_for_tool[index] += delta
-        if not content and not calls:
+        folded = self._stream.finish_delta()
+        if folded is None:
             return None
-        return DeltaMessage(
-            content="".join(content) or None, tool_calls=[calls[i] for i in sorted(calls)]
-        )
+        if type(folded) is str:
+            return DeltaMessage(content=folded)
+        return _delta(folded)
+
+
+def _delta(folded: Any) -> DeltaMessage:
+    """A step's message from its folded events (``Parser.feed_delta``)."""
+    content, reasoning, calls = folded
+    return DeltaMessage(
+        content=content,
+        reasoning=reasoning,
+        tool_calls=[
+            DeltaToolCall(
+                index=index,
+                id=id,
+                type="function" if id is not None else None,
+                function=DeltaFunctionCall(name=name, arguments=arguments),
+            )
+            for index, id, name, arguments in calls
+        ],
+    )
 
 
 def _register() -> None:
