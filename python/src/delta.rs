@@ -4,7 +4,7 @@
 //! skips a Python object per event, most of a plugin's cost per token.
 
 use pyo3::prelude::*;
-use pyo3::types::{PyList, PyString, PyTuple};
+use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use toolcall_stream::Event;
 
 /// One call's part of a delta.
@@ -57,8 +57,10 @@ impl Folded {
     }
 
     /// `None` when the step adds nothing; the content alone as a `str`
-    /// (most steps); else `(content | None, reasoning | None, [(index,
-    /// id | None, name | None, arguments)])`.
+    /// (most steps); else `(content | None, reasoning | None, [tool call
+    /// delta])`, each tool call delta in OpenAI's chunk shape: `{"index",
+    /// "id", "type": "function", "function": {"name", "arguments"}}` in a
+    /// call's first delta, `{"index", "function": {"arguments"}}` after.
     pub(crate) fn to_py(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         if self.calls.is_empty() && self.reasoning.is_empty() {
             if self.content.is_empty() {
@@ -75,19 +77,17 @@ impl Folded {
         };
         let calls = PyList::empty(py);
         for call in &self.calls {
-            let (id, name) = match &call.start {
-                Some((id, name)) => (text(id), text(name)),
-                None => (py.None(), py.None()),
-            };
-            calls.append(PyTuple::new(
-                py,
-                [
-                    call.index.into_pyobject(py)?.into_any().unbind(),
-                    id,
-                    name,
-                    PyString::new(py, &call.arguments).into_any().unbind(),
-                ],
-            )?)?;
+            let delta = PyDict::new(py);
+            let function = PyDict::new(py);
+            delta.set_item("index", call.index)?;
+            if let Some((id, name)) = &call.start {
+                delta.set_item("id", id)?;
+                delta.set_item("type", "function")?;
+                function.set_item("name", name)?;
+            }
+            function.set_item("arguments", &call.arguments)?;
+            delta.set_item("function", function)?;
+            calls.append(delta)?;
         }
         let folded = PyTuple::new(
             py,

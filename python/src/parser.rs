@@ -60,8 +60,9 @@ impl Parser {
 
     /// For server plugins: `feed`, with the chunk's events folded into one
     /// delta: `None`, the content alone (a `str`), or `(content | None,
-    /// reasoning | None, [(index, id | None, name | None, arguments)])`,
-    /// the id and name in the call's first delta.
+    /// reasoning | None, [tool call delta])`, each in OpenAI's chunk shape
+    /// (`{"index", "id", "type", "function": {"name", "arguments"}}`, the
+    /// id, type and name in the call's first delta).
     fn feed_delta(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let bytes = chunk_bytes(data)?;
         let folded = &mut self.folded;

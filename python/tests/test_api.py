@@ -30,8 +30,18 @@ FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def test_the_docstrings_examples_run():
-    failures, tried = doctest.testmod(toolcall_stream, optionflags=doctest.ELLIPSIS)
-    assert tried > 5
+    import toolcall_stream.events
+    import toolcall_stream.openai
+
+    for module in (toolcall_stream, toolcall_stream.events, toolcall_stream.openai):
+        failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+        assert tried > 3, module
+        assert failures == 0, module
+
+
+def test_the_python_docs_examples_run():
+    failures, tried = doctest.testfile(str(ROOT / "docs" / "python.md"), module_relative=False)
+    assert tried > 10
     assert failures == 0
 
 

@@ -12,9 +12,7 @@ it never re-reads ``current_text``. Values are typed from ``request.tools``.
 from typing import Any, Dict, List, Optional, Sequence
 
 from vllm.entrypoints.generate.base.protocol import (
-    DeltaFunctionCall,
     DeltaMessage,
-    DeltaToolCall,
     ExtractedToolCallInformation,
     FunctionCall,
     ToolCall,
@@ -91,21 +89,11 @@ class _ToolcallParser(ToolParser):
 
 
 def _delta(folded: Any) -> DeltaMessage:
-    """A step's message from its folded events (``Parser.feed_delta``)."""
+    """A step's message from its folded events (``Parser.feed_delta``). The
+    tool call deltas are OpenAI-shaped dicts, which pydantic validates into
+    vLLM's DeltaToolCall in one pass (faster than building each model)."""
     content, reasoning, calls = folded
-    return DeltaMessage(
-        content=content,
-        reasoning=reasoning,
-        tool_calls=[
-            DeltaToolCall(
-                index=index,
-                id=id,
-                type="function" if id is not None else None,
-                function=DeltaFunctionCall(name=name, arguments=arguments),
-            )
-            for index, id, name, arguments in calls
-        ],
-    )
+    return DeltaMessage(content=content, reasoning=reasoning, tool_calls=calls)
 
 
 def _register() -> None:
