@@ -1,7 +1,6 @@
 //! The wire types of OpenAI's chat completions, read and written.
 
 use std::fmt;
-use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
@@ -334,6 +333,19 @@ pub struct CompletionMeta {
     pub system_fingerprint: Option<String>,
 }
 
+/// Unix time in seconds. A clock before 1970 is a broken clock, not a
+/// reason to fail; WebAssembly without an OS has no clock (its `SystemTime`
+/// panics), so there the time is 0 and the binding sets it
+/// ([`with_created`](CompletionMeta::with_created)).
+fn now() -> u64 {
+    #[cfg(all(target_arch = "wasm32", target_os = "unknown"))]
+    return 0;
+    #[cfg(not(all(target_arch = "wasm32", target_os = "unknown")))]
+    return std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |since| since.as_secs());
+}
+
 impl CompletionMeta {
     /// A random id like OpenAI's (`chatcmpl-` and 29 letters and digits),
     /// created now.
@@ -354,18 +366,13 @@ impl CompletionMeta {
     }
 
     fn with_parts(id: String, model: String) -> CompletionMeta {
-        // A clock before 1970 is a broken clock, not a reason to fail.
-        let created = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |since| since.as_secs());
         CompletionMeta {
             id,
             model,
-            created,
+            created: now(),
             system_fingerprint: None,
         }
     }
-
     /// This meta with another id.
     pub fn with_id(mut self, id: impl Into<String>) -> CompletionMeta {
         self.id = id.into();

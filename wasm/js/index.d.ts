@@ -1,0 +1,151 @@
+// toolcall-stream in the browser: the types of index.js.
+
+/** Loads the WebAssembly module (once; again after an internal error). */
+export function init(input?: RequestInfo | URL | Response | BufferSource | WebAssembly.Module): Promise<void>;
+
+/** Every built-in format's canonical name. */
+export function formats(): string[];
+/** The format a model's name says it writes; throws when it says none. */
+export function formatForModel(model: string): string;
+/** Parses a whole output. */
+export function parse(format: string, text: string, options?: ParserOptions): Message;
+
+/** An OpenAI tool, as a request's `tools` holds it. */
+export interface Tool {
+  type: "function";
+  function: { name: string; description?: string; parameters?: Record<string, unknown>; strict?: boolean };
+}
+
+/** The parser's options; the crate's `ParserBuilder` documents each. */
+export interface ParserOptions {
+  /** The request's tools: they type the values. */
+  tools?: Tool[];
+  reasoning?: "off" | "on" | "started";
+  valueTermination?: "lookahead" | "vllm";
+  typing?: "schema" | "infer" | "strings";
+  strict?: boolean;
+  ids?: "random" | "openai" | "sequential";
+  /** Seeds the random ids (by default, the browser's crypto does). */
+  seed?: number;
+  retainArguments?: boolean;
+  incompleteCallsAsContent?: boolean;
+  unknownToolsAsContent?: boolean;
+  callsInCodeBlocks?: boolean;
+  callsInReasoning?: boolean;
+  pythonLiterals?: boolean;
+  holdTextAfterWrapper?: boolean;
+}
+
+/** A value typed from the tools' schema: any JSON value. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | { [key: string]: JsonValue };
+
+export interface Span {
+  start: number;
+  end: number;
+}
+
+export type DiagnosticKind = string;
+
+/** The events, in the crate's JSON form (docs/events.md). */
+export type Event =
+  | { type: "content"; text: string }
+  | { type: "reasoning"; text: string }
+  | { type: "tool_call_start"; index: number; id: string; name: string }
+  | { type: "parameter_start"; index: number; name: string }
+  | { type: "parameter_delta"; index: number; text: string }
+  | { type: "parameter_end"; index: number; name: string; value?: JsonValue }
+  | { type: "arguments_delta"; index: number; delta: string }
+  | { type: "tool_call_end"; index: number; arguments?: string; complete: boolean }
+  | { type: "diagnostic"; index: number | null; kind: DiagnosticKind; message: string; span: Span };
+
+export interface Diagnostic {
+  index: number | null;
+  kind: DiagnosticKind;
+  message: string;
+  span: Span;
+}
+
+export interface ToolCall {
+  index: number;
+  id: string;
+  name: string;
+  /** The arguments, as JSON text. */
+  arguments: string;
+  /** False when the stream ended inside the call: do not run it. */
+  complete: boolean;
+}
+
+export interface Message {
+  content: string | null;
+  reasoning: string | null;
+  tool_calls: ToolCall[];
+  diagnostics: Diagnostic[];
+}
+
+/** The call being read. */
+export interface PartialCall {
+  index: number;
+  id: string;
+  name: string;
+  /** The arguments so far, closed into a JSON object: it always parses. */
+  arguments: string;
+  /** `arguments` parsed: each parameter's value so far. */
+  values: { [name: string]: JsonValue };
+}
+
+export class Parser {
+  constructor(format?: string, options?: ParserOptions);
+  /** Feeds a piece of text, or bytes that may split a character; its events. */
+  feed(chunk: string | Uint8Array): Event[];
+  /** Ends the stream; the last events. */
+  finish(): Event[];
+  /** The call being read, or null. */
+  partialCall(): PartialCall | null;
+  /** Parses a whole output with this parser's options. */
+  parse(text: string): Message;
+  readonly heldBack: number;
+  readonly format: string;
+  reset(): void;
+  free(): void;
+}
+
+export interface ChunkOptions extends ParserOptions {
+  model?: string;
+  /** The response id (`chatcmpl-` and random letters by default). */
+  id?: string;
+  /** Unix seconds (now by default). */
+  created?: number;
+}
+
+/** An OpenAI `chat.completion.chunk`. */
+export interface ChatCompletionChunk {
+  id: string;
+  object: "chat.completion.chunk";
+  created: number;
+  model: string;
+  choices: {
+    index: number;
+    delta: {
+      role?: "assistant";
+      content?: string | null;
+      reasoning_content?: string;
+      tool_calls?: {
+        index: number;
+        id?: string;
+        type?: "function";
+        function: { name?: string; arguments?: string };
+      }[];
+    };
+    finish_reason: "stop" | "length" | "tool_calls" | null;
+  }[];
+}
+
+export class ChunkStream {
+  constructor(format?: string, options?: ChunkOptions);
+  feed(text: string): ChatCompletionChunk[];
+  finish(options?: { cutOff?: boolean }): ChatCompletionChunk[];
+  /** `feed`, as server-sent events. */
+  feedSse(text: string): string;
+  /** `finish`, as server-sent events ending with `data: [DONE]`. */
+  finishSse(options?: { cutOff?: boolean }): string;
+}
