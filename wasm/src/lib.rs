@@ -8,12 +8,36 @@ use std::fmt::Write as _;
 
 use serde::Serialize;
 use toolcall_stream::openai::{write_sse, ChunkEncoder, CompletionMeta, SSE_DONE};
-use toolcall_stream::{Event, Format, Parser as RustParser};
+use toolcall_stream::{Event, Format, MessageBuilder, Parser as RustParser};
 use wasm_bindgen::prelude::*;
 
 mod options;
 
 use options::builder_of;
+
+/// Every event of the module goes through this one sink type. The engine
+/// is generic over its sink, so each closure type passed to `feed_with`
+/// would compile a copy of the whole engine (some 300 KB of wasm each);
+/// one `dyn` sink compiles it once, for the cost of an indirect call per
+/// event.
+type Sink<'s> = &'s mut dyn FnMut(Event<'_>);
+
+fn feed(parser: &mut RustParser, bytes: &[u8], sink: Sink<'_>) {
+    parser.feed_with(bytes, sink);
+}
+
+fn finish(parser: &mut RustParser, sink: Sink<'_>) {
+    parser.finish_with(sink);
+}
+
+/// `Parser::parse` through the one sink.
+fn parse_once(parser: &mut RustParser, bytes: &[u8]) -> toolcall_stream::Message {
+    parser.reset();
+    let mut message = MessageBuilder::new();
+    feed(parser, bytes, &mut |event| message.push(event));
+    finish(parser, &mut |event| message.push(event));
+    message.finish()
+}
 
 fn error(message: impl std::fmt::Display) -> JsError {
     JsError::new(&message.to_string())
@@ -82,7 +106,7 @@ impl Parser {
     #[wasm_bindgen(js_name = feedBytes)]
     pub fn feed_bytes(&mut self, bytes: &[u8]) -> String {
         let mut events = EventsJson::new(&mut self.out);
-        self.inner.feed_with(bytes, |event| events.push(&event));
+        feed(&mut self.inner, bytes, &mut |event| events.push(&event));
         events.end();
         self.out.clone()
     }
@@ -90,7 +114,7 @@ impl Parser {
     /// Ends the stream; the last events.
     pub fn finish(&mut self) -> String {
         let mut events = EventsJson::new(&mut self.out);
-        self.inner.finish_with(|event| events.push(&event));
+        finish(&mut self.inner, &mut |event| events.push(&event));
         events.end();
         self.out.clone()
     }
@@ -131,7 +155,7 @@ impl Parser {
     /// Parses a whole output: the message's JSON (`content`, `reasoning`,
     /// `tool_calls` with `index` and `complete`, `diagnostics`).
     pub fn parse(&mut self, text: &str) -> String {
-        message_json(&self.inner.parse(text))
+        message_json(&parse_once(&mut self.inner, text.as_bytes()))
     }
 }
 
@@ -164,7 +188,7 @@ fn message_json(message: &toolcall_stream::Message) -> String {
 #[wasm_bindgen]
 pub fn parse(format: &str, text: &str, options: &str) -> Result<String, JsError> {
     let mut parser = builder_of(format, options).map_err(error)?.build();
-    Ok(message_json(&parser.parse(text)))
+    Ok(message_json(&parse_once(&mut parser, text.as_bytes())))
 }
 
 /// A model's text as OpenAI `chat.completion.chunk`s: JSON arrays of
@@ -207,8 +231,9 @@ impl ChunkStream {
             .encoder
             .as_mut()
             .ok_or_else(|| error("the stream is finished"))?;
-        self.parser
-            .feed_with(text.as_bytes(), |event| encoder.push(&event));
+        feed(&mut self.parser, text.as_bytes(), &mut |event| {
+            encoder.push(&event)
+        });
         let chunks: Vec<_> = encoder.take_chunk().into_iter().collect();
         Ok(frame(&chunks, sse, false))
     }
@@ -221,7 +246,7 @@ impl ChunkStream {
             .encoder
             .take()
             .ok_or_else(|| error("the stream is finished"))?;
-        self.parser.finish_with(|event| encoder.push(&event));
+        finish(&mut self.parser, &mut |event| encoder.push(&event));
         Ok(frame(&[encoder.finish(cut_off)], sse, true))
     }
 }
@@ -268,9 +293,9 @@ pub fn bench_feed(format: &str, text: &str, piece: usize, rounds: u32) -> Result
     let mut events = 0u64;
     for _ in 0..rounds {
         for chunk in text.as_bytes().chunks(piece.max(1)) {
-            parser.feed_with(chunk, |_| events += 1);
+            feed(&mut parser, chunk, &mut |_| events += 1);
         }
-        parser.finish_with(|_| events += 1);
+        finish(&mut parser, &mut |_| events += 1);
         parser.reset();
     }
     Ok(events as f64)
