@@ -102,9 +102,10 @@ class Card {
       }
       const value = values[key];
       const text = typeof value === "string" ? value : JSON.stringify(value, null, 2);
+      // A typed value may stream as text first: the class follows the type.
+      row.value.classList.toggle("string", typeof value === "string");
       if (row.value.textContent !== text) {
         row.value.textContent = text;
-        row.value.classList.toggle("string", typeof value === "string");
         const lines = text.split("\n").length;
         row.meta.textContent = lines > 3 ? `${lines} lines` : "";
         if (!this.done) row.value.scrollTop = row.value.scrollHeight;
@@ -349,6 +350,7 @@ async function transcript(name) {
 
 async function runTranscript(name, opts) {
   const { entry, text, options } = await transcript(name);
+  $("transcript").value = name;
   return stream(text, entry.format, options, opts);
 }
 
