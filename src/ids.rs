@@ -92,7 +92,48 @@ pub enum Ids {
 /// keeps its `RandomState`) does not repeat the ids of its last stream.
 static RANDOM_IDS_MADE: AtomicU64 = AtomicU64::new(0);
 
+/// An ids name [`Ids::named`] does not know.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownIds(pub String);
+
+impl std::fmt::Display for UnknownIds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "unknown ids {:?}; known: {}",
+            self.0,
+            Ids::NAMES.join(", ")
+        )
+    }
+}
+
+impl std::error::Error for UnknownIds {}
+
 impl Ids {
+    /// The names [`Ids::named`] takes.
+    pub const NAMES: &'static [&'static str] = &["random", "openai", "sequential"];
+
+    /// The ids a binding or a config names: `random` (vLLM's form),
+    /// `openai` (OpenAI's form), each seeded when `seed` is given, or
+    /// `sequential` (`call_0`, `call_1`, …; the seed is not used).
+    ///
+    /// ```
+    /// use toolcall_stream::Ids;
+    /// assert_eq!(Ids::named("openai", Some(7)).unwrap(), Ids::openai_seeded(7));
+    /// assert_eq!(Ids::named("random", None).unwrap(), Ids::Random);
+    /// assert!(Ids::named("uuid", None).unwrap_err().to_string().starts_with("unknown ids \"uuid\""));
+    /// ```
+    pub fn named(name: &str, seed: Option<u64>) -> Result<Ids, UnknownIds> {
+        Ok(match (name, seed) {
+            ("random", None) => Ids::Random,
+            ("random", Some(seed)) => Ids::seeded(seed),
+            ("openai", None) => Ids::OpenAi,
+            ("openai", Some(seed)) => Ids::openai_seeded(seed),
+            ("sequential", _) => Ids::sequential("call_"),
+            (other, _) => return Err(UnknownIds(other.to_owned())),
+        })
+    }
+
     /// Sequential ids with the given prefix.
     pub fn sequential(prefix: impl Into<String>) -> Ids {
         Ids::Sequential {

@@ -83,8 +83,8 @@ pub use format::{
     CustomFormat, DescriptionError, Format, FormatBuilder, NameEnd, Recovery, Role, UnknownFormat,
     UnknownModel, UnknownRole,
 };
-pub use ids::{IdStyle, Ids};
-pub use message::{Diagnostic, Message, MessageBuilder, ToolCall};
+pub use ids::{IdStyle, Ids, UnknownIds};
+pub use message::{CallDetails, Diagnostic, Message, MessageBuilder, ToolCall};
 pub use options::{Limits, Reasoning, ValueTermination};
 pub use parser::{Parser, ParserBuilder};
 pub use partial::PartialCall;

@@ -69,6 +69,60 @@ impl Serialize for ToolCall {
     }
 }
 
+/// A [`Message`] serialized with what OpenAI's shape has no place for:
+/// each call as `{"index", "id", "name", "arguments", "complete"}`, with
+/// `content`, `reasoning` (`null` when none) and `diagnostics`. What the
+/// Python and WebAssembly bindings return; see [`Message::with_call_details`].
+#[derive(Clone, Copy, Debug)]
+pub struct CallDetails<'a>(&'a Message);
+
+impl Serialize for CallDetails<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Call<'a> {
+            index: usize,
+            id: &'a str,
+            name: &'a str,
+            arguments: &'a str,
+            complete: bool,
+        }
+        let message = self.0;
+        let calls: Vec<Call<'_>> = message
+            .tool_calls
+            .iter()
+            .map(|call| Call {
+                index: call.index,
+                id: &call.id,
+                name: &call.name,
+                arguments: &call.arguments,
+                complete: call.complete,
+            })
+            .collect();
+        let mut out = serializer.serialize_struct("Message", 4)?;
+        out.serialize_field("content", &message.content)?;
+        out.serialize_field("reasoning", &message.reasoning)?;
+        out.serialize_field("tool_calls", &calls)?;
+        out.serialize_field("diagnostics", &message.diagnostics)?;
+        out.end()
+    }
+}
+
+impl Message {
+    /// The message for serializing with each call's index and whether it
+    /// is complete ([`CallDetails`]).
+    ///
+    /// ```
+    /// use toolcall_stream::{parse, Format};
+    /// let message = parse(Format::Qwen3Coder, "<tool_call><function=ls></function>");
+    /// let json = serde_json::to_value(message.with_call_details()).unwrap();
+    /// assert_eq!(json["tool_calls"][0]["name"], "ls");
+    /// assert_eq!(json["tool_calls"][0]["complete"], false);
+    /// ```
+    pub fn with_call_details(&self) -> CallDetails<'_> {
+        CallDetails(self)
+    }
+}
+
 /// A diagnostic of a [`Message`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {

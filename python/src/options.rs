@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use pyo3::exceptions::{PyTypeError, PyValueError};
+use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 use toolcall_stream::{Format, Ids, ParserBuilder, Reasoning, Tools, Typing, ValueTermination};
@@ -67,18 +67,7 @@ pub(crate) fn builder_of(
             }
         };
     }
-    let ids = match (ids.as_str(), seed) {
-        ("random", None) => Ids::Random,
-        ("random", Some(seed)) => Ids::seeded(seed),
-        ("openai", None) => Ids::OpenAi,
-        ("openai", Some(seed)) => Ids::openai_seeded(seed),
-        ("sequential", _) => Ids::sequential("call_"),
-        (other, _) => {
-            return Err(PyValueError::new_err(format!(
-                "unknown ids {other:?}; known: random, openai, sequential"
-            )))
-        }
-    };
+    let ids = Ids::named(&ids, seed).map_err(value_error)?;
     Ok(builder.ids(ids))
 }
 

@@ -134,27 +134,7 @@ impl Message {
     /// `{"content", "reasoning", "tool_calls": [{"index", "id", "name",
     /// "arguments", "complete"}], "diagnostics"}`.
     fn fields(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let message = &self.inner;
-        let calls: Vec<_> = message
-            .tool_calls
-            .iter()
-            .map(|call| {
-                serde_json::json!({
-                    "index": call.index,
-                    "id": call.id,
-                    "name": call.name,
-                    "arguments": call.arguments,
-                    "complete": call.complete,
-                })
-            })
-            .collect();
-        let value = serde_json::json!({
-            "content": message.content,
-            "reasoning": message.reasoning,
-            "tool_calls": calls,
-            "diagnostics": message.diagnostics,
-        });
-        to_py(py, &value)
+        to_py(py, &self.inner.with_call_details())
     }
 
     /// The crate's JSON form of the message (what `toolcall parse` prints).

@@ -162,26 +162,7 @@ impl Parser {
 /// A message as JSON, with each call's `index` and `complete`, which
 /// OpenAI's shape has no place for.
 fn message_json(message: &toolcall_stream::Message) -> String {
-    let calls: Vec<_> = message
-        .tool_calls
-        .iter()
-        .map(|call| {
-            serde_json::json!({
-                "index": call.index,
-                "id": call.id,
-                "name": call.name,
-                "arguments": call.arguments,
-                "complete": call.complete,
-            })
-        })
-        .collect();
-    serde_json::json!({
-        "content": message.content,
-        "reasoning": message.reasoning,
-        "tool_calls": calls,
-        "diagnostics": message.diagnostics,
-    })
-    .to_string()
+    serde_json::to_string(&message.with_call_details()).unwrap_or_default()
 }
 
 /// Parses a whole output in `format`: the message's JSON.

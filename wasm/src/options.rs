@@ -62,18 +62,7 @@ pub(crate) fn builder_of(format: &str, options: &str) -> Result<ParserBuilder, S
             }
         };
     }
-    let ids = match (ids.as_str(), seed) {
-        ("random", None) => Ids::Random,
-        ("random", Some(seed)) => Ids::seeded(seed),
-        ("openai", None) => Ids::OpenAi,
-        ("openai", Some(seed)) => Ids::openai_seeded(seed),
-        ("sequential", _) => Ids::sequential("call_"),
-        (other, _) => {
-            return Err(format!(
-                "unknown ids {other:?}; known: random, openai, sequential"
-            ))
-        }
-    };
+    let ids = Ids::named(&ids, seed).map_err(|e| e.to_string())?;
     Ok(builder.ids(ids))
 }
 
