@@ -6,7 +6,13 @@
 //! which takes the layout out of JSON text.
 
 // The JSON formats read their bodies with it.
+// The reader of Python call syntax, for the call-syntax formats (issue 22):
+// tested on its own until a format uses it.
+#[allow(dead_code)]
+pub(crate) mod python;
 pub(crate) mod reader;
+#[cfg(test)]
+mod test_support;
 
 use std::borrow::Cow;
 

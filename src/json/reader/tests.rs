@@ -1,39 +1,16 @@
 use proptest::prelude::*;
-use serde_json::{json, Map, Value};
+use serde_json::{json, Value};
 
 use super::*;
-
-/// An event, owned, with adjacent text pieces joined (how they are cut
-/// depends on the input's pieces; what they say does not).
-#[derive(Debug, Clone, PartialEq)]
-enum Owned {
-    Event(String),
-    Key(String),
-    Number(String),
-    Text(String),
-}
+use crate::json::test_support::{build, piece_ends, Owned};
 
 /// Reads `text` in the pieces cut at `cuts`: the events, merged; where the
 /// value ended in the whole text; or the error.
 fn read(text: &str, cuts: &[usize]) -> Result<(Vec<Owned>, Option<usize>), JsonError> {
     let mut reader = JsonReader::default();
     let mut events = Vec::new();
-    let mut sink = |event: JsonEvent<'_>| match event {
-        JsonEvent::Text(piece) => match events.last_mut() {
-            Some(Owned::Text(text)) => text.push_str(piece),
-            _ => events.push(Owned::Text(piece.to_owned())),
-        },
-        JsonEvent::Key(key) => events.push(Owned::Key(key.to_owned())),
-        JsonEvent::Number(number) => events.push(Owned::Number(number.to_owned())),
-        other => events.push(Owned::Event(format!("{other:?}"))),
-    };
-    let mut bounds: Vec<usize> = cuts
-        .iter()
-        .map(|c| c % (text.len() + 1))
-        .filter(|&c| text.is_char_boundary(c))
-        .collect();
-    bounds.push(text.len());
-    bounds.sort_unstable();
+    let mut sink = |event: JsonEvent<'_>| Owned::push(&mut events, event);
+    let bounds = piece_ends(text, cuts);
     let mut start = 0;
     let mut ended = None;
     for end in bounds {
@@ -49,45 +26,6 @@ fn read(text: &str, cuts: &[usize]) -> Result<(Vec<Owned>, Option<usize>), JsonE
         reader.finish(&mut sink)?;
     }
     Ok((events, ended))
-}
-
-/// The value the events describe.
-fn build(events: &[Owned]) -> Value {
-    let mut stack: Vec<(Value, Option<String>)> = Vec::new();
-    let mut done = None;
-    let mut string: Option<String> = None;
-    let mut put = |stack: &mut Vec<(Value, Option<String>)>, value: Value| match stack.last_mut() {
-        Some((Value::Array(items), _)) => items.push(value),
-        Some((Value::Object(map), key)) => {
-            map.insert(key.take().expect("a key"), value);
-        }
-        _ => done = Some(value),
-    };
-    for event in events {
-        match event {
-            Owned::Text(text) => string.as_mut().expect("in a string").push_str(text),
-            Owned::Key(key) => stack.last_mut().expect("an object").1 = Some(key.clone()),
-            Owned::Number(number) => put(&mut stack, serde_json::from_str(number).unwrap()),
-            Owned::Event(event) => match event.as_str() {
-                "BeginObject" => stack.push((Value::Object(Map::new()), None)),
-                "BeginArray" => stack.push((Value::Array(Vec::new()), None)),
-                "EndObject" | "EndArray" => {
-                    let (value, _) = stack.pop().expect("open");
-                    put(&mut stack, value);
-                }
-                "BeginString" => string = Some(String::new()),
-                "EndString" => {
-                    let value = Value::String(string.take().unwrap_or_default());
-                    put(&mut stack, value);
-                }
-                "Null" => put(&mut stack, Value::Null),
-                "Bool(true)" => put(&mut stack, Value::Bool(true)),
-                "Bool(false)" => put(&mut stack, Value::Bool(false)),
-                _ => {}
-            },
-        }
-    }
-    done.expect("a whole value")
 }
 
 fn kind(text: &str) -> JsonErrorKind {

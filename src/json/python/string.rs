@@ -1,0 +1,324 @@
+//! Python string literals, streamed: quotes, triple quotes, raw strings and
+//! Python's escapes, with their state kept across chunk borders.
+
+use super::{PyErrorKind, PyReader, Role, State};
+use crate::json::reader::{JsonEvent, Leniency};
+
+/// An open string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct Str {
+    quote: u8,
+    raw: bool,
+    triple: bool,
+    /// Closing quotes seen in a row (a triple-quoted string ends at 3).
+    quotes: u8,
+    escape: Escape,
+}
+
+impl Str {
+    pub(super) fn new(quote: u8, raw: bool) -> Str {
+        Str {
+            quote,
+            raw,
+            triple: false,
+            quotes: 0,
+            escape: Escape::None,
+        }
+    }
+}
+
+/// After the opening quote(s), before it is known whether the string is
+/// empty (`''`), triple-quoted (`'''`) or neither.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Opening {
+    One(Str),
+    Two(Str),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Escape {
+    None,
+    /// After `\`.
+    Backslash,
+    /// After `\` and a carriage return: a line feed next is the same line end.
+    BackslashCr,
+    /// Inside `\ooo`, `\xhh`, `\uhhhh` or `\Uhhhhhhhh`: the radix, the
+    /// digits still possible (octal) or needed (hex), and the value so far.
+    Digits {
+        radix: u32,
+        left: u8,
+        value: u32,
+    },
+}
+
+impl PyReader {
+    /// The bytes after the opening quote.
+    pub(super) fn opening(
+        &mut self,
+        role: Role,
+        opening: Opening,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, PyErrorKind> {
+        let b = text.as_bytes()[at];
+        match opening {
+            Opening::One(string) if b == string.quote => {
+                self.state = State::Opening(role, Opening::Two(string));
+                Ok(at + 1)
+            }
+            Opening::One(string) => {
+                self.begin_string(role, string, sink);
+                Ok(at)
+            }
+            Opening::Two(string) if b == string.quote => {
+                self.begin_string(
+                    role,
+                    Str {
+                        triple: true,
+                        ..string
+                    },
+                    sink,
+                );
+                Ok(at + 1)
+            }
+            Opening::Two(string) => {
+                // `''`: the empty string, and `b` is what follows it.
+                self.begin_string(role, string, sink);
+                self.end_string(role, sink);
+                Ok(at)
+            }
+        }
+    }
+
+    fn begin_string(&mut self, role: Role, string: Str, sink: &mut impl FnMut(JsonEvent<'_>)) {
+        if role == Role::Value {
+            sink(JsonEvent::BeginString);
+        }
+        self.held.clear();
+        self.state = State::InString(role, string);
+    }
+
+    fn end_string(&mut self, role: Role, sink: &mut impl FnMut(JsonEvent<'_>)) {
+        match role {
+            Role::Value => {
+                sink(JsonEvent::EndString);
+                self.after_value();
+            }
+            Role::Key => {
+                sink(JsonEvent::Key(&self.held));
+                self.state = State::Colon;
+            }
+        }
+    }
+
+    /// Text of the string: streamed as a value, held as a key.
+    fn text(
+        &mut self,
+        role: Role,
+        text: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), PyErrorKind> {
+        if text.is_empty() {
+            return Ok(());
+        }
+        match role {
+            Role::Value => {
+                sink(JsonEvent::Text(text));
+                Ok(())
+            }
+            Role::Key => self.hold(text),
+        }
+    }
+
+    fn char(
+        &mut self,
+        role: Role,
+        c: char,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), PyErrorKind> {
+        let mut buf = [0; 4];
+        self.text(role, c.encode_utf8(&mut buf), sink)
+    }
+
+    /// Inside the string, from `at`.
+    pub(super) fn in_string(
+        &mut self,
+        role: Role,
+        mut string: Str,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, PyErrorKind> {
+        let bytes = text.as_bytes();
+        let b = bytes[at];
+        if string.escape != Escape::None {
+            let next = self.escape(role, &mut string, text, at, sink)?;
+            self.state = State::InString(role, string);
+            return Ok(next);
+        }
+        if string.quotes > 0 && b != string.quote {
+            // Quotes that did not close a triple-quoted string are text.
+            for _ in 0..string.quotes {
+                self.char(role, string.quote as char, sink)?;
+            }
+            string.quotes = 0;
+        }
+        let next = match b {
+            _ if b == string.quote => {
+                if string.triple {
+                    string.quotes += 1;
+                    if string.quotes < 3 {
+                        self.state = State::InString(role, string);
+                        return Ok(at + 1);
+                    }
+                }
+                self.end_string(role, sink);
+                return Ok(at + 1);
+            }
+            b'\\' => {
+                string.escape = Escape::Backslash;
+                at + 1
+            }
+            b'\n' | b'\r' if !string.triple => {
+                // Python does not allow a line end in a one-quote string;
+                // a model that wrote one meant it.
+                sink(JsonEvent::Lenient(Leniency::ControlInString));
+                self.text(role, &text[at..at + 1], sink)?;
+                at + 1
+            }
+            _ => {
+                let end = bytes[at..]
+                    .iter()
+                    .position(|&c| {
+                        c == string.quote
+                            || c == b'\\'
+                            || (!string.triple && matches!(c, b'\n' | b'\r'))
+                    })
+                    .map_or(bytes.len(), |n| at + n);
+                self.text(role, &text[at..end], sink)?;
+                end
+            }
+        };
+        self.state = State::InString(role, string);
+        Ok(next)
+    }
+
+    /// The byte at `at` continues an escape.
+    fn escape(
+        &mut self,
+        role: Role,
+        string: &mut Str,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, PyErrorKind> {
+        let b = text.as_bytes()[at];
+        match string.escape {
+            Escape::None => Ok(at),
+            Escape::BackslashCr => {
+                string.escape = Escape::None;
+                Ok(if b == b'\n' { at + 1 } else { at })
+            }
+            Escape::Backslash if string.raw => {
+                // A raw string keeps the backslash, and the next character
+                // (a quote too) is text.
+                string.escape = Escape::None;
+                self.text(role, "\\", sink)?;
+                let len = text[at..].chars().next().map_or(1, char::len_utf8);
+                self.text(role, &text[at..at + len], sink)?;
+                Ok(at + len)
+            }
+            Escape::Backslash => {
+                string.escape = Escape::None;
+                let plain = match b {
+                    b'\n' => return Ok(at + 1),
+                    b'\r' => {
+                        string.escape = Escape::BackslashCr;
+                        return Ok(at + 1);
+                    }
+                    b'\\' => '\\',
+                    b'\'' => '\'',
+                    b'"' => '"',
+                    b'a' => '\x07',
+                    b'b' => '\x08',
+                    b'f' => '\x0c',
+                    b'n' => '\n',
+                    b'r' => '\r',
+                    b't' => '\t',
+                    b'v' => '\x0b',
+                    b'0'..=b'7' => {
+                        string.escape = Escape::Digits {
+                            radix: 8,
+                            left: 2,
+                            value: u32::from(b - b'0'),
+                        };
+                        return Ok(at + 1);
+                    }
+                    b'x' | b'u' | b'U' => {
+                        let left = match b {
+                            b'x' => 2,
+                            b'u' => 4,
+                            _ => 8,
+                        };
+                        string.escape = Escape::Digits {
+                            radix: 16,
+                            left,
+                            value: 0,
+                        };
+                        return Ok(at + 1);
+                    }
+                    b'N' => return Err(PyErrorKind::BadEscape),
+                    _ => {
+                        // Not an escape: Python keeps the backslash.
+                        self.text(role, "\\", sink)?;
+                        return Ok(at);
+                    }
+                };
+                self.char(role, plain, sink)?;
+                Ok(at + 1)
+            }
+            Escape::Digits { radix, left, value } => {
+                let digit = (b as char).to_digit(radix);
+                match digit {
+                    Some(digit) if left > 0 => {
+                        let value = value * radix + digit;
+                        if left == 1 {
+                            string.escape = Escape::None;
+                            self.escaped(role, value, sink)?;
+                        } else {
+                            string.escape = Escape::Digits {
+                                radix,
+                                left: left - 1,
+                                value,
+                            };
+                        }
+                        Ok(at + 1)
+                    }
+                    // An octal escape may be shorter; a hex one may not.
+                    _ if radix == 8 => {
+                        string.escape = Escape::None;
+                        self.escaped(role, value, sink)?;
+                        Ok(at)
+                    }
+                    _ => Err(PyErrorKind::BadEscape),
+                }
+            }
+        }
+    }
+
+    /// The character an escape made; a surrogate or a value past Unicode
+    /// is U+FFFD, reported.
+    fn escaped(
+        &mut self,
+        role: Role,
+        value: u32,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), PyErrorKind> {
+        let c = char::from_u32(value).unwrap_or_else(|| {
+            sink(JsonEvent::Lenient(Leniency::LoneSurrogate));
+            '\u{FFFD}'
+        });
+        self.char(role, c, sink)
+    }
+}
