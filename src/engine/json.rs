@@ -78,7 +78,7 @@ pub(crate) struct JsonCall {
     /// name, before it).
     made_call: bool,
     /// Leniencies already reported in this value.
-    reported: [bool; 2],
+    reported: [bool; 3],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -102,7 +102,7 @@ impl JsonCall {
         self.body.reset();
         self.mode = Mode::Reading;
         self.made_call = false;
-        self.reported = [false; 2];
+        self.reported = [false; 3];
         self.mark_opening = false;
         self.fence = Fence::None;
         self.attr_end = AttrEnd::None;
@@ -545,6 +545,7 @@ fn report_leniency<S: Sink>(
     let slot = match what {
         Leniency::ControlInString => 0,
         Leniency::LoneSurrogate => 1,
+        Leniency::JsonWord => 2,
     };
     if std::mem::replace(&mut json.reported[slot], true) {
         return;
@@ -555,6 +556,9 @@ fn report_leniency<S: Sink>(
         }
         Leniency::LoneSurrogate => {
             "a JSON string held half of a surrogate pair; it was read as U+FFFD"
+        }
+        Leniency::JsonWord => {
+            "Python arguments used JSON's true, false or null; they were read as JSON reads them"
         }
     };
     diagnostic(

@@ -48,6 +48,9 @@ pub enum Leniency {
     /// A `\u` escape of half a surrogate pair without its other half:
     /// read as U+FFFD.
     LoneSurrogate,
+    /// JSON's `true`, `false` or `null` in Python literals (models mix
+    /// them): read as JSON reads them.
+    JsonWord,
 }
 
 /// Why the text is not one JSON value.

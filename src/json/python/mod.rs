@@ -7,7 +7,8 @@
 //! It reads what `ast.literal_eval` reads of JSON-like data: strings in
 //! every quoting (`'…'`, `"…"`, triple quotes, `r'…'`, `u'…'`, Python's
 //! escapes), ints (`1_000`, `0x1F`, `0o17`, `0b1`) and floats (`1.`, `.5`,
-//! `1e-3`), `True`/`False`/`None`, lists and tuples (as arrays), dicts (a
+//! `1e-3`), `True`/`False`/`None` (and JSON's `true`/`false`/`null`,
+//! reported as a leniency), lists and tuples (as arrays), dicts (a
 //! key that is not a string becomes its JSON text, as `json.dumps` does),
 //! trailing commas. [`PyReader::arguments`] reads a call's keyword
 //! arguments, from after its `(` through its `)`, as one object.
@@ -29,7 +30,7 @@ mod string;
 #[cfg(test)]
 mod tests;
 
-use super::reader::{Fed, JsonEvent};
+use super::reader::{Fed, JsonEvent, Leniency};
 use number::json_number;
 use string::{Opening, Str};
 
@@ -453,6 +454,16 @@ impl PyReader {
             "True" => (JsonEvent::Bool(true), "true"),
             "False" => (JsonEvent::Bool(false), "false"),
             "None" => (JsonEvent::Null, "null"),
+            // Models mix JSON into Python (vLLM's pythonic parsers read it
+            // too): read, and reported.
+            "true" | "false" | "null" => {
+                sink(JsonEvent::Lenient(Leniency::JsonWord));
+                match self.held.as_str() {
+                    "true" => (JsonEvent::Bool(true), "true"),
+                    "false" => (JsonEvent::Bool(false), "false"),
+                    _ => (JsonEvent::Null, "null"),
+                }
+            }
             _ => return Err(PyErrorKind::NotALiteral(std::mem::take(&mut self.held))),
         };
         match role {

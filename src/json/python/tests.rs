@@ -183,6 +183,17 @@ fn what_is_not_a_literal_is_an_error_never_evaluated() {
 }
 
 #[test]
+fn json_words_are_read_and_reported() {
+    let (events, _) = read_with(true, "enabled=true, label=null, off=false)", &[]).unwrap();
+    assert!(events.contains(&Owned::Event("Lenient(JsonWord)".into())));
+    assert_eq!(
+        build(&events),
+        json!({"enabled": true, "label": null, "off": false})
+    );
+    assert_eq!(error("[nil]"), PyErrorKind::NotALiteral("nil".into()));
+}
+
+#[test]
 fn a_line_end_in_a_one_quote_string_is_kept_and_reported() {
     let (events, _) = read_with(false, "'a\nb'", &[]).unwrap();
     assert!(events.contains(&Owned::Event("Lenient(ControlInString)".into())));
