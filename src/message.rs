@@ -113,7 +113,7 @@ impl Message {
     ///
     /// ```
     /// use toolcall_stream::{parse, Format};
-    /// let message = parse(Format::Qwen3Coder, "<tool_call><function=ls></function>");
+    /// let message = parse(Format::Qwen3Coder, "<tool_call><function=ls><parameter=path>/tmp");
     /// let json = serde_json::to_value(message.with_call_details()).unwrap();
     /// assert_eq!(json["tool_calls"][0]["name"], "ls");
     /// assert_eq!(json["tool_calls"][0]["complete"], false);
