@@ -78,7 +78,7 @@ pub(crate) struct JsonCall {
     /// name, before it).
     made_call: bool,
     /// Leniencies already reported in this value.
-    reported: [bool; 3],
+    reported: [bool; 4],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -102,7 +102,7 @@ impl JsonCall {
         self.body.reset();
         self.mode = Mode::Reading;
         self.made_call = false;
-        self.reported = [false; 3];
+        self.reported = [false; 4];
         self.mark_opening = false;
         self.fence = Fence::None;
         self.attr_end = AttrEnd::None;
@@ -546,6 +546,7 @@ fn report_leniency<S: Sink>(
         Leniency::ControlInString => 0,
         Leniency::LoneSurrogate => 1,
         Leniency::JsonWord => 2,
+        Leniency::BareText => 3,
     };
     if std::mem::replace(&mut json.reported[slot], true) {
         return;
@@ -559,6 +560,9 @@ fn report_leniency<S: Sink>(
         }
         Leniency::JsonWord => {
             "Python arguments used JSON's true, false or null; they were read as JSON reads them"
+        }
+        Leniency::BareText => {
+            "a value was written bare but is no JSON literal; it was read as a string"
         }
     };
     diagnostic(

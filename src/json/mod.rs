@@ -6,8 +6,11 @@
 //! which takes the layout out of JSON text.
 
 // The JSON formats read their bodies with it.
-// The reader of Python call syntax, for the call-syntax formats (issue 22):
-// tested on its own until a format uses it.
+// The readers of Gemma's object syntax and of Python call syntax, for the
+// call-syntax formats (issue 22): tested on their own until a format uses
+// them.
+#[allow(dead_code)]
+pub(crate) mod gemma;
 #[allow(dead_code)]
 pub(crate) mod python;
 pub(crate) mod reader;

@@ -51,6 +51,9 @@ pub enum Leniency {
     /// JSON's `true`, `false` or `null` in Python literals (models mix
     /// them): read as JSON reads them.
     JsonWord,
+    /// A value written bare that is no JSON literal (Gemma's `unit:cm`):
+    /// read as a string.
+    BareText,
 }
 
 /// Why the text is not one JSON value.

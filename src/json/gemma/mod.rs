@@ -1,0 +1,413 @@
+//! An incremental reader of Gemma's call arguments, an object syntax of its
+//! own (Gemma 4 and FunctionGemma):
+//!
+//! ```text
+//! {city:<|"|>Paris<|"|>,days:3,meta:{depth:2},items:[1,2],label:null}
+//! ```
+//!
+//! Keys are bare; strings are text between two string delimiters (`<|"|>`
+//! in Gemma 4, `<escape>` in FunctionGemma), taken as they are (no escapes:
+//! the delimiter cannot appear inside, so `}` or a closing marker inside is
+//! text); any other value is bare text up to `,`, `}` or `]`, read as a
+//! JSON literal (a number, `true`, `false`, `null`) where it is one, else
+//! as a string, reported. The events are the JSON reader's, so the engine
+//! makes JSON arguments of them, typed by the schema as any format's are.
+//!
+//! Bounded: nesting, and a key or bare value held whole, have limits; a
+//! delimited string streams as `Text` pieces. A delimiter cut by a chunk
+//! border is held (a few bytes) until it is whole or is not, so the events
+//! do not depend on how the text was cut.
+
+#[cfg(test)]
+mod tests;
+
+use super::reader::{Fed, JsonEvent, Leniency};
+
+/// Why the text is not Gemma arguments.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GemmaError {
+    pub kind: GemmaErrorKind,
+    /// The byte offset in the whole text where it was found.
+    pub at: u64,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum GemmaErrorKind {
+    /// A byte (shown as a char) that cannot come there.
+    Unexpected(char),
+    /// Nesting past the limit.
+    TooDeep,
+    /// A key or bare value longer than the limit.
+    TooLong,
+    /// The text ended inside the arguments.
+    Truncated,
+}
+
+impl std::fmt::Display for GemmaError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            GemmaErrorKind::Unexpected(c) => write!(f, "unexpected {c:?}")?,
+            GemmaErrorKind::TooDeep => f.write_str("nested too deep")?,
+            GemmaErrorKind::TooLong => f.write_str("a key or value too long")?,
+            GemmaErrorKind::Truncated => f.write_str("the text ended inside the arguments")?,
+        }
+        write!(f, " at byte {} of the arguments", self.at)
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Frame {
+    Object,
+    Array,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Before the arguments' `{`.
+    Start,
+    /// After `{` or a comma in an object: a key or `}`.
+    KeyOrEnd,
+    /// Reading a bare key, up to `:`.
+    InKey,
+    /// A value is next.
+    Value,
+    /// After `[`: a value or `]`.
+    ValueOrEnd,
+    /// Reading a bare value, up to `,`, `}` or `]`.
+    InBare,
+    /// Inside a delimited string.
+    InString,
+    /// After a value: `,` or the closer.
+    Next,
+    Done,
+    Failed,
+}
+
+/// Reads one Gemma argument object, from its `{` through its `}`, from text
+/// given in pieces.
+#[derive(Debug, Clone)]
+pub struct GemmaReader {
+    state: State,
+    stack: Vec<Frame>,
+    delimiter: &'static str,
+    /// Bytes of the delimiter matched so far (a delimiter may be cut by a
+    /// chunk border): where the state says, they open or close a string, or
+    /// are text.
+    matched: usize,
+    /// The key or bare value being read.
+    held: String,
+    offset: u64,
+    max_depth: usize,
+    max_held: usize,
+}
+
+fn is_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+fn char_at(text: &str, at: usize) -> char {
+    text[at..].chars().next().unwrap_or('\u{FFFD}')
+}
+
+impl GemmaReader {
+    /// A reader of arguments whose strings sit between two `delimiter`s.
+    /// The delimiter's first byte must not recur in it (`<|"|>`,
+    /// `<escape>`): a failed match then restarts at the byte that failed.
+    pub fn new(delimiter: &'static str, max_depth: usize, max_held: usize) -> GemmaReader {
+        debug_assert!(
+            !delimiter.is_empty() && !delimiter.as_bytes()[1..].contains(&delimiter.as_bytes()[0])
+        );
+        GemmaReader {
+            state: State::Start,
+            stack: Vec::new(),
+            delimiter,
+            matched: 0,
+            held: String::new(),
+            offset: 0,
+            max_depth,
+            max_held,
+        }
+    }
+
+    /// How many bytes of the text have been read.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Reads `text`, giving each event to `sink`. After an error, or once
+    /// the arguments are done, nothing more is read.
+    pub fn feed(
+        &mut self,
+        text: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<Fed, GemmaError> {
+        let mut at = 0;
+        let result = loop {
+            if self.state == State::Done {
+                break Ok(Fed::Done(at));
+            }
+            if at == text.len() {
+                break Ok(Fed::More);
+            }
+            match self.step(text, at, sink) {
+                Ok(next) => at = next,
+                Err(kind) => {
+                    self.state = State::Failed;
+                    break Err(GemmaError {
+                        kind,
+                        at: self.offset + at as u64,
+                    });
+                }
+            }
+        };
+        self.offset += at as u64;
+        result
+    }
+
+    /// The text has ended: arguments not closed are truncated.
+    pub fn finish(&mut self) -> Result<(), GemmaError> {
+        if self.state == State::Done {
+            return Ok(());
+        }
+        self.state = State::Failed;
+        Err(GemmaError {
+            kind: GemmaErrorKind::Truncated,
+            at: self.offset,
+        })
+    }
+
+    fn step(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, GemmaErrorKind> {
+        if self.state == State::InString {
+            return self.in_string(text, at, sink);
+        }
+        if self.matched > 0 {
+            return self.opening_delimiter(text, at, sink);
+        }
+        let b = text.as_bytes()[at];
+        match self.state {
+            State::Start => match b {
+                _ if is_space(b) => Ok(at + 1),
+                b'{' => self.open(Frame::Object, at, sink),
+                _ => Err(GemmaErrorKind::Unexpected(char_at(text, at))),
+            },
+            State::KeyOrEnd => match b {
+                _ if is_space(b) => Ok(at + 1),
+                b'}' => self.close(text, at, sink),
+                b':' | b',' | b'{' | b'[' | b']' => Err(GemmaErrorKind::Unexpected(b as char)),
+                _ => {
+                    self.held.clear();
+                    self.state = State::InKey;
+                    Ok(at)
+                }
+            },
+            State::InKey => {
+                let end = text.as_bytes()[at..]
+                    .iter()
+                    .position(|&c| matches!(c, b':' | b',' | b'{' | b'}' | b'[' | b']'))
+                    .map_or(text.len(), |n| at + n);
+                self.hold(&text[at..end])?;
+                match text.as_bytes().get(end) {
+                    None => Ok(end),
+                    Some(b':') => {
+                        let key = self.held.trim();
+                        if key.is_empty() {
+                            return Err(GemmaErrorKind::Unexpected(':'));
+                        }
+                        sink(JsonEvent::Key(key));
+                        self.state = State::Value;
+                        Ok(end + 1)
+                    }
+                    Some(&c) => Err(GemmaErrorKind::Unexpected(c as char)),
+                }
+            }
+            State::Value | State::ValueOrEnd => match b {
+                _ if is_space(b) => Ok(at + 1),
+                b']' if self.state == State::ValueOrEnd => self.close(text, at, sink),
+                b'{' => self.open(Frame::Object, at, sink),
+                b'[' => self.open(Frame::Array, at, sink),
+                b',' | b'}' | b']' | b':' => Err(GemmaErrorKind::Unexpected(b as char)),
+                _ if b == self.delimiter.as_bytes()[0] => self.opening_delimiter(text, at, sink),
+                _ => {
+                    self.held.clear();
+                    self.state = State::InBare;
+                    Ok(at)
+                }
+            },
+            State::InBare => {
+                let end = text.as_bytes()[at..]
+                    .iter()
+                    .position(|&c| matches!(c, b',' | b'}' | b']'))
+                    .map_or(text.len(), |n| at + n);
+                self.hold(&text[at..end])?;
+                if end < text.len() {
+                    self.bare(sink);
+                }
+                Ok(end)
+            }
+            State::Next => match b {
+                _ if is_space(b) => Ok(at + 1),
+                b',' => {
+                    self.state = match self.stack.last() {
+                        Some(Frame::Array) => State::Value,
+                        _ => State::KeyOrEnd,
+                    };
+                    Ok(at + 1)
+                }
+                b'}' | b']' => self.close(text, at, sink),
+                _ => Err(GemmaErrorKind::Unexpected(char_at(text, at))),
+            },
+            State::InString | State::Done | State::Failed => Ok(text.len()),
+        }
+    }
+
+    fn hold(&mut self, text: &str) -> Result<(), GemmaErrorKind> {
+        if self.held.len() + text.len() > self.max_held {
+            return Err(GemmaErrorKind::TooLong);
+        }
+        self.held.push_str(text);
+        Ok(())
+    }
+
+    fn open(
+        &mut self,
+        frame: Frame,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, GemmaErrorKind> {
+        if self.stack.len() >= self.max_depth {
+            return Err(GemmaErrorKind::TooDeep);
+        }
+        self.stack.push(frame);
+        match frame {
+            Frame::Object => {
+                sink(JsonEvent::BeginObject);
+                self.state = State::KeyOrEnd;
+            }
+            Frame::Array => {
+                sink(JsonEvent::BeginArray);
+                self.state = State::ValueOrEnd;
+            }
+        }
+        Ok(at + 1)
+    }
+
+    fn close(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, GemmaErrorKind> {
+        match (self.stack.last(), text.as_bytes()[at]) {
+            (Some(Frame::Object), b'}') => sink(JsonEvent::EndObject),
+            (Some(Frame::Array), b']') => sink(JsonEvent::EndArray),
+            _ => return Err(GemmaErrorKind::Unexpected(char_at(text, at))),
+        }
+        self.stack.pop();
+        self.after_value();
+        Ok(at + 1)
+    }
+
+    fn after_value(&mut self) {
+        self.state = if self.stack.is_empty() {
+            State::Done
+        } else {
+            State::Next
+        };
+    }
+
+    /// A bare value ended: a JSON literal where it is one, else its text as
+    /// a string (reported).
+    fn bare(&mut self, sink: &mut impl FnMut(JsonEvent<'_>)) {
+        let value = self.held.trim();
+        match value {
+            "true" => sink(JsonEvent::Bool(true)),
+            "false" => sink(JsonEvent::Bool(false)),
+            "null" => sink(JsonEvent::Null),
+            _ if is_json_number(value) => sink(JsonEvent::Number(value)),
+            _ => {
+                sink(JsonEvent::Lenient(Leniency::BareText));
+                sink(JsonEvent::BeginString);
+                sink(JsonEvent::Text(value));
+                sink(JsonEvent::EndString);
+            }
+        }
+        self.after_value();
+    }
+
+    /// Matching the delimiter that opens a string, byte by byte from `at`.
+    fn opening_delimiter(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, GemmaErrorKind> {
+        let want = self.delimiter.as_bytes();
+        let b = text.as_bytes()[at];
+        if b != want[self.matched] {
+            // Not a delimiter after all: the bytes matched start a bare value.
+            self.held.clear();
+            self.held.push_str(&self.delimiter[..self.matched]);
+            self.matched = 0;
+            self.state = State::InBare;
+            return Ok(at);
+        }
+        self.matched += 1;
+        if self.matched == want.len() {
+            self.matched = 0;
+            sink(JsonEvent::BeginString);
+            self.state = State::InString;
+        }
+        Ok(at + 1)
+    }
+
+    /// Inside a delimited string: text, up to the closing delimiter (held
+    /// while a prefix of it is all that is known).
+    fn in_string(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, GemmaErrorKind> {
+        let want = self.delimiter.as_bytes();
+        let bytes = text.as_bytes();
+        if self.matched > 0 {
+            if bytes[at] == want[self.matched] {
+                self.matched += 1;
+                if self.matched == want.len() {
+                    self.matched = 0;
+                    sink(JsonEvent::EndString);
+                    self.after_value();
+                }
+                return Ok(at + 1);
+            }
+            // The held bytes were text. The delimiter's first byte does not
+            // recur in it (`<`), so matching starts over at this byte.
+            sink(JsonEvent::Text(&self.delimiter[..self.matched]));
+            self.matched = 0;
+            return Ok(at);
+        }
+        let end = memchr::memchr(want[0], &bytes[at..]).map_or(bytes.len(), |n| at + n);
+        if end > at {
+            sink(JsonEvent::Text(&text[at..end]));
+        }
+        if end < bytes.len() {
+            self.matched = 1;
+            return Ok(end + 1);
+        }
+        Ok(end)
+    }
+}
+
+/// JSON's number grammar.
+fn is_json_number(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .bytes()
+            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
+        && serde_json::from_str::<serde_json::Number>(text).is_ok()
+}
