@@ -7,7 +7,7 @@
 use pyo3::prelude::*;
 use pyo3::sync::PyOnceLock;
 use pyo3::types::{PyDict, PyList};
-use toolcall_stream::OwnedEvent;
+use toolcall_stream::{Event, OwnedEvent};
 
 /// Python's `json.loads`, looked up once.
 fn json_loads(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
@@ -20,50 +20,47 @@ fn json_loads(py: Python<'_>) -> PyResult<&Bound<'_, PyAny>> {
 }
 
 /// One event as a dict: `{"type": ..., fields...}`.
-pub(crate) fn event_to_py<'py>(
-    py: Python<'py>,
-    event: &OwnedEvent,
-) -> PyResult<Bound<'py, PyDict>> {
+pub(crate) fn event_to_py<'py>(py: Python<'py>, event: &Event<'_>) -> PyResult<Bound<'py, PyDict>> {
     let d = PyDict::new(py);
     match event {
-        OwnedEvent::Content { text } => {
+        Event::Content { text } => {
             d.set_item("type", "content")?;
             d.set_item("text", text)?;
         }
-        OwnedEvent::Reasoning { text } => {
+        Event::Reasoning { text } => {
             d.set_item("type", "reasoning")?;
             d.set_item("text", text)?;
         }
-        OwnedEvent::ToolCallStart { index, id, name } => {
+        Event::ToolCallStart { index, id, name } => {
             d.set_item("type", "tool_call_start")?;
             d.set_item("index", index)?;
             d.set_item("id", id)?;
             d.set_item("name", name)?;
         }
-        OwnedEvent::ParameterStart { index, name } => {
+        Event::ParameterStart { index, name } => {
             d.set_item("type", "parameter_start")?;
             d.set_item("index", index)?;
             d.set_item("name", name)?;
         }
-        OwnedEvent::ParameterDelta { index, text } => {
+        Event::ParameterDelta { index, text } => {
             d.set_item("type", "parameter_delta")?;
             d.set_item("index", index)?;
             d.set_item("text", text)?;
         }
-        OwnedEvent::ParameterEnd { index, name, value } => {
+        Event::ParameterEnd { index, name, value } => {
             d.set_item("type", "parameter_end")?;
             d.set_item("index", index)?;
             d.set_item("name", name)?;
             if let Some(value) = value {
-                d.set_item("value", json_loads(py)?.call1((value,))?)?;
+                d.set_item("value", json_loads(py)?.call1((*value,))?)?;
             }
         }
-        OwnedEvent::ArgumentsDelta { index, delta } => {
+        Event::ArgumentsDelta { index, delta } => {
             d.set_item("type", "arguments_delta")?;
             d.set_item("index", index)?;
             d.set_item("delta", delta)?;
         }
-        OwnedEvent::ToolCallEnd {
+        Event::ToolCallEnd {
             index,
             arguments,
             complete,
@@ -75,7 +72,7 @@ pub(crate) fn event_to_py<'py>(
             }
             d.set_item("complete", complete)?;
         }
-        OwnedEvent::Diagnostic {
+        Event::Diagnostic {
             index,
             kind,
             message,
@@ -106,7 +103,40 @@ pub(crate) fn event_to_py<'py>(
 pub(crate) fn events_to_py(py: Python<'_>, events: &[OwnedEvent]) -> PyResult<Py<PyAny>> {
     let list = PyList::empty(py);
     for event in events {
-        list.append(event_to_py(py, event)?)?;
+        list.append(event_to_py(py, &event.as_event())?)?;
     }
     Ok(list.into_any().unbind())
+}
+
+/// Collects events as dicts while the parser makes them (no owned copy of
+/// each first); the first error stops the collecting and is kept.
+pub(crate) struct EventList<'py> {
+    list: Bound<'py, PyList>,
+    error: Option<PyErr>,
+}
+
+impl<'py> EventList<'py> {
+    pub(crate) fn new(py: Python<'py>) -> EventList<'py> {
+        EventList {
+            list: PyList::empty(py),
+            error: None,
+        }
+    }
+
+    pub(crate) fn push(&mut self, event: Event<'_>) {
+        if self.error.is_some() {
+            return;
+        }
+        let pushed = event_to_py(self.list.py(), &event).and_then(|d| self.list.append(d));
+        if let Err(e) = pushed {
+            self.error = Some(e);
+        }
+    }
+
+    pub(crate) fn finish(self) -> PyResult<Py<PyAny>> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.list.into_any().unbind()),
+        }
+    }
 }

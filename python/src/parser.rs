@@ -3,10 +3,10 @@
 
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
-use toolcall_stream::{Message as RustMessage, OwnedEvent, Parser as RustParser};
+use toolcall_stream::{Message as RustMessage, Parser as RustParser};
 
 use crate::delta::Folded;
-use crate::events::events_to_py;
+use crate::events::EventList;
 use crate::openai::meta_of;
 use crate::options::builder_of;
 use crate::{chunk_bytes, to_py};
@@ -15,8 +15,6 @@ use crate::{chunk_bytes, to_py};
 #[pyclass(module = "toolcall_stream._native")]
 pub(crate) struct Parser {
     inner: RustParser,
-    /// Reused for each call's events.
-    events: Vec<OwnedEvent>,
     /// Reused by `feed_delta`.
     folded: Folded,
 }
@@ -33,7 +31,6 @@ impl Parser {
     ) -> PyResult<Parser> {
         Ok(Parser {
             inner: builder_of(py, format, tools, options)?.build(),
-            events: Vec::new(),
             folded: Folded::default(),
         })
     }
@@ -42,20 +39,16 @@ impl Parser {
     /// returns the events it made, as dicts in the crate's JSON form.
     fn feed(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
         let bytes = chunk_bytes(data)?;
-        let events = &mut self.events;
-        events.clear();
-        self.inner
-            .feed_with(&*bytes, |event| events.push(event.into_owned()));
-        events_to_py(py, events)
+        let mut events = EventList::new(py);
+        self.inner.feed_with(&*bytes, |event| events.push(event));
+        events.finish()
     }
 
     /// Ends the stream: what was held is decided, open calls end.
     fn finish(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let events = &mut self.events;
-        events.clear();
-        self.inner
-            .finish_with(|event| events.push(event.into_owned()));
-        events_to_py(py, events)
+        let mut events = EventList::new(py);
+        self.inner.finish_with(|event| events.push(event));
+        events.finish()
     }
 
     /// For server plugins: `feed`, with the chunk's events folded into one

@@ -14,6 +14,7 @@ pub(crate) mod gemma;
 #[allow(dead_code)]
 pub(crate) mod python;
 pub(crate) mod reader;
+mod stepper;
 #[cfg(test)]
 mod test_support;
 

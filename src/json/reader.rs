@@ -16,6 +16,7 @@
 //! escapes.
 
 use super::first_escape;
+use super::stepper::{feed_until, Stepper};
 
 /// What the reader found, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -223,6 +224,31 @@ impl Default for JsonReader {
     }
 }
 
+impl Stepper for JsonReader {
+    type Kind = JsonErrorKind;
+
+    fn is_done(&self) -> bool {
+        self.state == State::Done
+    }
+
+    fn step(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, JsonErrorKind> {
+        self.read_step(text, at, sink)
+    }
+
+    fn fail(&mut self) {
+        self.state = State::Failed;
+    }
+
+    fn offset_mut(&mut self) -> &mut u64 {
+        &mut self.offset
+    }
+}
+
 impl JsonReader {
     pub fn new(max_depth: usize, max_key: usize, max_number: usize) -> JsonReader {
         JsonReader {
@@ -242,12 +268,6 @@ impl JsonReader {
     /// the byte that is not JSON).
     pub fn offset(&self) -> u64 {
         self.offset
-    }
-
-    /// The value has ended.
-    #[cfg(test)]
-    pub fn is_done(&self) -> bool {
-        self.state == State::Done
     }
 
     /// Reads `text`, giving each event to `sink`. After an error, or once
@@ -276,34 +296,7 @@ impl JsonReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, JsonError> {
-        let bytes = text.as_bytes();
-        let mut at = 0;
-        let mut pause = false;
-        let result = loop {
-            if self.state == State::Done {
-                break Ok(Fed::Done(at));
-            }
-            if pause {
-                break Ok(Fed::Paused(at));
-            }
-            if at == bytes.len() {
-                break Ok(Fed::More);
-            }
-            let step_at = self.offset + at as u64;
-            let mut events = |event: JsonEvent<'_>| pause |= sink(event, step_at);
-            match self.step(text, at, &mut events) {
-                Ok(next) => at = next,
-                Err(kind) => {
-                    self.state = State::Failed;
-                    break Err(JsonError {
-                        kind,
-                        at: self.offset + at as u64,
-                    });
-                }
-            }
-        };
-        self.offset += at as u64;
-        result
+        feed_until(self, text, sink).map_err(|(kind, at)| JsonError { kind, at })
     }
 
     /// The text has ended: a number at the top level ends with it; any
@@ -328,7 +321,7 @@ impl JsonReader {
     }
 
     /// Reads from `at`; returns where the next step starts.
-    fn step(
+    fn read_step(
         &mut self,
         text: &str,
         at: usize,

@@ -3,7 +3,7 @@
 
 use serde_json::{Map, Value};
 
-use super::reader::JsonEvent;
+use super::reader::{Fed, JsonEvent};
 
 /// An event, owned, with adjacent text pieces joined (how they are cut
 /// depends on the input's pieces; what they say does not).
@@ -80,4 +80,32 @@ pub(crate) fn build(events: &[Owned]) -> Value {
         }
     }
     done.expect("a whole value")
+}
+
+/// Reads `text` in the pieces cut at `cuts` with `reader`'s `feed`, then
+/// its `finish` unless the value ended: the events merged, and where in the
+/// whole text the value ended.
+pub(crate) fn read_in_pieces<R, E>(
+    reader: &mut R,
+    text: &str,
+    cuts: &[usize],
+    feed: impl Fn(&mut R, &str, &mut Vec<Owned>) -> Result<Fed, E>,
+    finish: impl FnOnce(&mut R, &mut Vec<Owned>) -> Result<(), E>,
+) -> Result<(Vec<Owned>, Option<usize>), E> {
+    let mut events = Vec::new();
+    let mut start = 0;
+    let mut ended = None;
+    for end in piece_ends(text, cuts) {
+        if end < start || ended.is_some() {
+            continue;
+        }
+        if let Fed::Done(used) = feed(reader, &text[start..end], &mut events)? {
+            ended = Some(start + used);
+        }
+        start = end;
+    }
+    if ended.is_none() {
+        finish(reader, &mut events)?;
+    }
+    Ok((events, ended))
 }

@@ -82,6 +82,7 @@ impl<'a> EventsJson<'a> {
 #[wasm_bindgen]
 pub struct Parser {
     inner: RustParser,
+    /// The JSON being written; handed over to JS whole.
     out: String,
 }
 
@@ -108,7 +109,7 @@ impl Parser {
         let mut events = EventsJson::new(&mut self.out);
         feed(&mut self.inner, bytes, &mut |event| events.push(&event));
         events.end();
-        self.out.clone()
+        std::mem::take(&mut self.out)
     }
 
     /// Ends the stream; the last events.
@@ -116,7 +117,7 @@ impl Parser {
         let mut events = EventsJson::new(&mut self.out);
         finish(&mut self.inner, &mut |event| events.push(&event));
         events.end();
-        self.out.clone()
+        std::mem::take(&mut self.out)
     }
 
     /// The call being read, `{"index", "id", "name", "arguments"}` with

@@ -22,6 +22,7 @@
 mod tests;
 
 use super::reader::{Fed, JsonEvent, Leniency};
+use super::stepper::{feed_until, Stepper};
 
 /// Why the text is not Gemma arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -109,6 +110,31 @@ fn char_at(text: &str, at: usize) -> char {
     text[at..].chars().next().unwrap_or('\u{FFFD}')
 }
 
+impl Stepper for GemmaReader {
+    type Kind = GemmaErrorKind;
+
+    fn is_done(&self) -> bool {
+        self.state == State::Done
+    }
+
+    fn step(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, GemmaErrorKind> {
+        self.read_step(text, at, sink)
+    }
+
+    fn fail(&mut self) {
+        self.state = State::Failed;
+    }
+
+    fn offset_mut(&mut self) -> &mut u64 {
+        &mut self.offset
+    }
+}
+
 impl GemmaReader {
     /// A reader of arguments whose strings sit between two `delimiter`s.
     /// The delimiter's first byte must not recur in it (`<|"|>`,
@@ -141,27 +167,11 @@ impl GemmaReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>),
     ) -> Result<Fed, GemmaError> {
-        let mut at = 0;
-        let result = loop {
-            if self.state == State::Done {
-                break Ok(Fed::Done(at));
-            }
-            if at == text.len() {
-                break Ok(Fed::More);
-            }
-            match self.step(text, at, sink) {
-                Ok(next) => at = next,
-                Err(kind) => {
-                    self.state = State::Failed;
-                    break Err(GemmaError {
-                        kind,
-                        at: self.offset + at as u64,
-                    });
-                }
-            }
-        };
-        self.offset += at as u64;
-        result
+        feed_until(self, text, &mut |event, _| {
+            sink(event);
+            false
+        })
+        .map_err(|(kind, at)| GemmaError { kind, at })
     }
 
     /// The text has ended: arguments not closed are truncated.
@@ -176,7 +186,7 @@ impl GemmaReader {
         })
     }
 
-    fn step(
+    fn read_step(
         &mut self,
         text: &str,
         at: usize,

@@ -1,7 +1,7 @@
 use serde_json::{json, Value};
 
 use super::*;
-use crate::json::test_support::{build, piece_ends, Owned};
+use crate::json::test_support::{build, read_in_pieces, Owned};
 
 const GEMMA4: &str = "<|\"|>";
 const FUNCTION_GEMMA: &str = "<escape>";
@@ -11,24 +11,13 @@ fn read(
     text: &str,
     cuts: &[usize],
 ) -> Result<(Vec<Owned>, Option<usize>), GemmaError> {
-    let mut reader = GemmaReader::new(delimiter, 16, 64);
-    let mut events = Vec::new();
-    let mut sink = |event: JsonEvent<'_>| Owned::push(&mut events, event);
-    let mut start = 0;
-    let mut ended = None;
-    for end in piece_ends(text, cuts) {
-        if end < start || ended.is_some() {
-            continue;
-        }
-        if let Fed::Done(used) = reader.feed(&text[start..end], &mut sink)? {
-            ended = Some(start + used);
-        }
-        start = end;
-    }
-    if ended.is_none() {
-        reader.finish()?;
-    }
-    Ok((events, ended))
+    read_in_pieces(
+        &mut GemmaReader::new(delimiter, 16, 64),
+        text,
+        cuts,
+        |reader, piece, events| reader.feed(piece, &mut |e| Owned::push(events, e)),
+        |reader, _| reader.finish(),
+    )
 }
 
 /// The arguments' JSON value, the same at every split in two and byte by

@@ -31,6 +31,7 @@ mod string;
 mod tests;
 
 use super::reader::{Fed, JsonEvent, Leniency};
+use super::stepper::{feed_until, Stepper};
 use number::json_number;
 use string::{Opening, Str};
 
@@ -170,6 +171,35 @@ fn char_at(text: &str, at: usize) -> char {
     text[at..].chars().next().unwrap_or('\u{FFFD}')
 }
 
+impl Stepper for PyReader {
+    type Kind = PyErrorKind;
+
+    fn is_done(&self) -> bool {
+        self.state == State::Done
+    }
+
+    fn steps_without_bytes(&self) -> bool {
+        self.state == State::StartArgs
+    }
+
+    fn step(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, PyErrorKind> {
+        self.read_step(text, at, sink)
+    }
+
+    fn fail(&mut self) {
+        self.state = State::Failed;
+    }
+
+    fn offset_mut(&mut self) -> &mut u64 {
+        &mut self.offset
+    }
+}
+
 impl PyReader {
     /// A reader of one literal.
     pub fn value(max_depth: usize, max_held: usize) -> PyReader {
@@ -218,33 +248,7 @@ impl PyReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, PyError> {
-        let mut at = 0;
-        let mut pause = false;
-        let result = loop {
-            if self.state == State::Done {
-                break Ok(Fed::Done(at));
-            }
-            if pause {
-                break Ok(Fed::Paused(at));
-            }
-            if at == text.len() && self.state != State::StartArgs {
-                break Ok(Fed::More);
-            }
-            let step_at = self.offset + at as u64;
-            let mut events = |event: JsonEvent<'_>| pause |= sink(event, step_at);
-            match self.step(text, at, &mut events) {
-                Ok(next) => at = next,
-                Err(kind) => {
-                    self.state = State::Failed;
-                    break Err(PyError {
-                        kind,
-                        at: self.offset + at as u64,
-                    });
-                }
-            }
-        };
-        self.offset += at as u64;
-        result
+        feed_until(self, text, sink).map_err(|(kind, at)| PyError { kind, at })
     }
 
     /// The text has ended: a number or word at the top level ends with
@@ -255,7 +259,7 @@ impl PyReader {
             State::Done => Ok(()),
             State::InNumber(Role::Value) | State::InWord(Role::Value) if at_top => {
                 // The end of the text ends the token, as a space would.
-                self.step(" ", 0, sink).map(|_| ())
+                self.read_step(" ", 0, sink).map(|_| ())
             }
             State::Opening(Role::Value, Opening::Two(_)) if at_top => {
                 sink(JsonEvent::BeginString);
@@ -275,7 +279,7 @@ impl PyReader {
     }
 
     /// One step from `at`; where the next begins.
-    fn step(
+    fn read_step(
         &mut self,
         text: &str,
         at: usize,

@@ -2,7 +2,7 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::json::test_support::{build, piece_ends, Owned};
+use crate::json::test_support::{build, read_in_pieces, Owned};
 
 /// Reads `text` (one literal, or keyword arguments when `args`) in the
 /// pieces cut at `cuts`: the events merged, where the value ended, or the
@@ -17,23 +17,13 @@ fn read_with(
     } else {
         PyReader::value(64, 256)
     };
-    let mut events = Vec::new();
-    let mut sink = |event: JsonEvent<'_>| Owned::push(&mut events, event);
-    let mut start = 0;
-    let mut ended = None;
-    for end in piece_ends(text, cuts) {
-        if end < start || ended.is_some() {
-            continue;
-        }
-        if let Fed::Done(used) = reader.feed(&text[start..end], &mut sink)? {
-            ended = Some(start + used);
-        }
-        start = end;
-    }
-    if ended.is_none() {
-        reader.finish(&mut sink)?;
-    }
-    Ok((events, ended))
+    read_in_pieces(
+        &mut reader,
+        text,
+        cuts,
+        |reader, piece, events| reader.feed(piece, &mut |e| Owned::push(events, e)),
+        |reader, events| reader.finish(&mut |e| Owned::push(events, e)),
+    )
 }
 
 /// The JSON value of a Python literal, the same at every split in two and

@@ -2,30 +2,19 @@ use proptest::prelude::*;
 use serde_json::{json, Value};
 
 use super::*;
-use crate::json::test_support::{build, piece_ends, Owned};
+use crate::json::stepper::Stepper;
+use crate::json::test_support::{build, read_in_pieces, Owned};
 
 /// Reads `text` in the pieces cut at `cuts`: the events, merged; where the
 /// value ended in the whole text; or the error.
 fn read(text: &str, cuts: &[usize]) -> Result<(Vec<Owned>, Option<usize>), JsonError> {
-    let mut reader = JsonReader::default();
-    let mut events = Vec::new();
-    let mut sink = |event: JsonEvent<'_>| Owned::push(&mut events, event);
-    let bounds = piece_ends(text, cuts);
-    let mut start = 0;
-    let mut ended = None;
-    for end in bounds {
-        if end < start || ended.is_some() {
-            continue;
-        }
-        if let Fed::Done(used) = reader.feed(&text[start..end], &mut sink)? {
-            ended = Some(start + used);
-        }
-        start = end;
-    }
-    if ended.is_none() {
-        reader.finish(&mut sink)?;
-    }
-    Ok((events, ended))
+    read_in_pieces(
+        &mut JsonReader::default(),
+        text,
+        cuts,
+        |reader, piece, events| reader.feed(piece, &mut |e| Owned::push(events, e)),
+        |reader, events| reader.finish(&mut |e| Owned::push(events, e)),
+    )
 }
 
 fn kind(text: &str) -> JsonErrorKind {

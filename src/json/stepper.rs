@@ -1,0 +1,71 @@
+//! The loop the incremental readers (JSON, Python literals, Gemma's
+//! arguments) share: a piece of text is read step by step from its first
+//! byte until the value is done, the piece ends, the sink asks to pause, or
+//! a byte is wrong; each reader says only what one step does.
+
+use super::reader::{Fed, JsonEvent};
+
+/// One incremental reader, as the shared loop drives it.
+pub(crate) trait Stepper {
+    /// Why a step failed.
+    type Kind;
+
+    /// The value has ended: nothing more is read.
+    fn is_done(&self) -> bool;
+
+    /// Whether a step is due with no byte left (Python arguments open
+    /// their object before their first byte).
+    fn steps_without_bytes(&self) -> bool {
+        false
+    }
+
+    /// One step from `at` (a char boundary); where the next begins.
+    fn step(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, Self::Kind>;
+
+    /// A step failed: nothing more is read.
+    fn fail(&mut self);
+
+    /// Bytes of the text read before the current piece.
+    fn offset_mut(&mut self) -> &mut u64;
+}
+
+/// Reads `text` with `reader`. The sink may ask to pause (by returning
+/// true) after the bytes of the event it was given, and is given where the
+/// step that made the event began, as an offset in the whole text. An
+/// error is its kind and the offset of the byte that caused it.
+pub(crate) fn feed_until<R: Stepper>(
+    reader: &mut R,
+    text: &str,
+    sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
+) -> Result<Fed, (R::Kind, u64)> {
+    let mut at = 0;
+    let mut pause = false;
+    let offset = *reader.offset_mut();
+    let result = loop {
+        if reader.is_done() {
+            break Ok(Fed::Done(at));
+        }
+        if pause {
+            break Ok(Fed::Paused(at));
+        }
+        if at == text.len() && !reader.steps_without_bytes() {
+            break Ok(Fed::More);
+        }
+        let step_at = offset + at as u64;
+        let mut events = |event: JsonEvent<'_>| pause |= sink(event, step_at);
+        match reader.step(text, at, &mut events) {
+            Ok(next) => at = next,
+            Err(kind) => {
+                reader.fail();
+                break Err((kind, offset + at as u64));
+            }
+        }
+    };
+    *reader.offset_mut() += at as u64;
+    result
+}
