@@ -11,6 +11,11 @@ use toolcall_stream::{coalesce, DiagnosticKind, Format, Ids, Message, Parser, Re
 /// with the reason. Kept exact: a listed fixture must still differ.
 const DIFFERENT: &[(&str, &str)] = &[
     (
+        "pythonic/bare_two_calls",
+        "a bare Python list at a line's start is a call only when the format is known: `auto` \
+         finds pythonic by `<|python_start|>`, and Python lists in content look the same",
+    ),
+    (
         "llama3_json/bare_at_start",
         "a bare JSON object opening the output is Llama 3's call only when the format is known: \
          `auto` has no marker to find it by, and JSON content looks the same",

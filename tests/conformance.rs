@@ -68,6 +68,11 @@ const PARSERS: &[(&str, Format)] = &[
     ("minimax_m2", Format::MiniMaxM2),
     ("deepseek_v32", Format::DeepSeekV32),
     ("step3", Format::Step3),
+    ("pythonic", Format::Pythonic),
+    ("llama4_pythonic", Format::Pythonic),
+    ("olmo3", Format::Olmo3),
+    ("lfm2", Format::Lfm2),
+    ("gemma4", Format::Gemma4),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -94,6 +99,10 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::MiniMaxM2, 9),
     (Format::DeepSeekV32, 9),
     (Format::Step3, 4),
+    (Format::Pythonic, 14),
+    (Format::Olmo3, 4),
+    (Format::Lfm2, 4),
+    (Format::Gemma4, 9),
 ];
 
 struct Case {
@@ -320,6 +329,7 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
     ("deepseek_v4", Format::DeepSeekV4),
     // Compared with vLLM's own parser in tests/kimi_k3_vllm.rs instead.
     ("kimi_k3", Format::KimiK3),
+    ("functiongemma", Format::FunctionGemma),
 ];
 
 /// Formats that are not vLLM parsers at all (calls that leak into text,

@@ -367,6 +367,12 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::KimiK3
                 | Format::Glm45
                 | Format::Glm47
+                // Call syntax: tests/memory_call_syntax.rs.
+                | Format::Pythonic
+                | Format::Olmo3
+                | Format::Lfm2
+                | Format::Gemma4
+                | Format::FunctionGemma
         )
     });
     for &format in formats {

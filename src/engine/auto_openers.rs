@@ -47,9 +47,19 @@ pub(crate) const DETECTED: &[Format] = &[
     // After granite-20b-fc, which reads a JSON body after `<function_call>`.
     Format::XmlToolUse,
     Format::XmlFunctionCall,
+    // Before XML invoke, whose `<function_calls>` it shares: Olmo 3's
+    // candidate gives up at once at an `<invoke`, where XML invoke's would
+    // hold Olmo 3's calls until its window ran out.
+    Format::Olmo3,
     // After MiniMax-M2, whose bare `<invoke name=` it shares.
     Format::XmlInvoke,
     Format::KimiK3,
+    // By `<|python_start|>` only: a bare list at a line's start is the
+    // format's own rule, which would make Python lists in content calls.
+    Format::Pythonic,
+    Format::Lfm2,
+    Format::Gemma4,
+    Format::FunctionGemma,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -17,7 +17,8 @@ use super::place::past_char;
 use super::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{Json, Role};
-use crate::json::reader::{Fed, JsonError, JsonEvent, JsonReader, Leniency};
+use crate::json::reader::{Fed, JsonEvent, Leniency};
+use crate::json::syntax::{SyntaxError, SyntaxReader};
 use crate::sink::{diagnostic, Sink};
 
 /// Where a code fence around the JSON is (formats that fence it).
@@ -124,6 +125,13 @@ impl Engine {
         })
     }
 
+    /// Whether `b` may begin a call body; `marked`: right after a marker.
+    pub(super) fn opens_body(&self, b: u8, marked: bool) -> bool {
+        let json = self.json();
+        let list = json.body.is_some_and(|keys| keys.list);
+        json.syntax.opens_body(b, list, marked)
+    }
+
     /// Whether a call written as JSON has a marker that closes it.
     fn json_has_closer(&self) -> bool {
         self.wrapper_has_closer() || self.desc().has(Role::FuncClose)
@@ -143,7 +151,11 @@ impl Engine {
             // prose; arguments belong to a call already started.
             self.hold.text.clear();
         }
-        self.json_reader = JsonReader::default();
+        self.json_reader = if body {
+            self.json().syntax.reader()
+        } else {
+            SyntaxReader::default()
+        };
         self.json.reset();
         self.json.is_body = body;
         self.json.content_json = body && self.format.line_starts;
@@ -157,13 +169,12 @@ impl Engine {
     /// starts it, anything else means there is none.
     pub(super) fn json_start_text<S: Sink>(&mut self, s: &str, body: bool, sink: &mut S) -> usize {
         let json = self.json();
-        let list = json.body.is_some_and(|keys| keys.list);
         for (at, b) in s.bytes().enumerate() {
             let fence = self.json.fence;
             let next = match (fence, b) {
                 (Fence::None | Fence::Open, b' ' | b'\t' | b'\r' | b'\n') => Some(fence),
-                (Fence::None | Fence::Open, b'{') => None,
-                (Fence::None | Fence::Open, b'[') if body && list => None,
+                (Fence::None | Fence::Open, b'{') if !body => None,
+                (Fence::None | Fence::Open, b) if body && self.opens_body(b, true) => None,
                 (Fence::None, b'`') if json.fenced => Some(Fence::Ticks(1)),
                 (Fence::Ticks(n), b'`') if n < 3 => Some(Fence::Ticks(n + 1)),
                 (Fence::Ticks(3) | Fence::Tag, b'\n') => Some(Fence::Open),
@@ -238,7 +249,7 @@ impl Engine {
             match gap {
                 Some(0) => {
                     self.json.between_elements = false;
-                    if s.as_bytes()[0] == b'{' {
+                    if self.json().syntax.opens_element(s.as_bytes()[0]) {
                         // The next element is undecided until its name,
                         // as a first body is: held, content if it is not
                         // a call.
@@ -416,7 +427,7 @@ impl Engine {
     }
 
     /// The reader found text that is not JSON.
-    fn json_invalid<S: Sink>(&mut self, error: &JsonError, sink: &mut S) {
+    fn json_invalid<S: Sink>(&mut self, error: &SyntaxError, sink: &mut S) {
         let had_call = self.json.made_call;
         if self.json.mode == Mode::Reading {
             if let Some(index) = self.call.current().filter(|_| self.json.args.done) {
@@ -491,8 +502,7 @@ impl Engine {
 
     /// The end of the stream inside a JSON value.
     pub(super) fn json_end_of_stream<S: Sink>(&mut self, sink: &mut S) {
-        let finished = self.json_reader.finish(&mut |_| {});
-        if finished.is_ok() {
+        if self.json_reader.finish() {
             return self.json_done(sink);
         }
         match self.json.mode {

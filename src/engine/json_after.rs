@@ -97,7 +97,8 @@ impl Engine {
         }
         let in_wrapper = self.json.is_body && self.wrapper_has_closer();
         let chained = self.json.is_body && self.json().body_separator.is_some();
-        if (in_wrapper || chained) && next == Some(b'{') {
+        let syntax = self.json().syntax;
+        if (in_wrapper || chained) && next.is_some_and(|b| syntax.opens_element(b)) {
             if in_wrapper {
                 self.hold.text.clear();
             }
@@ -150,12 +151,10 @@ impl Engine {
         let line = held
             .rfind('\n')
             .is_some_and(|at| held[at + 1..].bytes().all(|b| b == b' ' || b == b'\t'));
-        let json = self.json();
         let opens = match next {
-            Some(b'{') => true,
-            Some(b'[') => json.body.is_some_and(|keys| keys.list),
-            Some(b'`') => json.fenced && fence != Fence::Open,
-            _ => false,
+            Some(b'`') => self.json().fenced && fence != Fence::Open,
+            Some(b) => self.opens_body(b, false),
+            None => false,
         };
         if line && opens {
             self.hold.opener_len = self.hold.len();

@@ -47,9 +47,7 @@ impl Engine {
         let Some(&first) = s.as_bytes().first() else {
             return 0;
         };
-        let json = self.json();
-        let list = json.body.is_some_and(|keys| keys.list);
-        let opens = first == b'{' || (first == b'[' && list) || (first == b'`' && json.fenced);
+        let opens = self.opens_body(first, false) || (first == b'`' && self.json().fenced);
         // Inside a code block of the text (an option), a body is text.
         if !opens || self.in_code_block() {
             self.state = State::Content;

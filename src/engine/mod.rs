@@ -55,7 +55,7 @@ use crate::format::Description;
 use crate::options::Options;
 use crate::sink::{diagnostic, emit_diagnostic, Sink};
 
-use crate::json::reader::JsonReader;
+use crate::json::syntax::SyntaxReader;
 use call::CallWriter;
 use driver::{Match, Step};
 use grammar::State;
@@ -75,7 +75,7 @@ pub(crate) struct Engine {
     call: CallWriter,
     stray: Stray,
     /// The JSON value being read (formats that write calls as JSON).
-    json_reader: JsonReader,
+    json_reader: SyntaxReader,
     json: JsonCall,
     /// The input offset of the start of the text `run_format` is given
     /// (after it returns: of the end of the input read), for diagnostics'
@@ -122,7 +122,7 @@ impl Engine {
             name: Name::new(format.desc.quoted_names),
             call: CallWriter::new(),
             stray: Stray::default(),
-            json_reader: JsonReader::default(),
+            json_reader: SyntaxReader::default(),
             json: JsonCall::default(),
             fed: 0,
             reasoning_at: None,

@@ -74,6 +74,27 @@ pub enum Recovery {
     ValueWithoutOpen,
 }
 
+/// The language a format writes its call bodies in
+/// ([`FormatBuilder::json_call_syntax`]; a format file's `[json] syntax`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum CallSyntax {
+    /// JSON objects: `{"name": NAME, "arguments": {…}}` or whatever keys
+    /// the body says.
+    #[default]
+    Json,
+    /// Python calls, `NAME(key='value', n=3)`, alone or in a `[…]` list;
+    /// arguments are keyword arguments holding literals, never evaluated.
+    Python,
+    /// Gemma's `call:NAME{key:<|"|>value<|"|>,n:3}`: bare keys, strings
+    /// between two `string_delimiter`s (ASCII, not repeating its first
+    /// byte), other values bare.
+    Gemma {
+        /// What opens and closes a string (`<|"|>`, `<escape>`).
+        string_delimiter: String,
+    },
+}
+
 /// Describes a format of one's own, checked by the rules the built-in
 /// formats keep ([`DescriptionError`]). Most formats are a built-in one
 /// spelled differently: start from it with
@@ -350,6 +371,36 @@ impl FormatBuilder {
         S: Into<String>,
     {
         self.json().unclosed_openers = openers.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// The language call bodies are written in (see [`CallSyntax`]). A
+    /// call syntax other than JSON makes the calls bodies after the opener
+    /// (`NAME(…)` stands for `{"name": NAME, "arguments": {…}}`, a `[…]`
+    /// list of them for a list).
+    ///
+    /// ```
+    /// use toolcall_stream::{CallSyntax, FormatBuilder, Parser, Role};
+    /// let format = FormatBuilder::new("acme_python")
+    ///     .marker(Role::CallOpen, "<calls>")
+    ///     .marker(Role::CallClose, "</calls>")
+    ///     .json_call_syntax(CallSyntax::Python)
+    ///     .build()
+    ///     .unwrap();
+    /// let message = Parser::new(format).parse(b"<calls>[f(a='x', n=2)]</calls>");
+    /// assert_eq!(message.tool_calls[0].arguments, r#"{"a": "x", "n": 2}"#);
+    /// ```
+    pub fn json_call_syntax(mut self, syntax: CallSyntax) -> FormatBuilder {
+        let json = self.json();
+        if syntax != CallSyntax::Json {
+            json.body = Some(OwnedBodyKeys {
+                name: vec![crate::json::calls::NAME_KEY.to_owned()],
+                arguments: vec![crate::json::calls::ARGUMENTS_KEY.to_owned()],
+                list: true,
+                name_is_key: false,
+            });
+        }
+        json.syntax = syntax;
         self
     }
 

@@ -6,9 +6,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{
-    apertus, auto, bare_json, deepseek, dsml, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, qwen3_coder, seed_oss, step3, xlam, xml_invoke,
-    xml_json, CustomFormat, Description, Role,
+    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
+    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
+    xml_invoke, xml_json, CustomFormat, Description, Role,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -152,6 +152,24 @@ pub enum Format {
     /// `<｜tool_call_end｜><｜tool_calls_end｜>`, one item per call. vLLM
     /// name: `step3`.
     Step3,
+    /// Python call syntax, a list of calls: `[NAME(KEY='VALUE', N=3), …]`,
+    /// at the start of a line or after Llama 4's `<|python_start|>` (closed
+    /// by `<|python_end|>`). Llama 3.2, Llama 4, ToolACE. vLLM names:
+    /// `pythonic`, `llama4_pythonic`.
+    Pythonic,
+    /// Olmo 3: Python calls, one per line, in `<function_calls>` …
+    /// `</function_calls>`. vLLM name: `olmo3`.
+    Olmo3,
+    /// LFM2: a list of Python calls in `<|tool_call_start|>` …
+    /// `<|tool_call_end|>`. vLLM name: `lfm2`.
+    Lfm2,
+    /// Gemma 4: `<|tool_call>call:NAME{KEY:<|"|>VALUE<|"|>,N:3}<tool_call|>`,
+    /// bare values typed by the schema; reasoning in `<|channel>thought` …
+    /// `<channel|>`. vLLM name: `gemma4`.
+    Gemma4,
+    /// FunctionGemma: `<start_function_call>call:NAME{KEY:<escape>VALUE`
+    /// `<escape>}<end_function_call>`. vLLM name: `functiongemma`.
+    FunctionGemma,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -202,6 +220,11 @@ impl Format {
         Format::XmlInvoke,
         Format::KimiK3,
         Format::Step3,
+        Format::Pythonic,
+        Format::Olmo3,
+        Format::Lfm2,
+        Format::Gemma4,
+        Format::FunctionGemma,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -267,6 +290,11 @@ impl Format {
             Format::XmlInvoke => &xml_invoke::XML_INVOKE,
             Format::KimiK3 => &kimi_k3::KIMI_K3,
             Format::Step3 => &step3::STEP3,
+            Format::Pythonic => &pythonic::PYTHONIC,
+            Format::Olmo3 => &pythonic::OLMO3,
+            Format::Lfm2 => &pythonic::LFM2,
+            Format::Gemma4 => &gemma::GEMMA4,
+            Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -20,6 +20,7 @@ mod builder;
 mod catalog;
 mod deepseek;
 mod dsml;
+mod gemma;
 mod gigachat;
 mod glm;
 mod harmony;
@@ -32,6 +33,7 @@ mod minimax_m2;
 mod mistral;
 mod models;
 mod owned;
+mod pythonic;
 mod qwen3_coder;
 mod rules;
 mod seed_oss;
@@ -48,7 +50,9 @@ mod xml_json;
 
 use std::fmt;
 
-pub use builder::{CustomFormat, FormatBuilder, Recovery};
+pub(crate) use crate::json::syntax::Syntax;
+
+pub use builder::{CallSyntax, CustomFormat, FormatBuilder, Recovery};
 #[cfg(test)]
 use catalog::normalise;
 pub use catalog::{Format, UnknownFormat};
@@ -246,6 +250,9 @@ pub(crate) struct Json {
     /// `<tool_call>`…`</tool_call>`). A body that opens the output
     /// without a marker (`open_at_start`) has none either.
     pub unclosed_openers: &'static [&'static str],
+    /// The language bodies are written in: JSON, or a call syntax
+    /// (`NAME(a=1)`, `call:NAME{a:1}`) read as the same call bodies.
+    pub syntax: Syntax,
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -302,7 +309,22 @@ impl Json {
         open_at_line_start: false,
         body_separator: None,
         unclosed_openers: &[],
+        syntax: Syntax::Json,
     };
+
+    /// Calls in a call syntax (`NAME(a=1)`, `call:NAME{a:1}`) after the
+    /// wrapper's opener, read as the JSON call bodies they stand for.
+    pub(crate) const fn calls(syntax: Syntax) -> Json {
+        Json {
+            syntax,
+            ..Json::body(BodyKeys {
+                name: &[crate::json::calls::NAME_KEY],
+                arguments: &[crate::json::calls::ARGUMENTS_KEY],
+                list: true,
+                name_is_key: false,
+            })
+        }
+    }
 
     /// A JSON call object (or list of them) after the wrapper's opener.
     pub(crate) const fn body(keys: BodyKeys) -> Json {

@@ -30,6 +30,9 @@ impl Format {
         ("hermes-3", Format::Hermes),
         ("hermes-4", Format::Hermes),
         ("xlam", Format::Xlam),
+        ("toolace", Format::Pythonic),
+        // FunctionGemma's names hold `gemma`, not Gemma 4's version.
+        ("functiongemma", Format::FunctionGemma),
         ("granite-20b-functioncalling", Format::Granite20bFc),
         // DeepSeek, whose R1 distills also name Qwen and Llama. V3.2-Exp
         // writes V3.1's JSON, V3.2 and V4 DSML.
@@ -94,6 +97,10 @@ impl Format {
         ("command-a", Format::CohereCommand3),
         ("apertus", Format::Apertus),
         ("gigachat-3", Format::GigaChat3),
+        ("olmo-3", Format::Olmo3),
+        ("lfm2.5", Format::Lfm2),
+        ("lfm2", Format::Lfm2),
+        ("gemma-4", Format::Gemma4),
     ];
 
     /// The format the model named `model` writes, from
@@ -235,6 +242,8 @@ mod tests {
         "NousResearch/Hermes-3-Llama-3.1-8B",
         "NousResearch/Hermes-4-70B",
         "Salesforce/Llama-xLAM-2-8b-fc-r",
+        "Team-ACE/ToolACE-2-Llama-3.1-8B",
+        "google/functiongemma-270m-it",
         "ibm-granite/granite-20b-functioncalling",
         "deepseek-ai/DeepSeek-V3.2-Exp",
         "deepseek-ai/DeepSeek-V3.2",
@@ -293,6 +302,10 @@ mod tests {
         "CohereLabs/command-a-03-2025",
         "swiss-ai/Apertus-8B-Instruct-2509",
         "ai-sage/GigaChat3-10B-A1.8B",
+        "allenai/Olmo-3-7B-Instruct",
+        "LiquidAI/LFM2.5-1.2B-Instruct",
+        "LiquidAI/LFM2-1.2B-Tool",
+        "google/gemma-4-31b-it",
     ];
 
     #[test]
@@ -465,6 +478,15 @@ mod tests {
             ("swiss-ai/Apertus-70B-Instruct-2509", Apertus),
             ("ai-sage/GigaChat3-702B-A36B-preview", GigaChat3),
             ("ai-sage/GigaChat3-10B-A1.8B", GigaChat3),
+            // Call syntax.
+            ("Team-ACE/ToolACE-8B", Pythonic),
+            ("allenai/Olmo-3-7B-Think", Olmo3),
+            ("olmo-3:7b", Olmo3),
+            ("LiquidAI/LFM2.5-1.2B-Instruct", Lfm2),
+            ("lfm2:1.2b", Lfm2),
+            ("google/gemma-4-E4B-it", Gemma4),
+            ("gemma4:27b", Gemma4),
+            ("google/functiongemma-270m-it", FunctionGemma),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

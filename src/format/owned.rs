@@ -12,8 +12,8 @@ use std::sync::{Mutex, OnceLock};
 
 use super::rules::{Layout, Shape};
 use super::{
-    BodyKeys, Description, DescriptionError, Format, Headers, IdInName, Json, NameEnd, Recoveries,
-    Role,
+    BodyKeys, CallSyntax, Description, DescriptionError, Format, Headers, IdInName, Json, NameEnd,
+    Recoveries, Role, Syntax,
 };
 use crate::engine::Compiled;
 
@@ -45,6 +45,7 @@ pub(crate) struct OwnedJson {
     pub open_at_line_start: bool,
     pub body_separator: Option<u8>,
     pub unclosed_openers: Vec<String>,
+    pub syntax: CallSyntax,
 }
 
 /// [`Description`], owned.
@@ -129,6 +130,13 @@ impl Owned {
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: strings(json.unclosed_openers),
+                syntax: match json.syntax {
+                    Syntax::Json => CallSyntax::Json,
+                    Syntax::Python => CallSyntax::Python,
+                    Syntax::Gemma { delimiter } => CallSyntax::Gemma {
+                        string_delimiter: delimiter.to_owned(),
+                    },
+                },
             }),
         }
     }
@@ -175,6 +183,10 @@ impl Owned {
                     json.body.is_some(),
                     json.open_at_start || json.open_at_line_start,
                 )
+            }),
+            string_delimiter: self.json.as_ref().and_then(|json| match &json.syntax {
+                CallSyntax::Gemma { string_delimiter } => Some(string_delimiter.as_str()),
+                _ => None,
             }),
         }
         .check()
@@ -257,6 +269,13 @@ impl Owned {
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: leak_strs(&json.unclosed_openers),
+                syntax: match &json.syntax {
+                    CallSyntax::Json => Syntax::Json,
+                    CallSyntax::Python => Syntax::Python,
+                    CallSyntax::Gemma { string_delimiter } => Syntax::Gemma {
+                        delimiter: leak_str(string_delimiter),
+                    },
+                },
             }),
         }
     }

@@ -23,6 +23,9 @@ pub(crate) struct Shape<'a> {
     /// The item type word (Step-3's `function`), if the format has one.
     pub item_type: bool,
     pub layout: Layout,
+    /// The string delimiter of Gemma's object syntax, where the format
+    /// writes its calls in it.
+    pub string_delimiter: Option<&'a str>,
 }
 
 /// How calls are written, as far as the rules care.
@@ -72,6 +75,10 @@ impl Description {
                     json.open_at_start || json.open_at_line_start,
                 )
             }),
+            string_delimiter: match self.json.map(|json| json.syntax) {
+                Some(super::Syntax::Gemma { delimiter }) => Some(delimiter),
+                _ => None,
+            },
         }
     }
 
@@ -92,6 +99,13 @@ impl Shape<'_> {
     /// grammar needs is spelled; names end at ASCII bytes that start no
     /// marker; attributes follow quoted names.
     pub(crate) fn check(&self) -> Result<(), DescriptionError> {
+        if let Some(delimiter) = self.string_delimiter {
+            // The reader restarts a failed match at the byte that failed.
+            let bytes = delimiter.as_bytes();
+            if bytes.is_empty() || !delimiter.is_ascii() || bytes[1..].contains(&bytes[0]) {
+                return Err(DescriptionError::StringDelimiter(delimiter.to_owned()));
+            }
+        }
         for &(role, text) in self.markers {
             if text.is_empty() {
                 return Err(DescriptionError::EmptyMarker(role));
@@ -228,6 +242,9 @@ pub enum DescriptionError {
     /// A list of JSON keys (a call object's name or arguments keys) is
     /// empty, or holds an empty key.
     EmptyKeys(&'static str),
+    /// The string delimiter of a call syntax is empty, not ASCII, or
+    /// repeats its first byte.
+    StringDelimiter(String),
 }
 
 impl DescriptionError {
@@ -246,6 +263,9 @@ impl DescriptionError {
             DescriptionError::UnspelledRole(_) => "the grammar's roles are spelled",
             DescriptionError::AttributeWithoutQuotedNames => "attributes follow quoted names",
             DescriptionError::EmptyKeys(_) => "JSON keys are not empty",
+            DescriptionError::StringDelimiter(_) => {
+                "a string delimiter is ASCII and does not repeat its first byte"
+            }
         }
     }
 }
@@ -278,6 +298,10 @@ impl fmt::Display for DescriptionError {
                 f.write_str("a JSON-value attribute is set but names are not quoted")
             }
             DescriptionError::EmptyKeys(which) => write!(f, "the {which} keys are empty"),
+            DescriptionError::StringDelimiter(d) => write!(
+                f,
+                "string delimiter {d:?} is empty, not ASCII, or repeats its first byte"
+            ),
         }
     }
 }

@@ -10,7 +10,7 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{DescriptionError, Format, FormatBuilder, NameEnd, Recovery, Role};
+use super::{CallSyntax, DescriptionError, Format, FormatBuilder, NameEnd, Recovery, Role};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -73,6 +73,8 @@ struct Json {
     open_at_line_start: Option<bool>,
     body_separator: Option<Spanned<String>>,
     unclosed_openers: Option<Vec<String>>,
+    syntax: Option<Spanned<String>>,
+    string_delimiter: Option<String>,
     body: Option<Spanned<Body>>,
     id_in_name: Option<IdInName>,
     headers: Option<Headers>,
@@ -272,6 +274,7 @@ impl Places<'_> {
             }
             DescriptionError::AttributeWithoutQuotedNames => self.json_attribute,
             DescriptionError::EmptyKeys(_) => self.body.or(self.base),
+            DescriptionError::StringDelimiter(_) => self.base,
         }
     }
 }
@@ -502,6 +505,41 @@ fn json_settings(
     }
     if let Some(openers) = json.unclosed_openers {
         b = b.json_unclosed_openers(openers);
+    }
+    if let Some(syntax) = &json.syntax {
+        let call_syntax = match (syntax.get_ref().as_str(), json.string_delimiter) {
+            ("json", None) => CallSyntax::Json,
+            ("python", None) => CallSyntax::Python,
+            ("gemma", Some(string_delimiter)) => CallSyntax::Gemma { string_delimiter },
+            ("gemma", None) => {
+                return Err(file_error(
+                    text,
+                    Some(syntax.span()),
+                    "syntax \"gemma\" needs string_delimiter".to_owned(),
+                ))
+            }
+            ("json" | "python", Some(_)) => {
+                return Err(file_error(
+                    text,
+                    Some(syntax.span()),
+                    "string_delimiter is only for syntax \"gemma\"".to_owned(),
+                ))
+            }
+            (other, _) => {
+                return Err(file_error(
+                    text,
+                    Some(syntax.span()),
+                    format!("unknown syntax {other:?}; syntaxes: json, python, gemma"),
+                ))
+            }
+        };
+        b = b.json_call_syntax(call_syntax);
+    } else if json.string_delimiter.is_some() {
+        return Err(file_error(
+            text,
+            None,
+            "string_delimiter is only for syntax \"gemma\"".to_owned(),
+        ));
     }
     if let Some(body) = json.body {
         places.body = Some(body.span().start);

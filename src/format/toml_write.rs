@@ -134,6 +134,14 @@ fn write(d: &Description) -> String {
         let _ = writeln!(out, "fenced = {}", json.fenced);
         let _ = writeln!(out, "open_at_start = {}", json.open_at_start);
         let _ = writeln!(out, "open_at_line_start = {}", json.open_at_line_start);
+        match json.syntax {
+            crate::format::Syntax::Json => {}
+            crate::format::Syntax::Python => out.push_str("syntax = \"python\"\n"),
+            crate::format::Syntax::Gemma { delimiter } => {
+                out.push_str("syntax = \"gemma\"\n");
+                let _ = writeln!(out, "string_delimiter = {}", quoted(delimiter));
+            }
+        }
         if let Some(b) = json.body_separator {
             let _ = writeln!(out, "body_separator = {}", quoted(&(b as char).to_string()));
         }

@@ -5,20 +5,41 @@
 //! everything else, non-ASCII included, is copied as is. Also [`compact`],
 //! which takes the layout out of JSON text.
 
-// The JSON formats read their bodies with it.
-// The readers of Gemma's object syntax and of Python call syntax, for the
-// call-syntax formats (issue 22): tested on their own until a format uses
-// them.
-#[allow(dead_code)]
+pub(crate) mod calls;
+// The engine steps the Python and Gemma readers through `calls`; their own
+// `feed` and `finish` serve their tests.
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod gemma;
-#[allow(dead_code)]
+#[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod python;
 pub(crate) mod reader;
 mod stepper;
+pub(crate) mod syntax;
 #[cfg(test)]
 mod test_support;
 
 use std::borrow::Cow;
+
+/// Appends to `held` what fits of `run` under `max` bytes (rounded up to a
+/// char's end); how much, or `None` when nothing fits. The readers read a
+/// token in runs like this and decide its end in a step that starts at the
+/// byte after it, so that where an event or a bound's error is placed does
+/// not depend on how the pieces were cut.
+pub(crate) fn hold_run(held: &mut String, max: usize, run: &str) -> Option<usize> {
+    if run.is_empty() {
+        return Some(0);
+    }
+    let room = max.saturating_sub(held.len());
+    if room == 0 {
+        return None;
+    }
+    let mut take = run.len().min(room);
+    while !run.is_char_boundary(take) {
+        take += 1;
+    }
+    held.push_str(&run[..take]);
+    Some(take)
+}
 
 /// The position of the first byte of `bytes` that escaping changes: `"`,
 /// `\` or a control character below U+0020.

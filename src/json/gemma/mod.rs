@@ -155,11 +155,6 @@ impl GemmaReader {
         }
     }
 
-    /// How many bytes of the text have been read.
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
     /// Reads `text`, giving each event to `sink`. After an error, or once
     /// the arguments are done, nothing more is read.
     pub fn feed(
@@ -220,7 +215,10 @@ impl GemmaReader {
                     .iter()
                     .position(|&c| matches!(c, b':' | b',' | b'{' | b'}' | b'[' | b']'))
                     .map_or(text.len(), |n| at + n);
-                self.hold(&text[at..end])?;
+                let taken = self.hold_run(&text[at..end])?;
+                if taken > 0 {
+                    return Ok(at + taken);
+                }
                 match text.as_bytes().get(end) {
                     None => Ok(end),
                     Some(b':') => {
@@ -253,11 +251,11 @@ impl GemmaReader {
                     .iter()
                     .position(|&c| matches!(c, b',' | b'}' | b']'))
                     .map_or(text.len(), |n| at + n);
-                self.hold(&text[at..end])?;
-                if end < text.len() {
+                let taken = self.hold_run(&text[at..end])?;
+                if taken == 0 {
                     self.bare(sink);
                 }
-                Ok(end)
+                Ok(at + taken)
             }
             State::Next => match b {
                 _ if is_space(b) => Ok(at + 1),
@@ -275,12 +273,12 @@ impl GemmaReader {
         }
     }
 
-    fn hold(&mut self, text: &str) -> Result<(), GemmaErrorKind> {
-        if self.held.len() + text.len() > self.max_held {
-            return Err(GemmaErrorKind::TooLong);
-        }
-        self.held.push_str(text);
-        Ok(())
+    /// Holds what fits of a run under the bound; how much. A byte past
+    /// the bound is the error, in the step that starts at it, and the run's
+    /// end is decided in a step of its own, so that events and errors are
+    /// placed the same wherever the pieces were cut.
+    fn hold_run(&mut self, text: &str) -> Result<usize, GemmaErrorKind> {
+        super::hold_run(&mut self.held, self.max_held, text).ok_or(GemmaErrorKind::TooLong)
     }
 
     fn open(

@@ -223,11 +223,6 @@ impl PyReader {
         }
     }
 
-    /// How many bytes of the text have been read.
-    pub fn offset(&self) -> u64 {
-        self.offset
-    }
-
     /// Reads `text`, giving each event to `sink`. After an error, or once
     /// the value is done, nothing more is read.
     pub fn feed(
@@ -340,11 +335,11 @@ impl PyReader {
                     .iter()
                     .position(|&b| !is_name_byte(b))
                     .map_or(text.len(), |n| at + n);
-                self.hold(&text[at..end])?;
-                if end < text.len() {
+                let taken = self.hold_run(&text[at..end])?;
+                if taken == 0 {
                     self.state = State::ArgEquals;
                 }
-                Ok(end)
+                Ok(at + taken)
             }
             State::ArgEquals => match b {
                 _ if is_space(b) => Ok(at + 1),
@@ -416,12 +411,20 @@ impl PyReader {
         }
     }
 
+    /// Holds what fits of a run under the bound; how much (see
+    /// `json::hold_run`): a token's end is decided in a step that starts
+    /// at the byte after it, wherever the pieces were cut.
+    /// A dict key string's text, held whole.
     fn hold(&mut self, text: &str) -> Result<(), PyErrorKind> {
         if self.held.len() + text.len() > self.max_held {
             return Err(PyErrorKind::TooLong);
         }
         self.held.push_str(text);
         Ok(())
+    }
+
+    fn hold_run(&mut self, text: &str) -> Result<usize, PyErrorKind> {
+        super::hold_run(&mut self.held, self.max_held, text).ok_or(PyErrorKind::TooLong)
     }
 
     /// A word: `True`, `False`, `None`, a string prefix before its quote,
@@ -437,9 +440,9 @@ impl PyReader {
             .iter()
             .position(|&b| !is_name_byte(b))
             .map_or(text.len(), |n| at + n);
-        self.hold(&text[at..end])?;
-        if end == text.len() {
-            return Ok(end);
+        let taken = self.hold_run(&text[at..end])?;
+        if taken > 0 {
+            return Ok(at + taken);
         }
         let next = text.as_bytes()[end];
         if matches!(next, b'\'' | b'"') {
@@ -508,9 +511,9 @@ impl PyReader {
             }
             end += 1;
         }
-        self.hold(&text[at..end])?;
-        if end == bytes.len() {
-            return Ok(end);
+        let taken = self.hold_run(&text[at..end])?;
+        if taken > 0 {
+            return Ok(at + taken);
         }
         let Some(number) = json_number(&self.held) else {
             return Err(PyErrorKind::NotALiteral(std::mem::take(&mut self.held)));

@@ -1,0 +1,167 @@
+//! The language a format writes its calls in, and one reader over the three
+//! the engine has: JSON, Python call syntax, Gemma's object syntax. Each
+//! gives the JSON reader's events, so that the engine reads the calls of
+//! every syntax the same way.
+
+use std::fmt;
+
+use super::calls::{CallShape, Calls, CallsErrorKind};
+use super::gemma::{GemmaError, GemmaReader};
+use super::python::{PyError, PyReader};
+use super::reader::{Fed, JsonError, JsonEvent, JsonReader};
+use super::stepper::feed_until;
+
+/// How a format writes its calls' bodies and arguments.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub(crate) enum Syntax {
+    /// JSON objects (`{"name": …, "arguments": {…}}`).
+    #[default]
+    Json,
+    /// Python calls, `NAME(key=literal, …)`, alone or in a `[…]` list.
+    Python,
+    /// Gemma's `call:NAME{key:value,…}`, strings between two `delimiter`s.
+    Gemma { delimiter: &'static str },
+}
+
+/// Nesting, and a key, number or name held whole: the bounds every reader
+/// is built with (those of the JSON reader's default).
+const MAX_DEPTH: usize = 128;
+const MAX_HELD: usize = 4 << 10;
+
+impl Syntax {
+    /// Whether `b` may begin a call body of this syntax. `marked`: a marker
+    /// opened the body; otherwise it opens the output or a line bare,
+    /// where only a bracket or brace can (prose starts with a word).
+    pub(crate) fn opens_body(self, b: u8, list: bool, marked: bool) -> bool {
+        match self {
+            Syntax::Json => b == b'{' || (b == b'[' && list),
+            Syntax::Python => b == b'[' || (marked && super::calls::is_name_start(b)),
+            Syntax::Gemma { .. } => marked && b == b'c',
+        }
+    }
+
+    /// Whether `b` may begin the next call after one: in a list, or in a
+    /// wrapper that holds several.
+    pub(crate) fn opens_element(self, b: u8) -> bool {
+        match self {
+            Syntax::Json => b == b'{',
+            Syntax::Python => super::calls::is_name_start(b),
+            Syntax::Gemma { .. } => b == b'c',
+        }
+    }
+
+    /// A reader of one body of this syntax.
+    pub(crate) fn reader(self) -> SyntaxReader {
+        match self {
+            Syntax::Json => SyntaxReader::Json(JsonReader::default()),
+            Syntax::Python => SyntaxReader::Python(Calls::new(
+                CallShape {
+                    prefix: "",
+                    open: b'(',
+                    open_is_args: false,
+                    list: true,
+                },
+                PyReader::arguments(MAX_DEPTH, MAX_HELD),
+                MAX_HELD,
+            )),
+            Syntax::Gemma { delimiter } => SyntaxReader::Gemma(Calls::new(
+                CallShape {
+                    prefix: "call:",
+                    open: b'{',
+                    open_is_args: true,
+                    list: false,
+                },
+                GemmaReader::new(delimiter, MAX_DEPTH, MAX_HELD),
+                MAX_HELD,
+            )),
+        }
+    }
+}
+
+/// A reader of one body (or arguments value) in a format's syntax.
+#[derive(Debug, Clone)]
+pub(crate) enum SyntaxReader {
+    Json(JsonReader),
+    Python(Calls<PyReader>),
+    Gemma(Calls<GemmaReader>),
+}
+
+impl Default for SyntaxReader {
+    fn default() -> Self {
+        SyntaxReader::Json(JsonReader::default())
+    }
+}
+
+/// Why a body is not valid in its syntax: what was wrong, and where (a
+/// byte offset in the body's text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct SyntaxError {
+    pub at: u64,
+    what: String,
+}
+
+impl fmt::Display for SyntaxError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.what)
+    }
+}
+
+fn calls_error<K>(
+    kind: CallsErrorKind<K>,
+    at: u64,
+    inner: impl FnOnce(K, u64) -> String,
+) -> SyntaxError {
+    let what = match kind {
+        CallsErrorKind::Unexpected(c) => format!("unexpected {c:?} at byte {at} of the calls"),
+        CallsErrorKind::NameTooLong => format!("a function name too long at byte {at}"),
+        CallsErrorKind::Args(kind) => inner(kind, at),
+    };
+    SyntaxError { at, what }
+}
+
+impl SyntaxReader {
+    /// How many bytes of the text have been read.
+    pub(crate) fn offset(&self) -> u64 {
+        match self {
+            SyntaxReader::Json(r) => r.offset(),
+            SyntaxReader::Python(r) => r.offset(),
+            SyntaxReader::Gemma(r) => r.offset(),
+        }
+    }
+
+    /// As [`JsonReader::feed_until`], in the reader's syntax.
+    pub(crate) fn feed_until(
+        &mut self,
+        text: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
+    ) -> Result<Fed, SyntaxError> {
+        match self {
+            SyntaxReader::Json(r) => r.feed_until(text, sink).map_err(SyntaxError::from),
+            SyntaxReader::Python(r) => feed_until(r, text, sink).map_err(|(kind, at)| {
+                calls_error(kind, at, |kind, at| PyError { kind, at }.to_string())
+            }),
+            SyntaxReader::Gemma(r) => feed_until(r, text, sink).map_err(|(kind, at)| {
+                calls_error(kind, at, |kind, at| GemmaError { kind, at }.to_string())
+            }),
+        }
+    }
+
+    /// The text has ended: whether the body had ended with it (a JSON
+    /// number at the top level ends with the text).
+    pub(crate) fn finish(&mut self) -> bool {
+        match self {
+            SyntaxReader::Json(r) => r.finish(&mut |_| {}).is_ok(),
+            SyntaxReader::Python(r) => r.finished(),
+            SyntaxReader::Gemma(r) => r.finished(),
+        }
+    }
+}
+
+impl From<JsonError> for SyntaxError {
+    fn from(e: JsonError) -> SyntaxError {
+        SyntaxError {
+            at: e.at,
+            what: e.to_string(),
+        }
+    }
+}
