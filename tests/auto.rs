@@ -11,6 +11,10 @@ use toolcall_stream::{coalesce, DiagnosticKind, Format, Ids, Message, Parser, Re
 /// with the reason. Kept exact: a listed fixture must still differ.
 const DIFFERENT: &[(&str, &str)] = &[
     (
+        "pythonic/bare_json_call_after_prose",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
         "pythonic/bare_two_calls",
         "a bare Python list at a line's start is a call only when the format is known: `auto` \
          finds pythonic by `<|python_start|>`, and Python lists in content look the same",

@@ -17,8 +17,9 @@ use super::place::past_char;
 use super::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{Json, Role};
+use crate::json::reader::JsonReader;
 use crate::json::reader::{Fed, JsonEvent, Leniency};
-use crate::json::syntax::{SyntaxError, SyntaxReader};
+use crate::json::syntax::{Syntax, SyntaxError, SyntaxReader};
 use crate::sink::{diagnostic, Sink};
 
 /// Where a code fence around the JSON is (formats that fence it).
@@ -199,6 +200,11 @@ impl Engine {
             match next {
                 Some(fence) => self.json.fence = fence,
                 None => {
+                    if b == b'{' && body && json.syntax != Syntax::Json {
+                        // A call syntax's format that wrote a JSON call
+                        // instead (Llama 4 mid-answer): read as JSON.
+                        self.json_reader = SyntaxReader::Json(JsonReader::default());
+                    }
                     self.hold.text.push_str(&s[..at]);
                     self.state = State::Json;
                     return at;

@@ -395,7 +395,10 @@ impl FormatBuilder {
         if syntax != CallSyntax::Json {
             json.body = Some(OwnedBodyKeys {
                 name: vec![crate::json::calls::NAME_KEY.to_owned()],
-                arguments: vec![crate::json::calls::ARGUMENTS_KEY.to_owned()],
+                arguments: crate::json::calls::ARGUMENTS_KEYS
+                    .iter()
+                    .map(|&key| key.to_owned())
+                    .collect(),
                 list: true,
                 name_is_key: false,
             });

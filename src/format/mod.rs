@@ -319,7 +319,7 @@ impl Json {
             syntax,
             ..Json::body(BodyKeys {
                 name: &[crate::json::calls::NAME_KEY],
-                arguments: &[crate::json::calls::ARGUMENTS_KEY],
+                arguments: crate::json::calls::ARGUMENTS_KEYS,
                 list: true,
                 name_is_key: false,
             })

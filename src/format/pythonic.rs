@@ -10,6 +10,9 @@
 //! <|tool_call_start|>[get_weather(city="Paris")]<|tool_call_end|>    lfm2
 //! ```
 //!
+//! A JSON call object (`{"name": …, "parameters": {…}}`) where a list
+//! belongs is read too: Llama 4 switches to JSON mid-answer.
+//!
 //! `pythonic` reads a list at the start of any line (vLLM reads one only
 //! when it is the whole output, and loses every call when text surrounds
 //! it); a list that holds no call is content, quietly, as Python in prose

@@ -21,6 +21,10 @@ use super::stepper::Stepper;
 /// The keys a call is given under, for the body reader.
 pub(crate) const NAME_KEY: &str = "name";
 pub(crate) const ARGUMENTS_KEY: &str = "arguments";
+/// The arguments keys a call-syntax format's bodies are read with: its own,
+/// and `parameters`, for a JSON call written instead (Llama 4's template
+/// says `parameters`).
+pub(crate) const ARGUMENTS_KEYS: &[&str] = &[ARGUMENTS_KEY, "parameters"];
 
 /// Why the text is not calls.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -35,7 +35,8 @@ impl Syntax {
     pub(crate) fn opens_body(self, b: u8, list: bool, marked: bool) -> bool {
         match self {
             Syntax::Json => b == b'{' || (b == b'[' && list),
-            Syntax::Python => b == b'[' || (marked && super::calls::is_name_start(b)),
+            // A JSON object too: Llama 4 falls back to JSON calls.
+            Syntax::Python => b == b'[' || b == b'{' || (marked && super::calls::is_name_start(b)),
             Syntax::Gemma { .. } => marked && b == b'c',
         }
     }
