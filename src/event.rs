@@ -90,14 +90,18 @@ pub enum DiagnosticKind {
     /// A call ended without a parameter its tool's schema requires.
     MissingRequired,
     /// A call's JSON (its body or its arguments) was not valid JSON, or not
-    /// the shape of a call: inside a call, what was valid is kept, closed
-    /// into valid JSON, and the call is marked incomplete; before the
-    /// call's name, the text is returned as content.
+    /// the shape of a call (in the call-syntax formats: not a call, or an
+    /// argument that is no literal, such as a name or an expression, never
+    /// evaluated): inside a call, what was valid is kept, closed into
+    /// valid JSON, and the call is marked incomplete; before the call's
+    /// name, the text is returned as content.
     InvalidJson,
     /// JSON that is not quite JSON was read as its writer meant: a raw
     /// control character inside a string, half a surrogate pair (read as
-    /// U+FFFD), arguments given as a string that holds the object, or
-    /// `null` arguments.
+    /// U+FFFD), arguments given as a string that holds the object, `null`
+    /// arguments; in the call-syntax formats, JSON's `true`/`false`/`null`
+    /// in Python arguments, or a bare Gemma value that is no literal (read
+    /// as a string).
     LenientJson,
     /// A call was not returned as a tool call (strict mode, or an unknown
     /// tool with `unknown_tools_as_content`): its text comes back as
