@@ -314,6 +314,23 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
         r#"a line, with \"quotes\", <tags>, </tool_call> text \u00e9 \ud83d\ude00 & a tab\t\n"#
             .repeat(4);
     let element = r#"[1, -2.5e3, true, null, {"k": "v\n</tool_call>", "n": []}], "#.repeat(4);
+    let parts = [
+        (open, 1),
+        (r#"{"path": "big.txt", "content": ""#, 1),
+        (&text, repeats),
+        (r#"", "data": ["#, 1),
+        (&element, repeats),
+        ("0]}", 1),
+        (close, 1),
+    ];
+    stream_parts(format, &parts)
+}
+
+/// Streams `parts` to a parser of `format` that keeps no arguments, each
+/// part `count` times in 4-byte chunks, every event consumed as it comes;
+/// the parser's peak heap and the argument bytes. A cut or invalid call
+/// would say so in a diagnostic: none may come.
+fn stream_parts(format: Format, parts: &[(&str, usize)]) -> Measured {
     let mut parser = Parser::builder()
         .format(format)
         .retain_arguments(false)
@@ -324,27 +341,23 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             for event in parser.feed(piece) {
                 match event {
                     Event::ArgumentsDelta { delta, .. } => arguments += delta.len(),
-                    Event::Diagnostic { .. } => panic!("{event:?}"),
+                    Event::Diagnostic { .. } => panic!("{format}: {event:?}"),
                     _ => {}
                 }
             }
         }
     };
     let before = HEAP.reset_peak();
-    feed(&mut parser, open.as_bytes());
-    feed(&mut parser, br#"{"path": "big.txt", "content": ""#);
-    for _ in 0..repeats {
-        feed(&mut parser, text.as_bytes());
+    for &(part, count) in parts {
+        for _ in 0..count {
+            feed(&mut parser, part.as_bytes());
+        }
     }
-    feed(&mut parser, br#"", "data": ["#);
-    for _ in 0..repeats {
-        feed(&mut parser, element.as_bytes());
-    }
-    feed(&mut parser, b"0]}");
-    feed(&mut parser, close.as_bytes());
-    // A cut or invalid call would have said so in a diagnostic.
     for event in parser.finish() {
-        assert!(!matches!(event, Event::Diagnostic { .. }), "{event:?}");
+        assert!(
+            !matches!(event, Event::Diagnostic { .. }),
+            "{format}: {event:?}"
+        );
     }
     Measured {
         peak: HEAP.peak() - before,
@@ -367,7 +380,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::KimiK3
                 | Format::Glm45
                 | Format::Glm47
-                // Call syntax: tests/memory_call_syntax.rs.
+                // Call syntax: `a_ten_megabyte_call_syntax_string_…` below.
                 | Format::Pythonic
                 | Format::Olmo3
                 | Format::Lfm2
@@ -395,5 +408,89 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 "{format}: peak heap grew with the arguments: {repeats} repeats"
             );
         }
+    }
+}
+
+/// One call of a call-syntax format whose string argument is `repeats`
+/// lines holding the syntax's hard bytes (the other quote kind, escapes,
+/// the list's and call's closers, the format's closer), then a list of
+/// `repeats` small values.
+fn stream_call_syntax(format: Format, repeats: usize) -> Measured {
+    let python = |open: &'static str, close: &'static str| {
+        [
+            (open.to_owned(), 1),
+            ("write_file(path='big.txt', content='".to_owned(), 1),
+            (
+                "a line, with \\'quotes\\', \"double\", ) ] , <tags> \\u00e9 \\t & more\\n"
+                    .to_owned(),
+                repeats,
+            ),
+            ("', data=[".to_owned(), 1),
+            (
+                "(1, -2.5e3), True, None, {'k': 'v)]'}, ".to_owned(),
+                repeats,
+            ),
+            ("0])".to_owned(), 1),
+            (close.to_owned(), 1),
+        ]
+    };
+    let gemma = |open: &'static str, quote: &'static str, close: &'static str| {
+        [
+            (open.to_owned(), 1),
+            (
+                format!("call:write_file{{path:{quote}big.txt{quote},content:{quote}"),
+                1,
+            ),
+            (
+                "a line, with \"quotes\", } ] , <tool_call|> <end_function_call> & more\n"
+                    .to_owned(),
+                repeats,
+            ),
+            (format!("{quote},data:["), 1),
+            (
+                format!("1,-2.5e3,true,null,{{k:{quote}v}}{quote}}},"),
+                repeats,
+            ),
+            ("0]}".to_owned(), 1),
+            (close.to_owned(), 1),
+        ]
+    };
+    let parts = match format {
+        Format::Pythonic => python("[", "]"),
+        Format::Olmo3 => python("<function_calls>", "</function_calls>"),
+        Format::Lfm2 => python("<|tool_call_start|>[", "]<|tool_call_end|>"),
+        Format::Gemma4 => gemma("<|tool_call>", "<|\"|>", "<tool_call|>"),
+        Format::FunctionGemma => gemma("<start_function_call>", "<escape>", "<end_function_call>"),
+        other => panic!("{other} does not write a call syntax"),
+    };
+    let parts: Vec<(&str, usize)> = parts.iter().map(|(p, n)| (p.as_str(), *n)).collect();
+    stream_parts(format, &parts)
+}
+
+#[test]
+fn a_ten_megabyte_call_syntax_string_streams_in_constant_memory() {
+    for format in [
+        Format::Pythonic,
+        Format::Olmo3,
+        Format::Lfm2,
+        Format::Gemma4,
+        Format::FunctionGemma,
+    ] {
+        let runs = [15_000, 150_000].map(|repeats| stream_call_syntax(format, repeats));
+        let [small, large] = &runs;
+        assert!(
+            large.arguments > 10_000_000,
+            "{format}: {} argument bytes",
+            large.arguments
+        );
+        assert!(
+            large.peak < 100_000,
+            "{format}: peak heap {} bytes",
+            large.peak
+        );
+        assert_eq!(
+            large.peak, small.peak,
+            "{format}: peak heap grew with the value"
+        );
     }
 }
