@@ -15,6 +15,7 @@
 //! starts at the byte that opens them. Brackets and commas between calls
 //! are structure; a `]` or `,` inside a string is the arguments reader's.
 
+use super::char_at;
 use super::reader::JsonEvent;
 use super::stepper::Stepper;
 
@@ -97,10 +98,6 @@ pub(crate) fn is_name_start(b: u8) -> bool {
 /// Names hold `.` and `-` too, as tool names do (`web.search`).
 fn is_name_byte(b: u8) -> bool {
     is_name_start(b) || b.is_ascii_digit() || b == b'.' || b == b'-'
-}
-
-fn char_at(text: &str, at: usize) -> char {
-    text[at..].chars().next().unwrap_or('\u{FFFD}')
 }
 
 impl<R: Stepper + Clone> Calls<R> {

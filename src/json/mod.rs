@@ -20,6 +20,11 @@ mod test_support;
 
 use std::borrow::Cow;
 
+/// The char at `at` of `text`, for a reader's error.
+pub(crate) fn char_at(text: &str, at: usize) -> char {
+    text[at..].chars().next().unwrap_or('\u{FFFD}')
+}
+
 /// Appends to `held` what fits of `run` under `max` bytes (rounded up to a
 /// char's end); how much, or `None` when nothing fits. The readers read a
 /// token in runs like this and decide its end in a step that starts at the

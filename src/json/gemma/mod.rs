@@ -21,6 +21,7 @@
 #[cfg(test)]
 mod tests;
 
+use super::char_at;
 use super::reader::{Fed, JsonEvent, Leniency};
 use super::stepper::{feed_until, Stepper};
 
@@ -104,10 +105,6 @@ pub struct GemmaReader {
 
 fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-fn char_at(text: &str, at: usize) -> char {
-    text[at..].chars().next().unwrap_or('\u{FFFD}')
 }
 
 impl Stepper for GemmaReader {

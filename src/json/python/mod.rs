@@ -30,6 +30,7 @@ mod string;
 #[cfg(test)]
 mod tests;
 
+use super::char_at;
 use super::reader::{Fed, JsonEvent, Leniency};
 use super::stepper::{feed_until, Stepper};
 use number::json_number;
@@ -164,11 +165,6 @@ fn is_name_byte(b: u8) -> bool {
 
 fn is_number_start(b: u8) -> bool {
     b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.')
-}
-
-/// The char at `at` of `text`, for an error.
-fn char_at(text: &str, at: usize) -> char {
-    text[at..].chars().next().unwrap_or('\u{FFFD}')
 }
 
 impl Stepper for PyReader {
