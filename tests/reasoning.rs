@@ -150,6 +150,15 @@ fn each_family_splits_its_own_markers() {
             Format::HunyuanA13b,
             "<think>q</think>a<tool_calls>[{\"name\": \"f\", \"arguments\": {}}]</tool_calls>",
         ),
+        (
+            Format::Gemma4,
+            "<|channel>thought\nq<channel|>a<|tool_call>call:f{k:<|\"|><channel|><|\"|>}<tool_call|>",
+        ),
+        (Format::Olmo3, "<think>q</think>a<function_calls>f(k='</think>')</function_calls>"),
+        (
+            Format::Lfm2,
+            "<think>q</think>a<|tool_call_start|>[f(k=\"<think>\")]<|tool_call_end|>",
+        ),
     ];
     for (format, text) in cases {
         let message = parse(format, Reasoning::On, text);
