@@ -32,6 +32,13 @@
 //!   `minimax_m2`, `deepseek_v32`, `kimi_k3`, `step3`, `xml_invoke`;
 //!   [`XML_INPUTS`]): the `tool_dense` session in that format's markup
 //!   (`transcript::XmlLayout`), measured as the JSON rows are.
+//! * `tool_dense_FORMAT` for the call-syntax formats (`pythonic`, `olmo3`,
+//!   `lfm2`, `gemma4`, `functiongemma`; [`CALL_INPUTS`]): the same calls
+//!   as Python calls (`write_file(path='…', content='…')`, strings as
+//!   Python's `repr` writes them) or Gemma's (`call:write_file{path:<|"|>…
+//!   <|"|>,…}`), in that format's wrapper (`transcript::CallLayout`),
+//!   checked against `tool_dense_hermes`'s calls and measured as the JSON
+//!   rows are.
 //!
 //! Each input is fed through one reused [`Parser`] (`reset()` between
 //! iterations, as a server reuses one per response): `one_shot` feeds it
@@ -72,7 +79,7 @@ use toolcall_stream::{parse, Event, Format, Ids, Limits, Parser, ParserBuilder, 
 #[path = "support/transcript.rs"]
 mod transcript;
 
-use transcript::{JsonLayout, Layout, Transcript, XmlLayout};
+use transcript::{CallLayout, JsonLayout, Layout, Transcript, XmlLayout};
 
 const SIZES: [(&str, usize); 2] = [("1MiB", 1 << 20), ("10MiB", 10 << 20)];
 
@@ -136,6 +143,17 @@ const XML_INPUTS: [(&XmlLayout, Format); 6] = [
     (&transcript::KIMI_K3, Format::KimiK3),
     (&transcript::XML_INVOKE, Format::XmlInvoke),
     (&transcript::STEP3, Format::Step3),
+];
+
+/// The call-syntax formats: `tool_dense_hermes`'s calls as Python calls
+/// or Gemma's `call:NAME{…}`, benched and checked as [`JSON_INPUTS`] are.
+/// `pythonic` writes its bare list, which opens calls at a line's start.
+const CALL_INPUTS: [(&CallLayout, Format); 5] = [
+    (&transcript::PYTHONIC, Format::Pythonic),
+    (&transcript::OLMO3, Format::Olmo3),
+    (&transcript::LFM2, Format::Lfm2),
+    (&transcript::GEMMA4, Format::Gemma4),
+    (&transcript::FUNCTIONGEMMA, Format::FunctionGemma),
 ];
 
 /// The chunk sizes [`JSON_INPUTS`] are pushed in, besides whole.
@@ -267,9 +285,9 @@ fn calls(format: Format, input: &[u8]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// [`JSON_INPUTS`] and [`XML_INPUTS`]: 1 MiB each, through `feed_with`,
+/// [`JSON_INPUTS`], [`XML_INPUTS`] and [`CALL_INPUTS`]: 1 MiB each, through `feed_with`,
 /// whole and in 4-byte pieces. Each input must parse to the same calls as
-/// `tool_dense_hermes` (a JSON format) or `tool_dense` (an XML one), names
+/// `tool_dense_hermes` (a JSON or call-syntax format) or `tool_dense` (an XML one), names
 /// and arguments (as many as both hold), so that only the markup differs.
 fn bench_format_inputs(c: &mut Criterion) {
     let (size_name, size) = SIZES[0];
@@ -284,7 +302,10 @@ fn bench_format_inputs(c: &mut Criterion) {
     let xml = XML_INPUTS
         .iter()
         .map(|&(layout, format)| (Layout::Xml(layout), format, &qwen, "tool_dense"));
-    for (layout, format, expected, like) in json.chain(xml) {
+    let call = CALL_INPUTS
+        .iter()
+        .map(|&(layout, format)| (Layout::Call(layout), format, &hermes, "tool_dense_hermes"));
+    for (layout, format, expected, like) in json.chain(xml).chain(call) {
         let name = format!("tool_dense_{}", format.name());
         let transcript = transcript::mixed_in(layout, size);
         let input = checked(&format!("{name}-{size_name}"), format, transcript);

@@ -249,6 +249,10 @@ pub enum Layout {
     /// are JSON strings, properly escaped, except the integers, written as
     /// JSON numbers.
     Json(&'static JsonLayout),
+    /// A format whose calls are written in a call syntax ([`CallLayout`]:
+    /// Python's `NAME(key='v', n=3)`, Gemma's `call:NAME{key:<|"|>v<|"|>,n:3}`):
+    /// strings in that syntax, integers bare.
+    Call(&'static CallLayout),
 }
 
 /// How an XML-parameter format writes a call: `call_open`, the name,
@@ -588,22 +592,131 @@ pub const XML_FUNCTION_CALL: JsonLayout = per_call(
     "</arguments></function_call>",
 );
 
+/// How a call-syntax format writes a group of calls: `group_open`, then
+/// each call as `call_open`, the call in [`CallSyntax`] and `call_close`,
+/// `separator` between two calls, then `group_close`.
+#[derive(Debug, PartialEq, Eq)]
+pub struct CallLayout {
+    pub group_open: &'static str,
+    pub call_open: &'static str,
+    pub syntax: CallSyntax,
+    pub call_close: &'static str,
+    pub separator: &'static str,
+    pub group_close: &'static str,
+}
+
+/// A call's syntax.
+#[derive(Debug, PartialEq, Eq)]
+pub enum CallSyntax {
+    /// `NAME(key=VALUE, …)`, strings as Python's `repr` writes them:
+    /// quoted with `quote`, or with the other quote when the text holds
+    /// `quote` and not the other (`'it\'s'` is `"it's"`).
+    Python { quote: char },
+    /// `call:NAME{key:VALUE,…}`, strings between two `delimiter`s, taken
+    /// as they are.
+    Gemma { delimiter: &'static str },
+}
+
+/// Llama 3.2's pythonic list at a line's start: `[f(a='x'), g(b=1)]`.
+pub const PYTHONIC: CallLayout = CallLayout {
+    group_open: "[",
+    call_open: "",
+    syntax: CallSyntax::Python { quote: '\'' },
+    call_close: "",
+    separator: ", ",
+    group_close: "]",
+};
+
+/// Olmo 3: `<function_calls>f(a="x")\ng(b=1)</function_calls>`, one call
+/// a line.
+pub const OLMO3: CallLayout = CallLayout {
+    group_open: "<function_calls>",
+    syntax: CallSyntax::Python { quote: '"' },
+    separator: "\n",
+    group_close: "</function_calls>",
+    ..PYTHONIC
+};
+
+/// LFM2: `<|tool_call_start|>[f(a="x"), g(b=1)]<|tool_call_end|>`.
+pub const LFM2: CallLayout = CallLayout {
+    group_open: "<|tool_call_start|>[",
+    syntax: CallSyntax::Python { quote: '"' },
+    group_close: "]<|tool_call_end|>",
+    ..PYTHONIC
+};
+
+/// Gemma 4: `<|tool_call>call:NAME{key:<|"|>text<|"|>,n:3}<tool_call|>`
+/// per call, calls back to back.
+pub const GEMMA4: CallLayout = CallLayout {
+    group_open: "",
+    call_open: "<|tool_call>call:",
+    syntax: CallSyntax::Gemma {
+        delimiter: "<|\"|>",
+    },
+    call_close: "<tool_call|>",
+    separator: "",
+    group_close: "",
+};
+
+/// FunctionGemma: `<start_function_call>call:NAME{key:<escape>text<escape>}<end_function_call>`.
+pub const FUNCTIONGEMMA: CallLayout = CallLayout {
+    call_open: "<start_function_call>call:",
+    syntax: CallSyntax::Gemma {
+        delimiter: "<escape>",
+    },
+    call_close: "<end_function_call>",
+    ..GEMMA4
+};
+
+/// `text` as Python's `repr` writes a string, preferring `quote`.
+pub fn python_string(out: &mut String, text: &str, quote: char) {
+    let other = if quote == '\'' { '"' } else { '\'' };
+    let quote = if text.contains(quote) && !text.contains(other) {
+        other
+    } else {
+        quote
+    };
+    out.push(quote);
+    for ch in text.chars() {
+        match ch {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if (c as u32) < 0x20 || c == '\x7f' => {
+                out.push_str(&format!("\\x{:02x}", c as u32));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+}
+
 fn open_group(layout: Layout, out: &mut String) {
-    if let Layout::Json(json) = layout {
-        out.push_str(json.group_open);
+    match layout {
+        Layout::Json(json) => out.push_str(json.group_open),
+        Layout::Call(call) => out.push_str(call.group_open),
+        Layout::Xml(_) => {}
     }
 }
 
 fn separate_calls(layout: Layout, out: &mut String) {
     match layout {
         Layout::Json(json) => out.push_str(json.separator),
-        _ => out.push('\n'),
+        Layout::Call(call) => out.push_str(call.separator),
+        Layout::Xml(_) => out.push('\n'),
     }
 }
 
 fn close_group(layout: Layout, out: &mut String) {
-    if let Layout::Json(json) = layout {
-        out.push_str(json.group_close);
+    match layout {
+        Layout::Json(json) => out.push_str(json.group_close),
+        Layout::Call(call) => out.push_str(call.group_close),
+        Layout::Xml(_) => {}
     }
 }
 
@@ -658,6 +771,14 @@ fn open_call(layout: Layout, out: &mut String, name: &str, index: usize) {
                 }
             }
         }
+        Layout::Call(call) => {
+            out.push_str(call.call_open);
+            out.push_str(name);
+            out.push(match call.syntax {
+                CallSyntax::Python { .. } => '(',
+                CallSyntax::Gemma { .. } => '{',
+            });
+        }
     }
 }
 
@@ -670,6 +791,34 @@ fn close_call(layout: Layout, out: &mut String) {
                 JsonCall::Named { .. } => "}",
             });
             out.push_str(json.call_close);
+        }
+        Layout::Call(call) => {
+            out.push(match call.syntax {
+                CallSyntax::Python { .. } => ')',
+                CallSyntax::Gemma { .. } => '}',
+            });
+            out.push_str(call.call_close);
+        }
+    }
+}
+
+/// A call-syntax argument's key: the separator before it, none before the
+/// first.
+fn call_key(call: &CallLayout, out: &mut String, key: &str) {
+    match call.syntax {
+        CallSyntax::Python { .. } => {
+            if !out.ends_with('(') {
+                out.push_str(", ");
+            }
+            out.push_str(key);
+            out.push('=');
+        }
+        CallSyntax::Gemma { .. } => {
+            if !out.ends_with('{') {
+                out.push(',');
+            }
+            out.push_str(key);
+            out.push(':');
         }
     }
 }
@@ -702,6 +851,17 @@ fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
             json_key(out, key);
             json_string(out, value);
         }
+        Layout::Call(call) => {
+            call_key(call, out, key);
+            match call.syntax {
+                CallSyntax::Python { quote } => python_string(out, value, quote),
+                CallSyntax::Gemma { delimiter } => {
+                    out.push_str(delimiter);
+                    out.push_str(value);
+                    out.push_str(delimiter);
+                }
+            }
+        }
     }
 }
 
@@ -712,7 +872,11 @@ fn integer_parameter(layout: Layout, out: &mut String, key: &str, value: usize) 
             json_key(out, key);
             out.push_str(&value.to_string());
         }
-        _ => parameter(layout, out, key, &value.to_string()),
+        Layout::Call(call) => {
+            call_key(call, out, key);
+            out.push_str(&value.to_string());
+        }
+        Layout::Xml(_) => parameter(layout, out, key, &value.to_string()),
     }
 }
 
