@@ -1,6 +1,7 @@
 //! Deterministic synthetic transcripts for the benchmarks, in Qwen3-Coder's
 //! layout, GLM-4.5's, or any JSON-argument format's ([`JsonLayout`]: Hermes,
-//! Harmony, Kimi K2, DeepSeek, the JSON lists, …): the same session, the
+//! Harmony, Kimi K2, DeepSeek, the JSON lists, …), or a call syntax's
+//! ([`CallLayout`]: Python's, Gemma's): the same session, the
 //! same values, only the markup differs, so the formats' figures compare
 //! per byte.
 //!
