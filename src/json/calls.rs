@@ -122,7 +122,7 @@ impl<R: Stepper + Clone> Calls<R> {
 
     /// Whether the calls ended.
     pub(crate) fn finished(&self) -> bool {
-        self.state == State::Done
+        matches!(self.state, State::Done)
     }
 
     fn unexpected(text: &str, at: usize) -> CallsErrorKind<R::Kind> {
@@ -178,11 +178,8 @@ impl<R: Stepper + Clone> Calls<R> {
         at: usize,
         sink: &mut impl FnMut(JsonEvent<'_>),
     ) -> Result<usize, CallsErrorKind<R::Kind>> {
-        if self.state == State::Args {
-            if self.args.is_done() {
-                self.close_call(sink);
-                return Ok(at);
-            }
+        if matches!(self.state, State::Args) {
+            // The call closes in the step that ends its arguments.
             let next = self
                 .args
                 .step(text, at, sink)
@@ -270,13 +267,12 @@ impl<R: Stepper + Clone> Stepper for Calls<R> {
     type Kind = CallsErrorKind<R::Kind>;
 
     fn is_done(&self) -> bool {
-        self.state == State::Done
+        matches!(self.state, State::Done)
     }
 
     fn steps_without_bytes(&self) -> bool {
-        // The arguments reader may open its object before a byte, or have
-        // ended with the piece: the call's end is due either way.
-        self.state == State::Args && (self.args.steps_without_bytes() || self.args.is_done())
+        // The arguments reader may open its object before a byte.
+        matches!(self.state, State::Args) && self.args.steps_without_bytes()
     }
 
     fn step(

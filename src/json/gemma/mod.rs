@@ -111,7 +111,7 @@ impl Stepper for GemmaReader {
     type Kind = GemmaErrorKind;
 
     fn is_done(&self) -> bool {
-        self.state == State::Done
+        matches!(self.state, State::Done)
     }
 
     fn step(
@@ -184,7 +184,7 @@ impl GemmaReader {
         at: usize,
         sink: &mut impl FnMut(JsonEvent<'_>),
     ) -> Result<usize, GemmaErrorKind> {
-        if self.state == State::InString {
+        if matches!(self.state, State::InString) {
             return self.in_string(text, at, sink);
         }
         if self.matched > 0 {

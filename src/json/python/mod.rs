@@ -171,11 +171,12 @@ impl Stepper for PyReader {
     type Kind = PyErrorKind;
 
     fn is_done(&self) -> bool {
-        self.state == State::Done
+        // `matches!`, not the derived `PartialEq`: this runs once a step.
+        matches!(self.state, State::Done)
     }
 
     fn steps_without_bytes(&self) -> bool {
-        self.state == State::StartArgs
+        matches!(self.state, State::StartArgs)
     }
 
     fn step(
@@ -279,7 +280,7 @@ impl PyReader {
         if let State::InString(role, string) = self.state {
             return self.in_string(role, string, text, at, sink);
         }
-        if self.state == State::StartArgs {
+        if matches!(self.state, State::StartArgs) {
             sink(JsonEvent::BeginObject);
             self.state = State::ArgOrEnd;
             return Ok(at);

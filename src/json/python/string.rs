@@ -152,7 +152,7 @@ impl PyReader {
     ) -> Result<usize, PyErrorKind> {
         let bytes = text.as_bytes();
         let b = bytes[at];
-        if string.escape != Escape::None {
+        if !matches!(string.escape, Escape::None) {
             let next = self.escape(role, &mut string, text, at, sink)?;
             self.state = State::InString(role, string);
             return Ok(next);
@@ -188,14 +188,25 @@ impl PyReader {
                 at + 1
             }
             _ => {
-                let end = bytes[at..]
-                    .iter()
-                    .position(|&c| {
-                        c == string.quote
-                            || c == b'\\'
-                            || (!string.triple && matches!(c, b'\n' | b'\r'))
-                    })
-                    .map_or(bytes.len(), |n| at + n);
+                // Plain text runs to the next quote, backslash or (in a
+                // one-quote string) line end: a byte loop for a token-sized
+                // piece, memchr's word-at-a-time scan past that.
+                let rest = &bytes[at..];
+                let stops = |c: u8| {
+                    c == string.quote
+                        || c == b'\\'
+                        || (!string.triple && matches!(c, b'\n' | b'\r'))
+                };
+                let stop = if rest.len() < 16 {
+                    rest.iter().position(|&c| stops(c))
+                } else if string.triple {
+                    memchr::memchr2(string.quote, b'\\', rest)
+                } else {
+                    let stop = memchr::memchr3(string.quote, b'\\', b'\n', rest);
+                    let until = stop.unwrap_or(rest.len());
+                    memchr::memchr(b'\r', &rest[..until]).or(stop)
+                };
+                let end = stop.map_or(bytes.len(), |n| at + n);
                 self.text(role, &text[at..end], sink)?;
                 end
             }
