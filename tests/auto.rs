@@ -20,6 +20,61 @@ const DIFFERENT: &[(&str, &str)] = &[
          finds pythonic by `<|python_start|>`, and Python lists in content look the same",
     ),
     (
+        "pythonic/bare_after_prose_line",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/bare_call_in_argument",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/bare_content_after",
+        "as `pythonic/bare_two_calls`",
+    ),
+    ("pythonic/bare_empty_args", "as `pythonic/bare_two_calls`"),
+    (
+        "pythonic/bare_multiline_list",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/bare_name_as_value",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/bare_named_unicode_escape",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/bare_nested_values",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/bare_positional_argument",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/bare_python_and_json_literals",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/bare_string_quotings",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/bare_truncated_in_string",
+        "as `pythonic/bare_two_calls`",
+    ),
+    ("pythonic/bare_typed_ladder", "as `pythonic/bare_two_calls`"),
+    (
+        "pythonic/bare_underscore_name",
+        "as `pythonic/bare_two_calls`",
+    ),
+    ("pythonic/bare_unicode", "as `pythonic/bare_two_calls`"),
+    (
+        "pythonic/bare_values_with_delimiters",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
         "llama3_json/bare_at_start",
         "a bare JSON object opening the output is Llama 3's call only when the format is known: \
          `auto` has no marker to find it by, and JSON content looks the same",
