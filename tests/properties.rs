@@ -9,7 +9,8 @@
 //! bytes) and its own generator of well-formed calls; the properties are
 //! written once (`properties!`) and instantiated per format, in modules
 //! named after the formats (`qwen3_coder::…`, `glm45::…`, `hermes::…`, …);
-//! the JSON formats' generators are in `properties/json.rs`.
+//! the JSON formats' generators are in `properties/json.rs`, the
+//! call-syntax formats' (Python's, Gemma's) in `properties/call_syntax.rs`.
 
 mod common;
 
@@ -925,6 +926,40 @@ properties!(
     Format::BareJson,
     json_soup(FORMAT),
     json_calls(FORMAT)
+);
+
+#[path = "properties/call_syntax.rs"]
+mod call_syntax;
+use call_syntax::{calls as syntax_calls, soup as syntax_soup};
+properties!(
+    pythonic,
+    Format::Pythonic,
+    syntax_soup(FORMAT),
+    syntax_calls(FORMAT)
+);
+properties!(
+    olmo3,
+    Format::Olmo3,
+    syntax_soup(FORMAT),
+    syntax_calls(FORMAT)
+);
+properties!(
+    lfm2,
+    Format::Lfm2,
+    syntax_soup(FORMAT),
+    syntax_calls(FORMAT)
+);
+properties!(
+    gemma4,
+    Format::Gemma4,
+    syntax_soup(FORMAT),
+    syntax_calls(FORMAT)
+);
+properties!(
+    functiongemma,
+    Format::FunctionGemma,
+    syntax_soup(FORMAT),
+    syntax_calls(FORMAT)
 );
 
 /// Value texts for typed parameters: each type's forms, its near misses,
