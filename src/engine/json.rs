@@ -90,6 +90,8 @@ pub(crate) struct JsonCall {
     pub attr_end: AttrEnd,
     /// A call of a list just ended: separators come before the next.
     between_elements: bool,
+    /// A `,` came after the list's last call: what follows may be the next.
+    comma_seen: bool,
     /// Just past the byte that made the reader's last event other than a
     /// string's text, as an input offset: where diagnostics point.
     event_at: u64,
@@ -109,6 +111,7 @@ impl JsonCall {
         self.fence = Fence::None;
         self.attr_end = AttrEnd::None;
         self.between_elements = false;
+        self.comma_seen = false;
         self.content_json = false;
         self.event_at = 0;
     }
@@ -252,10 +255,14 @@ impl Engine {
             let gap = s
                 .bytes()
                 .position(|b| !matches!(b, b' ' | b'\t' | b'\r' | b'\n' | b','));
+            let skipped = gap.map_or(s, |k| &s[..k]);
+            self.json.comma_seen |= skipped.contains(',');
             match gap {
                 Some(0) => {
                     self.json.between_elements = false;
-                    if self.json().syntax.opens_element(s.as_bytes()[0]) {
+                    let comma = std::mem::take(&mut self.json.comma_seen);
+                    // Without a comma, the reader reports what came.
+                    if comma && self.json().syntax.opens_element(s.as_bytes()[0]) {
                         // The next element is undecided until its name,
                         // as a first body is: held, content if it is not
                         // a call.
@@ -479,12 +486,13 @@ impl Engine {
                     ),
                 );
             } else {
-                let last = self.call.last();
+                // About the text after the call, not the call (which strict
+                // mode has returned already).
                 diagnostic(
                     sink,
                     &mut self.call.message,
                     Kind::InvalidJson,
-                    last,
+                    None,
                     format_args!(
                         "the JSON after call `{}` is not valid ({error})",
                         self.call.name

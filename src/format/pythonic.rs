@@ -36,7 +36,8 @@ pub(crate) static PYTHONIC: Description = Description {
     )
 };
 
-/// Olmo 3: one call per line inside the wrapper.
+/// Olmo 3: one call per line inside the wrapper (a `,` between calls is
+/// read as a line end).
 pub(crate) static OLMO3: Description = Description::json(
     "olmo3",
     &[
@@ -45,7 +46,10 @@ pub(crate) static OLMO3: Description = Description::json(
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
     ],
-    Json::calls(Syntax::Python),
+    Json {
+        body_separator: Some(b','),
+        ..Json::calls(Syntax::Python)
+    },
 );
 
 /// LFM2: a list of calls inside the wrapper.
