@@ -80,7 +80,7 @@ pub(crate) struct JsonCall {
     /// name, before it).
     made_call: bool,
     /// Leniencies already reported in this value.
-    reported: [bool; 4],
+    reported: [bool; 5],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -106,7 +106,7 @@ impl JsonCall {
         self.body.reset();
         self.mode = Mode::Reading;
         self.made_call = false;
-        self.reported = [false; 4];
+        self.reported = [false; 5];
         self.mark_opening = false;
         self.fence = Fence::None;
         self.attr_end = AttrEnd::None;
@@ -571,6 +571,7 @@ fn report_leniency<S: Sink>(
         Leniency::LoneSurrogate => 1,
         Leniency::JsonWord => 2,
         Leniency::BareText => 3,
+        Leniency::JsonQuoted => 4,
     };
     if std::mem::replace(&mut json.reported[slot], true) {
         return;
@@ -584,6 +585,10 @@ fn report_leniency<S: Sink>(
         }
         Leniency::JsonWord => {
             "Python arguments used JSON's true, false or null; they were read as JSON reads them"
+        }
+        Leniency::JsonQuoted => {
+            "a key or value was written in JSON's double quotes instead of the format's string \
+             delimiters; it was read as the string they hold"
         }
         Leniency::BareText => {
             "a value was written bare but is no JSON literal; it was read as a string"

@@ -55,6 +55,9 @@ pub enum Leniency {
     /// A value written bare that is no JSON literal (Gemma's `unit:cm`):
     /// read as a string.
     BareText,
+    /// A Gemma key or bare value in JSON's double quotes (`"city":"Paris"`)
+    /// instead of the format's delimiters: read as the string they hold.
+    JsonQuoted,
 }
 
 /// Why the text is not one JSON value.

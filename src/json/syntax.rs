@@ -37,6 +37,8 @@ impl Syntax {
             Syntax::Json => b == b'{' || (b == b'[' && list),
             // A JSON object too: Llama 4 falls back to JSON calls.
             Syntax::Python => b == b'[' || b == b'{' || (marked && super::calls::is_name_start(b)),
+            // Only `call:`: other text after the opener is prose that
+            // mentions it, content (as for the JSON formats' openers).
             Syntax::Gemma { .. } => marked && b == b'c',
         }
     }

@@ -107,6 +107,15 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// The string a JSON string literal holds, when `text` is one whole
+/// (`"Paris"`): models trained on JSON quote Gemma's keys and values.
+fn json_quoted(text: &str) -> Option<String> {
+    if text.len() < 2 || !text.starts_with('"') || !text.ends_with('"') {
+        return None;
+    }
+    serde_json::from_str(text).ok()
+}
+
 impl Stepper for GemmaReader {
     type Kind = GemmaErrorKind;
 
@@ -223,7 +232,13 @@ impl GemmaReader {
                         if key.is_empty() {
                             return Err(GemmaErrorKind::Unexpected(':'));
                         }
-                        sink(JsonEvent::Key(key));
+                        match json_quoted(key) {
+                            Some(unquoted) => {
+                                sink(JsonEvent::Lenient(Leniency::JsonQuoted));
+                                sink(JsonEvent::Key(&unquoted));
+                            }
+                            None => sink(JsonEvent::Key(key)),
+                        }
                         self.state = State::Value;
                         Ok(end + 1)
                     }
@@ -334,6 +349,14 @@ impl GemmaReader {
             "false" => sink(JsonEvent::Bool(false)),
             "null" => sink(JsonEvent::Null),
             _ if is_json_number(value) => sink(JsonEvent::Number(value)),
+            _ if json_quoted(value).is_some() => {
+                sink(JsonEvent::Lenient(Leniency::JsonQuoted));
+                sink(JsonEvent::BeginString);
+                if let Some(text) = json_quoted(value) {
+                    sink(JsonEvent::Text(&text));
+                }
+                sink(JsonEvent::EndString);
+            }
             _ => {
                 sink(JsonEvent::Lenient(Leniency::BareText));
                 sink(JsonEvent::BeginString);
