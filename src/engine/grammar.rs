@@ -369,16 +369,26 @@ impl Engine {
         } else {
             ""
         };
-        // After a call's JSON failed, the stray text is its call's.
-        let index = self.call.current().or(self.call.last());
+        // After a call's JSON failed, the stray text is its call's; after
+        // the JSON that followed a whole call, no call's.
+        let index = if self.stray.after_call {
+            None
+        } else {
+            self.call.current().or(self.call.last())
+        };
         super::diagnostic(
             sink,
             &mut self.call.message,
             Kind::StrayText,
             index,
             format_args!(
-                "ignored {} bytes of text inside call `{}`: {:?}{more}",
+                "ignored {} bytes of text {} call `{}`: {:?}{more}",
                 self.stray.len,
+                if self.stray.after_call {
+                    "after"
+                } else {
+                    "inside"
+                },
                 self.call.name,
                 self.stray.preview.trim_end_matches(WS)
             ),

@@ -81,6 +81,9 @@ impl Hold {
 pub(crate) struct Stray {
     pub preview: String,
     pub len: usize,
+    /// The text follows a call that ended whole (the JSON after it was not
+    /// valid): it is not that call's.
+    pub after_call: bool,
 }
 
 /// How much stray text a diagnostic quotes.
@@ -115,5 +118,6 @@ impl Stray {
     pub(crate) fn clear(&mut self) {
         self.preview.clear();
         self.len = 0;
+        self.after_call = false;
     }
 }

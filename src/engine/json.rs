@@ -442,6 +442,8 @@ impl Engine {
     /// The reader found text that is not JSON.
     fn json_invalid<S: Sink>(&mut self, error: &SyntaxError, sink: &mut S) {
         let had_call = self.json.made_call;
+        let after_whole_call =
+            self.json.mode == Mode::Reading && had_call && self.call.current().is_none();
         if self.json.mode == Mode::Reading {
             if let Some(index) = self.call.current().filter(|_| self.json.args.done) {
                 // `{"name": "f", "arguments": {…}` and then the closer: the
@@ -501,6 +503,9 @@ impl Engine {
             }
         }
         self.flush_stray(sink);
+        // What follows a whole call's invalid JSON, up to the closer, is
+        // not that call's (strict mode has returned it).
+        self.stray.after_call = after_whole_call;
         if had_call || self.json.mode == Mode::Stray {
             self.hold.text.clear();
             self.state = if self.json_has_closer() {
