@@ -130,7 +130,9 @@ enum State {
     InNumber(Role),
     /// After one or two quotes: an empty string, a triple quote, or text.
     Opening(Role, Opening),
-    InString(Role, Str),
+    /// Inside a string, whose state is [`PyReader::string`] (out of the
+    /// state, so that a run of text writes nothing back).
+    InString(Role),
     Done,
     Failed,
 }
@@ -143,6 +145,8 @@ pub struct PyReader {
     stack: Vec<Frame>,
     /// The key, number, word or argument name being read (held whole), or
     /// a dict key string's text.
+    /// The open string, in [`State::InString`].
+    string: Str,
     held: String,
     /// Bytes of the text read before the current piece.
     offset: u64,
@@ -204,6 +208,7 @@ impl PyReader {
             state: State::Value,
             stack: Vec::new(),
             held: String::new(),
+            string: Str::new(b'"', false),
             offset: 0,
             max_depth,
             max_held,
@@ -277,8 +282,8 @@ impl PyReader {
         at: usize,
         sink: &mut impl FnMut(JsonEvent<'_>),
     ) -> Result<usize, PyErrorKind> {
-        if let State::InString(role, string) = self.state {
-            return self.in_string(role, string, text, at, sink);
+        if let State::InString(role) = self.state {
+            return self.in_string(role, text, at, sink);
         }
         if matches!(self.state, State::StartArgs) {
             sink(JsonEvent::BeginObject);

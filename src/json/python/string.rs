@@ -96,7 +96,8 @@ impl PyReader {
             sink(JsonEvent::BeginString);
         }
         self.held.clear();
-        self.state = State::InString(role, string);
+        self.string = string;
+        self.state = State::InString(role);
     }
 
     fn end_string(&mut self, role: Role, sink: &mut impl FnMut(JsonEvent<'_>)) {
@@ -145,16 +146,16 @@ impl PyReader {
     pub(super) fn in_string(
         &mut self,
         role: Role,
-        mut string: Str,
         text: &str,
         at: usize,
         sink: &mut impl FnMut(JsonEvent<'_>),
     ) -> Result<usize, PyErrorKind> {
         let bytes = text.as_bytes();
         let b = bytes[at];
+        let mut string = self.string;
         if !matches!(string.escape, Escape::None) {
             let next = self.escape(role, &mut string, text, at, sink)?;
-            self.state = State::InString(role, string);
+            self.string = string;
             return Ok(next);
         }
         if string.quotes > 0 && b != string.quote {
@@ -169,7 +170,7 @@ impl PyReader {
                 if string.triple {
                     string.quotes += 1;
                     if string.quotes < 3 {
-                        self.state = State::InString(role, string);
+                        self.string = string;
                         return Ok(at + 1);
                     }
                 }
@@ -211,7 +212,7 @@ impl PyReader {
                 end
             }
         };
-        self.state = State::InString(role, string);
+        self.string = string;
         Ok(next)
     }
 
