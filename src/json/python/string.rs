@@ -199,7 +199,8 @@ impl PyReader {
                         || (!string.triple && matches!(c, b'\n' | b'\r'))
                 };
                 let stop = if rest.len() < 16 {
-                    rest.iter().position(|&c| stops(c))
+                    // Every stop byte is at most `\`; most text is above.
+                    rest.iter().position(|&c| c <= b'\\' && stops(c))
                 } else if string.triple {
                     memchr::memchr2(string.quote, b'\\', rest)
                 } else {
