@@ -238,6 +238,11 @@ impl<R: Stepper + Clone> Calls<R> {
                         take += 1;
                     }
                     self.name.push_str(&text[at..at + take]);
+                    // The name's end makes no event: it may be decided in
+                    // the step that read the name.
+                    if take == run && at + run < bytes.len() {
+                        self.state = State::NameEnd;
+                    }
                     return Ok(at + take);
                 }
                 if self.name.is_empty() {

@@ -338,7 +338,9 @@ impl PyReader {
                     .position(|&b| !is_name_byte(b))
                     .map_or(text.len(), |n| at + n);
                 let taken = self.hold_run(&text[at..end])?;
-                if taken == 0 {
+                // The name's end makes no event: it may be decided in the
+                // step that read the name.
+                if at + taken == end && end < text.len() {
                     self.state = State::ArgEquals;
                 }
                 Ok(at + taken)

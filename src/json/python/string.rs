@@ -139,7 +139,14 @@ impl PyReader {
         sink: &mut impl FnMut(JsonEvent<'_>),
     ) -> Result<(), PyErrorKind> {
         let mut buf = [0; 4];
-        self.text(role, c.encode_utf8(&mut buf), sink)
+        let text = c.encode_utf8(&mut buf);
+        match role {
+            Role::Value => {
+                sink(JsonEvent::Text(text));
+                Ok(())
+            }
+            Role::Key => self.hold(text),
+        }
     }
 
     /// Inside the string, from `at`.
@@ -152,69 +159,71 @@ impl PyReader {
     ) -> Result<usize, PyErrorKind> {
         let bytes = text.as_bytes();
         let b = bytes[at];
-        let mut string = self.string;
-        if !matches!(string.escape, Escape::None) {
+        // The string's fields are read in place: copying the whole `Str`
+        // in and out cost as much as the rest of a step.
+        if !matches!(self.string.escape, Escape::None) {
+            let mut string = self.string;
             let next = self.escape(role, &mut string, text, at, sink)?;
             self.string = string;
             return Ok(next);
         }
-        if string.quotes > 0 && b != string.quote {
+        let (quote, triple) = (self.string.quote, self.string.triple);
+        // Only a triple-quoted string counts closing quotes.
+        if triple && self.string.quotes > 0 && b != quote {
             // Quotes that did not close a triple-quoted string are text.
-            for _ in 0..string.quotes {
-                self.char(role, string.quote as char, sink)?;
+            for _ in 0..self.string.quotes {
+                self.char(role, quote as char, sink)?;
             }
-            string.quotes = 0;
+            self.string.quotes = 0;
         }
-        let next = match b {
-            _ if b == string.quote => {
-                if string.triple {
-                    string.quotes += 1;
-                    if string.quotes < 3 {
-                        self.string = string;
+        match b {
+            _ if b == quote => {
+                if triple {
+                    self.string.quotes += 1;
+                    if self.string.quotes < 3 {
                         return Ok(at + 1);
                     }
                 }
                 self.end_string(role, sink);
-                return Ok(at + 1);
+                Ok(at + 1)
             }
             b'\\' => {
-                string.escape = Escape::Backslash;
-                at + 1
+                // A one-character escape whole in this piece is read in this
+                // step (a step costs as much as the character's event);
+                // others, and one cut by the piece's end, step by step.
+                let plain = match bytes.get(at + 1) {
+                    _ if self.string.raw => None,
+                    Some(b'n') => Some('\n'),
+                    Some(b't') => Some('\t'),
+                    Some(b'\\') => Some('\\'),
+                    Some(b'\'') => Some('\''),
+                    Some(b'"') => Some('"'),
+                    _ => None,
+                };
+                if let Some(plain) = plain {
+                    self.char(role, plain, sink)?;
+                    return Ok(at + 2);
+                }
+                self.string.escape = Escape::Backslash;
+                Ok(at + 1)
             }
-            b'\n' | b'\r' if !string.triple => {
+            b'\n' | b'\r' if !triple => {
                 // Python does not allow a line end in a one-quote string;
                 // a model that wrote one meant it.
                 sink(JsonEvent::Lenient(Leniency::ControlInString));
                 self.text(role, &text[at..at + 1], sink)?;
-                at + 1
+                Ok(at + 1)
             }
             _ => {
-                // Plain text runs to the next quote, backslash or (in a
-                // one-quote string) line end: a byte loop for a token-sized
-                // piece, memchr's word-at-a-time scan past that.
-                let rest = &bytes[at..];
-                let stops = |c: u8| {
-                    c == string.quote
-                        || c == b'\\'
-                        || (!string.triple && matches!(c, b'\n' | b'\r'))
-                };
-                let stop = if rest.len() < 16 {
-                    // Every stop byte is at most `\`; most text is above.
-                    rest.iter().position(|&c| c <= b'\\' && stops(c))
-                } else if string.triple {
-                    memchr::memchr2(string.quote, b'\\', rest)
-                } else {
-                    let stop = memchr::memchr3(string.quote, b'\\', b'\n', rest);
-                    let until = stop.unwrap_or(rest.len());
-                    memchr::memchr(b'\r', &rest[..until]).or(stop)
-                };
-                let end = stop.map_or(bytes.len(), |n| at + n);
-                self.text(role, &text[at..end], sink)?;
-                end
+                // Not empty: `b` is no stop byte.
+                let end = run_end(bytes, at, quote, triple);
+                match role {
+                    Role::Value => sink(JsonEvent::Text(&text[at..end])),
+                    Role::Key => self.hold(&text[at..end])?,
+                }
+                Ok(end)
             }
-        };
-        self.string = string;
-        Ok(next)
+        }
     }
 
     /// The byte at `at` continues an escape.
@@ -334,4 +343,25 @@ impl PyReader {
         });
         self.char(role, c, sink)
     }
+}
+
+/// Where plain text from `at` ends: at the next quote, backslash or (in a
+/// one-quote string) line end, or the piece's end. A byte loop for a
+/// token-sized piece, memchr's word-at-a-time scan past that.
+#[inline(always)]
+fn run_end(bytes: &[u8], at: usize, quote: u8, triple: bool) -> usize {
+    let rest = &bytes[at..];
+    let stop = if rest.len() < 16 {
+        // Every stop byte is at most `\`; most text is above.
+        rest.iter().position(|&c| {
+            c <= b'\\' && (c == quote || c == b'\\' || (!triple && matches!(c, b'\n' | b'\r')))
+        })
+    } else if triple {
+        memchr::memchr2(quote, b'\\', rest)
+    } else {
+        let stop = memchr::memchr3(quote, b'\\', b'\n', rest);
+        let until = stop.unwrap_or(rest.len());
+        memchr::memchr(b'\r', &rest[..until]).or(stop)
+    };
+    stop.map_or(bytes.len(), |n| at + n)
 }
