@@ -91,3 +91,57 @@ fn every_built_in_description_reads_back_whole_from_its_format_file() {
         assert_eq!(custom.name(), format!("custom_{}", format.name()));
     }
 }
+
+#[test]
+fn a_users_call_syntax_is_checked_and_read() {
+    let gemma = |delimiter: &str| {
+        FormatBuilder::based_on("syntax_test", Format::Gemma4)
+            .json_call_syntax(CallSyntax::Gemma {
+                string_delimiter: delimiter.to_owned(),
+            })
+            .build()
+    };
+    for bad in ["", "<é>", "<<x>"] {
+        assert_eq!(
+            gemma(bad),
+            Err(DescriptionError::StringDelimiter(bad.to_owned())),
+            "{bad:?}"
+        );
+    }
+    let format = gemma("<q>").unwrap();
+    let message =
+        crate::Parser::new(format).parse("<|tool_call>call:f{a:<q>x}<q>,n:2}<tool_call|>");
+    assert_eq!(message.tool_calls[0].arguments, r#"{"a": "x}", "n": 2}"#);
+}
+
+#[cfg(feature = "toml")]
+#[test]
+fn a_format_file_names_its_syntax() {
+    let file = |json: &str| {
+        format!("name = \"file_syntax\"\n[markers]\ncall_open = \"<c>\"\ncall_close = \"</c>\"\n[json]\n{json}")
+    };
+    let python = Format::from_toml(&file("syntax = \"python\"")).unwrap();
+    let message = crate::Parser::new(python).parse("<c>[f(a='x')]</c>");
+    assert_eq!(message.tool_calls[0].arguments, r#"{"a": "x"}"#);
+    for (json, wanted) in [
+        (
+            "syntax = \"gemma\"",
+            "syntax \"gemma\" needs string_delimiter",
+        ),
+        (
+            "syntax = \"python\"\nstring_delimiter = \"<q>\"",
+            "string_delimiter is only for syntax \"gemma\"",
+        ),
+        (
+            "string_delimiter = \"<q>\"",
+            "string_delimiter is only for syntax \"gemma\"",
+        ),
+        (
+            "syntax = \"yaml\"",
+            "unknown syntax \"yaml\"; syntaxes: json, python, gemma",
+        ),
+    ] {
+        let error = Format::from_toml(&file(json)).unwrap_err().to_string();
+        assert!(error.contains(wanted), "{json}: {error}");
+    }
+}
