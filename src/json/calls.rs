@@ -15,9 +15,10 @@
 //! starts at the byte that opens them. Brackets and commas between calls
 //! are structure; a `]` or `,` inside a string is the arguments reader's.
 
-use super::char_at;
+use super::python::is_name_start;
 use super::reader::JsonEvent;
 use super::stepper::Stepper;
+use super::{char_at, is_json_space};
 
 /// The keys a call is given under, for the body reader.
 pub(crate) const NAME_KEY: &str = "name";
@@ -83,16 +84,6 @@ pub(crate) struct Calls<R> {
     name: String,
     max_name: usize,
     offset: u64,
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// A function name's first byte (non-ASCII too: models name tools in any
-/// script).
-pub(crate) fn is_name_start(b: u8) -> bool {
-    b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
 }
 
 /// Names hold `.` and `-` too, as tool names do (`web.search`).
@@ -191,7 +182,7 @@ impl<R: Stepper + Clone> Calls<R> {
         }
         let b = text.as_bytes()[at];
         match self.state {
-            State::Start if is_space(b) => Ok(at + 1),
+            State::Start if is_json_space(b) => Ok(at + 1),
             State::Start if b == b'[' && self.shape.list => {
                 sink(JsonEvent::BeginArray);
                 self.in_list = true;
@@ -199,7 +190,7 @@ impl<R: Stepper + Clone> Calls<R> {
                 Ok(at + 1)
             }
             State::Start => self.begin_call(text, at),
-            State::Element if is_space(b) => Ok(at + 1),
+            State::Element if is_json_space(b) => Ok(at + 1),
             State::Element if b == b']' => {
                 sink(JsonEvent::EndArray);
                 self.state = State::Done;
@@ -253,7 +244,7 @@ impl<R: Stepper + Clone> Calls<R> {
             }
             State::NameEnd if b == self.shape.open => self.open_args(at, sink),
             State::NameEnd if b == b' ' || b == b'\t' => Ok(at + 1),
-            State::Next if is_space(b) => Ok(at + 1),
+            State::Next if is_json_space(b) => Ok(at + 1),
             State::Next if b == b',' => {
                 self.state = State::Element;
                 Ok(at + 1)

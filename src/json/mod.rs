@@ -20,6 +20,12 @@ mod test_support;
 
 use std::borrow::Cow;
 
+/// JSON's whitespace between tokens, which Gemma's objects and the calls
+/// around them share.
+pub(crate) fn is_json_space(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
 /// The char at `at` of `text`, for a reader's error.
 pub(crate) fn char_at(text: &str, at: usize) -> char {
     text[at..].chars().next().unwrap_or('\u{FFFD}')

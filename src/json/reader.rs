@@ -372,7 +372,7 @@ impl JsonReader {
             State::Done | State::Failed => return Ok(bytes.len()),
             _ => {}
         }
-        if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+        if super::is_json_space(b) {
             return Ok(at + 1);
         }
         match (self.state, b) {

@@ -36,7 +36,7 @@ impl Syntax {
         match self {
             Syntax::Json => b == b'{' || (b == b'[' && list),
             // A JSON object too: Llama 4 falls back to JSON calls.
-            Syntax::Python => b == b'[' || b == b'{' || (marked && super::calls::is_name_start(b)),
+            Syntax::Python => b == b'[' || b == b'{' || (marked && super::python::is_name_start(b)),
             // Only `call:`: other text after the opener is prose that
             // mentions it, content (as for the JSON formats' openers).
             Syntax::Gemma { .. } => marked && b == b'c',
@@ -48,7 +48,7 @@ impl Syntax {
     pub(crate) fn opens_element(self, b: u8) -> bool {
         match self {
             Syntax::Json => b == b'{',
-            Syntax::Python => super::calls::is_name_start(b),
+            Syntax::Python => super::python::is_name_start(b),
             Syntax::Gemma { .. } => b == b'c',
         }
     }

@@ -21,9 +21,9 @@
 #[cfg(test)]
 mod tests;
 
-use super::char_at;
 use super::reader::{Fed, JsonEvent, Leniency};
 use super::stepper::{feed_until, Stepper};
+use super::{char_at, is_json_space};
 
 /// Why the text is not Gemma arguments.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -101,10 +101,6 @@ pub struct GemmaReader {
     offset: u64,
     max_depth: usize,
     max_held: usize,
-}
-
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
 /// The string a JSON string literal holds, when `text` is one whole
@@ -202,12 +198,12 @@ impl GemmaReader {
         let b = text.as_bytes()[at];
         match self.state {
             State::Start => match b {
-                _ if is_space(b) => Ok(at + 1),
+                _ if is_json_space(b) => Ok(at + 1),
                 b'{' => self.open(Frame::Object, at, sink),
                 _ => Err(GemmaErrorKind::Unexpected(char_at(text, at))),
             },
             State::KeyOrEnd => match b {
-                _ if is_space(b) => Ok(at + 1),
+                _ if is_json_space(b) => Ok(at + 1),
                 b'}' => self.close(text, at, sink),
                 b':' | b',' | b'{' | b'[' | b']' => Err(GemmaErrorKind::Unexpected(b as char)),
                 _ => {
@@ -246,7 +242,7 @@ impl GemmaReader {
                 }
             }
             State::Value | State::ValueOrEnd => match b {
-                _ if is_space(b) => Ok(at + 1),
+                _ if is_json_space(b) => Ok(at + 1),
                 b']' if self.state == State::ValueOrEnd => self.close(text, at, sink),
                 b'{' => self.open(Frame::Object, at, sink),
                 b'[' => self.open(Frame::Array, at, sink),
@@ -270,7 +266,7 @@ impl GemmaReader {
                 Ok(at + taken)
             }
             State::Next => match b {
-                _ if is_space(b) => Ok(at + 1),
+                _ if is_json_space(b) => Ok(at + 1),
                 b',' => {
                     self.state = match self.stack.last() {
                         Some(Frame::Array) => State::Value,

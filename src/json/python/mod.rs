@@ -159,7 +159,9 @@ fn is_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r' | b'\x0c')
 }
 
-fn is_name_start(b: u8) -> bool {
+/// A Python name's first byte (non-ASCII too); function names in calls
+/// begin the same way (`json::calls`).
+pub(crate) fn is_name_start(b: u8) -> bool {
     b.is_ascii_alphabetic() || b == b'_' || b >= 0x80
 }
 
