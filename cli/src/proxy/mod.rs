@@ -4,6 +4,7 @@
 //! Stateless: each request is rewritten on its own, so more load is more
 //! replicas behind any HTTP load balancer.
 
+mod agent;
 mod completion_rewrite;
 pub mod config;
 mod drain;
@@ -19,6 +20,7 @@ mod passthrough;
 mod routes;
 mod server;
 mod sse;
+pub mod store;
 mod stream_rewrite;
 pub mod target;
 mod wire;
