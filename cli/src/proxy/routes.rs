@@ -10,19 +10,21 @@ use axum::response::{IntoResponse, Response};
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use serde_json::Value;
-use toolcall_stream::{Limits, Parser, ParserBuilder, Tools};
+use toolcall_stream::{Format, Limits, Parser, ParserBuilder, Tools};
 
 use super::config::Config;
 use super::drain::drain;
 use super::error::ProxyError;
 use super::forward::Upstream;
 use super::log::{route, RequestLog};
-use super::{completion_rewrite, local, metrics, passthrough, stream_rewrite};
+use super::{agent_route, completion_rewrite, local, metrics, passthrough, stream_rewrite};
 
 /// What every request handler shares.
 pub struct Proxy {
     pub config: Config,
     pub upstream: Upstream,
+    /// Finished Responses, for `previous_response_id`.
+    pub store: super::store::ResponseStore,
 }
 
 /// How a chat request with tools is answered.
@@ -35,6 +37,9 @@ struct Rewrite {
 pub async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Response {
     if let Some(response) = local::answer(&proxy, request.method(), request.uri().path()).await {
         return response;
+    }
+    if let Some(path) = agent_route::AgentPath::of(request.uri().path()) {
+        return agent_route::handle(&proxy, path, request).await;
     }
     let (parts, body) = request.into_parts();
     let mut log = RequestLog::new(parts.method.clone(), parts.uri.path());
@@ -112,7 +117,11 @@ fn is_chat_completions(path: &str) -> bool {
 
 /// The request body, refused past `limit` bytes (at once when its
 /// `Content-Length` says so, else as soon as that many have arrived).
-async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Bytes, ProxyError> {
+pub(super) async fn read_body(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+) -> Result<Bytes, ProxyError> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
@@ -146,6 +155,29 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
 const DRAIN_TIME: Duration = Duration::from_secs(5);
 const DRAIN_BYTES: usize = 64 << 20;
 
+/// The parsers of one response in `format`, typing values by the chat
+/// request's `tools`.
+pub(super) fn builder_for(
+    config: &Config,
+    format: Format,
+    tools: &Value,
+) -> Result<ParserBuilder, ProxyError> {
+    let tools = Tools::from_value(tools).map_err(|e| ProxyError::InvalidTools(e.to_string()))?;
+    let mut limits = Limits::default();
+    limits.max_held_call = config.max_held_call;
+    Ok(Parser::builder()
+        .format(format)
+        .tools(Arc::new(tools))
+        .ids(config.ids.clone())
+        .limits(limits)
+        .incomplete_calls_as_content(config.incomplete_calls_as_content)
+        .strict(config.strict)
+        .reasoning(config.reasoning)
+        .calls_in_code_blocks(config.calls_in_code_blocks)
+        // The chunks need only the argument fragments.
+        .retain_arguments(false))
+}
+
 /// How to rewrite a chat request, or `None` to pass it through: no `tools`
 /// (nothing to parse), a model with no format, or a body the upstream
 /// should judge (not JSON).
@@ -162,20 +194,7 @@ fn rewrite_for(config: &Config, body: &[u8]) -> Result<Option<Rewrite>, ProxyErr
     let Some(format) = config.formats.for_model(model) else {
         return Ok(None);
     };
-    let tools = Tools::from_value(tools).map_err(|e| ProxyError::InvalidTools(e.to_string()))?;
-    let mut limits = Limits::default();
-    limits.max_held_call = config.max_held_call;
-    let builder = Parser::builder()
-        .format(format)
-        .tools(Arc::new(tools))
-        .ids(config.ids.clone())
-        .limits(limits)
-        .incomplete_calls_as_content(config.incomplete_calls_as_content)
-        .strict(config.strict)
-        .reasoning(config.reasoning)
-        .calls_in_code_blocks(config.calls_in_code_blocks)
-        // The chunks need only the argument fragments.
-        .retain_arguments(false);
+    let builder = builder_for(config, format, tools)?;
     // A `stream` that is not a boolean is refused rather than guessed: the
     // upstream might read `"true"` as true and stream to a client that
     // was answered as if it had not asked.
