@@ -227,6 +227,18 @@ impl FormatChoice {
         }
     }
 
+    /// Whether some `--model-map` entry names an upstream model.
+    pub fn renames_models(&self) -> bool {
+        match self {
+            FormatChoice::Fixed(_) => false,
+            FormatChoice::ByModel(map) => map
+                .exact
+                .iter()
+                .chain(&map.prefixes)
+                .any(|(_, entry)| entry.model.is_some()),
+        }
+    }
+
     /// The upstream's name for a client's `model`, when `--model-map`
     /// gives one.
     pub fn upstream_model(&self, model: &str) -> Option<&str> {

@@ -46,12 +46,13 @@ pub async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Respon
     let path_and_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
     let config = &proxy.config;
     let answer = async {
-        let body = read_body(&parts.headers, body, config.max_body_bytes).await?;
-        let rewrite = if parts.method == Method::POST && is_chat_completions(parts.uri.path()) {
-            rewrite_for(config, &body)?
-        } else {
-            None
-        };
+        let mut body = read_body(&parts.headers, body, config.max_body_bytes).await?;
+        let chat = parts.method == Method::POST && is_chat_completions(parts.uri.path());
+        // The format is the client's model's; then the model is renamed.
+        let rewrite = if chat { rewrite_for(config, &body)? } else { None };
+        if chat && config.formats.renames_models() {
+            body = rename_model(config, body);
+        }
         if let Some(rewrite) = &rewrite {
             log.route(if rewrite.stream {
                 route::REWRITE_STREAM
@@ -154,6 +155,22 @@ pub(super) async fn read_body(
 /// `Connection: close`.)
 const DRAIN_TIME: Duration = Duration::from_secs(5);
 const DRAIN_BYTES: usize = 64 << 20;
+
+/// The body with its `model` as the `--model-map` names it upstream. A
+/// body that is not JSON is the upstream's to judge, as it came.
+fn rename_model(config: &Config, body: Bytes) -> Bytes {
+    let Ok(mut request) = serde_json::from_slice::<serde_json::Map<String, Value>>(&body) else {
+        return body;
+    };
+    let Some(Value::String(model)) = request.get("model") else {
+        return body;
+    };
+    let Some(upstream) = config.formats.upstream_model(model) else {
+        return body;
+    };
+    request.insert("model".to_owned(), Value::String(upstream.to_owned()));
+    serde_json::to_vec(&request).map_or(body, Bytes::from)
+}
 
 /// The parsers of one response in `format`, typing values by the chat
 /// request's `tools`.
