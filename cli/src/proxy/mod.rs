@@ -19,6 +19,7 @@ mod passthrough;
 mod routes;
 mod server;
 mod sse;
+pub mod store;
 mod stream_rewrite;
 pub mod target;
 mod wire;
