@@ -78,6 +78,34 @@ impl RedisServer {
         panic!("redis-server did not start on any of 20 ports");
     }
 
+    /// A server that also takes TLS on a second port (returned), with the
+    /// certificate in `testdata/` for 127.0.0.1, signed by `testdata/ca.crt`.
+    pub async fn start_with_tls() -> Option<(RedisServer, u16)> {
+        let binary = redis_server()?;
+        let testdata = testdata();
+        let file = |name: &str| testdata.join(name).to_string_lossy().into_owned();
+        for _ in 0..20 {
+            let (port, tls_port) = (unused_port(), unused_port());
+            let tls_flags = [
+                "--tls-port".to_owned(),
+                tls_port.to_string(),
+                "--tls-cert-file".to_owned(),
+                file("server.crt"),
+                "--tls-key-file".to_owned(),
+                file("server.key"),
+                "--tls-ca-cert-file".to_owned(),
+                file("ca.crt"),
+                "--tls-auth-clients".to_owned(),
+                "no".to_owned(),
+            ];
+            let flags: Vec<&str> = tls_flags.iter().map(String::as_str).collect();
+            if let Some(server) = RedisServer::start_on(&binary, port, &flags).await {
+                return Some((server, tls_port));
+            }
+        }
+        panic!("redis-server did not start with TLS on any of 20 port pairs");
+    }
+
     /// A server on `port` (which a store may already point at); `None` if
     /// it could not take the port.
     pub async fn start_on(binary: &Path, port: u16, extra: &[&str]) -> Option<RedisServer> {
@@ -178,6 +206,13 @@ impl Drop for RedisServer {
         self.kill();
         let _ = std::fs::remove_dir_all(&self.dir);
     }
+}
+
+/// The test certificates: a CA and a server certificate for 127.0.0.1
+/// signed by it, valid 2000 to 2100 (made with `openssl ca`; the CA's key
+/// was thrown away).
+pub fn testdata() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("src/proxy/store/testdata")
 }
 
 /// Whether the Redis on `port` answers, and is the process `pid` (not
