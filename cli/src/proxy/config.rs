@@ -155,6 +155,8 @@ pub struct ProxyArgs {
         hide_env_values = true
     )]
     pub upstream_key: Option<String>,
+    #[command(flatten)]
+    pub store: super::store::StoreArgs,
     /// Worker threads for the server (default: one per core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
