@@ -52,7 +52,11 @@ mod tests {
     fn events_carry_their_type_and_a_rising_sequence_number() {
         let mut framer = EventFramer::default();
         let mut out = String::new();
-        framer.write(&mut out, "response.created", json!({"response": {"id": "resp_0"}}));
+        framer.write(
+            &mut out,
+            "response.created",
+            json!({"response": {"id": "resp_0"}}),
+        );
         framer.write(&mut out, "response.in_progress", json!({}));
         let frames: Vec<&str> = out.split_terminator("\n\n").collect();
         assert_eq!(frames.len(), 2);

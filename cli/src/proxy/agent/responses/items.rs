@@ -105,7 +105,11 @@ impl OutputItem {
                 }
                 if self.is_custom() {
                     item.insert("type".to_owned(), "custom_tool_call".into());
-                    let input = if text.is_empty() { String::new() } else { custom_input(text) };
+                    let input = if text.is_empty() {
+                        String::new()
+                    } else {
+                        custom_input(text)
+                    };
                     item.insert("input".to_owned(), input.into());
                 } else {
                     item.insert("type".to_owned(), "function_call".into());
@@ -173,7 +177,10 @@ mod tests {
 
     #[test]
     fn a_custom_input_is_read_from_the_arguments() {
-        assert_eq!(custom_input(r#"{"input":"*** Begin Patch\n"}"#), "*** Begin Patch\n");
+        assert_eq!(
+            custom_input(r#"{"input":"*** Begin Patch\n"}"#),
+            "*** Begin Patch\n"
+        );
         assert_eq!(custom_input(r#"{"patch":"p"}"#), "p");
         assert_eq!(custom_input(r#"{"a":"p","b":"q"}"#), r#"{"a":"p","b":"q"}"#);
         assert_eq!(custom_input("not json"), "not json");

@@ -162,7 +162,10 @@ fn response_format(text: Option<&Value>) -> Result<Option<Value>, AgentError> {
                 _ => return Err(invalid("text.format.schema: expected a JSON schema object")),
             };
             let mut json_schema = Map::new();
-            let name = format.get("name").and_then(Value::as_str).unwrap_or("response");
+            let name = format
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or("response");
             json_schema.insert("name".to_owned(), name.into());
             json_schema.insert("schema".to_owned(), schema);
             for key in ["strict", "description"] {
@@ -170,7 +173,9 @@ fn response_format(text: Option<&Value>) -> Result<Option<Value>, AgentError> {
                     json_schema.insert(key.to_owned(), value.clone());
                 }
             }
-            Ok(Some(json!({"type": "json_schema", "json_schema": json_schema})))
+            Ok(Some(
+                json!({"type": "json_schema", "json_schema": json_schema}),
+            ))
         }
         _ => Err(invalid(
             "text.format.type: expected \"text\", \"json_schema\" or \"json_object\"",
@@ -232,7 +237,10 @@ mod tests {
             settings(json!({"max_output_tokens": 100}), Some(4096)).unwrap(),
             json!({"max_tokens": 100})
         );
-        assert_eq!(settings(json!({}), Some(4096)).unwrap(), json!({"max_tokens": 4096}));
+        assert_eq!(
+            settings(json!({}), Some(4096)).unwrap(),
+            json!({"max_tokens": 4096})
+        );
         assert_eq!(settings(json!({}), None).unwrap(), json!({}));
     }
 
@@ -254,16 +262,35 @@ mod tests {
         let plain = settings(json!({"text": {"format": {"type": "text"}}}), None).unwrap();
         assert_eq!(plain, json!({}));
         let object = settings(json!({"text": {"format": {"type": "json_object"}}}), None);
-        assert_eq!(object.unwrap(), json!({"response_format": {"type": "json_object"}}));
+        assert_eq!(
+            object.unwrap(),
+            json!({"response_format": {"type": "json_object"}})
+        );
     }
 
     #[test]
     fn a_field_of_the_wrong_type_is_named() {
         for (body, param, words) in [
-            (json!({"temperature": "hot"}), "temperature", "expected a number"),
-            (json!({"max_output_tokens": -1}), "max_output_tokens", "positive integer"),
-            (json!({"text": {"format": {"type": "xml"}}}), "text", "text.format.type"),
-            (json!({"reasoning": "high"}), "reasoning", "expected an object"),
+            (
+                json!({"temperature": "hot"}),
+                "temperature",
+                "expected a number",
+            ),
+            (
+                json!({"max_output_tokens": -1}),
+                "max_output_tokens",
+                "positive integer",
+            ),
+            (
+                json!({"text": {"format": {"type": "xml"}}}),
+                "text",
+                "text.format.type",
+            ),
+            (
+                json!({"reasoning": "high"}),
+                "reasoning",
+                "expected an object",
+            ),
             (json!({"stop": [1]}), "stop", "a list of strings"),
         ] {
             let error = settings(body, None).unwrap_err();

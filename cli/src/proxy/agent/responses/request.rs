@@ -125,14 +125,24 @@ impl Builder<'_> {
                         ))
                     }
                 };
-                self.call(fields, self.tools.chat_name_of(namespace, name), arguments, path)
+                self.call(
+                    fields,
+                    self.tools.chat_name_of(namespace, name),
+                    arguments,
+                    path,
+                )
             }
             Some("custom_tool_call") => {
                 let name = required_str(fields, "name", path)?;
                 let namespace = fields.get("namespace").and_then(Value::as_str);
                 let input = optional_str(fields, "input", path)?.unwrap_or("");
                 let arguments = json!({ "input": input }).to_string();
-                self.call(fields, self.tools.chat_name_of(namespace, name), arguments, path)
+                self.call(
+                    fields,
+                    self.tools.chat_name_of(namespace, name),
+                    arguments,
+                    path,
+                )
             }
             Some("function_call_output" | "custom_tool_call_output") => self.output(fields, path),
             Some("reasoning") => {
@@ -308,7 +318,9 @@ impl Builder<'_> {
     /// images.
     fn user_content(&mut self, content: &Value, path: &str) -> Result<Value, AgentError> {
         let Value::Array(parts) = content else {
-            return self.text_of(content, path, "a user message").map(Value::from);
+            return self
+                .text_of(content, path, "a user message")
+                .map(Value::from);
         };
         let mut chat_parts = Vec::with_capacity(parts.len());
         let mut images = false;
@@ -370,7 +382,9 @@ impl Builder<'_> {
                 if let Some(detail) = fields.get("detail").and_then(Value::as_str) {
                     image_url.insert("detail".to_owned(), detail.into());
                 }
-                Ok(Part::Image(json!({"type": "image_url", "image_url": image_url})))
+                Ok(Part::Image(
+                    json!({"type": "image_url", "image_url": image_url}),
+                ))
             }
             Some(other) => {
                 self.notes.push(format!(

@@ -1,5 +1,7 @@
 //! Whole requests: read, translated, answered.
 
+mod fixtures;
+
 use super::*;
 use crate::proxy::agent::IdMaker;
 
@@ -83,8 +85,19 @@ fn a_codex_request_becomes_a_chat_request() {
         chat["stream_options"],
         json!({"include_usage": true, "continuous_usage_stats": true})
     );
-    for ignored in ["store", "include", "prompt_cache_key", "client_metadata", "text", "service_tier", "reasoning"] {
-        assert!(chat.get(ignored).is_none(), "{ignored} is not sent upstream");
+    for ignored in [
+        "store",
+        "include",
+        "prompt_cache_key",
+        "client_metadata",
+        "text",
+        "service_tier",
+        "reasoning",
+    ] {
+        assert!(
+            chat.get(ignored).is_none(),
+            "{ignored} is not sent upstream"
+        );
     }
     assert_eq!(
         notes,
@@ -103,7 +116,10 @@ fn the_writer_answers_in_the_clients_model_and_echoes_the_request() {
     assert_eq!(answer["tools"], codex_request()["tools"]);
     assert_eq!(answer["parallel_tool_calls"], false);
     assert_eq!(answer["store"], false);
-    assert_eq!(answer["reasoning"], json!({"effort": "medium", "summary": "auto"}));
+    assert_eq!(
+        answer["reasoning"],
+        json!({"effort": "medium", "summary": "auto"})
+    );
     assert!(answer["id"].as_str().unwrap().starts_with("resp_"));
     // The input-token estimate stands in for the upstream's usage.
     assert!(answer["usage"]["input_tokens"].as_u64().unwrap() > 20);
@@ -113,8 +129,11 @@ fn the_writer_answers_in_the_clients_model_and_echoes_the_request() {
 
 #[test]
 fn a_string_input_is_one_user_message_and_no_stream_asks_no_usage_stream() {
-    let (translated, notes) = translate(json!({"model": "m", "input": "hi", "max_output_tokens": 100,
-        "temperature": 0.3})).unwrap();
+    let (translated, notes) = translate(
+        json!({"model": "m", "input": "hi", "max_output_tokens": 100,
+        "temperature": 0.3}),
+    )
+    .unwrap();
     assert!(!translated.stream);
     assert!(notes.is_empty());
     assert_eq!(
@@ -139,10 +158,15 @@ fn a_stored_response_continues_with_its_items_and_is_stored_again() {
     let request = ResponsesRequest::read(&body).unwrap();
     assert_eq!(request.previous_response_id(), Some("resp_prev"));
     assert!(request.store());
-    let mut translated = request.translate(Some(history.clone()), &options()).unwrap();
+    let mut translated = request
+        .translate(Some(history.clone()), &options())
+        .unwrap();
     let chat = Value::Object(translated.chat.clone());
     assert_eq!(chat["messages"].as_array().unwrap().len(), 4);
-    assert_eq!(chat["messages"][3], json!({"role": "tool", "tool_call_id": "call_1", "content": "a.txt"}));
+    assert_eq!(
+        chat["messages"][3],
+        json!({"role": "tool", "tool_call_id": "call_1", "content": "a.txt"})
+    );
 
     // The answer's call may not reuse an id of the conversation.
     let chunk: toolcall_stream::openai::ChatCompletionChunk = serde_json::from_value(json!({
@@ -190,7 +214,10 @@ fn tool_choice_without_tools_is_left_out_with_a_note() {
     assert!(translated.chat.get("tool_choice").is_none());
     assert!(translated.chat.get("parallel_tool_calls").is_none());
     assert_eq!(notes.len(), 2);
-    assert_eq!(notes[1], "tool_choice: no tool is offered upstream; left out");
+    assert_eq!(
+        notes[1],
+        "tool_choice: no tool is offered upstream; left out"
+    );
 }
 
 #[test]
@@ -215,22 +242,39 @@ fn a_missing_model_is_the_upstream_one() {
 fn bad_requests_are_errors_naming_the_field() {
     for (body, param) in [
         (json!([]), "body"),
-        (json!({"input": "hi", "previous_response_id": 3}), "previous_response_id"),
+        (
+            json!({"input": "hi", "previous_response_id": 3}),
+            "previous_response_id",
+        ),
         (json!({"input": "hi", "store": "yes"}), "store"),
         (json!({"input": "hi", "stream": 1}), "stream"),
         (json!({"input": 3}), "input"),
         (json!({"input": []}), "input"),
         (json!({"input": "hi", "model": 3}), "model"),
-        (json!({"input": "hi", "instructions": ["x"]}), "instructions"),
-        (json!({"input": "hi", "parallel_tool_calls": "no"}), "parallel_tool_calls"),
+        (
+            json!({"input": "hi", "instructions": ["x"]}),
+            "instructions",
+        ),
+        (
+            json!({"input": "hi", "parallel_tool_calls": "no"}),
+            "parallel_tool_calls",
+        ),
         (json!({"input": "hi", "background": true}), "background"),
-        (json!({"input": "hi", "conversation": "conv_1"}), "conversation"),
+        (
+            json!({"input": "hi", "conversation": "conv_1"}),
+            "conversation",
+        ),
         (json!({"input": "hi", "prompt": {"id": "pmpt_1"}}), "prompt"),
         (json!({"input": "hi", "tools": {}}), "tools"),
         (json!({"input": "hi", "top_p": "x"}), "top_p"),
     ] {
         let error = translate(body.clone()).unwrap_err();
-        assert_eq!(error.param.as_deref(), Some(param), "{body}: {}", error.message);
+        assert_eq!(
+            error.param.as_deref(),
+            Some(param),
+            "{body}: {}",
+            error.message
+        );
         assert_eq!(error.kind, crate::proxy::agent::ErrorKind::InvalidRequest);
     }
     // Nulls are as good as absent.

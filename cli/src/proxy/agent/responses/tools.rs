@@ -7,7 +7,8 @@
 //!   becomes a function with one string parameter, `input`; its calls go
 //!   back as `custom_tool_call` items;
 //! - a `namespace` (Codex groups MCP servers' tools this way) is flattened:
-//!   each member becomes a function named as Codex flattens names
+//!   its description goes before its first member's, and each member
+//!   becomes a function named as Codex flattens names
 //!   (`ToolName::canonical_flat_name` in `codex-rs/protocol/src/tool_name.rs`:
 //!   the namespace without trailing `_`, `__`, the name without leading
 //!   `_`), and its calls go back with `name` and `namespace` split again,
@@ -122,12 +123,20 @@ pub struct ChatTools {
 }
 
 /// Translates the request's `tools` (absent or null: none).
-pub fn translate_tools(tools: Option<&Value>, notes: &mut Vec<String>) -> Result<ChatTools, AgentError> {
+pub fn translate_tools(
+    tools: Option<&Value>,
+    notes: &mut Vec<String>,
+) -> Result<ChatTools, AgentError> {
     let mut translated = ChatTools::default();
     let list = match tools {
         None | Some(Value::Null) => return Ok(translated),
         Some(Value::Array(list)) => list,
-        Some(_) => return Err(AgentError::invalid("tools", "tools: expected a list of tools")),
+        Some(_) => {
+            return Err(AgentError::invalid(
+                "tools",
+                "tools: expected a list of tools",
+            ))
+        }
     };
     for (index, tool) in list.iter().enumerate() {
         let path = format!("tools[{index}]");
@@ -185,9 +194,15 @@ fn add_tool(
                     ))
                 }
             };
+            let first = translated.tools.len();
             for (index, member) in members.iter().enumerate() {
                 let member_path = format!("{path}.tools[{index}]");
                 add_tool(translated, member, Some(name), &member_path, notes)?;
+            }
+            if let (Some(Value::String(about)), Some(first_member)) =
+                (tool.get("description"), translated.tools.get_mut(first))
+            {
+                describe_namespace(first_member, about);
             }
         }
         hosted => notes.push(format!(
@@ -195,6 +210,20 @@ fn add_tool(
         )),
     }
     Ok(())
+}
+
+/// Puts a namespace's description (an MCP server's instructions, say)
+/// before its first member's own: flattened, the namespace has no place
+/// of its own to say it.
+fn describe_namespace(tool: &mut Value, about: &str) {
+    if about.is_empty() {
+        return;
+    }
+    let description = match tool["function"]["description"].as_str() {
+        Some(own) if !own.is_empty() => format!("{about}\n\n{own}"),
+        _ => about.to_owned(),
+    };
+    tool["function"]["description"] = description.into();
 }
 
 /// A function tool's name and its chat `function` (the Responses shape,
@@ -248,7 +277,10 @@ fn custom_tool(tool: &Map<String, Value>) -> Map<String, Value> {
         }
     }
     let mut function = Map::new();
-    function.insert("name".to_owned(), tool.get("name").cloned().unwrap_or_default());
+    function.insert(
+        "name".to_owned(),
+        tool.get("name").cloned().unwrap_or_default(),
+    );
     if let Some(Value::String(text)) = tool.get("description") {
         function.insert("description".to_owned(), text.as_str().into());
     }

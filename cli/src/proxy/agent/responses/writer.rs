@@ -470,7 +470,8 @@ impl ResponsesWriter {
             _ => "response.completed",
         };
         let response = self.response();
-        self.framer.write(out, event, json!({ "response": response }));
+        self.framer
+            .write(out, event, json!({ "response": response }));
     }
 
     /// The response object as it stands.

@@ -197,9 +197,18 @@ fn custom_and_namespaced_calls_use_the_upstream_names() {
     let patch = &messages[0]["tool_calls"][0]["function"];
     assert_eq!(patch["name"], "apply_patch");
     let arguments: Value = serde_json::from_str(patch["arguments"].as_str().unwrap()).unwrap();
-    assert_eq!(arguments, json!({"input": "*** Begin Patch\n*** End Patch\n"}));
-    assert_eq!(messages[1], json!({"role": "tool", "tool_call_id": "c1", "content": "Done!"}));
-    assert_eq!(messages[2]["tool_calls"][0]["function"]["name"], "mcp__docs__search");
+    assert_eq!(
+        arguments,
+        json!({"input": "*** Begin Patch\n*** End Patch\n"})
+    );
+    assert_eq!(
+        messages[1],
+        json!({"role": "tool", "tool_call_id": "c1", "content": "Done!"})
+    );
+    assert_eq!(
+        messages[2]["tool_calls"][0]["function"]["name"],
+        "mcp__docs__search"
+    );
     assert_eq!(messages[3]["tool_call_id"], "c2");
 }
 
@@ -214,11 +223,22 @@ fn repeated_and_missing_call_ids_are_made_unique_for_the_call_and_its_output() {
         {"type": "function_call_output", "output": "third"},
     ]));
     let messages = translation.messages.as_array().unwrap();
-    let call_id = |i: usize| messages[i]["tool_calls"][0]["id"].as_str().unwrap().to_owned();
+    let call_id = |i: usize| {
+        messages[i]["tool_calls"][0]["id"]
+            .as_str()
+            .unwrap()
+            .to_owned()
+    };
     let output_id = |i: usize| messages[i]["tool_call_id"].as_str().unwrap().to_owned();
     assert_eq!((call_id(0), output_id(1)), ("0".into(), "0".into()));
-    assert_eq!((call_id(2), output_id(3)), ("call_0".into(), "call_0".into()));
-    assert_eq!((call_id(4), output_id(5)), ("call_1".into(), "call_1".into()));
+    assert_eq!(
+        (call_id(2), output_id(3)),
+        ("call_0".into(), "call_0".into())
+    );
+    assert_eq!(
+        (call_id(4), output_id(5)),
+        ("call_1".into(), "call_1".into())
+    );
     assert_eq!(translation.call_ids.len(), 3);
 }
 
@@ -253,7 +273,10 @@ fn item_references_and_unknown_items_are_skipped_with_notes() {
         {"type": "web_search_call", "id": "ws_1", "status": "completed"},
         {"role": "user", "content": "hi"},
     ]));
-    assert_eq!(translation.messages, json!([{"role": "user", "content": "hi"}]));
+    assert_eq!(
+        translation.messages,
+        json!([{"role": "user", "content": "hi"}])
+    );
     assert_eq!(
         translation.notes,
         [
@@ -268,13 +291,41 @@ fn malformed_items_are_errors_naming_the_field() {
     for (item, param, words) in [
         (json!("hi"), "input[0]", "expected an item object"),
         (json!({"content": "hi"}), "input[0]", "needs a `type`"),
-        (json!({"role": "tool", "content": "hi"}), "input[0]", "input[0].role"),
-        (json!({"role": "user", "content": 3}), "input[0]", "input[0].content"),
-        (json!({"role": "user", "content": [3]}), "input[0].content[0]", "content part object"),
-        (json!({"role": "user", "content": [{"text": "x"}]}), "input[0].content[0]", ".type"),
-        (json!({"type": "function_call", "call_id": "c"}), "input[0]", "input[0].name"),
-        (json!({"type": "function_call", "name": "ls", "arguments": 3}), "input[0]", ".arguments"),
-        (json!({"type": "function_call_output", "call_id": "c", "output": 3}), "input[0]", ".output"),
+        (
+            json!({"role": "tool", "content": "hi"}),
+            "input[0]",
+            "input[0].role",
+        ),
+        (
+            json!({"role": "user", "content": 3}),
+            "input[0]",
+            "input[0].content",
+        ),
+        (
+            json!({"role": "user", "content": [3]}),
+            "input[0].content[0]",
+            "content part object",
+        ),
+        (
+            json!({"role": "user", "content": [{"text": "x"}]}),
+            "input[0].content[0]",
+            ".type",
+        ),
+        (
+            json!({"type": "function_call", "call_id": "c"}),
+            "input[0]",
+            "input[0].name",
+        ),
+        (
+            json!({"type": "function_call", "name": "ls", "arguments": 3}),
+            "input[0]",
+            ".arguments",
+        ),
+        (
+            json!({"type": "function_call_output", "call_id": "c", "output": 3}),
+            "input[0]",
+            ".output",
+        ),
         (json!({"type": 3}), "input[0]", "input[0].type"),
     ] {
         let error = translate_with(None, json!([]), json!([item]), json!([])).unwrap_err();

@@ -58,7 +58,10 @@ fn a_custom_tool_becomes_a_function_of_one_string() {
     assert_eq!(input["type"], "string");
     let description = input["description"].as_str().unwrap();
     assert!(description.ends_with(&format!("lark grammar:\n{grammar}")));
-    assert_eq!(translated.map.identify("apply_patch").kind, CallKind::Custom);
+    assert_eq!(
+        translated.map.identify("apply_patch").kind,
+        CallKind::Custom
+    );
 
     let long = "x".repeat(MAX_GRAMMAR_BYTES);
     let (translated, _) = translate(json!([{"type": "custom", "name": "p",
@@ -77,12 +80,17 @@ fn namespaces_are_flattened_as_codex_flattens_names_and_split_again() {
             {"type": "function", "name": "search", "parameters": {"type": "object"}},
             {"type": "custom", "name": "_raw"},
         ]},
-        {"type": "namespace", "name": "mcp__web", "tools": [
-            {"type": "function", "name": "search"},
+        {"type": "namespace", "name": "mcp__web", "description": "The web.", "tools": [
+            {"type": "function", "name": "search", "description": "Search it."},
             {"type": "function", "name": "fetch"},
         ]},
     ]));
     assert!(notes.is_empty());
+    assert_eq!(
+        translated.tools[0]["function"]["description"],
+        "Docs server."
+    );
+    assert!(translated.tools[1]["function"].get("description").is_none());
     let names: Vec<&str> = translated
         .tools
         .iter()
@@ -90,7 +98,12 @@ fn namespaces_are_flattened_as_codex_flattens_names_and_split_again() {
         .collect();
     assert_eq!(
         names,
-        ["mcp__docs__search", "mcp__docs__raw", "mcp__web__search", "mcp__web__fetch"]
+        [
+            "mcp__docs__search",
+            "mcp__docs__raw",
+            "mcp__web__search",
+            "mcp__web__fetch"
+        ]
     );
     let map = &translated.map;
     assert_eq!(
@@ -102,11 +115,18 @@ fn namespaces_are_flattened_as_codex_flattens_names_and_split_again() {
         }
     );
     assert_eq!(map.identify("mcp__docs__raw").kind, CallKind::Custom);
+    assert_eq!(
+        translated.tools[2]["function"]["description"],
+        "The web.\n\nSearch it."
+    );
     // A member called by its own name: found when no other namespace has it.
     assert_eq!(map.identify("fetch").namespace.as_deref(), Some("mcp__web"));
     assert_eq!(map.identify("search").namespace, None);
     assert_eq!(map.identify("unknown").name, "unknown");
-    assert_eq!(map.chat_name_of(Some("mcp__web"), "fetch"), "mcp__web__fetch");
+    assert_eq!(
+        map.chat_name_of(Some("mcp__web"), "fetch"),
+        "mcp__web__fetch"
+    );
     assert_eq!(map.chat_name_of(None, "fetch"), "mcp__web__fetch");
 }
 
@@ -137,8 +157,14 @@ fn malformed_tools_are_errors_naming_the_field() {
         (json!({"type": "function"}), "tools: expected a list"),
         (json!([{"type": "function"}]), "tools[0].name"),
         (json!([{"name": "ls"}]), "tools[0].type"),
-        (json!([{"type": "function", "name": "ls", "parameters": "x"}]), "tools[0].parameters"),
-        (json!([{"type": "namespace", "name": "n"}]), "tools[0].tools"),
+        (
+            json!([{"type": "function", "name": "ls", "parameters": "x"}]),
+            "tools[0].parameters",
+        ),
+        (
+            json!([{"type": "namespace", "name": "n"}]),
+            "tools[0].tools",
+        ),
         (json!(["ls"]), "tools[0]: expected a tool object"),
     ] {
         let error = translate_tools(Some(&tools), &mut Vec::new()).unwrap_err();

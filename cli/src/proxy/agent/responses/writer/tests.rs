@@ -27,7 +27,9 @@ pub(super) fn writer_with(max_answer_bytes: usize, request_call_ids: &[&str]) ->
         tools: tools.map,
         request_call_ids: request_call_ids.iter().map(|id| id.to_string()).collect(),
         echoed: echoed(&Map::new()),
-        stored_items: Some(vec![json!({"type": "message", "role": "user", "content": "hi"})]),
+        stored_items: Some(vec![
+            json!({"type": "message", "role": "user", "content": "hi"}),
+        ]),
         input_tokens_estimate: 42,
     })
 }
@@ -37,9 +39,11 @@ pub(super) fn writer() -> ResponsesWriter {
 }
 
 pub(super) fn chunk(delta: Value, finish: Option<&str>) -> ChatCompletionChunk {
-    serde_json::from_value(json!({"id": "chatcmpl-1", "object": "chat.completion.chunk",
+    serde_json::from_value(
+        json!({"id": "chatcmpl-1", "object": "chat.completion.chunk",
         "created": 1, "model": "upstream-model",
-        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}))
+        "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}),
+    )
     .unwrap()
 }
 
@@ -52,7 +56,12 @@ fn reasoning(text: &str) -> ChatCompletionChunk {
 }
 
 /// A call's first delta (id and name) or a later one (`id`, `name` None).
-fn call(index: usize, id: Option<&str>, name: Option<&str>, arguments: &str) -> ChatCompletionChunk {
+fn call(
+    index: usize,
+    id: Option<&str>,
+    name: Option<&str>,
+    arguments: &str,
+) -> ChatCompletionChunk {
     let mut function = json!({"arguments": arguments});
     if let Some(name) = name {
         function["name"] = name.into();
@@ -75,8 +84,10 @@ fn usage(prompt: u64, completion: u64, extra: Value) -> ChatCompletionChunk {
     if let (Value::Object(usage), Value::Object(extra)) = (&mut usage, extra) {
         usage.extend(extra);
     }
-    serde_json::from_value(json!({"id": "chatcmpl-1", "object": "chat.completion.chunk",
-        "created": 1, "model": "upstream-model", "choices": [], "usage": usage}))
+    serde_json::from_value(
+        json!({"id": "chatcmpl-1", "object": "chat.completion.chunk",
+        "created": 1, "model": "upstream-model", "choices": [], "usage": usage}),
+    )
     .unwrap()
 }
 
@@ -130,7 +141,10 @@ fn names(events: &[(String, Value)]) -> Vec<&str> {
 /// The terminal event's response, checked equal to `answer`.
 fn terminal<'a>(events: &'a [(String, Value)], answer: &Value) -> &'a Value {
     let (_, last) = events.last().unwrap();
-    assert_eq!(&last["response"], answer, "the terminal response is the answer");
+    assert_eq!(
+        &last["response"], answer,
+        "the terminal response is the answer"
+    );
     &last["response"]
 }
 
@@ -148,7 +162,11 @@ fn text_only() {
         text("Hello"),
         text(", world"),
         finish("stop"),
-        usage(10, 3, json!({"prompt_tokens_details": {"cached_tokens": 4}})),
+        usage(
+            10,
+            3,
+            json!({"prompt_tokens_details": {"cached_tokens": 4}}),
+        ),
     ];
     let (events, answer) = run(&mut writer, &chunks, Ending::End(0));
     assert_eq!(
@@ -284,7 +302,10 @@ fn two_calls_close_one_another() {
     let response = terminal(&events, &answer);
     let output = response["output"].as_array().unwrap();
     assert_eq!(output.len(), 2);
-    assert_eq!((output[0]["call_id"].as_str(), output[1]["call_id"].as_str()), (Some("call_a"), Some("call_b")));
+    assert_eq!(
+        (output[0]["call_id"].as_str(), output[1]["call_id"].as_str()),
+        (Some("call_a"), Some("call_b"))
+    );
     assert_eq!(events[5].1["item"], output[0]);
     assert_eq!(events[9].1["item"], output[1]);
     assert_eq!(events[6].1["output_index"], 1);
@@ -299,7 +320,11 @@ fn reasoning_text_and_a_call() {
         text("Looking."),
         call(0, Some("c"), Some("ls"), "{}"),
         finish("tool_calls"),
-        usage(20, 9, json!({"completion_tokens_details": {"reasoning_tokens": 4}})),
+        usage(
+            20,
+            9,
+            json!({"completion_tokens_details": {"reasoning_tokens": 4}}),
+        ),
     ];
     let (events, answer) = run(&mut writer, &chunks, Ending::End(1));
     assert_eq!(
@@ -320,7 +345,10 @@ fn reasoning_text_and_a_call() {
         json!({"id": "rs_1", "type": "reasoning", "summary": [], "content": [],
             "status": "in_progress"})
     );
-    assert_eq!(events[3].1["part"], json!({"type": "reasoning_text", "text": ""}));
+    assert_eq!(
+        events[3].1["part"],
+        json!({"type": "reasoning_text", "text": ""})
+    );
     assert_eq!(events[4].1["content_index"], 0);
     assert_eq!(events[6].1["text"], "Let me look.");
     let response = terminal(&events, &answer);
@@ -335,7 +363,10 @@ fn reasoning_text_and_a_call() {
         response["output"][0]["content"],
         json!([{"type": "reasoning_text", "text": "Let me look."}])
     );
-    assert_eq!(response["usage"]["output_tokens_details"]["reasoning_tokens"], 4);
+    assert_eq!(
+        response["usage"]["output_tokens_details"]["reasoning_tokens"],
+        4
+    );
 }
 
 #[test]
@@ -364,7 +395,10 @@ fn arguments_in_many_fragments_are_whole_in_the_done_item() {
         .find(|(kind, _)| kind == "response.output_item.done")
         .unwrap();
     assert_eq!(done.1["item"]["arguments"], arguments);
-    assert_eq!(terminal(&events, &answer)["output"][0]["arguments"], arguments);
+    assert_eq!(
+        terminal(&events, &answer)["output"][0]["arguments"],
+        arguments
+    );
 }
 
 #[test]
@@ -394,7 +428,10 @@ fn length_with_a_cut_call_is_incomplete_and_the_call_never_done() {
     );
     let response = terminal(&events, &answer);
     assert_eq!(response["status"], "incomplete");
-    assert_eq!(response["incomplete_details"], json!({"reason": "max_output_tokens"}));
+    assert_eq!(
+        response["incomplete_details"],
+        json!({"reason": "max_output_tokens"})
+    );
     assert_eq!(response["output"][0]["status"], "completed");
     assert_eq!(response["output"][1]["status"], "incomplete");
     assert_eq!(response["output"][1]["arguments"], "{\"pa");
@@ -407,17 +444,33 @@ fn length_with_a_cut_call_is_incomplete_and_the_call_never_done() {
 #[test]
 fn length_mid_text_leaves_the_message_incomplete() {
     let mut writer = writer();
-    let (events, answer) = run(&mut writer, &[text("Once upon"), finish("length")], Ending::End(0));
-    assert_eq!(names(&events)[5..], MESSAGE_EVENTS.into_iter().chain(["response.incomplete"]).collect::<Vec<_>>());
+    let (events, answer) = run(
+        &mut writer,
+        &[text("Once upon"), finish("length")],
+        Ending::End(0),
+    );
+    assert_eq!(
+        names(&events)[5..],
+        MESSAGE_EVENTS
+            .into_iter()
+            .chain(["response.incomplete"])
+            .collect::<Vec<_>>()
+    );
     assert_eq!(events[7].1["item"]["status"], "incomplete");
-    assert_eq!(terminal(&events, &answer)["output"][0]["status"], "incomplete");
+    assert_eq!(
+        terminal(&events, &answer)["output"][0]["status"],
+        "incomplete"
+    );
 }
 
 #[test]
 fn failing_mid_call_writes_no_done_call() {
     let mut writer = writer();
     let chunks = [call(0, Some("c"), Some("ls"), "{\"pa")];
-    let failure = Failure::new(FailureKind::Cut, "the upstream closed the stream mid-answer");
+    let failure = Failure::new(
+        FailureKind::Cut,
+        "the upstream closed the stream mid-answer",
+    );
     let (events, answer) = run(&mut writer, &chunks, Ending::Fail(failure, 0));
     assert_eq!(
         names(&events)[2..],
@@ -458,15 +511,24 @@ fn failing_after_a_complete_call_completes_it() {
 #[test]
 fn failing_mid_text_closes_the_message_incomplete() {
     let mut writer = writer();
-    let failure = Failure::new(FailureKind::StreamError, "bad JSON in the upstream's stream");
+    let failure = Failure::new(
+        FailureKind::StreamError,
+        "bad JSON in the upstream's stream",
+    );
     let (events, answer) = run(&mut writer, &[text("Half")], Ending::Fail(failure, 0));
     assert_eq!(
         names(&events)[5..],
-        MESSAGE_EVENTS.into_iter().chain(["response.failed"]).collect::<Vec<_>>()
+        MESSAGE_EVENTS
+            .into_iter()
+            .chain(["response.failed"])
+            .collect::<Vec<_>>()
     );
     assert_eq!(events[7].1["item"]["status"], "incomplete");
     assert_eq!(events[7].1["item"]["content"][0]["text"], "Half");
-    assert_eq!(terminal(&events, &answer)["output"][0]["status"], "incomplete");
+    assert_eq!(
+        terminal(&events, &answer)["output"][0]["status"],
+        "incomplete"
+    );
 }
 
 #[test]
@@ -480,10 +542,17 @@ fn an_upstream_error_names_its_code() {
         let (events, answer) = run(&mut writer, &[], Ending::Fail(failure, 0));
         assert_eq!(
             names(&events),
-            ["response.created", "response.in_progress", "response.failed"]
+            [
+                "response.created",
+                "response.in_progress",
+                "response.failed"
+            ]
         );
         let response = terminal(&events, &answer);
-        assert_eq!(response["error"], json!({"code": code, "message": "upstream: it broke"}));
+        assert_eq!(
+            response["error"],
+            json!({"code": code, "message": "upstream: it broke"})
+        );
         assert_eq!(response["output"], json!([]));
     }
 }
@@ -501,7 +570,10 @@ fn an_answer_past_the_byte_limit_fails_too_large() {
     let (kind, last) = events.last().unwrap();
     assert_eq!(kind, "response.failed");
     assert_eq!(last["response"]["error"]["code"], "request_too_large");
-    assert_eq!(last["response"]["output"][0]["content"][0]["text"], "0123456789");
+    assert_eq!(
+        last["response"]["output"][0]["content"][0]["text"],
+        "0123456789"
+    );
     let mut writer = writer_with(4, &[]);
     let failure = writer
         .chunk(&call(0, Some("c"), Some("ls"), "{\"a\":1}"), &mut out)
@@ -526,7 +598,11 @@ fn nothing_after_the_end_and_no_chunks_is_an_empty_completed_answer() {
     let (events, answer) = run(&mut writer, &[], Ending::End(0));
     assert_eq!(
         names(&events),
-        ["response.created", "response.in_progress", "response.completed"]
+        [
+            "response.created",
+            "response.in_progress",
+            "response.completed"
+        ]
     );
     assert_eq!(answer["output"], json!([]));
     assert_eq!(answer["usage"]["input_tokens"], 42);
@@ -554,7 +630,9 @@ fn the_whole_answer_equals_the_streamed_one() {
     .unwrap();
     let mut whole = writer();
     let mut discarded = String::new();
-    whole.chunk(&completion_as_chunk(completion), &mut discarded).unwrap();
+    whole
+        .chunk(&completion_as_chunk(completion), &mut discarded)
+        .unwrap();
     whole.end(2, &mut discarded);
     let mut answer = whole.answer();
 
@@ -563,7 +641,12 @@ fn the_whole_answer_equals_the_streamed_one() {
         reasoning("think"),
         text("On it."),
         call(0, Some("call_1"), Some("ls"), "{\"path\":\".\"}"),
-        call(1, Some("call_2"), Some("apply_patch"), "{\"input\":\"*** Begin Patch\"}"),
+        call(
+            1,
+            Some("call_2"),
+            Some("apply_patch"),
+            "{\"input\":\"*** Begin Patch\"}",
+        ),
         finish("tool_calls"),
         usage(5, 7, json!({})),
     ];
@@ -616,7 +699,12 @@ fn a_custom_call_is_a_custom_tool_call_with_its_input() {
 #[test]
 fn a_namespaced_call_comes_back_split() {
     let mut writer = writer();
-    let chunks = [call(0, Some("c"), Some("mcp__docs__search"), "{\"q\":\"x\"}")];
+    let chunks = [call(
+        0,
+        Some("c"),
+        Some("mcp__docs__search"),
+        "{\"q\":\"x\"}",
+    )];
     let (events, answer) = run(&mut writer, &chunks, Ending::End(1));
     let item = &terminal(&events, &answer)["output"][0];
     assert_eq!(item["name"], "search");
@@ -634,8 +722,14 @@ fn call_ids_missing_repeated_or_in_the_request_are_minted() {
         call(3, Some("call_old"), Some("ls"), "{}"),
     ];
     let (events, answer) = run(&mut writer, &chunks, Ending::End(4));
-    let output = terminal(&events, &answer)["output"].as_array().unwrap().clone();
-    let ids: Vec<&str> = output.iter().map(|item| item["call_id"].as_str().unwrap()).collect();
+    let output = terminal(&events, &answer)["output"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let ids: Vec<&str> = output
+        .iter()
+        .map(|item| item["call_id"].as_str().unwrap())
+        .collect();
     assert_eq!(ids, ["call_2", "0", "call_4", "call_6"]);
     let done_ids: Vec<&str> = events
         .iter()
@@ -655,7 +749,10 @@ fn a_call_is_announced_when_its_name_comes() {
     let (events, answer) = run(&mut writer, &chunks, Ending::End(1));
     assert_eq!(
         names(&events)[2..4],
-        ["response.output_item.added", "response.function_call_arguments.delta"]
+        [
+            "response.output_item.added",
+            "response.function_call_arguments.delta"
+        ]
     );
     assert_eq!(events[3].1["delta"], "{\"path\":1}");
     assert_eq!(terminal(&events, &answer)["output"][0]["name"], "ls");
@@ -686,11 +783,18 @@ fn vllm_reasoning_field_is_read() {
 #[test]
 fn the_stored_conversation_holds_the_request_items_and_the_output() {
     let mut writer = writer();
-    let chunks = [reasoning("r"), text("t"), call(0, Some("c"), Some("ls"), "{}")];
+    let chunks = [
+        reasoning("r"),
+        text("t"),
+        call(0, Some("c"), Some("ls"), "{}"),
+    ];
     let (_, answer) = run(&mut writer, &chunks, Ending::End(1));
     let (id, stored) = writer.stored().unwrap();
     assert_eq!(id, answer["id"]);
-    assert_eq!(stored.items[0], json!({"type": "message", "role": "user", "content": "hi"}));
+    assert_eq!(
+        stored.items[0],
+        json!({"type": "message", "role": "user", "content": "hi"})
+    );
     assert_eq!(stored.items[1..], answer["output"].as_array().unwrap()[..]);
     assert!(writer.stored().is_none(), "given once");
 

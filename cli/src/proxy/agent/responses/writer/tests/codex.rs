@@ -30,14 +30,20 @@ fn read_like_codex(sse: &str) -> Result<Turn, String> {
             "response.output_item.done" => items.push(codex_item(&data["item"])?),
             "response.completed" => {
                 let response = &data["response"];
-                let id = response["id"].as_str().ok_or("response.id is not a string")?;
+                let id = response["id"]
+                    .as_str()
+                    .ok_or("response.id is not a string")?;
                 let usage = &response["usage"];
                 let count = |key: &str| {
                     usage[key]
                         .as_u64()
                         .ok_or_else(|| format!("usage.{key} is not an integer"))
                 };
-                let usage = (count("input_tokens")?, count("output_tokens")?, count("total_tokens")?);
+                let usage = (
+                    count("input_tokens")?,
+                    count("output_tokens")?,
+                    count("total_tokens")?,
+                );
                 return Ok(Turn {
                     response_id: id.to_owned(),
                     items,
@@ -80,7 +86,9 @@ fn codex_item(item: &Value) -> Result<Value, String> {
         }
         Some("message") => {
             string("role")?;
-            let content = item["content"].as_array().ok_or("message without content")?;
+            let content = item["content"]
+                .as_array()
+                .ok_or("message without content")?;
             for part in content {
                 if part["type"] != "output_text" || !part["text"].is_string() {
                     return Err(format!("unreadable message part {part}"));
@@ -88,7 +96,9 @@ fn codex_item(item: &Value) -> Result<Value, String> {
             }
         }
         Some("reasoning") => {
-            item["summary"].as_array().ok_or("reasoning without summary")?;
+            item["summary"]
+                .as_array()
+                .ok_or("reasoning without summary")?;
         }
         other => return Err(format!("unknown item {other:?}")),
     }
@@ -113,7 +123,12 @@ fn codex_reads_the_calls_and_ends_the_turn() {
     let chunks = [
         reasoning("Patch, then search."),
         text("Editing."),
-        call(0, Some("call_1"), Some("apply_patch"), "{\"input\":\"*** Begin Patch\\n*** End Patch\\n\"}"),
+        call(
+            0,
+            Some("call_1"),
+            Some("apply_patch"),
+            "{\"input\":\"*** Begin Patch\\n*** End Patch\\n\"}",
+        ),
         call(1, Some("call_2"), Some("mcp__docs__search"), "{\"q\":"),
         call(1, None, None, "\"x\"}"),
         finish("tool_calls"),
@@ -124,7 +139,12 @@ fn codex_reads_the_calls_and_ends_the_turn() {
     assert_eq!(turn.items, answer["output"].as_array().unwrap()[..]);
     let calls: Vec<(&str, &str)> = turn.items[2..]
         .iter()
-        .map(|item| (item["call_id"].as_str().unwrap(), item["name"].as_str().unwrap()))
+        .map(|item| {
+            (
+                item["call_id"].as_str().unwrap(),
+                item["name"].as_str().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(calls, [("call_1", "apply_patch"), ("call_2", "search")]);
     assert_eq!(turn.items[2]["input"], "*** Begin Patch\n*** End Patch\n");
@@ -138,12 +158,20 @@ fn codex_reads_the_calls_and_ends_the_turn() {
 fn codex_never_runs_a_cut_call() {
     let chunks = [
         call(0, Some("call_1"), Some("ls"), "{}"),
-        call(1, Some("call_2"), Some("apply_patch"), "{\"input\":\"*** Begin"),
+        call(
+            1,
+            Some("call_2"),
+            Some("apply_patch"),
+            "{\"input\":\"*** Begin",
+        ),
         finish("length"),
     ];
     let (sse, _) = write(&chunks, Ending::End(1));
     let error = read_like_codex(&sse).unwrap_err();
-    assert_eq!(error, "Incomplete response returned, reason: \"max_output_tokens\"");
+    assert_eq!(
+        error,
+        "Incomplete response returned, reason: \"max_output_tokens\""
+    );
     // The complete call was done; the cut one never was.
     let done: Vec<Value> = events(&sse)
         .into_iter()

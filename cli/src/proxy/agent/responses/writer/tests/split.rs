@@ -61,7 +61,11 @@ fn chunks(segments: &[Segment], cuts: &[Index]) -> Vec<ChatCompletionChunk> {
                 } else {
                     "reasoning_content"
                 };
-                let parts = if whole { vec![text.as_str()] } else { pieces(text, &mut cuts) };
+                let parts = if whole {
+                    vec![text.as_str()]
+                } else {
+                    pieces(text, &mut cuts)
+                };
                 for part in parts {
                     chunks.push(chunk(json!({ field: part }), None));
                 }
@@ -69,7 +73,11 @@ fn chunks(segments: &[Segment], cuts: &[Index]) -> Vec<ChatCompletionChunk> {
             Segment::Call { name, arguments } => {
                 let id = format!("call_up{calls}");
                 chunks.push(call(calls, Some(&id), Some(name), ""));
-                let parts = if whole { vec![arguments.as_str()] } else { pieces(arguments, &mut cuts) };
+                let parts = if whole {
+                    vec![arguments.as_str()]
+                } else {
+                    pieces(arguments, &mut cuts)
+                };
                 for part in parts {
                     chunks.push(call(calls, None, None, part));
                 }
@@ -94,7 +102,10 @@ fn joined_deltas(events: &[(String, Value)]) -> HashMap<String, String> {
     for (kind, data) in events {
         if kind.ends_with(".delta") {
             let id = data["item_id"].as_str().unwrap().to_owned();
-            joined.entry(id).or_default().push_str(data["delta"].as_str().unwrap());
+            joined
+                .entry(id)
+                .or_default()
+                .push_str(data["delta"].as_str().unwrap());
         }
     }
     joined
