@@ -36,11 +36,6 @@ impl EventFramer {
         out.push_str(&serde_json::to_string(&data).unwrap_or_else(|_| "{}".to_owned()));
         out.push_str("\n\n");
     }
-
-    /// How many events were written.
-    pub fn written(&self) -> u64 {
-        self.next_sequence
-    }
 }
 
 #[cfg(test)]
@@ -69,6 +64,5 @@ mod tests {
                 "response": {"id": "resp_0"}})
         );
         assert!(frames[1].ends_with(r#""sequence_number":1,"type":"response.in_progress"}"#));
-        assert_eq!(framer.written(), 2);
     }
 }

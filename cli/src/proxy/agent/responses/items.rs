@@ -27,8 +27,6 @@ impl Status {
 /// A call in the answer.
 #[derive(Clone, Debug)]
 pub struct Call {
-    /// The chat call's `index` in the upstream's stream.
-    pub chat_index: usize,
     /// Its place among the answer's calls (0 for the first).
     pub ordinal: usize,
     /// `None` until its first delta with an id (or until it is announced,
@@ -191,7 +189,6 @@ mod tests {
         let mut call = OutputItem {
             id: "fc_1".into(),
             kind: ItemKind::Call(Call {
-                chat_index: 0,
                 ordinal: 0,
                 call_id: Some("call_1".into()),
                 chat_name: Some("mcp__docs__search".into()),

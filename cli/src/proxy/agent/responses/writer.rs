@@ -246,7 +246,6 @@ impl ResponsesWriter {
                 self.items.push(OutputItem {
                     id: String::new(),
                     kind: ItemKind::Call(Call {
-                        chat_index: delta.index,
                         ordinal: self.call_count,
                         call_id: None,
                         chat_name: None,
