@@ -14,9 +14,12 @@
 //!   `_`), and its calls go back with `name` and `namespace` split again,
 //!   since Codex finds a tool by both (a flat name is "unsupported call");
 //! - hosted tools (`web_search`, `file_search`, `code_interpreter`,
-//!   `computer_use_preview`, `image_generation`, `mcp`, `local_shell`,
-//!   `tool_search`, …) run on OpenAI's side or need a model trained on
-//!   them: they are dropped, each with a note.
+//!   `computer_use_preview`, `image_generation`, `mcp`, `tool_search`, …)
+//!   run on OpenAI's side: they are dropped, each with a note. So is
+//!   `local_shell`: Codex offers it only to `codex-mini-latest` (OpenAI's
+//!   docs call it outdated), other models get function tools
+//!   (`exec_command`, `shell`), and a model that is not codex-mini was
+//!   not trained to call it.
 
 use std::collections::HashMap;
 
