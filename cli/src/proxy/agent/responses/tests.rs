@@ -282,3 +282,69 @@ fn bad_requests_are_errors_naming_the_field() {
         "previous_response_id": null, "store": null, "tools": null, "tool_choice": null});
     assert!(translate(body).is_ok());
 }
+
+/// Any JSON value, shallow, with the keys and strings a request uses, so
+/// that the translator meets near-misses of every shape.
+fn any_json() -> impl proptest::strategy::Strategy<Value = Value> {
+    use proptest::prelude::*;
+    let words = prop::sample::select(vec![
+        "type",
+        "role",
+        "content",
+        "text",
+        "name",
+        "call_id",
+        "arguments",
+        "output",
+        "input",
+        "message",
+        "function_call",
+        "function_call_output",
+        "custom_tool_call",
+        "reasoning",
+        "summary",
+        "user",
+        "assistant",
+        "developer",
+        "input_text",
+        "input_image",
+        "image_url",
+        "function",
+        "custom",
+        "namespace",
+        "tools",
+        "parameters",
+        "format",
+        "definition",
+    ]);
+    let leaf = prop_oneof![
+        Just(Value::Null),
+        any::<bool>().prop_map(Value::from),
+        any::<i64>().prop_map(Value::from),
+        words.clone().prop_map(Value::from),
+    ];
+    leaf.prop_recursive(4, 48, 6, move |inner| {
+        prop_oneof![
+            prop::collection::vec(inner.clone(), 0..6).prop_map(Value::from),
+            prop::collection::btree_map(words.clone(), inner, 0..6).prop_map(|map| {
+                Value::Object(map.into_iter().map(|(k, v)| (k.to_owned(), v)).collect())
+            }),
+        ]
+    })
+}
+
+proptest::proptest! {
+    #[test]
+    fn any_request_translates_or_is_refused_without_a_panic(
+        input in any_json(),
+        tools in any_json(),
+        tool_choice in any_json(),
+    ) {
+        let body = json!({"model": "m", "input": input, "tools": tools, "tool_choice": tool_choice});
+        if let Ok((mut translated, _)) = translate(body) {
+            let mut out = String::new();
+            translated.writer.end(0, &mut out);
+            proptest::prop_assert!(translated.writer.answer()["id"].is_string());
+        }
+    }
+}

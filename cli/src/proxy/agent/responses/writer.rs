@@ -533,7 +533,7 @@ impl ResponsesWriter {
             "input_tokens_details": {"cached_tokens": cached},
             "output_tokens": output,
             "output_tokens_details": {"reasoning_tokens": reasoning},
-            "total_tokens": input + output,
+            "total_tokens": input.saturating_add(output),
         })
     }
 }

@@ -3,6 +3,7 @@
 
 mod codex;
 mod ends;
+mod robust;
 mod split;
 
 use super::*;
@@ -81,7 +82,7 @@ fn finish(reason: &str) -> ChatCompletionChunk {
 
 fn usage(prompt: u64, completion: u64, extra: Value) -> ChatCompletionChunk {
     let mut usage = json!({"prompt_tokens": prompt, "completion_tokens": completion,
-        "total_tokens": prompt + completion});
+        "total_tokens": prompt.saturating_add(completion)});
     if let (Value::Object(usage), Value::Object(extra)) = (&mut usage, extra) {
         usage.extend(extra);
     }
