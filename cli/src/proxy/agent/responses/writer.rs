@@ -302,6 +302,15 @@ impl ResponsesWriter {
         Ok(())
     }
 
+    /// The chat `index` of the call still taking deltas, if one is.
+    fn open_call_index(&self) -> Option<usize> {
+        let open = self.open?;
+        self.calls
+            .iter()
+            .find(|(_, position)| **position == open)
+            .map(|(index, _)| *index)
+    }
+
     /// A call's unique id: `wanted` when no other call has it.
     fn claim_call_id(&mut self, wanted: Option<&str>) -> String {
         let id = match wanted {
@@ -551,6 +560,17 @@ impl AnswerWriter for ResponsesWriter {
             return Ok(());
         };
         let delta = &choice.delta;
+        // One chunk says its text and its calls apart, not in which order
+        // they came. The end of the open call comes first (the parser
+        // sends a call's last arguments with the text after it); then the
+        // text (text before a call comes with the call's first delta);
+        // then the other calls.
+        let calls = delta.tool_calls.as_deref().unwrap_or_default();
+        let open_call = self.open_call_index();
+        let continues = |call: &&ToolCallDelta| Some(call.index) == open_call;
+        for call in calls.iter().filter(continues) {
+            self.call_delta(call, out)?;
+        }
         // vLLM names the field `reasoning` since 0.10; older servers and
         // the library say `reasoning_content`.
         let reasoning = delta
@@ -563,7 +583,7 @@ impl AnswerWriter for ResponsesWriter {
         if let Some(text) = delta.content.as_deref() {
             self.text(TextKind::Message, text, out)?;
         }
-        for call in delta.tool_calls.iter().flatten() {
+        for call in calls.iter().filter(|call| !continues(call)) {
             self.call_delta(call, out)?;
         }
         if let Some(finish) = &choice.finish_reason {

@@ -625,3 +625,85 @@ fn the_stored_conversation_holds_the_request_items_and_the_output() {
     let _ = run(&mut unstored, &[text("t")], Ending::End(0));
     assert!(unstored.stored().is_none());
 }
+
+#[test]
+fn a_calls_end_and_the_text_after_it_in_one_chunk_keep_their_order() {
+    let mut writer = writer();
+    let end_and_text = chunk(
+        json!({"content": "Done.", "tool_calls": [{"index": 0, "function": {"arguments": "1}"}}]}),
+        None,
+    );
+    let text_and_start = chunk(
+        json!({"content": " Next:", "tool_calls": [{"index": 1, "id": "b", "type": "function",
+            "function": {"name": "ls", "arguments": "{}"}}]}),
+        None,
+    );
+    let chunks = [
+        call(0, Some("a"), Some("ls"), "{\"x\":"),
+        end_and_text,
+        text_and_start,
+    ];
+    let (events, answer) = run(&mut writer, &chunks, Ending::End(2));
+    let response = terminal(&events, &answer);
+    let output = response["output"].as_array().unwrap();
+    let kinds: Vec<&str> = output
+        .iter()
+        .map(|item| item["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["function_call", "message", "function_call"]);
+    assert_eq!(output[0]["arguments"], "{\"x\":1}");
+    assert_eq!(output[1]["content"][0]["text"], "Done. Next:");
+    let first_done = events
+        .iter()
+        .find(|(kind, _)| kind == "response.output_item.done")
+        .unwrap();
+    assert_eq!(first_done.1["item"]["arguments"], "{\"x\":1}");
+}
+
+/// The library's `Rewriter` sends a call's last arguments and the text
+/// after the call in one chunk: the call is done whole, then the text.
+#[test]
+fn the_parsers_chunks_end_a_call_before_the_text_after_it() {
+    use std::sync::Arc;
+    use toolcall_stream::openai::Rewriter;
+    use toolcall_stream::{Format, Ids, Parser, Tools};
+
+    let tools = Tools::from_value(&json!([{"type": "function", "function": {"name": "ls",
+        "parameters": {"type": "object", "properties": {"path": {"type": "string"}}}}}]))
+    .unwrap();
+    let builder = Parser::builder()
+        .format("hermes".parse::<Format>().unwrap())
+        .tools(Arc::new(tools))
+        .ids(Ids::sequential("call_"));
+    let mut rewriter = Rewriter::new(builder);
+    let mut rewritten = Vec::new();
+    for (text, finish) in [
+        (
+            "Sure.<tool_call>\n{\"name\": \"ls\", \"arguments\": {\"path\": \"sr",
+            None,
+        ),
+        ("c\"}}\n</tool_call>\nDone.", Some("stop")),
+    ] {
+        rewriter.push(chunk(json!({ "content": text }), finish), &mut rewritten);
+    }
+    rewriter.finish(&mut rewritten);
+    let mut writer = writer();
+    let (events, answer) = run(&mut writer, &rewritten, Ending::End(rewriter.calls()));
+    let output = terminal(&events, &answer)["output"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let kinds: Vec<&str> = output
+        .iter()
+        .map(|item| item["type"].as_str().unwrap())
+        .collect();
+    assert_eq!(kinds, ["message", "function_call", "message"]);
+    let done: Vec<&Value> = events
+        .iter()
+        .filter(|(kind, _)| kind == "response.output_item.done")
+        .map(|(_, data)| &data["item"])
+        .collect();
+    assert_eq!(done[1]["arguments"], "{\"path\": \"src\"}");
+    assert_eq!(done[1], &output[1]);
+    assert_eq!(output[2]["content"][0]["text"], "\nDone.");
+}
