@@ -59,7 +59,12 @@ pub(super) fn system_texts(
     param: &str,
     notes: &mut Notes,
 ) -> Result<Vec<String>, AgentError> {
-    texts(read_content(Some(value), param)?, param, "the system prompt", notes)
+    texts(
+        read_content(Some(value), param)?,
+        param,
+        "the system prompt",
+        notes,
+    )
 }
 
 /// Translates `messages`; the text of `system` messages among them is
@@ -134,7 +139,8 @@ fn user(
                 }
             }
             "tool_result" => {
-                out.messages.push(tool_result(&block, ids, notes, &mut out.tool_ids)?);
+                out.messages
+                    .push(tool_result(&block, ids, notes, &mut out.tool_ids)?);
                 results += 1;
             }
             other => notes.add(format!("a `{other}` block in a user message was skipped")),
@@ -232,7 +238,9 @@ fn assistant(
             }
             "redacted_thinking" => {}
             "tool_use" => calls.push(tool_use(&block, ids, &mut out.tool_ids)?),
-            other => notes.add(format!("a `{other}` block in an assistant message was skipped")),
+            other => notes.add(format!(
+                "a `{other}` block in an assistant message was skipped"
+            )),
         }
     }
     // An empty string, not null: some chat templates apply string filters
@@ -361,9 +369,9 @@ fn read_blocks<'a>(blocks: &'a [Value], param: &str) -> Result<Vec<Block<'a>>, A
         .enumerate()
         .map(|(j, block)| {
             let param = format!("{param}[{j}]");
-            let fields = block.as_object().ok_or_else(|| {
-                AgentError::invalid(&param, "a content block is a JSON object")
-            })?;
+            let fields = block
+                .as_object()
+                .ok_or_else(|| AgentError::invalid(&param, "a content block is a JSON object"))?;
             let kind = str_field(fields, "type", &param)?.ok_or_else(|| {
                 AgentError::invalid(&format!("{param}.type"), "a content block has a type")
             })?;
@@ -390,7 +398,10 @@ pub(super) fn str_field<'a>(
     match fields.get(key) {
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(text)) => Ok(Some(text)),
-        Some(_) => Err(AgentError::invalid(&field_param(param, key), "expected a string")),
+        Some(_) => Err(AgentError::invalid(
+            &field_param(param, key),
+            "expected a string",
+        )),
     }
 }
 

@@ -202,11 +202,7 @@ fn stop_sequences(body: &Map<String, Value>) -> Result<Vec<String>, AgentError> 
 
 /// `key` as a non-negative integer, absent or null: `None`; `param`
 /// names it in an error.
-fn integer(
-    fields: &Map<String, Value>,
-    key: &str,
-    param: &str,
-) -> Result<Option<u64>, AgentError> {
+fn integer(fields: &Map<String, Value>, key: &str, param: &str) -> Result<Option<u64>, AgentError> {
     match present(fields, key) {
         None => Ok(None),
         Some(value) => value

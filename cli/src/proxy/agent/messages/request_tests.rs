@@ -56,14 +56,14 @@ fn a_minimal_request() {
 #[test]
 fn system_prompt_and_system_messages_become_one_first_message() {
     let body = json!({"model": "m", "max_tokens": 10,
-        "system": [{"type": "text", "text": "You are Claude Code.", "cache_control": {"type": "ephemeral"}},
-                   {"type": "text", "text": "Be brief."}],
-        "messages": [
-            {"role": "user", "content": "hi"},
-            {"role": "system", "content": "Mid-conversation reminder."},
-            {"role": "assistant", "content": "hello"},
-            {"role": "system", "content": [{"type": "text", "text": "Another."}]},
-        ]});
+    "system": [{"type": "text", "text": "You are Claude Code.", "cache_control": {"type": "ephemeral"}},
+               {"type": "text", "text": "Be brief."}],
+    "messages": [
+        {"role": "user", "content": "hi"},
+        {"role": "system", "content": "Mid-conversation reminder."},
+        {"role": "assistant", "content": "hello"},
+        {"role": "system", "content": [{"type": "text", "text": "Another."}]},
+    ]});
     assert_eq!(
         messages(body),
         json!([
@@ -72,8 +72,12 @@ fn system_prompt_and_system_messages_become_one_first_message() {
             {"role": "assistant", "content": "hello"},
         ])
     );
-    let string_system = json!({"model": "m", "system": "S", "messages": [{"role": "user", "content": "u"}]});
-    assert_eq!(messages(string_system)[0], json!({"role": "system", "content": "S"}));
+    let string_system =
+        json!({"model": "m", "system": "S", "messages": [{"role": "user", "content": "u"}]});
+    assert_eq!(
+        messages(string_system)[0],
+        json!({"role": "system", "content": "S"})
+    );
     let only_system_message = with_messages(json!([
         {"role": "user", "content": "u"}, {"role": "system", "content": "late"}]));
     assert_eq!(
@@ -181,8 +185,14 @@ fn an_error_result_says_so_once() {
             {"type": "tool_result", "tool_use_id": "t", "content": content, "is_error": true}]}]));
         messages(body)[0]["content"].as_str().unwrap().to_owned()
     };
-    assert_eq!(result("Exit code 1\nno such file"), "Error: Exit code 1\nno such file");
-    assert_eq!(result("Error: permission denied"), "Error: permission denied");
+    assert_eq!(
+        result("Exit code 1\nno such file"),
+        "Error: Exit code 1\nno such file"
+    );
+    assert_eq!(
+        result("Error: permission denied"),
+        "Error: permission denied"
+    );
     assert_eq!(result("  error reading file"), "  error reading file");
     assert_eq!(
         result("<tool_use_error>File does not exist.</tool_use_error>"),
@@ -209,7 +219,10 @@ fn thinking_is_reasoning_and_other_blocks_are_noted() {
         chat["messages"][1],
         json!({"role": "assistant", "content": "Found it.", "reasoning_content": "Let me think."})
     );
-    assert_eq!(chat["messages"][2], json!({"role": "user", "content": "ok"}));
+    assert_eq!(
+        chat["messages"][2],
+        json!({"role": "user", "content": "ok"})
+    );
     assert_eq!(
         notes,
         [
@@ -234,16 +247,16 @@ fn missing_ids_are_minted() {
 #[test]
 fn client_tools_become_functions_and_server_tools_are_skipped() {
     let body = json!({"model": "m", "max_tokens": 10, "messages": [{"role": "user", "content": "u"}],
-        "tools": [
-            {"name": "Bash", "description": "Run a command.", "cache_control": {"type": "ephemeral"},
-             "input_schema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
-                "properties": {"command": {"type": "string"}}, "required": ["command"],
-                "additionalProperties": false}},
-            {"type": "custom", "name": "Read", "input_schema": {"type": "object"}, "defer_loading": true},
-            {"type": "web_search_20250305", "name": "web_search", "max_uses": 5},
-            {"type": "bash_20250124", "name": "bash"},
-            {"name": "NoInput"},
-        ]});
+    "tools": [
+        {"name": "Bash", "description": "Run a command.", "cache_control": {"type": "ephemeral"},
+         "input_schema": {"$schema": "http://json-schema.org/draft-07/schema#", "type": "object",
+            "properties": {"command": {"type": "string"}}, "required": ["command"],
+            "additionalProperties": false}},
+        {"type": "custom", "name": "Read", "input_schema": {"type": "object"}, "defer_loading": true},
+        {"type": "web_search_20250305", "name": "web_search", "max_uses": 5},
+        {"type": "bash_20250124", "name": "bash"},
+        {"name": "NoInput"},
+    ]});
     let (chat, notes) = chat_and_notes(body);
     assert_eq!(
         chat["tools"],
@@ -268,8 +281,10 @@ fn client_tools_become_functions_and_server_tools_are_skipped() {
 #[test]
 fn tool_choices_map_to_chat() {
     let choice = |tool_choice: Value| {
-        chat(json!({"model": "m", "messages": [{"role": "user", "content": "u"}],
-            "tools": [{"name": "f", "input_schema": {"type": "object"}}], "tool_choice": tool_choice}))
+        chat(
+            json!({"model": "m", "messages": [{"role": "user", "content": "u"}],
+            "tools": [{"name": "f", "input_schema": {"type": "object"}}], "tool_choice": tool_choice}),
+        )
     };
     assert_eq!(choice(json!({"type": "auto"}))["tool_choice"], "auto");
     assert_eq!(choice(json!({"type": "any"}))["tool_choice"], "required");
@@ -280,13 +295,17 @@ fn tool_choices_map_to_chat() {
     );
     let serial = choice(json!({"type": "auto", "disable_parallel_tool_use": true}));
     assert_eq!(serial["parallel_tool_calls"], false);
-    assert!(choice(json!({"type": "auto", "disable_parallel_tool_use": false}))
-        .get("parallel_tool_calls")
-        .is_none());
+    assert!(
+        choice(json!({"type": "auto", "disable_parallel_tool_use": false}))
+            .get("parallel_tool_calls")
+            .is_none()
+    );
     // Only server tools: no tools, so no tool choice either.
-    let server_only = chat(json!({"model": "m", "messages": [{"role": "user", "content": "u"}],
+    let server_only = chat(
+        json!({"model": "m", "messages": [{"role": "user", "content": "u"}],
         "tools": [{"type": "web_search_20250305", "name": "web_search"}],
-        "tool_choice": {"type": "any"}}));
+        "tool_choice": {"type": "any"}}),
+    );
     assert!(server_only.get("tools").is_none() && server_only.get("tool_choice").is_none());
 }
 
@@ -309,7 +328,10 @@ fn sampling_limits_and_stops() {
         ..options()
     };
     let body = json!({"model": "m", "max_tokens": 32000, "messages": []});
-    assert_eq!(translate(&body, &uncapped).unwrap().chat["max_tokens"], 32000);
+    assert_eq!(
+        translate(&body, &uncapped).unwrap().chat["max_tokens"],
+        32000
+    );
     let no_max = chat(json!({"model": "m", "messages": [], "stop_sequences": []}));
     assert!(no_max.get("max_tokens").is_none() && no_max.get("stop").is_none());
 }
@@ -318,7 +340,10 @@ fn sampling_limits_and_stops() {
 fn thinking_switches_the_template() {
     let thinking = |value: Value| {
         let body = chat(json!({"model": "m", "messages": [], "thinking": value}));
-        (body["chat_template_kwargs"].clone(), body.get("reasoning_effort").cloned())
+        (
+            body["chat_template_kwargs"].clone(),
+            body.get("reasoning_effort").cloned(),
+        )
     };
     let on = json!({"enable_thinking": true, "thinking": true});
     let off = json!({"enable_thinking": false, "thinking": false});
@@ -374,44 +399,99 @@ fn wrong_types_name_the_field() {
         (json!({"model": "m", "messages": {}}), "messages"),
         (json!({"model": "m", "system": 5, "messages": []}), "system"),
         (json!({"model": "m", "messages": ["hi"]}), "messages[0]"),
-        (json!({"model": "m", "messages": [{"content": "x"}]}), "messages[0].role"),
-        (json!({"model": "m", "messages": [{"role": "tool", "content": "x"}]}), "messages[0].role"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": 5}]}), "messages[0].content"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": [{"text": "x"}]}]}),
-            "messages[0].content[0].type"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": 3}]}]}),
-            "messages[0].content[0].text"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": [{"type": "image", "source": "x"}]}]}),
-            "messages[0].content[0].source"),
-        (json!({"model": "m", "messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "input": {}}]}]}),
-            "messages[0].content[0].name"),
-        (json!({"model": "m", "messages": [{"role": "user", "content": [
+        (
+            json!({"model": "m", "messages": [{"content": "x"}]}),
+            "messages[0].role",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "tool", "content": "x"}]}),
+            "messages[0].role",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": 5}]}),
+            "messages[0].content",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": [{"text": "x"}]}]}),
+            "messages[0].content[0].type",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": [{"type": "text", "text": 3}]}]}),
+            "messages[0].content[0].text",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": [{"type": "image", "source": "x"}]}]}),
+            "messages[0].content[0].source",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "assistant", "content": [{"type": "tool_use", "id": "t", "input": {}}]}]}),
+            "messages[0].content[0].name",
+        ),
+        (
+            json!({"model": "m", "messages": [{"role": "user", "content": [
             {"type": "tool_result", "tool_use_id": "t", "content": "x", "is_error": "yes"}]}]}),
-            "messages[0].content[0].is_error"),
+            "messages[0].content[0].is_error",
+        ),
         (json!({"model": "m", "messages": [], "tools": {}}), "tools"),
-        (json!({"model": "m", "messages": [], "tools": [{"input_schema": {}}]}), "tools[0].name"),
-        (json!({"model": "m", "messages": [], "tools": [{"name": "f", "input_schema": "x"}]}),
-            "tools[0].input_schema"),
-        (json!({"model": "m", "messages": [], "tools": [{"name": "f"}], "tool_choice": "auto"}),
-            "tool_choice"),
-        (json!({"model": "m", "messages": [], "tools": [{"name": "f"}], "tool_choice": {"type": "x"}}),
-            "tool_choice.type"),
-        (json!({"model": "m", "messages": [], "tools": [{"name": "f"}], "tool_choice": {"type": "tool"}}),
-            "tool_choice.name"),
-        (json!({"model": "m", "messages": [], "stop_sequences": ["a", 1]}), "stop_sequences"),
-        (json!({"model": "m", "messages": [], "max_tokens": "many"}), "max_tokens"),
-        (json!({"model": "m", "messages": [], "max_tokens": -1}), "max_tokens"),
-        (json!({"model": "m", "messages": [], "temperature": "hot"}), "temperature"),
+        (
+            json!({"model": "m", "messages": [], "tools": [{"input_schema": {}}]}),
+            "tools[0].name",
+        ),
+        (
+            json!({"model": "m", "messages": [], "tools": [{"name": "f", "input_schema": "x"}]}),
+            "tools[0].input_schema",
+        ),
+        (
+            json!({"model": "m", "messages": [], "tools": [{"name": "f"}], "tool_choice": "auto"}),
+            "tool_choice",
+        ),
+        (
+            json!({"model": "m", "messages": [], "tools": [{"name": "f"}], "tool_choice": {"type": "x"}}),
+            "tool_choice.type",
+        ),
+        (
+            json!({"model": "m", "messages": [], "tools": [{"name": "f"}], "tool_choice": {"type": "tool"}}),
+            "tool_choice.name",
+        ),
+        (
+            json!({"model": "m", "messages": [], "stop_sequences": ["a", 1]}),
+            "stop_sequences",
+        ),
+        (
+            json!({"model": "m", "messages": [], "max_tokens": "many"}),
+            "max_tokens",
+        ),
+        (
+            json!({"model": "m", "messages": [], "max_tokens": -1}),
+            "max_tokens",
+        ),
+        (
+            json!({"model": "m", "messages": [], "temperature": "hot"}),
+            "temperature",
+        ),
         (json!({"model": "m", "messages": [], "top_k": 1.5}), "top_k"),
-        (json!({"model": "m", "messages": [], "stream": "yes"}), "stream"),
-        (json!({"model": "m", "messages": [], "thinking": {"type": "on"}}), "thinking.type"),
-        (json!({"model": "m", "messages": [], "thinking": {"type": "enabled", "budget_tokens": "x"}}),
-            "thinking.budget_tokens"),
+        (
+            json!({"model": "m", "messages": [], "stream": "yes"}),
+            "stream",
+        ),
+        (
+            json!({"model": "m", "messages": [], "thinking": {"type": "on"}}),
+            "thinking.type",
+        ),
+        (
+            json!({"model": "m", "messages": [], "thinking": {"type": "enabled", "budget_tokens": "x"}}),
+            "thinking.budget_tokens",
+        ),
     ];
     for (body, param) in cases {
         let error = error(body.clone());
         assert_eq!(error.kind, ErrorKind::InvalidRequest, "{body}");
-        assert_eq!(error.param.as_deref(), Some(param), "{body}: {}", error.message);
+        assert_eq!(
+            error.param.as_deref(),
+            Some(param),
+            "{body}: {}",
+            error.message
+        );
     }
 }
 
@@ -422,5 +502,11 @@ fn count_tokens_estimates_the_chat_request() {
     // As agent::estimate counts it: 8 + 4 bytes of text and the roles'
     // 10 ("system", "user") → 6 tokens, and 4 a message.
     assert_eq!(count_tokens(&body).unwrap(), json!({"input_tokens": 14}));
-    assert_eq!(count_tokens(&json!({"model": "m"})).unwrap_err().param.as_deref(), Some("messages"));
+    assert_eq!(
+        count_tokens(&json!({"model": "m"}))
+            .unwrap_err()
+            .param
+            .as_deref(),
+        Some("messages")
+    );
 }

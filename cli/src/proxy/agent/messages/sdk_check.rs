@@ -63,7 +63,10 @@ pub(super) fn read(sse: &str) -> Read {
             let start = data["message"].clone();
             assert_eq!(start["content"], json!([]));
             assert!(start["stop_reason"].is_null());
-            assert!(start["usage"]["input_tokens"].is_u64(), "input tokens: {start}");
+            assert!(
+                start["usage"]["input_tokens"].is_u64(),
+                "input tokens: {start}"
+            );
             assert!(start["usage"]["output_tokens"].is_u64());
             message = Some(start);
             continue;
@@ -85,12 +88,17 @@ pub(super) fn read(sse: &str) -> Read {
                 assert_eq!(Some(index), open, "a delta for a block not open");
                 let block = &mut content[index];
                 let delta = &data["delta"];
-                match (block["type"].as_str().unwrap(), delta["type"].as_str().unwrap()) {
+                match (
+                    block["type"].as_str().unwrap(),
+                    delta["type"].as_str().unwrap(),
+                ) {
                     ("text", "text_delta") => append(&mut block["text"], &delta["text"]),
                     ("thinking", "thinking_delta") => {
                         append(&mut block["thinking"], &delta["thinking"])
                     }
-                    ("thinking", "signature_delta") => block["signature"] = delta["signature"].clone(),
+                    ("thinking", "signature_delta") => {
+                        block["signature"] = delta["signature"].clone()
+                    }
                     ("tool_use", "input_json_delta") => {
                         json_buffer.push_str(delta["partial_json"].as_str().unwrap())
                     }

@@ -37,8 +37,8 @@ pub(super) fn function_tools(value: &Value, notes: &mut Notes) -> Result<Vec<Val
                 continue;
             }
         }
-        let name = name
-            .ok_or_else(|| AgentError::invalid(&format!("{param}.name"), "a tool has a name"))?;
+        let name =
+            name.ok_or_else(|| AgentError::invalid(&format!("{param}.name"), "a tool has a name"))?;
         let mut function = Map::new();
         function.insert("name".into(), name.into());
         if let Some(description) = str_field(fields, "description", &param)? {

@@ -333,7 +333,10 @@ impl MessagesWriter {
             return Ok(());
         }
         self.keep(arguments.len())?;
-        if let Some(Kept::Tool { arguments: kept, .. }) = self.kept.last_mut() {
+        if let Some(Kept::Tool {
+            arguments: kept, ..
+        }) = self.kept.last_mut()
+        {
             kept.push_str(arguments);
         }
         if let Some(Open::Tool { arguments_sent, .. }) = &mut self.open {
@@ -439,7 +442,10 @@ impl MessagesWriter {
     /// index on calls were cut off.
     fn stop(&self, complete_calls: usize) -> Ending {
         let length = self.finish == Some(FinishReason::Length);
-        let cut = length && self.tool_calls.is_some_and(|(_, last)| last >= complete_calls);
+        let cut = length
+            && self
+                .tool_calls
+                .is_some_and(|(_, last)| last >= complete_calls);
         let (reason, sequence) = if cut || (length && self.tool_calls.is_none()) {
             ("max_tokens", None)
         } else if self.tool_calls.is_some() {
@@ -465,9 +471,9 @@ impl MessagesWriter {
             .iter()
             .filter_map(|block| match block {
                 Kept::Text(text) => Some(json!({"type": "text", "text": text})),
-                Kept::Thinking(thinking) => Some(
-                    json!({"type": "thinking", "thinking": thinking, "signature": SIGNATURE}),
-                ),
+                Kept::Thinking(thinking) => {
+                    Some(json!({"type": "thinking", "thinking": thinking, "signature": SIGNATURE}))
+                }
                 Kept::Tool {
                     call,
                     id,
@@ -600,6 +606,9 @@ fn too_large(max: usize) -> Failure {
 
 /// `event: <type>` and `data: <json>`.
 fn event(out: &mut String, data: Value) {
-    let kind = data.get("type").and_then(Value::as_str).unwrap_or("message");
+    let kind = data
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or("message");
     let _ = write!(out, "event: {kind}\ndata: {data}\n\n");
 }
