@@ -12,11 +12,7 @@ mod tools;
 mod writer;
 
 #[cfg(test)]
-mod request_tests;
-#[cfg(test)]
-mod sdk_check;
-#[cfg(test)]
-mod writer_tests;
+mod tests;
 
 use serde_json::{json, Value};
 

@@ -5,7 +5,8 @@
 //! - `system` (a string or text blocks) and any `role: "system"` message
 //!   (Claude Code ≥ 2.1.154 sends one after the user's turn) → ONE system
 //!   message, first (chat templates want it first), the parts joined with
-//!   a blank line.
+//!   a blank line. Claude Code's `x-anthropic-billing-header:` line is
+//!   left out.
 //! - `messages` → chat messages (see `content`); `tools`, `tool_choice` →
 //!   function tools (see `tools`).
 //! - `stop_sequences` → `stop`; `max_tokens` → `max_tokens`, clamped to
@@ -52,6 +53,12 @@ pub(super) struct ChatRequest {
     pub tool_ids: HashSet<String>,
 }
 
+/// The start of the line Claude Code puts first in its system prompt for
+/// Anthropic's billing: no use to a model, and where it changes from one
+/// request to the next (`cch=…` before 2.1.181) it defeats the upstream's
+/// prefix cache; it is left out.
+const BILLING_HEADER: &str = "x-anthropic-billing-header:";
+
 /// `budget_tokens` below these: `low`, `medium`; else `high`.
 const LOW_EFFORT_BELOW: u64 = 8_192;
 const MEDIUM_EFFORT_BELOW: u64 = 24_576;
@@ -79,7 +86,7 @@ pub(super) fn chat_request(
     let mut chat = Map::new();
     chat.insert("model".into(), upstream_model.into());
     let mut chat_messages = Vec::with_capacity(conversation.messages.len() + 1);
-    system.retain(|part| !part.is_empty());
+    system.retain(|part| !part.is_empty() && !part.starts_with(BILLING_HEADER));
     if !system.is_empty() {
         chat_messages.push(json!({"role": "system", "content": system.join("\n\n")}));
     }

@@ -3,7 +3,7 @@
 
 use serde_json::{json, Value};
 
-use super::{count_tokens, translate, translate_noting};
+use crate::proxy::agent::messages::{count_tokens, translate, translate_noting};
 use crate::proxy::agent::{AgentError, ErrorKind, IdMaker, Options};
 
 fn options() -> Options {
