@@ -5,6 +5,7 @@
 //! replicas behind any HTTP load balancer.
 
 mod agent;
+mod agent_route;
 mod completion_rewrite;
 pub mod config;
 mod drain;
@@ -106,6 +107,7 @@ async fn serve(config: Config) -> Result<(), String> {
     ), &[]);
     let proxy = Arc::new(Proxy {
         upstream: Upstream::new(&config)?,
+        store: store::ResponseStore::default(),
         config,
     });
     let app = Router::new().fallback(routes::handle).with_state(proxy);

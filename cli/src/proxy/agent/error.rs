@@ -16,8 +16,11 @@ use crate::proxy::error::ProxyError;
 pub enum ErrorKind {
     /// The request cannot be read or translated.
     InvalidRequest,
-    /// `previous_response_id` names no stored response.
+    /// No such route or resource.
     NotFound,
+    /// `previous_response_id` names no stored response (400, as OpenAI
+    /// answers it).
+    PreviousResponseNotFound,
     /// The request (or an answer) is larger than the proxy takes.
     TooLarge,
     /// The prompt does not fit the model's context.
@@ -39,7 +42,9 @@ pub enum ErrorKind {
 impl ErrorKind {
     pub fn status(self) -> StatusCode {
         match self {
-            ErrorKind::InvalidRequest | ErrorKind::ContextLength => StatusCode::BAD_REQUEST,
+            ErrorKind::InvalidRequest
+            | ErrorKind::ContextLength
+            | ErrorKind::PreviousResponseNotFound => StatusCode::BAD_REQUEST,
             ErrorKind::NotFound => StatusCode::NOT_FOUND,
             ErrorKind::TooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             ErrorKind::Auth => StatusCode::UNAUTHORIZED,
@@ -55,6 +60,7 @@ impl ErrorKind {
         match self {
             ErrorKind::InvalidRequest
             | ErrorKind::NotFound
+            | ErrorKind::PreviousResponseNotFound
             | ErrorKind::TooLarge
             | ErrorKind::ContextLength => "invalid_request_error",
             ErrorKind::Auth => "authentication_error",
@@ -69,7 +75,8 @@ impl ErrorKind {
     pub fn openai_code(self) -> &'static str {
         match self {
             ErrorKind::InvalidRequest => "invalid_request",
-            ErrorKind::NotFound => "previous_response_not_found",
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::PreviousResponseNotFound => "previous_response_not_found",
             ErrorKind::TooLarge => "request_too_large",
             ErrorKind::ContextLength => "context_length_exceeded",
             ErrorKind::Auth => "invalid_api_key",
@@ -84,7 +91,7 @@ impl ErrorKind {
     pub fn anthropic_type(self) -> &'static str {
         match self {
             ErrorKind::InvalidRequest | ErrorKind::ContextLength => "invalid_request_error",
-            ErrorKind::NotFound => "not_found_error",
+            ErrorKind::NotFound | ErrorKind::PreviousResponseNotFound => "not_found_error",
             ErrorKind::TooLarge => "request_too_large",
             ErrorKind::Auth => "authentication_error",
             ErrorKind::RateLimit => "rate_limit_error",
@@ -99,6 +106,7 @@ impl ErrorKind {
         match self {
             ErrorKind::InvalidRequest => "invalid_request",
             ErrorKind::NotFound => "not_found",
+            ErrorKind::PreviousResponseNotFound => "previous_response_not_found",
             ErrorKind::TooLarge => "too_large",
             ErrorKind::ContextLength => "context_length_exceeded",
             ErrorKind::Auth => "upstream_auth",
@@ -136,6 +144,12 @@ impl AgentError {
             message: message.into(),
             param: Some(param.to_owned()),
         }
+    }
+
+    /// The same error, of another kind.
+    pub fn with_kind(mut self, kind: ErrorKind) -> AgentError {
+        self.kind = kind;
+        self
     }
 
     /// The body in `api`'s shape.

@@ -53,8 +53,9 @@ mod tests {
             {"role": "system", "content": "12345678"},
             {"role": "user", "content": [{"type": "text", "text": "1234"}]},
         ]});
-        // 8 + 4 + the roles' 10 bytes ("system", "user") = 22 → 6, + 2 × 4.
-        assert_eq!(input_tokens(chat.as_object().unwrap()), 14);
+        // 8 + 4 + the roles' 10 bytes ("system", "user") + the part's
+        // type (4) = 26 → 7, + 2 × 4.
+        assert_eq!(input_tokens(chat.as_object().unwrap()), 15);
         let empty = json!({});
         assert_eq!(input_tokens(empty.as_object().unwrap()), 0);
     }

@@ -28,6 +28,15 @@ impl ResponsesRequest {
             .and_then(Value::as_str)
     }
 
+    /// Whether the answer is kept for a later `previous_response_id`
+    /// (`store`, true unless the client says false).
+    pub fn store(&self) -> bool {
+        self.body
+            .get("store")
+            .and_then(Value::as_bool)
+            .unwrap_or(true)
+    }
+
     /// The chat request, and the writer of its answer. `history`: the
     /// stored response `previous_response_id` names.
     pub fn translate(
