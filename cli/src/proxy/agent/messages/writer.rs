@@ -502,6 +502,20 @@ impl AnswerWriter for MessagesWriter {
         self.start(out);
         for choice in chunk.choices.iter().filter(|choice| choice.index == 0) {
             let delta = &choice.delta;
+            // One chunk does not say in which order its parts came. The
+            // open call's last arguments come first (text after them
+            // would close its block and lose them), then reasoning,
+            // text, and the calls it starts.
+            let calls = delta.tool_calls.as_deref().unwrap_or_default();
+            let open_call = match self.open {
+                Some(Open::Tool { call, .. }) => Some(call),
+                _ => None,
+            };
+            let (continuing, starting): (Vec<_>, Vec<_>) =
+                calls.iter().partition(|call| Some(call.index) == open_call);
+            for call in continuing {
+                self.call(call, out)?;
+            }
             // vLLM ≥ 0.10 names it `reasoning`.
             let reasoning = delta
                 .reasoning_content
@@ -513,7 +527,7 @@ impl AnswerWriter for MessagesWriter {
             if let Some(text) = delta.content.as_deref().filter(|text| !text.is_empty()) {
                 self.text(text, out)?;
             }
-            for call in delta.tool_calls.iter().flatten() {
+            for call in starting {
                 self.call(call, out)?;
             }
             if let Some(finish) = &choice.finish_reason {

@@ -417,3 +417,38 @@ proptest! {
         prop_assert_eq!(input, &serde_json::from_str::<Value>(&arguments).unwrap());
     }
 }
+
+#[test]
+fn a_chunk_ending_a_call_then_text_keeps_the_arguments() {
+    // The Rewriter puts a call's last arguments and the text after it in
+    // one chunk.
+    let mut end_and_text = chunk(json!({"content": "Done."}));
+    end_and_text.choices[0].delta.tool_calls = Some(
+        serde_json::from_value(json!([{"index": 0, "function": {"arguments": "1}"}}])).unwrap(),
+    );
+    let chunks = [
+        chunk(call(0, Some("call_1"), Some("f"), "{\"a\":")),
+        end_and_text,
+        finish("tool_calls"),
+    ];
+    let message = read(&run(&mut *writer(true), &chunks, 1)).message;
+    assert_eq!(
+        message["content"],
+        json!([{"type": "tool_use", "id": "call_1", "name": "f", "input": {"a": 1}},
+            {"type": "text", "text": "Done."}])
+    );
+    // Text and a call starting in one chunk: the text first.
+    let mut text_and_call = chunk(json!({"content": "Let me look."}));
+    text_and_call.choices[0].delta.tool_calls = call(0, Some("call_2"), Some("g"), "{}")
+        ["tool_calls"]
+        .as_array()
+        .map(|calls| serde_json::from_value(Value::Array(calls.clone())).unwrap());
+    let message = read(&run(
+        &mut *writer(true),
+        &[text_and_call, finish("tool_calls")],
+        1,
+    ))
+    .message;
+    assert_eq!(message["content"][0]["type"], "text");
+    assert_eq!(message["content"][1]["id"], "call_2");
+}
