@@ -31,11 +31,8 @@ impl Notes {
         }
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.notes.is_empty()
-    }
-
     /// The notes, in the order they were made.
+    #[cfg(test)]
     pub fn list(&self) -> &[String] {
         &self.notes
     }

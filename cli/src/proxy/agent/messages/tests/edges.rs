@@ -8,7 +8,7 @@ use toolcall_stream::openai::ChatCompletionChunk;
 
 use super::sdk_check::{events, read};
 use super::support::*;
-use crate::proxy::agent::messages::SIGNATURE;
+use crate::proxy::agent::messages::writer::SIGNATURE;
 use crate::proxy::agent::{Failure, FailureKind};
 
 #[test]

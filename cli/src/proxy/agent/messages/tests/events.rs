@@ -5,7 +5,7 @@ use serde_json::{json, Value};
 
 use super::sdk_check::{events, read};
 use super::support::*;
-use crate::proxy::agent::messages::SIGNATURE;
+use crate::proxy::agent::messages::writer::SIGNATURE;
 
 #[test]
 fn text_only() {

@@ -46,7 +46,11 @@ fn every_recorded_request_translates() {
             assert_eq!(recorded["path"], "/v1/messages");
             let (translated, notes) = translate_noting(&recorded["body"], &options())
                 .unwrap_or_else(|e| panic!("{client}/{name}: {e}"));
-            assert!(notes.is_empty(), "{client}/{name}: {:?}", notes.list());
+            assert!(
+                notes.list().is_empty(),
+                "{client}/{name}: {:?}",
+                notes.list()
+            );
             assert_eq!(translated.stream, recorded["body"]["stream"] == true);
             insta::assert_json_snapshot!(format!("{client}__{name}"), translated.chat);
         }
