@@ -22,6 +22,11 @@
 //!   name is dropped. Fragments of a call whose block was already closed
 //!   (the upstream interleaved two calls) are dropped: a block cannot
 //!   reopen.
+//! - One chunk does not say in which order its parts came (the
+//!   `Rewriter` merges a chunk's text around a call): the open call's
+//!   last arguments go first, then reasoning, text, and the calls the
+//!   chunk starts. Text before and after a call in ONE chunk thus comes
+//!   before the call.
 //! - Usage: `input_tokens` is the upstream's `prompt_tokens` less its
 //!   cached tokens, which go to `cache_read_input_tokens` (Anthropic's
 //!   input is the uncached part: Claude Code adds both to size its
