@@ -132,7 +132,13 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
                 let store = request.store().then(|| store_hook(&proxy.store));
                 (request.translate(history, &options)?, store)
             }
-            _ => (messages::translate(&body, &options)?, None),
+            _ => {
+                let (translated, notes) = messages::translate_noting(&body, &options)?;
+                if let Some(summary) = notes.summary() {
+                    log.note(summary);
+                }
+                (translated, None)
+            }
         };
         log.route(api.route(translated.stream));
         let builder = match config.formats.for_model(Some(&client_model)) {
