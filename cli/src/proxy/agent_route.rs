@@ -14,7 +14,7 @@ use axum::response::Response;
 use bytes::Bytes;
 use futures_util::StreamExt;
 use serde_json::Value;
-use toolcall_stream::openai::{rewrite_completion_with, ChatCompletion};
+use toolcall_stream::openai::{ChatCompletion, Rewriter};
 use toolcall_stream::ParserBuilder;
 
 use super::agent::chunk::completion_as_chunk;
@@ -130,7 +130,11 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
                     None => None,
                 };
                 let store = request.store().then(|| store_hook(&proxy.store));
-                (request.translate(history, &options)?, store)
+                let (translated, notes) = request.translate_with_notes(history, &options)?;
+                if let Some(summary) = notes.summary() {
+                    log.note(summary);
+                }
+                (translated, store)
             }
             _ => {
                 let (translated, notes) = messages::translate_noting(&body, &options)?;
@@ -147,7 +151,7 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
                 Some(builder_for(config, format, &tools).map_err(|e| AgentError::from(&e))?)
             }
             None => {
-                log.note(format!(
+                log.add_note(format!(
                     "model \"{client_model}\" names no format: calls are the upstream's own (--format or --model-map sets one)"
                 ));
                 None
@@ -355,31 +359,41 @@ async fn whole(
         }
     };
     drop(body);
-    let (completion, calls) = match &builder {
-        Some(builder) => rewrite_completion_with(builder, completion, |kind| {
-            metrics::diagnostic(kind.as_str())
-        }),
+    // The whole answer as the one chunk that says it, through the same
+    // ordered rewrite and writer as a stream: the same answer either way.
+    let mut chunk = completion_as_chunk(completion);
+    stream_rewrite::normalize_reasoning(&mut chunk);
+    let mut chunks = Vec::new();
+    let calls = match builder {
+        Some(builder) => {
+            let mut rewriter = Rewriter::new(builder).ordered(true);
+            rewriter.push(chunk, &mut chunks);
+            rewriter.finish(&mut chunks);
+            for kind in rewriter.drain_diagnostics() {
+                metrics::diagnostic(kind.as_str());
+            }
+            rewriter.calls()
+        }
         None => {
-            let calls = completion
+            let calls = chunk
                 .choices
                 .first()
-                .and_then(|choice| choice.message.tool_calls.as_ref())
+                .and_then(|choice| choice.delta.tool_calls.as_ref())
                 .map_or(0, Vec::len);
-            (completion, calls)
+            chunks.push(chunk);
+            calls
         }
     };
     log.calls(calls);
-    let mut chunk = completion_as_chunk(completion);
-    stream_rewrite::normalize_reasoning(&mut chunk);
     let mut writer = translated.writer;
     let mut events = String::new();
-    match writer.chunk(&chunk, &mut events) {
-        Ok(()) => writer.end(calls, &mut events),
-        Err(failure) => {
+    for chunk in &chunks {
+        if let Err(failure) = writer.chunk(chunk, &mut events) {
             let error = AgentError::new(failure.kind.error_kind(), failure.message);
             return refuse(api, &error, log);
         }
     }
+    writer.end(calls, &mut events);
     let answer = writer.answer();
     if let (Some(store), Some((id, response))) = (store, writer.stored()) {
         store(id, response);

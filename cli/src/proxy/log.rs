@@ -148,6 +148,15 @@ impl RequestLog {
         self.note = Some(note.into());
     }
 
+    /// A note beside the one already said, if any.
+    pub fn add_note(&mut self, note: impl Into<String>) {
+        let note = note.into();
+        self.note = Some(match self.note.take() {
+            Some(said) => format!("{said}; {note}"),
+            None => note,
+        });
+    }
+
     /// The proxy answered `error` itself.
     pub fn error(&mut self, error: &ProxyError) {
         self.status = error.status().as_u16();

@@ -91,7 +91,10 @@ pub fn respond_agent(
 ) -> Response {
     log.status(upstream.status.as_u16());
     let parse = builder.is_some();
-    let mut state = SseRewrite::new(builder.unwrap_or_default(), reading.max_event_bytes, log);
+    // The client's API answers in ordered blocks: text after a call must
+    // stay after it.
+    let rewriter = Rewriter::new(builder.unwrap_or_default()).ordered(true);
+    let mut state = SseRewrite::with_rewriter(rewriter, reading.max_event_bytes, log);
     state.agent = Some(AgentOutput {
         writer,
         parse,
@@ -265,10 +268,14 @@ impl SseRewrite {
         max_event_bytes: usize,
         log: RequestLog,
     ) -> SseRewrite {
+        SseRewrite::with_rewriter(Rewriter::new(builder), max_event_bytes, log)
+    }
+
+    fn with_rewriter(rewriter: Rewriter, max_event_bytes: usize, log: RequestLog) -> SseRewrite {
         SseRewrite {
             decoder: SseDecoder::new(max_event_bytes),
             events: Vec::new(),
-            rewriter: Rewriter::new(builder),
+            rewriter,
             log,
             chunks: Vec::new(),
             ended: false,

@@ -18,6 +18,9 @@ pub mod error;
 pub mod estimate;
 pub mod ids;
 pub mod messages;
+pub mod notes;
+#[cfg(test)]
+mod pipeline_tests;
 pub mod responses;
 pub mod writer;
 

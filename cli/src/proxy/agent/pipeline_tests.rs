@@ -24,7 +24,9 @@ const CASES: &[(&str, &str)] = &[
 ];
 
 fn fixture(format: &str, name: &str) -> (String, Value) {
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures").join(format);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tests/fixtures")
+        .join(format);
     let bytes = std::fs::read(dir.join(format!("{name}.txt"))).unwrap();
     let text = String::from_utf8_lossy(&bytes).into_owned();
     let tools = std::fs::read_to_string(dir.join(format!("{name}.tools.json")))
@@ -48,7 +50,11 @@ fn options() -> Options {
 
 /// The request in `api`'s shape, with the chat tools `tools`.
 fn translate(responses: bool, tools: &Value) -> Translated {
-    let functions = tools.as_array().unwrap().iter().map(|tool| &tool["function"]);
+    let functions = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|tool| &tool["function"]);
     if responses {
         let tools: Vec<Value> = functions
             .map(|f| json!({"type": "function", "name": f["name"], "parameters": f["parameters"]}))
@@ -80,7 +86,13 @@ fn chunk(text: &str, finish: Option<&str>) -> ChatCompletionChunk {
 
 /// The events and the final answer for `text` cut at `cuts` (byte
 /// offsets on char boundaries).
-fn run(format: Format, tools: &Value, responses: bool, text: &str, cuts: &[usize]) -> (Vec<(String, Value)>, Value) {
+fn run(
+    format: Format,
+    tools: &Value,
+    responses: bool,
+    text: &str,
+    cuts: &[usize],
+) -> (Vec<(String, Value)>, Value) {
     let translated = translate(responses, tools);
     let mut writer = translated.writer;
     let tools = Tools::from_value(translated.chat.get("tools").unwrap_or(&Value::Null)).unwrap();
@@ -90,7 +102,7 @@ fn run(format: Format, tools: &Value, responses: bool, text: &str, cuts: &[usize
         .ids(Ids::sequential("call_"))
         .reasoning(toolcall_stream::Reasoning::On)
         .retain_arguments(false);
-    let mut rewriter = Rewriter::new(builder);
+    let mut rewriter = Rewriter::new(builder).ordered(true);
     let mut out = String::new();
     let mut rewritten = Vec::new();
     let mut start = 0;
@@ -195,7 +207,9 @@ fn join(a: &Value, b: &Value) -> Value {
 
 /// Char boundaries of `text` every `size` bytes.
 fn every(text: &str, size: usize) -> Vec<usize> {
-    (1..text.len()).filter(|&i| i % size == 0 && text.is_char_boundary(i)).collect()
+    (1..text.len())
+        .filter(|&i| i % size == 0 && text.is_char_boundary(i))
+        .collect()
 }
 
 fn check_every_chunking(responses: bool) {
@@ -206,12 +220,22 @@ fn check_every_chunking(responses: bool) {
         let mut splits: Vec<Vec<usize>> = (1..=7).map(|size| every(&text, size)).collect();
         // Every cut in two, for the short ones.
         if text.len() < 400 {
-            splits.extend((1..text.len()).filter(|&i| text.is_char_boundary(i)).map(|i| vec![i]));
+            splits.extend(
+                (1..text.len())
+                    .filter(|&i| text.is_char_boundary(i))
+                    .map(|i| vec![i]),
+            );
         }
         for cuts in splits {
             let (split_events, split_answer) = run(format, &tools, responses, &text, &cuts);
-            assert_eq!(split_answer, answer, "{format_name}/{name} at {cuts:?}: the answer");
-            assert_eq!(split_events, events, "{format_name}/{name} at {cuts:?}: the events");
+            assert_eq!(
+                split_answer, answer,
+                "{format_name}/{name} at {cuts:?}: the answer"
+            );
+            assert_eq!(
+                split_events, events,
+                "{format_name}/{name} at {cuts:?}: the events"
+            );
         }
     }
 }

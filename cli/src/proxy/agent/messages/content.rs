@@ -26,7 +26,7 @@ use std::collections::HashSet;
 
 use serde_json::{json, Map, Value};
 
-use super::notes::Notes;
+use crate::proxy::agent::notes::Notes;
 use crate::proxy::agent::{AgentError, IdMaker};
 
 /// The chat messages of a conversation (the system prompt excepted).

@@ -6,7 +6,6 @@
 //! What a translation leaves out is said in [`Notes`], for the log.
 
 mod content;
-mod notes;
 mod request;
 mod tools;
 mod writer;
@@ -18,14 +17,14 @@ use serde_json::{json, Value};
 
 use super::{estimate, AgentError, IdMaker, Options, Translated};
 
-pub use notes::Notes;
+pub use super::notes::Notes;
 pub use writer::MessagesWriter;
 
 /// The chat request for a Messages request body, and the writer of its
 /// answer.
 // The route calls `translate_noting`, to log the notes; this plainer form
 // is the one the tests (and the pipeline's tests) call.
-#[cfg_attr(not(test), allow(dead_code))]
+#[cfg(test)]
 pub fn translate(body: &Value, options: &Options) -> Result<Translated, AgentError> {
     translate_noting(body, options).map(|(translated, _)| translated)
 }

@@ -33,8 +33,8 @@ use std::collections::HashSet;
 use serde_json::{json, Map, Value};
 
 use super::content;
-use super::notes::Notes;
 use super::tools;
+use crate::proxy::agent::notes::Notes;
 use crate::proxy::agent::{AgentError, IdMaker};
 
 /// A translated request and what its answer's writer must know of it.

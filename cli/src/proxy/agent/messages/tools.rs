@@ -12,7 +12,7 @@
 use serde_json::{json, Map, Value};
 
 use super::content::str_field;
-use super::notes::Notes;
+use crate::proxy::agent::notes::Notes;
 use crate::proxy::agent::AgentError;
 
 /// The chat function tools of a `tools` list.

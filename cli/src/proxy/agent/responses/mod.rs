@@ -20,14 +20,12 @@ pub mod request;
 pub mod tools;
 pub mod writer;
 
+use super::notes::Notes;
 use serde_json::{json, Map, Value};
 
 use super::{estimate, AgentError, Options, Translated};
 use crate::proxy::store::StoredResponse;
 use writer::{ResponsesWriter, WriterSetup};
-
-/// At most this many notes are kept of one request; the rest are counted.
-const MAX_NOTES: usize = 20;
 
 /// A Responses request body, read.
 #[derive(Debug)]
@@ -88,6 +86,7 @@ impl ResponsesRequest {
 
     /// The chat request, and the writer of its answer. `history`: the
     /// stored response `previous_response_id` names.
+    #[cfg(test)]
     pub fn translate(
         self,
         history: Option<StoredResponse>,
@@ -104,12 +103,12 @@ impl ResponsesRequest {
         self,
         history: Option<StoredResponse>,
         options: &Options,
-    ) -> Result<(Translated, Vec<String>), AgentError> {
+    ) -> Result<(Translated, Notes), AgentError> {
         let store = self.store();
         let stream = self.stream();
         let mut body = self.body;
         refuse_server_state(&body)?;
-        let mut notes = Vec::new();
+        let mut notes = Notes::new();
         let model = match body.get("model") {
             None | Some(Value::Null) => options.upstream_model.clone(),
             Some(Value::String(model)) => model.clone(),
@@ -173,7 +172,7 @@ impl ResponsesRequest {
         chat.insert("messages".to_owned(), conversation.messages.into());
         if chat_tools.tools.is_empty() {
             if tool_choice.is_some() {
-                notes.push("tool_choice: no tool is offered upstream; left out".to_owned());
+                notes.add("tool_choice: no tool is offered upstream; left out".to_owned());
             }
         } else {
             chat.insert("tools".to_owned(), chat_tools.tools.into());
@@ -208,11 +207,6 @@ impl ResponsesRequest {
             stored_items,
             input_tokens_estimate: estimate::input_tokens(&chat),
         });
-        if notes.len() > MAX_NOTES {
-            let more = notes.len() - MAX_NOTES;
-            notes.truncate(MAX_NOTES);
-            notes.push(format!("… and {more} more notes"));
-        }
         let translated = Translated {
             chat,
             stream,

@@ -12,6 +12,7 @@
 //!   one (upstreams that number calls "0", "1" in every answer) is made
 //!   unique, and the outputs that follow it name the new id.
 
+use crate::proxy::agent::notes::Notes;
 use std::collections::{HashMap, HashSet, VecDeque};
 
 use serde_json::{json, Map, Value};
@@ -37,7 +38,7 @@ pub fn translate_conversation(
     input: &[Value],
     tools: &ToolMap,
     ids: &mut IdMaker,
-    notes: &mut Vec<String>,
+    notes: &mut Notes,
 ) -> Result<Conversation, AgentError> {
     let mut builder = Builder {
         system: Vec::new(),
@@ -84,7 +85,7 @@ struct Builder<'a> {
     calls: CallIds,
     tools: &'a ToolMap,
     ids: &'a mut IdMaker,
-    notes: &'a mut Vec<String>,
+    notes: &'a mut Notes,
 }
 
 impl Builder<'_> {
@@ -150,13 +151,13 @@ impl Builder<'_> {
                 Ok(())
             }
             Some("item_reference") => {
-                self.notes.push(format!(
+                self.notes.add(format!(
                     "{path}: an item_reference cannot be resolved by this proxy (it keeps no items by id); skipped"
                 ));
                 Ok(())
             }
             Some(other) => {
-                self.notes.push(format!(
+                self.notes.add(format!(
                     "{path}: a `{other}` item has no chat completions equivalent; skipped"
                 ));
                 Ok(())
@@ -299,7 +300,7 @@ impl Builder<'_> {
                     let part_path = format!("{path}.content[{index}]");
                     match self.part(part, &part_path)? {
                         Part::Text(text) => texts.push(text),
-                        Part::Image(_) => self.notes.push(format!(
+                        Part::Image(_) => self.notes.add(format!(
                             "{part_path}: an image in {what} cannot be sent upstream; left out"
                         )),
                         Part::None => {}
@@ -372,7 +373,7 @@ impl Builder<'_> {
                     _ => None,
                 };
                 let Some(url) = url else {
-                    self.notes.push(format!(
+                    self.notes.add(format!(
                         "{path}: an image by file_id cannot be fetched by this proxy; left out"
                     ));
                     return Ok(Part::None);
@@ -387,7 +388,7 @@ impl Builder<'_> {
                 ))
             }
             Some(other) => {
-                self.notes.push(format!(
+                self.notes.add(format!(
                     "{path}: a `{other}` part cannot be sent upstream; left out"
                 ));
                 Ok(Part::None)

@@ -15,7 +15,9 @@ fn options() -> Options {
 }
 
 fn translate(body: Value) -> Result<(Translated, Vec<String>), AgentError> {
-    ResponsesRequest::read(&body)?.translate_with_notes(None, &options())
+    let (translated, notes) =
+        ResponsesRequest::read(&body)?.translate_with_notes(None, &options())?;
+    Ok((translated, notes.list().to_vec()))
 }
 
 /// A request as Codex sends one (trimmed): instructions, a developer
@@ -226,9 +228,14 @@ fn notes_are_capped() {
         .map(|i| json!({"type": "web_search_call", "id": format!("ws_{i}")}))
         .chain([json!({"role": "user", "content": "hi"})])
         .collect();
-    let (_, notes) = translate(json!({"model": "m", "input": input})).unwrap();
-    assert_eq!(notes.len(), MAX_NOTES + 1);
-    assert_eq!(notes[MAX_NOTES], "… and 10 more notes");
+    let request = ResponsesRequest::read(&json!({"model": "m", "input": input})).unwrap();
+    let (_, notes) = request.translate_with_notes(None, &options()).unwrap();
+    assert_eq!(notes.list().len(), 8);
+    assert!(
+        notes.summary().unwrap().ends_with("; and 22 more"),
+        "{:?}",
+        notes.summary()
+    );
 }
 
 #[test]

@@ -21,6 +21,7 @@
 //!   (`exec_command`, `shell`), and a model that is not codex-mini was
 //!   not trained to call it.
 
+use crate::proxy::agent::notes::Notes;
 use std::collections::HashMap;
 
 use serde_json::{json, Map, Value};
@@ -126,10 +127,7 @@ pub struct ChatTools {
 }
 
 /// Translates the request's `tools` (absent or null: none).
-pub fn translate_tools(
-    tools: Option<&Value>,
-    notes: &mut Vec<String>,
-) -> Result<ChatTools, AgentError> {
+pub fn translate_tools(tools: Option<&Value>, notes: &mut Notes) -> Result<ChatTools, AgentError> {
     let mut translated = ChatTools::default();
     let list = match tools {
         None | Some(Value::Null) => return Ok(translated),
@@ -153,7 +151,7 @@ fn add_tool(
     tool: &Value,
     namespace: Option<&str>,
     path: &str,
-    notes: &mut Vec<String>,
+    notes: &mut Notes,
 ) -> Result<(), AgentError> {
     let tool = tool
         .as_object()
@@ -208,7 +206,7 @@ fn add_tool(
                 describe_namespace(first_member, about);
             }
         }
-        hosted => notes.push(format!(
+        hosted => notes.add(format!(
             "{path}: the `{hosted}` tool cannot be offered to a chat completions upstream; dropped"
         )),
     }
@@ -311,11 +309,11 @@ fn push(
     identity: ToolIdentity,
     mut function: Map<String, Value>,
     path: &str,
-    notes: &mut Vec<String>,
+    notes: &mut Notes,
 ) {
     let name = chat_name(identity.namespace.as_deref(), &identity.name);
     if translated.map.contains(&name) {
-        notes.push(format!("{path}: a second tool named `{name}`; dropped"));
+        notes.add(format!("{path}: a second tool named `{name}`; dropped"));
         return;
     }
     function.insert("name".to_owned(), name.as_str().into());
@@ -329,7 +327,7 @@ fn push(
 pub fn translate_tool_choice(
     choice: Option<&Value>,
     tools: &ToolMap,
-    notes: &mut Vec<String>,
+    notes: &mut Notes,
 ) -> Result<Option<Value>, AgentError> {
     let invalid = || {
         AgentError::invalid(
@@ -363,13 +361,13 @@ pub fn translate_tool_choice(
                 Some("required") => "required",
                 _ => "auto",
             };
-            notes.push(format!(
+            notes.add(format!(
                 "tool_choice: allowed_tools cannot narrow a chat completions upstream's tools; \"{mode}\" over all tools"
             ));
             Ok(Some(mode.into()))
         }
         Some(hosted) => {
-            notes.push(format!(
+            notes.add(format!(
                 "tool_choice: the `{hosted}` tool is not offered upstream; \"auto\" instead"
             ));
             Ok(Some("auto".into()))

@@ -1,4 +1,5 @@
 use super::*;
+use crate::proxy::agent::notes::Notes;
 use crate::proxy::agent::responses::tools::translate_tools;
 
 #[derive(Debug)]
@@ -14,7 +15,7 @@ fn translate_with(
     input: Value,
     tools: Value,
 ) -> Result<Translation, AgentError> {
-    let mut notes = Vec::new();
+    let mut notes = Notes::new();
     let tools = translate_tools(Some(&tools), &mut notes)?;
     let history = history.as_array().cloned().unwrap_or_default();
     let input = input.as_array().cloned().unwrap_or_default();
@@ -30,7 +31,7 @@ fn translate_with(
     Ok(Translation {
         messages: conversation.messages.into(),
         call_ids: conversation.call_ids,
-        notes,
+        notes: notes.list().to_vec(),
     })
 }
 

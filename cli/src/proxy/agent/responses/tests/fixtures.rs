@@ -47,7 +47,7 @@ fn translated(body: &Value) -> (Map<String, Value>, Vec<String>) {
     };
     let request = ResponsesRequest::read(body).unwrap();
     let (translated, notes) = request.translate_with_notes(None, &options).unwrap();
-    (translated.chat, notes)
+    (translated.chat, notes.list().to_vec())
 }
 
 /// `value` with every long string cut to its start and its length.

@@ -1,9 +1,10 @@
 use super::*;
+use crate::proxy::agent::notes::Notes;
 
 fn translate(tools: Value) -> (ChatTools, Vec<String>) {
-    let mut notes = Vec::new();
+    let mut notes = Notes::new();
     let translated = translate_tools(Some(&tools), &mut notes).unwrap();
-    (translated, notes)
+    (translated, notes.list().to_vec())
 }
 
 #[test]
@@ -167,7 +168,7 @@ fn malformed_tools_are_errors_naming_the_field() {
         ),
         (json!(["ls"]), "tools[0]: expected a tool object"),
     ] {
-        let error = translate_tools(Some(&tools), &mut Vec::new()).unwrap_err();
+        let error = translate_tools(Some(&tools), &mut Notes::new()).unwrap_err();
         assert!(error.message.contains(words), "{}", error.message);
         assert!(error.param.unwrap().starts_with("tools"));
     }
@@ -181,7 +182,7 @@ fn tool_choice_is_translated() {
         {"type": "namespace", "name": "mcp__docs", "tools": [{"type": "function", "name": "search"}]},
     ]));
     let map = &translated.map;
-    let mut notes = Vec::new();
+    let mut notes = Notes::new();
     let mut choice = |value: Value| translate_tool_choice(Some(&value), map, &mut notes);
     for mode in ["auto", "none", "required"] {
         assert_eq!(choice(json!(mode)).unwrap(), Some(json!(mode)));
@@ -209,6 +210,6 @@ fn tool_choice_is_translated() {
     assert!(choice(json!("sometimes")).is_err());
     assert!(choice(json!({"name": "ls"})).is_err());
     assert!(choice(json!(3)).is_err());
-    assert_eq!(notes.len(), 2);
+    assert_eq!(notes.list().len(), 2);
     assert_eq!(translate_tool_choice(None, map, &mut notes).unwrap(), None);
 }

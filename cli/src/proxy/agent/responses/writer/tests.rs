@@ -8,6 +8,7 @@ mod split;
 
 use super::*;
 use crate::proxy::agent::chunk::completion_as_chunk;
+use crate::proxy::agent::notes::Notes;
 use crate::proxy::agent::responses::params::echoed;
 use crate::proxy::agent::responses::tools::translate_tools;
 use crate::proxy::sse::SseDecoder;
@@ -21,7 +22,7 @@ pub(super) fn writer_with(max_answer_bytes: usize, request_call_ids: &[&str]) ->
         {"type": "custom", "name": "apply_patch"},
         {"type": "namespace", "name": "mcp__docs__", "tools": [{"type": "function", "name": "search"}]},
     ]);
-    let tools = translate_tools(Some(&tools), &mut Vec::new()).unwrap();
+    let tools = translate_tools(Some(&tools), &mut Notes::new()).unwrap();
     ResponsesWriter::new(WriterSetup {
         model: "client-model".into(),
         ids: IdMaker::Sequential(0),
