@@ -158,7 +158,12 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
             }
         };
         let upstream = send(proxy, &parts.headers, &translated.chat, translated.stream).await?;
-        Ok(Answer::Upstream(upstream, translated, builder, store))
+        Ok(Answer::Upstream(Box::new(Pending {
+            upstream,
+            translated,
+            builder,
+            store,
+        })))
     };
     match answered.await {
         Err(error) => refuse(api, &error, &mut log),
@@ -166,7 +171,13 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
             log.status(200);
             json(200, &value)
         }
-        Ok(Answer::Upstream(upstream, translated, builder, store)) => {
+        Ok(Answer::Upstream(pending)) => {
+            let Pending {
+                upstream,
+                translated,
+                builder,
+                store,
+            } = *pending;
             let config = &proxy.config;
             if translated.stream {
                 let reading = stream_rewrite::Reading {
@@ -197,12 +208,16 @@ enum Answer {
     /// The proxy's own answer (`count_tokens`).
     Json(Value),
     /// The upstream's answer to translate.
-    Upstream(
-        UpstreamResponse,
-        Translated,
-        Option<ParserBuilder>,
-        Option<StoreAnswer>,
-    ),
+    Upstream(Box<Pending>),
+}
+
+/// An upstream answer, and what its translation needs.
+struct Pending {
+    upstream: UpstreamResponse,
+    translated: Translated,
+    /// `None`: no format, the upstream's own calls.
+    builder: Option<ParserBuilder>,
+    store: Option<StoreAnswer>,
 }
 
 /// The stored response `id` names, or a 400 that says it is not there.
