@@ -74,7 +74,10 @@ pub async fn respond(
 
 /// The body, refused as soon as it passes the limit (at once when its
 /// `Content-Length` says it will), so no more than the limit is held.
-async fn read_whole(upstream: UpstreamResponse, reading: &Reading) -> Result<Bytes, ProxyError> {
+pub(super) async fn read_whole(
+    upstream: UpstreamResponse,
+    reading: &Reading,
+) -> Result<Bytes, ProxyError> {
     let too_large = || {
         metrics::upstream_error("too_large");
         ProxyError::UpstreamTooLarge {

@@ -55,11 +55,15 @@ pub struct ProxyArgs {
     pub format_file: Vec<PathBuf>,
     /// A JSON file mapping the request's `model` to a format, for an
     /// upstream serving several models: `{"Qwen/Qwen3-Coder-30B": "qwen3_coder",
-    /// "zai-org/GLM-4.5*": "glm45", "*": "qwen3_coder"}`. A key ending in `*`
-    /// matches names starting with the rest; an exact key wins over a
-    /// pattern, a longer pattern over a shorter one. A model no key matches
-    /// gets the format its name says (docs/models.md); one whose name says
-    /// none is passed through unchanged.
+    /// "zai-org/GLM-4.5*": "glm45", "*": "qwen3_coder"}`. A value may also
+    /// name the upstream's model for a client's model name (agents ask for
+    /// `claude-…` or `gpt-…`): `{"claude-*": {"model": "Qwen/Qwen3-Coder-30B",
+    /// "format": "qwen3_coder"}}` (either key may be left out; without
+    /// `format`, the target model's name says it). A key ending in `*`
+    /// matches names starting with the rest (`*` alone: every model); an
+    /// exact key wins over a pattern, a longer pattern over a shorter one. A
+    /// model no key matches gets the format its name says (docs/models.md);
+    /// one whose name says none is passed through unchanged.
     #[arg(long, value_name = "FILE")]
     pub model_map: Option<PathBuf>,
     /// How the ids of the calls the proxy makes look.
@@ -132,6 +136,24 @@ pub struct ProxyArgs {
     /// (one object per line) for log shippers.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
+    /// The most tokens asked of the upstream for one answer: a larger
+    /// `max_tokens` (`max_output_tokens`, `max_completion_tokens`) is
+    /// lowered to it. Agents ask for more than local models can give
+    /// (Claude Code asks 32,000 and more), which some servers refuse.
+    #[arg(long, value_name = "N")]
+    pub max_tokens_cap: Option<u64>,
+    /// The key sent to the upstream (`Authorization: Bearer KEY`) for a
+    /// request that brings no credential of its own (Codex with a local
+    /// provider sends none). A client's own `Authorization`, or its
+    /// `x-api-key` (Claude Code), is sent on in its place. Read from the
+    /// environment variable TOOLCALL_UPSTREAM_KEY when set.
+    #[arg(
+        long,
+        value_name = "KEY",
+        env = "TOOLCALL_UPSTREAM_KEY",
+        hide_env_values = true
+    )]
+    pub upstream_key: Option<String>,
     /// Worker threads for the server (default: one per core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
@@ -195,19 +217,52 @@ impl FormatChoice {
     pub fn for_model(&self, model: Option<&str>) -> Option<Format> {
         match self {
             FormatChoice::Fixed(format) => Some(*format),
-            FormatChoice::ByModel(map) => map
-                .lookup(model.unwrap_or(""))
-                .or_else(|| Format::for_model(model?).ok()),
+            FormatChoice::ByModel(map) => {
+                let entry = map.lookup_entry(model.unwrap_or(""));
+                entry
+                    .and_then(|entry| entry.format)
+                    .or_else(|| Format::for_model(entry?.model.as_deref()?).ok())
+                    .or_else(|| Format::for_model(model?).ok())
+            }
         }
     }
+
+    /// Whether some `--model-map` entry names an upstream model.
+    pub fn renames_models(&self) -> bool {
+        match self {
+            FormatChoice::Fixed(_) => false,
+            FormatChoice::ByModel(map) => map
+                .exact
+                .iter()
+                .chain(&map.prefixes)
+                .any(|(_, entry)| entry.model.is_some()),
+        }
+    }
+
+    /// The upstream's name for a client's `model`, when `--model-map`
+    /// gives one.
+    pub fn upstream_model(&self, model: &str) -> Option<&str> {
+        match self {
+            FormatChoice::Fixed(_) => None,
+            FormatChoice::ByModel(map) => map.lookup_entry(model)?.model.as_deref(),
+        }
+    }
+}
+
+/// What `--model-map` says of a model: its format, the upstream's name
+/// for it, or both.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MapEntry {
+    pub format: Option<Format>,
+    pub model: Option<String>,
 }
 
 /// `--model-map`: exact names and `prefix*` patterns.
 #[derive(Debug, Default)]
 pub struct ModelMap {
-    exact: Vec<(String, Format)>,
+    exact: Vec<(String, MapEntry)>,
     /// Longest prefix first, so that the most specific pattern wins.
-    prefixes: Vec<(String, Format)>,
+    prefixes: Vec<(String, MapEntry)>,
 }
 
 impl ModelMap {
@@ -230,15 +285,11 @@ impl ModelMap {
             .as_object()
             .ok_or("a model map is a JSON object of model names to formats")?;
         let mut map = ModelMap::default();
-        for (key, format) in entries {
-            let format = format
-                .as_str()
-                .ok_or_else(|| format!("the format of {key:?} is not a string"))
-                .and_then(|name| custom.lookup(name))
-                .map_err(|e| format!("{key:?}: {e}"))?;
+        for (key, value) in entries {
+            let entry = MapEntry::read(value, custom).map_err(|e| format!("{key:?}: {e}"))?;
             match key.strip_suffix('*') {
-                Some(prefix) => map.prefixes.push((prefix.to_owned(), format)),
-                None => map.exact.push((key.clone(), format)),
+                Some(prefix) => map.prefixes.push((prefix.to_owned(), entry)),
+                None => map.exact.push((key.clone(), entry)),
             }
         }
         map.prefixes
@@ -246,14 +297,53 @@ impl ModelMap {
         Ok(map)
     }
 
+    /// The format the map gives `model`, if any.
+    #[cfg(test)]
     pub fn lookup(&self, model: &str) -> Option<Format> {
+        self.lookup_entry(model)?.format
+    }
+
+    /// The entry for `model`: an exact key, else the longest pattern.
+    pub fn lookup_entry(&self, model: &str) -> Option<&MapEntry> {
         let exact = self.exact.iter().find(|(name, _)| name == model);
         let prefix = || {
             self.prefixes
                 .iter()
                 .find(|(p, _)| model.starts_with(p.as_str()))
         };
-        exact.or_else(prefix).map(|&(_, format)| format)
+        exact.or_else(prefix).map(|(_, entry)| entry)
+    }
+}
+
+impl MapEntry {
+    /// A map value: a format's name, or `{"model": …, "format": …}`.
+    fn read(value: &Value, custom: &Custom) -> Result<MapEntry, String> {
+        match value {
+            Value::String(name) => Ok(MapEntry {
+                format: Some(custom.lookup(name)?),
+                model: None,
+            }),
+            Value::Object(members) => {
+                let mut entry = MapEntry::default();
+                for (key, value) in members {
+                    let text = value
+                        .as_str()
+                        .ok_or_else(|| format!("\"{key}\" is not a string"))?;
+                    match key.as_str() {
+                        "format" => entry.format = Some(custom.lookup(text)?),
+                        "model" if !text.is_empty() => entry.model = Some(text.to_owned()),
+                        "model" => return Err("\"model\" is empty".to_owned()),
+                        other => {
+                            return Err(format!(
+                                "unknown key \"{other}\" (a value is a format's name, or an object with \"model\" and/or \"format\")"
+                            ))
+                        }
+                    }
+                }
+                Ok(entry)
+            }
+            _ => Err("expected a format's name or {\"model\": …, \"format\": …}".to_owned()),
+        }
     }
 }
 
@@ -280,6 +370,8 @@ pub struct Config {
     /// `None`: the default for the open-file limit (see `server`).
     pub max_connections: Option<usize>,
     pub shutdown_grace: Duration,
+    pub max_tokens_cap: Option<u64>,
+    pub upstream_key: Option<String>,
 }
 
 impl Config {
@@ -322,6 +414,11 @@ impl Config {
                 n => n,
             },
             shutdown_grace: seconds("--shutdown-grace", args.shutdown_grace)?,
+            max_tokens_cap: match args.max_tokens_cap {
+                Some(0) => return Err("--max-tokens-cap must be at least 1".to_owned()),
+                n => n,
+            },
+            upstream_key: args.upstream_key.clone().filter(|key| !key.is_empty()),
         })
     }
 }
@@ -524,5 +621,42 @@ mod tests {
         assert!(ModelMap::from_json("[]").is_err());
         assert!(ModelMap::from_json(r#"{"m": 1}"#).is_err());
         assert!(ModelMap::from_json(r#"{"m": "no_such_format"}"#).is_err());
+        let error = ModelMap::from_json(r#"{"m": {"modle": "x"}}"#).unwrap_err();
+        assert!(error.contains("unknown key \"modle\""), "{error}");
+        assert!(ModelMap::from_json(r#"{"m": {"model": ""}}"#).is_err());
+        assert!(ModelMap::from_json(r#"{"m": {"format": 3}}"#).is_err());
+    }
+
+    #[test]
+    fn model_map_names_the_upstream_model() {
+        let map = ModelMap::from_json(
+            r#"{"claude-*": {"model": "zai-org/GLM-4.7"},
+                "gpt-5*": {"model": "local/any", "format": "hermes"},
+                "*": {"model": "Qwen/Qwen3-Coder-30B-A3B-Instruct"}}"#,
+        )
+        .unwrap();
+        let choice = FormatChoice::ByModel(map);
+        // The target's name says the format...
+        assert_eq!(
+            choice.upstream_model("claude-sonnet-4-5"),
+            Some("zai-org/GLM-4.7")
+        );
+        assert_eq!(
+            choice.for_model(Some("claude-sonnet-4-5")),
+            Some(Format::Glm47)
+        );
+        // ...unless the entry names one.
+        assert_eq!(choice.upstream_model("gpt-5-codex"), Some("local/any"));
+        assert_eq!(choice.for_model(Some("gpt-5-codex")), Some(Format::Hermes));
+        // `*` is every other model.
+        assert_eq!(
+            choice.upstream_model("anything"),
+            Some("Qwen/Qwen3-Coder-30B-A3B-Instruct")
+        );
+        assert_eq!(choice.for_model(Some("anything")), Some(Format::Qwen3Coder));
+        assert_eq!(
+            FormatChoice::Fixed(Format::Hermes).upstream_model("x"),
+            None
+        );
     }
 }

@@ -4,6 +4,8 @@
 //! Stateless: each request is rewritten on its own, so more load is more
 //! replicas behind any HTTP load balancer.
 
+mod agent;
+mod agent_route;
 mod completion_rewrite;
 pub mod config;
 mod drain;
@@ -19,6 +21,7 @@ mod passthrough;
 mod routes;
 mod server;
 mod sse;
+pub mod store;
 mod stream_rewrite;
 pub mod target;
 mod wire;
@@ -104,6 +107,7 @@ async fn serve(config: Config) -> Result<(), String> {
     ), &[]);
     let proxy = Arc::new(Proxy {
         upstream: Upstream::new(&config)?,
+        store: store::ResponseStore::default(),
         config,
     });
     let app = Router::new().fallback(routes::handle).with_state(proxy);

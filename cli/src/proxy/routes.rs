@@ -10,19 +10,21 @@ use axum::response::{IntoResponse, Response};
 use bytes::{Bytes, BytesMut};
 use futures_util::StreamExt;
 use serde_json::Value;
-use toolcall_stream::{Limits, Parser, ParserBuilder, Tools};
+use toolcall_stream::{Format, Limits, Parser, ParserBuilder, Tools};
 
 use super::config::Config;
 use super::drain::drain;
 use super::error::ProxyError;
 use super::forward::Upstream;
 use super::log::{route, RequestLog};
-use super::{completion_rewrite, local, metrics, passthrough, stream_rewrite};
+use super::{agent_route, completion_rewrite, local, metrics, passthrough, stream_rewrite};
 
 /// What every request handler shares.
 pub struct Proxy {
     pub config: Config,
     pub upstream: Upstream,
+    /// Finished Responses, for `previous_response_id`.
+    pub store: super::store::ResponseStore,
 }
 
 /// How a chat request with tools is answered.
@@ -36,17 +38,21 @@ pub async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Respon
     if let Some(response) = local::answer(&proxy, request.method(), request.uri().path()).await {
         return response;
     }
+    if let Some(path) = agent_route::AgentPath::of(request.uri().path()) {
+        return agent_route::handle(&proxy, path, request).await;
+    }
     let (parts, body) = request.into_parts();
     let mut log = RequestLog::new(parts.method.clone(), parts.uri.path());
     let path_and_query = parts.uri.path_and_query().map_or("/", |p| p.as_str());
     let config = &proxy.config;
     let answer = async {
-        let body = read_body(&parts.headers, body, config.max_body_bytes).await?;
-        let rewrite = if parts.method == Method::POST && is_chat_completions(parts.uri.path()) {
-            rewrite_for(config, &body)?
-        } else {
-            None
-        };
+        let mut body = read_body(&parts.headers, body, config.max_body_bytes).await?;
+        let chat = parts.method == Method::POST && is_chat_completions(parts.uri.path());
+        // The format is the client's model's; then the model is renamed.
+        let rewrite = if chat { rewrite_for(config, &body)? } else { None };
+        if chat && config.formats.renames_models() {
+            body = rename_model(config, body);
+        }
         if let Some(rewrite) = &rewrite {
             log.route(if rewrite.stream {
                 route::REWRITE_STREAM
@@ -112,7 +118,11 @@ fn is_chat_completions(path: &str) -> bool {
 
 /// The request body, refused past `limit` bytes (at once when its
 /// `Content-Length` says so, else as soon as that many have arrived).
-async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Bytes, ProxyError> {
+pub(super) async fn read_body(
+    headers: &HeaderMap,
+    body: Body,
+    limit: usize,
+) -> Result<Bytes, ProxyError> {
     let declared = headers
         .get(header::CONTENT_LENGTH)
         .and_then(|value| value.to_str().ok())
@@ -146,6 +156,45 @@ async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<Byte
 const DRAIN_TIME: Duration = Duration::from_secs(5);
 const DRAIN_BYTES: usize = 64 << 20;
 
+/// The body with its `model` as the `--model-map` names it upstream. A
+/// body that is not JSON is the upstream's to judge, as it came.
+fn rename_model(config: &Config, body: Bytes) -> Bytes {
+    let Ok(mut request) = serde_json::from_slice::<serde_json::Map<String, Value>>(&body) else {
+        return body;
+    };
+    let Some(Value::String(model)) = request.get("model") else {
+        return body;
+    };
+    let Some(upstream) = config.formats.upstream_model(model) else {
+        return body;
+    };
+    request.insert("model".to_owned(), Value::String(upstream.to_owned()));
+    serde_json::to_vec(&request).map_or(body, Bytes::from)
+}
+
+/// The parsers of one response in `format`, typing values by the chat
+/// request's `tools`.
+pub(super) fn builder_for(
+    config: &Config,
+    format: Format,
+    tools: &Value,
+) -> Result<ParserBuilder, ProxyError> {
+    let tools = Tools::from_value(tools).map_err(|e| ProxyError::InvalidTools(e.to_string()))?;
+    let mut limits = Limits::default();
+    limits.max_held_call = config.max_held_call;
+    Ok(Parser::builder()
+        .format(format)
+        .tools(Arc::new(tools))
+        .ids(config.ids.clone())
+        .limits(limits)
+        .incomplete_calls_as_content(config.incomplete_calls_as_content)
+        .strict(config.strict)
+        .reasoning(config.reasoning)
+        .calls_in_code_blocks(config.calls_in_code_blocks)
+        // The chunks need only the argument fragments.
+        .retain_arguments(false))
+}
+
 /// How to rewrite a chat request, or `None` to pass it through: no `tools`
 /// (nothing to parse), a model with no format, or a body the upstream
 /// should judge (not JSON).
@@ -162,20 +211,7 @@ fn rewrite_for(config: &Config, body: &[u8]) -> Result<Option<Rewrite>, ProxyErr
     let Some(format) = config.formats.for_model(model) else {
         return Ok(None);
     };
-    let tools = Tools::from_value(tools).map_err(|e| ProxyError::InvalidTools(e.to_string()))?;
-    let mut limits = Limits::default();
-    limits.max_held_call = config.max_held_call;
-    let builder = Parser::builder()
-        .format(format)
-        .tools(Arc::new(tools))
-        .ids(config.ids.clone())
-        .limits(limits)
-        .incomplete_calls_as_content(config.incomplete_calls_as_content)
-        .strict(config.strict)
-        .reasoning(config.reasoning)
-        .calls_in_code_blocks(config.calls_in_code_blocks)
-        // The chunks need only the argument fragments.
-        .retain_arguments(false);
+    let builder = builder_for(config, format, tools)?;
     // A `stream` that is not a boolean is refused rather than guessed: the
     // upstream might read `"true"` as true and stream to a client that
     // was answered as if it had not asked.

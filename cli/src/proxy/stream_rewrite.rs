@@ -8,6 +8,7 @@
 //! accumulates between reads.
 
 use std::convert::Infallible;
+use std::future::Future;
 use std::pin::Pin;
 use std::task::{Context, Poll};
 use std::time::{Duration, Instant};
@@ -23,6 +24,7 @@ use toolcall_stream::openai::{
 };
 use toolcall_stream::ParserBuilder;
 
+use super::agent::{AnswerWriter, Failure, FailureKind};
 use super::drain::drain;
 use super::error::error_object;
 use super::forward::{end_to_end, UpstreamResponse};
@@ -30,6 +32,7 @@ use super::idle::{BodyError, IdleBody};
 use super::log::{outcome, RequestLog};
 use super::metrics::{self, OpenStream};
 use super::sse::{SseDecoder, SseError, SseEvent};
+use super::store::StoredResponse;
 
 /// What one piece of the response holds at most, when the upstream's
 /// reads bring more than one event (a read's events past it wait for the
@@ -46,6 +49,9 @@ pub struct Reading {
     /// `--idle-timeout`.
     pub idle: Duration,
 }
+
+/// How often a client of an agent route hears from a silent upstream.
+const KEEPALIVE: Duration = Duration::from_secs(10);
 
 /// The rewritten stream as the response; the log line is written when it
 /// ends or the client goes away (which drops the upstream's body, and so
@@ -64,11 +70,60 @@ pub fn respond(
     let body = RewriteBody {
         upstream: Some(IdleBody::new(upstream.body, reading.idle)),
         state: SseRewrite::new(builder, reading.max_event_bytes, log),
+        keepalive: None,
     };
     let mut response = Response::new(Body::new(body));
     *response.status_mut() = status;
     *response.headers_mut() = headers;
     response
+}
+
+/// An agent route's stream: the upstream's chunks, rewritten, written in
+/// the client's API by `writer`. `stored` takes what the writer keeps for
+/// a later request when the answer ends.
+pub fn respond_agent(
+    upstream: UpstreamResponse,
+    builder: Option<ParserBuilder>,
+    writer: Box<dyn AnswerWriter>,
+    stored: Option<StoreAnswer>,
+    reading: Reading,
+    mut log: RequestLog,
+) -> Response {
+    log.status(upstream.status.as_u16());
+    let parse = builder.is_some();
+    let mut state = SseRewrite::new(builder.unwrap_or_default(), reading.max_event_bytes, log);
+    state.agent = Some(AgentOutput {
+        writer,
+        parse,
+        stored,
+    });
+    let body = RewriteBody {
+        upstream: Some(IdleBody::new(upstream.body, reading.idle)),
+        state,
+        keepalive: Some(Box::pin(tokio::time::sleep(KEEPALIVE))),
+    };
+    let mut response = Response::new(Body::new(body));
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        header::HeaderValue::from_static("text/event-stream"),
+    );
+    response.headers_mut().insert(
+        header::CACHE_CONTROL,
+        header::HeaderValue::from_static("no-cache"),
+    );
+    response
+}
+
+/// Takes what an agent's answer keeps, when it ends.
+pub type StoreAnswer = Box<dyn FnOnce(String, StoredResponse) + Send>;
+
+/// The writer of an agent route's stream.
+struct AgentOutput {
+    writer: Box<dyn AnswerWriter>,
+    /// The model's text is parsed (a format is known); else the upstream's
+    /// chunks go to the writer as they came.
+    parse: bool,
+    stored: Option<StoreAnswer>,
 }
 
 /// The response body: each poll reads what the upstream has ready and
@@ -77,6 +132,9 @@ struct RewriteBody {
     /// `None` once the stream ended.
     upstream: Option<IdleBody>,
     state: SseRewrite,
+    /// Agent routes: when to tell the client the stream lives, reset by
+    /// every upstream read.
+    keepalive: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
 impl http_body::Body for RewriteBody {
@@ -105,6 +163,22 @@ impl http_body::Body for RewriteBody {
         }
         if let Some(start) = start {
             this.state.latency.record(start.elapsed().as_secs_f64());
+        }
+        if let Some(keepalive) = this.keepalive.as_mut() {
+            if start.is_some() {
+                keepalive
+                    .as_mut()
+                    .reset(tokio::time::Instant::now() + KEEPALIVE);
+            }
+            // Polled every time, so that its waker is always set.
+            if !this.state.ended && keepalive.as_mut().poll(cx).is_ready() {
+                this.state.keepalive(&mut out);
+                keepalive
+                    .as_mut()
+                    .reset(tokio::time::Instant::now() + KEEPALIVE);
+                // Registers the waker for the next one.
+                let _ = keepalive.as_mut().poll(cx);
+            }
         }
         if this.state.ended {
             if let Some(upstream) = this.upstream.take() {
@@ -175,8 +249,13 @@ pub(super) struct SseRewrite {
     saw_event: bool,
     /// Invalid UTF-8 was replaced (reported once per stream).
     replaced_invalid_utf8: bool,
+    /// Agent routes without a parser: a chunk carried a `finish_reason`.
+    passed_finish: bool,
     /// `toolcall_proxy_added_latency_seconds`, looked up once.
     latency: ::metrics::Histogram,
+    /// Agent routes: the client's API is written from the rewritten
+    /// chunks; `None`: the chat route, chunks as SSE.
+    agent: Option<AgentOutput>,
     _open: OpenStream,
 }
 
@@ -197,7 +276,9 @@ impl SseRewrite {
             upstream_failed: false,
             saw_event: false,
             replaced_invalid_utf8: false,
+            passed_finish: false,
             latency: metrics::added_latency(),
+            agent: None,
             _open: OpenStream::new(),
         }
     }
@@ -248,7 +329,7 @@ impl SseRewrite {
             // Not an event stream at all (a server that ignored `stream`).
             let message = "upstream sent no server-sent events";
             self.fail(out, message, outcome::UPSTREAM_STREAM_ERROR);
-        } else if self.upstream_failed || self.rewriter.all_finished() {
+        } else if self.upstream_failed || self.rewriter.all_finished() || self.passed_finish {
             self.end(out);
         } else {
             // Neither `[DONE]` nor a `finish_reason`: a crashed or
@@ -301,6 +382,10 @@ impl SseRewrite {
         if trimmed.is_empty() {
             return;
         }
+        if self.agent.is_some() {
+            self.agent_event(data, out);
+            return;
+        }
         // Most chunks are a few bytes of text that the parser passes on as
         // they came: `push_json` sends those as they came, neither decoded
         // whole nor written again.
@@ -327,11 +412,112 @@ impl SseRewrite {
         self.log.outcome(outcome::UPSTREAM_ERROR_EVENT);
         self.log.note("upstream sent an error event");
         self.upstream_failed = true;
+        if self.agent.is_some() {
+            // The error ends the answer: the client's API says it its way.
+            let failure = upstream_failure(data);
+            self.agent_close(out, |writer, calls, out| writer.fail(&failure, calls, out));
+            self.ended = true;
+            return;
+        }
         write_sse_data(data, out);
+    }
+
+    /// One upstream chunk on an agent route: decoded, rewritten (when a
+    /// format is known), written in the client's API.
+    fn agent_event(&mut self, data: &str, out: &mut String) {
+        let mut chunk: ChatCompletionChunk = match serde_json::from_str(data) {
+            Ok(chunk) => chunk,
+            Err(e) => {
+                if is_error_event(data) {
+                    self.upstream_error(data, out);
+                } else {
+                    let message = format!("upstream sent an invalid chunk: {e}");
+                    self.fail(out, &message, outcome::UPSTREAM_STREAM_ERROR);
+                }
+                return;
+            }
+        };
+        normalize_reasoning(&mut chunk);
+        let parse = self.agent.as_ref().is_some_and(|agent| agent.parse);
+        if parse {
+            self.rewriter.push(chunk, &mut self.chunks);
+            self.count_diagnostics();
+        } else {
+            self.passed_finish |= chunk.choices.iter().any(|c| c.finish_reason.is_some());
+            self.chunks.push(chunk);
+        }
+        if let Err(failure) = self.write_agent_chunks(out) {
+            self.agent_fail(out, &failure);
+        }
+    }
+
+    /// The rewritten chunks, to the agent's writer.
+    fn write_agent_chunks(&mut self, out: &mut String) -> Result<(), Failure> {
+        let Some(agent) = self.agent.as_mut() else {
+            return Ok(());
+        };
+        let mut result = Ok(());
+        for chunk in self.chunks.drain(..) {
+            if result.is_ok() {
+                result = agent.writer.chunk(&chunk, out);
+            }
+        }
+        result
+    }
+
+    /// Ends an agent's answer with `close` (the writer's `end` or `fail`),
+    /// then hands what it keeps to the store.
+    fn agent_close(
+        &mut self,
+        out: &mut String,
+        close: impl FnOnce(&mut dyn AnswerWriter, usize, &mut String),
+    ) {
+        let calls = self.rewriter.calls();
+        let Some(agent) = self.agent.as_mut() else {
+            return;
+        };
+        close(agent.writer.as_mut(), calls, out);
+        if let (Some(store), Some((id, response))) = (agent.stored.take(), agent.writer.stored()) {
+            store(id, response);
+        }
+    }
+
+    /// An agent's answer that cannot go on (it outgrew what is kept).
+    fn agent_fail(&mut self, out: &mut String, failure: &Failure) {
+        self.log.outcome("answer_too_large");
+        self.log.note(&failure.message);
+        self.agent_close(out, |writer, calls, out| writer.fail(failure, calls, out));
+        self.log.calls(self.rewriter.calls());
+        self.ended = true;
+    }
+
+    /// An agent route's stream cut short: what the parsers held comes back
+    /// as cut off (no call that lacked its end is complete), then the
+    /// writer's failure.
+    fn agent_fail_cut(&mut self, out: &mut String, failure: &Failure) {
+        self.log.note(&failure.message);
+        self.rewriter.finish_cut(&mut self.chunks);
+        self.count_diagnostics();
+        // Past this failure, the writer's own (too large) is moot.
+        let _ = self.write_agent_chunks(out);
+        self.agent_close(out, |writer, calls, out| writer.fail(failure, calls, out));
+        self.log.calls(self.rewriter.calls());
+        self.ended = true;
+    }
+
+    /// Agent routes: a sign of life while the upstream is silent.
+    fn keepalive(&mut self, out: &mut String) {
+        if let Some(agent) = self.agent.as_mut() {
+            agent.writer.keepalive(out);
+        }
     }
 
     /// The upstream ended: the parsers' last chunks, then `[DONE]`.
     fn end(&mut self, out: &mut String) {
+        if self.agent.is_some() {
+            self.agent_end(out);
+            return;
+        }
         // After an error the upstream did not finish its choices: no
         // finish_reason is made up for them.
         if !self.upstream_failed {
@@ -345,6 +531,21 @@ impl SseRewrite {
         out.push_str(SSE_DONE);
     }
 
+    /// An agent route's upstream ended: the parsers' last chunks, then the
+    /// writer's end.
+    fn agent_end(&mut self, out: &mut String) {
+        self.rewriter.finish(&mut self.chunks);
+        self.count_diagnostics();
+        if let Err(failure) = self.write_agent_chunks(out) {
+            self.agent_fail(out, &failure);
+            return;
+        }
+        self.agent_close(out, |writer, calls, out| writer.end(calls, out));
+        self.log.calls(self.rewriter.calls());
+        self.ended = true;
+        self.ended_cleanly = true;
+    }
+
     /// The stream cannot go on: an error event, then `[DONE]`, so that a
     /// client stops reading instead of waiting.
     fn fail(&mut self, out: &mut String, message: &str, outcome: &'static str) {
@@ -355,6 +556,15 @@ impl SseRewrite {
         };
         metrics::upstream_error(kind);
         self.log.outcome(outcome);
+        if self.agent.is_some() {
+            let kind = if outcome == outcome::UPSTREAM_CUT {
+                FailureKind::Cut
+            } else {
+                FailureKind::StreamError
+            };
+            self.agent_fail_cut(out, &Failure::new(kind, message));
+            return;
+        }
         self.fail_as(out, message, "upstream_stream_error");
     }
 
@@ -363,6 +573,11 @@ impl SseRewrite {
     /// then the error event of `kind` and `[DONE]`.
     fn fail_as(&mut self, out: &mut String, message: &str, kind: &str) {
         self.log.note(message);
+        if self.agent.is_some() {
+            // Only a timeout comes here; the other failures pass `fail`.
+            self.agent_fail_cut(out, &Failure::new(FailureKind::Timeout, message));
+            return;
+        }
         if !self.upstream_failed {
             self.rewriter.finish_cut(&mut self.chunks);
             self.count_diagnostics();
@@ -400,4 +615,39 @@ impl Drop for SseRewrite {
 
 fn decode_error(error: &SseError) -> String {
     format!("upstream stream is not readable: {error}")
+}
+
+/// vLLM's newer servers name the reasoning `reasoning`; the writers read
+/// `reasoning_content`.
+pub(super) fn normalize_reasoning(chunk: &mut ChatCompletionChunk) {
+    for choice in &mut chunk.choices {
+        let delta = &mut choice.delta;
+        if let Some(serde_json::Value::String(text)) = delta.extra.remove("reasoning") {
+            delta
+                .reasoning_content
+                .get_or_insert_with(String::new)
+                .push_str(&text);
+        }
+    }
+}
+
+/// Whether an event that is no chunk is the upstream's error event.
+fn is_error_event(data: &str) -> bool {
+    serde_json::from_str::<serde_json::Value>(data)
+        .is_ok_and(|value| value.get("error").is_some_and(|e| !e.is_null()))
+}
+
+/// The upstream's error event as a failure: its message, and whether it
+/// says the prompt did not fit.
+fn upstream_failure(data: &str) -> Failure {
+    let error = super::agent::AgentError::from_upstream(
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR,
+        data.as_bytes(),
+    );
+    let kind = if error.kind == super::agent::ErrorKind::ContextLength {
+        FailureKind::ContextLength
+    } else {
+        FailureKind::Upstream
+    };
+    Failure::new(kind, error.message)
 }
