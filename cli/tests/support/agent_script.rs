@@ -212,8 +212,11 @@ pub fn render(turn: &Turn, format: Format) -> (String, usize) {
     let pairs = arguments.as_object().unwrap_or(&empty);
     match format {
         Format::Hermes => {
-            let call = json!({"name": tool, "arguments": arguments});
-            text.push_str(&format!("<tool_call>\n{call}\n</tool_call>"));
+            // The name first, as Hermes-style models write it.
+            let name = json!(tool);
+            text.push_str(&format!(
+                "<tool_call>\n{{\"name\": {name}, \"arguments\": {arguments}}}\n</tool_call>"
+            ));
         }
         Format::Qwen3Coder => {
             text.push_str(&format!("<tool_call>\n<function={tool}>\n"));
@@ -326,13 +329,14 @@ fn stream_frames(model: &str, text: &str, finished: bool, usage: Usage) -> Vec<S
     if finished {
         events.push(chunk(model, json!({}), Some("stop")));
     }
+    let completion_tokens = tokens(text).len() as u64;
     if usage.every_chunk {
-        // Cumulative, as vLLM counts: one token a content piece.
+        // Cumulative, as vLLM counts: one token a content piece (the role
+        // chunk before them, the stop chunk after).
         for (sent, event) in events.iter_mut().enumerate() {
-            event["usage"] = usage.value(sent as u64);
+            event["usage"] = usage.value((sent as u64).min(completion_tokens));
         }
     }
-    let completion_tokens = tokens(text).len() as u64;
     let mut frames: Vec<String> = events.iter().map(frame).collect();
     if finished {
         if usage.last {
