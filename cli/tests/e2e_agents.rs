@@ -67,6 +67,19 @@ async fn python_client(script: &str, base_path: &str, format: &str, cut: bool) {
     println!("{}", finished.stdout);
     let passed = finished.succeeded() && finished.stdout.contains(" passed, 0 failed");
     assert!(passed, "{}", report(script, &finished, &replay, &proxy));
+    if cut {
+        // The cut checks passed because the upstream cut, not because the
+        // proxy refused the request before it.
+        let cut_model = format!("agent/{format}/cut");
+        let reached = upstream_bodies(&replay)
+            .iter()
+            .any(|body| body["model"] == cut_model.as_str());
+        assert!(
+            reached,
+            "{}",
+            report("the cut model was never asked", &finished, &replay, &proxy)
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -146,7 +159,11 @@ async fn codex(format: &str) {
     let mut command = tokio::process::Command::new(codex);
     command
         .current_dir(&work)
-        .args(["exec", "--skip-git-repo-check", "--dangerously-bypass-approvals-and-sandbox"])
+        .args([
+            "exec",
+            "--skip-git-repo-check",
+            "--dangerously-bypass-approvals-and-sandbox",
+        ])
         .args(["--color", "never", "-C"])
         .arg(&work)
         .arg("-o")
@@ -205,7 +222,14 @@ async fn claude_code(format: &str) {
     let mut command = tokio::process::Command::new(claude);
     command
         .current_dir(&work)
-        .args(["-p", PROMPT, "--allowedTools", "Bash", "--output-format", "text"])
+        .args([
+            "-p",
+            PROMPT,
+            "--allowedTools",
+            "Bash",
+            "--output-format",
+            "text",
+        ])
         .env("HOME", &home)
         .env("CLAUDE_CONFIG_DIR", home.join(".claude"))
         .env("ANTHROPIC_BASE_URL", &proxy.url)

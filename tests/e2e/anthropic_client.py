@@ -111,12 +111,20 @@ def no_finished_half_call(message):
         f"a cut call sent as a call: {message.content}"
 
 
+def not_refused(error):
+    """A cut must fail as a failed answer (5xx, an error event, a dropped
+    connection), not as a refused request, which would prove nothing."""
+    status = getattr(error, "status_code", None)
+    assert status is None or not 400 <= status < 500, f"the request was refused, not cut: {error}"
+
+
 def check_cut_create(client, cut_model):
     try:
         message = client.messages.create(model=cut_model, max_tokens=MAX_TOKENS,
                                          messages=[{"role": "user", "content": PROMPT}],
                                          tools=TOOLS)
     except anthropic.APIError as error:
+        not_refused(error)
         print(f"     cut (create): {type(error).__name__}: {error}")
         return
     no_finished_half_call(message)
@@ -132,6 +140,7 @@ def check_cut_stream(client, cut_model):
                 kinds.append(event.type)
             message = stream.get_final_message()
     except anthropic.APIError as error:
+        not_refused(error)
         print(f"     cut (stream): {type(error).__name__}: {error}; events {kinds}")
         return
     no_finished_half_call(message)

@@ -111,10 +111,18 @@ def no_completed_half_call(response):
             assert item.status != "completed", f"a cut call sent as completed: {item}"
 
 
+def not_refused(error):
+    """A cut must fail as a failed answer (5xx, an error event, a dropped
+    connection), not as a refused request, which would prove nothing."""
+    status = getattr(error, "status_code", None)
+    assert status is None or not 400 <= status < 500, f"the request was refused, not cut: {error}"
+
+
 def check_cut_create(client, cut_model):
     try:
         response = client.responses.create(model=cut_model, input=PROMPT, tools=TOOLS)
     except openai.APIError as error:
+        not_refused(error)
         print(f"     cut (create): {type(error).__name__}: {error}")
         return
     no_completed_half_call(response)
@@ -132,6 +140,7 @@ def check_cut_stream(client, cut_model):
                         event.item.type == "function_call":
                     json.loads(event.item.arguments)  # never half a call
     except openai.APIError as error:
+        not_refused(error)
         raised = True
         print(f"     cut (stream): {type(error).__name__}: {error}; events {kinds}")
     assert "response.completed" not in kinds, kinds

@@ -64,7 +64,10 @@ fn arguments_fit_each_agents_shell_schema() {
         arguments_for(&other, run),
         json!({"script": "echo hi", "n": 1, "flags": []})
     );
-    assert_eq!(arguments_for(&json!({}), run), json!({"command": "echo hi"}));
+    assert_eq!(
+        arguments_for(&json!({}), run),
+        json!({"command": "echo hi"})
+    );
 }
 
 #[test]
@@ -102,10 +105,7 @@ fn a_result_after_the_last_call_gets_an_answer_quoting_it() {
     );
     // Content parts are read; without the marker the first line is quoted.
     let parts = json!({"role": "tool", "content": [{"type": "text", "text": "\n  first\nsecond"}]});
-    assert_eq!(
-        quoted_line(&agent_script::content_text(&parts)),
-        "first"
-    );
+    assert_eq!(quoted_line(&agent_script::content_text(&parts)), "first");
     // A result before the last assistant turn is an old one: call again.
     let old = json!({"tools": [chat_tool("shell", command_string_schema())], "messages": [
         {"role": "user", "content": "go"}, call.clone(),
@@ -170,7 +170,10 @@ async fn usage_comes_last_or_in_every_chunk_as_asked() {
     let chunks = read_sse(post_replay(&replay, &request).await).await;
     let (last, rest) = chunks.split_last().unwrap();
     assert_eq!(last["choices"], json!([]));
-    let pieces = rest.iter().filter(|c| c["choices"][0]["delta"]["content"].is_string()).count();
+    let pieces = rest
+        .iter()
+        .filter(|c| c["choices"][0]["delta"]["content"].is_string())
+        .count();
     // The role chunk's empty content is no token.
     assert_eq!(last["usage"]["completion_tokens"], pieces - 1);
     assert!(rest.iter().all(|chunk| chunk.get("usage").is_none()));
@@ -180,9 +183,16 @@ async fn usage_comes_last_or_in_every_chunk_as_asked() {
     let chunks = read_sse(post_replay(&replay, &request).await).await;
     let counts: Vec<u64> = chunks
         .iter()
-        .map(|chunk| chunk["usage"]["completion_tokens"].as_u64().expect("usage in every chunk"))
+        .map(|chunk| {
+            chunk["usage"]["completion_tokens"]
+                .as_u64()
+                .expect("usage in every chunk")
+        })
         .collect();
-    assert!(counts.windows(2).all(|pair| pair[0] <= pair[1]), "{counts:?}");
+    assert!(
+        counts.windows(2).all(|pair| pair[0] <= pair[1]),
+        "{counts:?}"
+    );
     assert!(counts[0] == 0 && *counts.last().unwrap() > 10, "{counts:?}");
 
     let whole: Value = post_replay(&replay, &shell_request("agent/hermes", false))
@@ -207,31 +217,49 @@ async fn read_body(response: reqwest::Response) -> (String, bool) {
         }
         false
     };
-    let failed = tokio::time::timeout(TIMEOUT, read).await.expect("body hung");
+    let failed = tokio::time::timeout(TIMEOUT, read)
+        .await
+        .expect("body hung");
     (String::from_utf8_lossy(&text).into_owned(), failed)
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_cut_model_sends_half_a_call_then_drops_the_connection() {
     let replay = replay::start().await;
-    let (full, start) = render(&next_turn(&shell_request("", true), "qwen3_coder"), Format::Qwen3Coder);
+    let (full, start) = render(
+        &next_turn(&shell_request("", true), "qwen3_coder"),
+        Format::Qwen3Coder,
+    );
     let response = post_replay(&replay, &shell_request("agent/qwen3_coder/cut", true)).await;
     assert_eq!(response.status(), 200);
     let (body, failed) = read_body(response).await;
     assert!(failed, "the connection is cut, not closed: {body}");
-    assert!(!body.contains("[DONE]") && !body.contains("\"finish_reason\":\"stop\""), "{body}");
+    assert!(
+        !body.contains("[DONE]") && !body.contains("\"finish_reason\":\"stop\""),
+        "{body}"
+    );
     let sent: String = body
         .lines()
         .filter_map(|line| line.strip_prefix("data: "))
         .map(|data| serde_json::from_str::<Value>(data).unwrap())
-        .filter_map(|chunk| chunk["choices"][0]["delta"]["content"].as_str().map(str::to_owned))
+        .filter_map(|chunk| {
+            chunk["choices"][0]["delta"]["content"]
+                .as_str()
+                .map(str::to_owned)
+        })
         .collect();
     assert!(full.starts_with(&sent), "{sent:?}");
-    assert!(sent.len() > start + 5 && sent.len() < full.len() - 5, "half a call: {sent:?}");
+    assert!(
+        sent.len() > start + 5 && sent.len() < full.len() - 5,
+        "half a call: {sent:?}"
+    );
 
     let response = post_replay(&replay, &shell_request("agent/qwen3_coder/cut", false)).await;
     let (body, failed) = read_body(response).await;
-    assert!(failed && serde_json::from_str::<Value>(&body).is_err(), "{body}");
+    assert!(
+        failed && serde_json::from_str::<Value>(&body).is_err(),
+        "{body}"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -251,14 +279,21 @@ async fn the_scripted_model_through_the_chat_route_for_each_format() {
             let what = format!("{format}, stream {stream}");
             let mut request = shell_request(&format!("e2e-{format}"), stream);
             let first = assembled(&proxy, &request, stream).await;
-            assert_eq!(first.finish_reason.as_deref(), Some("tool_calls"), "{what}: {first:?}");
+            assert_eq!(
+                first.finish_reason.as_deref(),
+                Some("tool_calls"),
+                "{what}: {first:?}"
+            );
             assert_eq!(first.calls.len(), 1, "{what}: {first:?}");
             let (id, name, arguments) = &first.calls[0];
             assert_eq!(name, "shell", "{what}");
             let arguments: Value = serde_json::from_str(arguments).unwrap();
             assert_eq!(arguments, json!({"command": command(format)}), "{what}");
             let prose = first.content.as_deref().unwrap_or("").trim();
-            assert_eq!(prose, "I will run the command and look at what it prints.", "{what}");
+            assert_eq!(
+                prose, "I will run the command and look at what it prints.",
+                "{what}"
+            );
 
             let output = agent_script::expected_output(format);
             request["messages"].as_array_mut().unwrap().extend([
@@ -267,7 +302,11 @@ async fn the_scripted_model_through_the_chat_route_for_each_format() {
                 json!({"role": "tool", "tool_call_id": id, "content": format!("{output}\n")}),
             ]);
             let second = assembled(&proxy, &request, stream).await;
-            assert_eq!(second.finish_reason.as_deref(), Some("stop"), "{what}: {second:?}");
+            assert_eq!(
+                second.finish_reason.as_deref(),
+                Some("stop"),
+                "{what}: {second:?}"
+            );
             assert!(second.calls.is_empty(), "{what}: {second:?}");
             assert_eq!(
                 second.content.as_deref(),
@@ -283,14 +322,21 @@ async fn the_scripted_model_through_the_chat_route_for_each_format() {
         .filter_map(|body| body["model"].as_str().map(str::to_owned))
         .collect();
     assert!(
-        upstream_models.iter().all(|model| model.starts_with("agent/")),
+        upstream_models
+            .iter()
+            .all(|model| model.starts_with("agent/")),
         "the map's upstream names are sent: {upstream_models:?}"
     );
 }
 
 async fn assembled(proxy: &ProxyProcess, request: &Value, stream: bool) -> Assembled {
     let response = chat(proxy, request).await;
-    assert_eq!(response.status(), 200, "{request}\nproxy log:\n{}", proxy.log().join("\n"));
+    assert_eq!(
+        response.status(),
+        200,
+        "{request}\nproxy log:\n{}",
+        proxy.log().join("\n")
+    );
     if stream {
         Assembled::from_chunks(&read_sse(response).await)
     } else {

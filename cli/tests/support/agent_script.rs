@@ -74,7 +74,9 @@ pub enum Turn {
 
 /// The next turn for a chat completions request.
 pub fn next_turn(request: &Value, format: &str) -> Turn {
-    let messages = request["messages"].as_array().map_or(&[][..], Vec::as_slice);
+    let messages = request["messages"]
+        .as_array()
+        .map_or(&[][..], Vec::as_slice);
     if let Some(result) = latest_tool_result(messages) {
         return Turn::Answer(format!(
             "The command printed: {}",
@@ -230,7 +232,9 @@ pub fn render(turn: &Turn, format: Format) -> (String, usize) {
             text.push_str(&format!("<tool_call>{tool}"));
             for (key, value) in pairs {
                 let value = raw_value(value);
-                text.push_str(&format!("<arg_key>{key}</arg_key><arg_value>{value}</arg_value>"));
+                text.push_str(&format!(
+                    "<arg_key>{key}</arg_key><arg_value>{value}</arg_value>"
+                ));
             }
             text.push_str("</tool_call>");
         }
@@ -320,7 +324,11 @@ impl Usage {
 /// The SSE frames: role, the text in 1–7 byte pieces and, if `finished`,
 /// the `stop` chunk, the usage chunk (if asked) and `[DONE]`.
 fn stream_frames(model: &str, text: &str, finished: bool, usage: Usage) -> Vec<String> {
-    let mut events = vec![chunk(model, json!({"role": "assistant", "content": ""}), None)];
+    let mut events = vec![chunk(
+        model,
+        json!({"role": "assistant", "content": ""}),
+        None,
+    )];
     events.extend(
         tokens(text)
             .into_iter()
@@ -382,7 +390,9 @@ fn cut_off(pieces: Vec<String>, event_stream: bool) -> Response {
     // before the server drops the connection.
     let cut = futures_util::stream::once(async {
         tokio::task::yield_now().await;
-        Err(std::io::Error::other("the agent script cuts the connection"))
+        Err(std::io::Error::other(
+            "the agent script cuts the connection",
+        ))
     });
     let body: Pieces = Box::pin(sent.chain(cut));
     if event_stream {
