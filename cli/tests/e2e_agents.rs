@@ -120,7 +120,7 @@ async fn openai_agents_sdk_glm47() {
 
 /// The upstream's last request carries the tool's result with the output
 /// (the agent ran the call and sent the result back through the proxy).
-fn assert_result_reached_upstream(replay: &support::replay::Replay, format: &str) -> bool {
+fn result_reached_upstream(replay: &support::replay::Replay, format: &str) -> bool {
     let output = expected_output(format);
     upstream_bodies(replay).iter().any(|body| {
         body["messages"].as_array().is_some_and(|messages| {
@@ -179,7 +179,7 @@ async fn codex(format: &str) {
     let finished = run_bounded(command, &dir).await;
     let answer = std::fs::read_to_string(&last).unwrap_or_default();
     println!("codex's answer: {answer}");
-    let ran = assert_result_reached_upstream(&replay, format);
+    let ran = result_reached_upstream(&replay, format);
     assert!(
         finished.succeeded() && ran && answer.contains(&expected_output(format)),
         "{}",
@@ -242,7 +242,7 @@ async fn claude_code(format: &str) {
         .env_remove("CLAUDE_CODE_USE_VERTEX");
     let finished = run_bounded(command, &dir).await;
     println!("claude's answer: {}", finished.stdout);
-    let ran = assert_result_reached_upstream(&replay, format);
+    let ran = result_reached_upstream(&replay, format);
     assert!(
         finished.succeeded() && ran && finished.stdout.contains(&expected_output(format)),
         "{}",
