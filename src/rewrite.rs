@@ -16,6 +16,7 @@ use crate::openai::{
 use crate::{DiagnosticKind, Parser, ParserBuilder};
 
 mod completion;
+mod ordered;
 
 pub use completion::{rewrite_completion, rewrite_completion_with};
 
@@ -95,6 +96,9 @@ pub struct Rewriter {
     /// Reused by [`push_json`](Rewriter::push_json) for a chunk whose text
     /// changed or made calls.
     spliced: String,
+    /// Each chunk says its text and calls in the order the model wrote
+    /// them ([`ordered`](Rewriter::ordered)).
+    ordered: bool,
 }
 
 /// How [`Rewriter::push_json`] took an upstream chunk.
@@ -164,6 +168,7 @@ impl Rewriter {
             frame: None,
             sent: Vec::new(),
             spliced: String::new(),
+            ordered: false,
         }
     }
 
@@ -263,10 +268,10 @@ impl Rewriter {
                 // The common case read straight from the encoder: its text
                 // is compared, not moved into `added` (no allocation).
                 let passed = if state.finished {
-                    state.feed(&content, &mut added);
+                    state.feed(&content, &mut added, None);
                     None
                 } else {
-                    state.parse(&content);
+                    state.parse(&content, None);
                     let (text, reasoning, calls) = state.encoder.pending();
                     if calls.is_empty()
                         && reasoning.is_empty()
@@ -276,7 +281,7 @@ impl Rewriter {
                         text.clear();
                         Some(same)
                     } else {
-                        state.take(&mut added);
+                        take_pending(&mut state.encoder, &mut added);
                         None
                     }
                 };
@@ -413,20 +418,30 @@ impl Rewriter {
         for mut choice in upstream_choices {
             let text = choice.delta.content.take();
             let upstream_reason = choice.finish_reason.take();
+            let ordered = self.ordered;
             let state = self.state(choice.index);
+            // Ordered: what the model wrote before a call's text came back
+            // goes in chunks of its own, before this one.
+            let mut before = Vec::new();
+            let split = ordered.then_some(&mut before);
             let mut added = match fed.take() {
                 Some(added) => added,
                 None => {
                     let mut added = Added::default();
                     if let Some(text) = text {
-                        state.feed(&text, &mut added);
+                        state.feed(&text, &mut added, split);
                     }
                     added
                 }
             };
             if let Some(reason) = upstream_reason {
-                state.finish(reason, &mut added);
+                if ordered && !added.is_empty() {
+                    // What the parser's end adds comes after it.
+                    before.push(mem::take(&mut added));
+                }
+                state.finish(reason, &mut added, ordered.then_some(&mut before));
             }
+            ordered::push_segments(choice.index, &mut before, &chunk, out);
             self.calls = self.choices.iter().map(|c| c.calls).sum();
             choice.delta.content = added.content;
             if let Some(ours) = added.reasoning {
@@ -516,11 +531,18 @@ impl Rewriter {
         };
         for state in self.choices.iter_mut().filter(|c| !c.finished) {
             let mut added = Added::default();
-            state.finish(reason.clone(), &mut added);
+            let mut before = Vec::new();
+            state.finish(
+                reason.clone(),
+                &mut added,
+                self.ordered.then_some(&mut before),
+            );
+            ordered::push_segments(state.index, &mut before, &chunk, out);
             let choice = ChunkChoice {
                 index: state.index,
                 delta: Delta {
                     content: added.content,
+                    reasoning_content: added.reasoning,
                     tool_calls: added.tool_calls,
                     ..Delta::default()
                 },
@@ -556,46 +578,40 @@ impl Rewriter {
 }
 
 impl ChoiceState {
-    /// Feeds model text; what it completed goes to `added`.
-    fn feed(&mut self, text: &str, added: &mut Added) {
+    /// Feeds model text; what it completed goes to `added`. With `split`
+    /// (an ordered rewriter), what came before an event that would be out
+    /// of order in one chunk goes there first, as its own segments.
+    fn feed(&mut self, text: &str, added: &mut Added, split: Option<&mut Vec<Added>>) {
         if self.finished {
             // Text after the choice's end has no parser left: as it came.
             append(&mut added.content, text);
             return;
         }
-        self.parse(text);
-        self.take(added);
+        self.parse(text, split);
+        take_pending(&mut self.encoder, added);
     }
 
     /// Feeds model text to a parser not finished; what it completed waits
-    /// in the encoder.
-    fn parse(&mut self, text: &str) {
+    /// in the encoder (and, with `split`, in the segments cut before).
+    fn parse(&mut self, text: &str, mut split: Option<&mut Vec<Added>>) {
         let (encoder, calls, diagnostics) =
             (&mut self.encoder, &mut self.calls, &mut self.diagnostics);
         self.parser.feed_str_with(text, |event| {
             count(&event, calls, diagnostics);
+            if let Some(split) = split.as_deref_mut() {
+                ordered::cut_before(&event, encoder, split);
+            }
             encoder.push(&event);
         });
     }
 
-    /// Moves what waits in the encoder into `added`.
-    fn take(&mut self, added: &mut Added) {
-        let (content, reasoning, calls) = self.encoder.pending();
-        if !content.is_empty() {
-            append(&mut added.content, content);
-            content.clear();
-        }
-        if !reasoning.is_empty() {
-            append(&mut added.reasoning, reasoning);
-            reasoning.clear();
-        }
-        if !calls.is_empty() {
-            added.tool_calls.get_or_insert_with(Vec::new).append(calls);
-        }
-    }
-
     /// The choice ended with the upstream's `reason`.
-    fn finish(&mut self, reason: FinishReason, added: &mut Added) {
+    fn finish(
+        &mut self,
+        reason: FinishReason,
+        added: &mut Added,
+        mut split: Option<&mut Vec<Added>>,
+    ) {
         if self.finished {
             added.finish_reason = Some(reason);
             return;
@@ -605,6 +621,9 @@ impl ChoiceState {
             (&mut self.encoder, &mut self.calls, &mut self.diagnostics);
         self.parser.finish_with(|event| {
             count(&event, calls, diagnostics);
+            if let Some(split) = split.as_deref_mut() {
+                ordered::cut_before(&event, encoder, split);
+            }
             encoder.push(&event);
         });
         let encoder = mem::replace(
@@ -626,6 +645,22 @@ fn count(event: &crate::Event<'_>, calls: &mut usize, diagnostics: &mut Vec<Diag
         crate::Event::ToolCallEnd { complete: true, .. } => *calls += 1,
         crate::Event::Diagnostic { kind, .. } => diagnostics.push(*kind),
         _ => {}
+    }
+}
+
+/// Moves what waits in `encoder` into `added`.
+fn take_pending(encoder: &mut ChunkEncoder, added: &mut Added) {
+    let (content, reasoning, calls) = encoder.pending();
+    if !content.is_empty() {
+        append(&mut added.content, content);
+        content.clear();
+    }
+    if !reasoning.is_empty() {
+        append(&mut added.reasoning, reasoning);
+        reasoning.clear();
+    }
+    if !calls.is_empty() {
+        added.tool_calls.get_or_insert_with(Vec::new).append(calls);
     }
 }
 

@@ -26,11 +26,18 @@
 //! typed parameters, streamed as it is parsed, the proxy's default: most
 //! chunks change on the way, and a typed value is held until it ends).
 //!
+//! The agent routes (`/v1/responses`, `/v1/messages`) read the same
+//! upstream streams through the proxy, after the chat route's turn in each
+//! round: their columns are the proxy's CPU per upstream chunk on them, and
+//! their ratio is to the chat route's (the goal: within 1.2×).
+//!
 //! Environment: `PROXY_COST_ROUNDS=12,60` (turns per process in the paced
 //! and the burst regime), `PROXY_COST_REGIMES=paced,burst`,
 //! `PROXY_COST_TEXTS=prose/400,qwen3_coder/typed_ladder`, `PROXY_COST_FLOOR=nginx|copy` (default: nginx if
 //! found), `PROXY_COST_BIN` (another `toolcall` binary, e.g. one built
-//! before a change), `PROXY_COST_PROXY_ARGS` (more flags for the proxy).
+//! before a change), `PROXY_COST_PROXY_ARGS` (more flags for the proxy),
+//! `PROXY_COST_ROUTES=responses,messages` (the agent routes measured; empty
+//! for none).
 //! With `PROXY_COST_FORWARD=HOST:PORT` the binary is the copy-loop floor.
 
 #[path = "support/process.rs"]
@@ -225,9 +232,89 @@ fn forward(upstream: String) {
     });
 }
 
+/// Which API a turn's clients speak.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Route {
+    Chat,
+    Responses,
+    Messages,
+}
+
+impl Route {
+    fn path(self) -> &'static str {
+        match self {
+            Route::Chat => "/v1/chat/completions",
+            Route::Responses => "/v1/responses",
+            Route::Messages => "/v1/messages",
+        }
+    }
+
+    /// The request for `model`'s stream, with the typed tools.
+    fn body(self, model: &str) -> Value {
+        let tools = tools();
+        match self {
+            Route::Chat => json!({"model": model, "messages": [{"role": "user", "content": "go"}],
+                                  "tools": tools, "stream": true}),
+            Route::Responses => {
+                let tools: Vec<Value> = tools
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|tool| {
+                        let function = &tool["function"];
+                        json!({"type": "function", "name": function["name"],
+                               "parameters": function["parameters"]})
+                    })
+                    .collect();
+                json!({"model": model, "input": "go", "tools": tools, "stream": true, "store": false})
+            }
+            Route::Messages => {
+                let tools: Vec<Value> = tools
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .map(|tool| {
+                        let function = &tool["function"];
+                        json!({"name": function["name"], "input_schema": function["parameters"]})
+                    })
+                    .collect();
+                json!({"model": model, "max_tokens": 4096, "tools": tools, "stream": true,
+                       "messages": [{"role": "user", "content": "go"}]})
+            }
+        }
+    }
+
+    /// Whether `event` (its data) ends the stream.
+    fn ends(self, data: &str) -> bool {
+        match self {
+            Route::Chat => data == "[DONE]",
+            Route::Responses => {
+                data.contains("\"type\":\"response.completed\"")
+                    || data.contains("\"type\":\"response.failed\"")
+                    || data.contains("\"type\":\"response.incomplete\"")
+            }
+            Route::Messages => {
+                data.contains("\"type\":\"message_stop\"") || data.contains("\"type\":\"error\"")
+            }
+        }
+    }
+}
+
 /// One turn: `streams` clients each read one stream of `model`; the
-/// upstream chunks they saw (events other than `[DONE]`).
+/// events they saw before the end (for the chat route: the upstream's
+/// chunks, each rewritten).
 async fn turn(
+    client: &reqwest::Client,
+    base: &str,
+    streams: usize,
+    models: &[String],
+    stagger: Duration,
+) -> usize {
+    turn_on(Route::Chat, client, base, streams, models, stagger).await
+}
+
+async fn turn_on(
+    route: Route,
     client: &reqwest::Client,
     base: &str,
     streams: usize,
@@ -238,10 +325,9 @@ async fn turn(
         .map(|i| {
             let delay = stagger.mul_f64(i as f64 / streams as f64);
             let client = client.clone();
-            let url = format!("{base}/v1/chat/completions");
+            let url = format!("{base}{}", route.path());
             let model = &models[i % models.len()];
-            let body = json!({"model": model, "messages": [{"role": "user", "content": "go"}],
-                              "tools": tools(), "stream": true});
+            let body = route.body(model);
             tokio::spawn(async move {
                 tokio::time::sleep(delay).await;
                 let response = client
@@ -254,7 +340,7 @@ async fn turn(
                 let mut events = response.bytes_stream().eventsource();
                 let mut chunks = 0;
                 while let Some(event) = events.next().await {
-                    if event.expect("bad SSE").data == "[DONE]" {
+                    if route.ends(&event.expect("bad SSE").data) {
                         break;
                     }
                     chunks += 1;
@@ -316,6 +402,14 @@ fn main() {
     let only = env_or("PROXY_COST_REGIMES", "paced,burst");
     let texts = env_or("PROXY_COST_TEXTS", "prose/400,qwen3_coder/typed_ladder");
     let texts: Vec<&str> = texts.split(',').collect();
+    let routes: Vec<Route> = env_or("PROXY_COST_ROUTES", "responses,messages")
+        .split(',')
+        .filter_map(|name| match name.trim() {
+            "responses" => Some(Route::Responses),
+            "messages" => Some(Route::Messages),
+            _ => None,
+        })
+        .collect();
     let ticks = ticks_per_second();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -337,8 +431,18 @@ fn main() {
             floor.name
         );
         println!(
-            "{:>6} {:>26} {:>7} {:>8} | {:>11} {:>11} | {:>6}",
-            "regime", "text", "streams", "chunks", "floor µs", "proxy µs", "ratio"
+            "{:>6} {:>26} {:>7} {:>8} | {:>11} {:>11} | {:>6} | {:>13} {:>6} | {:>12} {:>6}",
+            "regime",
+            "text",
+            "streams",
+            "chunks",
+            "floor µs",
+            "proxy µs",
+            "ratio",
+            "responses µs",
+            "/chat",
+            "messages µs",
+            "/chat"
         );
         for regime in regimes.iter().filter(|r| only.contains(r.name)) {
             for &text in &texts {
@@ -351,7 +455,12 @@ fn main() {
                 for server in [&floor, &proxy] {
                     turn(&client, &server.url, regime.streams, &models, stagger).await;
                 }
+                for &route in &routes {
+                    turn_on(route, &client, &proxy.url, regime.streams, &models, stagger).await;
+                }
                 let mut cpu = [0.0f64; 2];
+                // The proxy's CPU on each agent route, in `routes`' order.
+                let mut agent_cpu = vec![0.0f64; routes.len()];
                 let mut chunks = 0;
                 for _ in 0..regime.rounds {
                     for (at, server) in [&floor, &proxy].into_iter().enumerate() {
@@ -365,15 +474,34 @@ fn main() {
                             chunks += seen;
                         }
                     }
+                    for (at, &route) in routes.iter().enumerate() {
+                        let pid = proxy.child.id();
+                        let before = cpu_seconds(pid, ticks);
+                        turn_on(route, &client, &proxy.url, regime.streams, &models, stagger)
+                            .await;
+                        agent_cpu[at] += cpu_seconds(pid, ticks) - before;
+                    }
                 }
-                let [floor_us, proxy_us] = cpu.map(|s| s * 1e6 / chunks.max(1) as f64);
+                let per_chunk = |seconds: f64| seconds * 1e6 / chunks.max(1) as f64;
+                let [floor_us, proxy_us] = cpu.map(per_chunk);
+                let column = |route: Route| {
+                    routes.iter().position(|&r| r == route).map_or_else(
+                        || format!("{:>13} {:>6}", "-", "-"),
+                        |at| {
+                            let us = per_chunk(agent_cpu[at]);
+                            format!("{us:>13.2} {:>6.2}", us / proxy_us)
+                        },
+                    )
+                };
                 println!(
-                    "{:>6} {:>26} {:>7} {:>8} | {floor_us:>11.2} {proxy_us:>11.2} | {:>6.2}",
+                    "{:>6} {:>26} {:>7} {:>8} | {floor_us:>11.2} {proxy_us:>11.2} | {:>6.2} | {} | {}",
                     regime.name,
                     text,
                     regime.streams,
                     chunks,
                     proxy_us / floor_us,
+                    column(Route::Responses),
+                    column(Route::Messages).trim_start_matches(' ').to_owned(),
                 );
             }
         }

@@ -26,7 +26,7 @@ use super::idle::IdleBody;
 use super::log::{line, RequestLog};
 use super::metrics;
 use super::routes::{builder_for, read_body, Proxy};
-use super::store::{ResponseStore, StoredResponse};
+use super::store::{ResponseStore, StoreError, StoredResponse};
 use super::stream_rewrite::{self, StoreAnswer};
 
 /// The most of an upstream's error body read, to say what went wrong.
@@ -132,7 +132,13 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
                 let store = request.store().then(|| store_hook(&proxy.store));
                 (request.translate(history, &options)?, store)
             }
-            _ => (messages::translate(&body, &options)?, None),
+            _ => {
+                let (translated, notes) = messages::translate_noting(&body, &options)?;
+                if let Some(summary) = notes.summary() {
+                    log.note(summary);
+                }
+                (translated, None)
+            }
         };
         log.route(api.route(translated.stream));
         let builder = match config.formats.for_model(Some(&client_model)) {
@@ -203,6 +209,12 @@ async fn previous(store: &ResponseStore, id: &str) -> Result<StoredResponse, Age
             "previous_response_id",
             format!("Previous response with id '{id}' not found (responses are kept for --response-store-ttl, and only with store: true)"),
         ).with_kind(ErrorKind::PreviousResponseNotFound)),
+        // Not a response this proxy wrote: as good as none.
+        Err(e @ StoreError::Corrupt(_)) => Err(AgentError::invalid(
+            "previous_response_id",
+            format!("Previous response with id '{id}' cannot be read: {e}"),
+        )
+        .with_kind(ErrorKind::PreviousResponseNotFound)),
         Err(e) => Err(AgentError::new(
             ErrorKind::Unavailable,
             format!("the response store cannot be read: {e}"),

@@ -136,14 +136,15 @@ pub struct ProxyArgs {
     /// (one object per line) for log shippers.
     #[arg(long, value_enum, default_value_t = LogFormat::Text)]
     pub log_format: LogFormat,
-    /// The most tokens asked of the upstream for one answer: a larger
-    /// `max_tokens` (`max_output_tokens`, `max_completion_tokens`) is
-    /// lowered to it. Agents ask for more than local models can give
-    /// (Claude Code asks 32,000 and more), which some servers refuse.
+    /// The most tokens asked of the upstream for one answer on the agent
+    /// routes (`/v1/responses`, `/v1/messages`): a larger `max_tokens`
+    /// (`max_output_tokens`) is lowered to it. Agents ask for more than
+    /// local models can give (Claude Code asks 128,000), which some
+    /// servers refuse.
     #[arg(long, value_name = "N")]
     pub max_tokens_cap: Option<u64>,
-    /// The key sent to the upstream (`Authorization: Bearer KEY`) for a
-    /// request that brings no credential of its own (Codex with a local
+    /// The key sent to the upstream (`Authorization: Bearer KEY`) for an
+    /// agent route's request that brings no credential of its own (Codex with a local
     /// provider sends none). A client's own `Authorization`, or its
     /// `x-api-key` (Claude Code), is sent on in its place. Read from the
     /// environment variable TOOLCALL_UPSTREAM_KEY when set.
@@ -154,6 +155,8 @@ pub struct ProxyArgs {
         hide_env_values = true
     )]
     pub upstream_key: Option<String>,
+    #[command(flatten)]
+    pub store: super::store::StoreArgs,
     /// Worker threads for the server (default: one per core).
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,

@@ -50,15 +50,16 @@ pub fn run(args: &ProxyArgs) -> Result<(), String> {
         .enable_all()
         .build()
         .map_err(|e| format!("cannot start the runtime: {e}"))?;
-    let result = runtime.block_on(serve(config));
+    let result = runtime.block_on(serve(config, &args.store));
     // Connections cut at the end of the grace are dropped with the
     // runtime; only a blocking task (a DNS lookup) could hold it up.
     runtime.shutdown_timeout(Duration::from_secs(1));
     result
 }
 
-async fn serve(config: Config) -> Result<(), String> {
+async fn serve(config: Config, store: &store::StoreArgs) -> Result<(), String> {
     let listeners = server::bind(&config.listen).await?;
+    let store = store::ResponseStore::open(store).await?;
     let (default_max, file_limit) = server::default_max_connections();
     let limits = Limits {
         header_read_timeout: config.header_read_timeout,
@@ -105,9 +106,14 @@ async fn serve(config: Config) -> Result<(), String> {
         secs(config.first_byte_timeout),
         secs(config.idle_timeout),
     ), &[]);
+    log::line("info", &format!(
+        "/v1/responses and /v1/messages are served here (translated to the upstream's chat completions); response store {} (--response-store), an answer kept whole up to {} bytes (--max-response-bytes)",
+        store.describe(),
+        config.max_response_bytes,
+    ), &[]);
     let proxy = Arc::new(Proxy {
         upstream: Upstream::new(&config)?,
-        store: store::ResponseStore::default(),
+        store,
         config,
     });
     let app = Router::new().fallback(routes::handle).with_state(proxy);

@@ -49,7 +49,11 @@ pub async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Respon
         let mut body = read_body(&parts.headers, body, config.max_body_bytes).await?;
         let chat = parts.method == Method::POST && is_chat_completions(parts.uri.path());
         // The format is the client's model's; then the model is renamed.
-        let rewrite = if chat { rewrite_for(config, &body)? } else { None };
+        let rewrite = if chat {
+            rewrite_for(config, &body)?
+        } else {
+            None
+        };
         if chat && config.formats.renames_models() {
             body = rename_model(config, body);
         }
