@@ -6,10 +6,13 @@ A small HTTP server: each request is saved as JSON (method, path without the
 client prefix, query, headers with secrets redacted, body) under
 --out/<client>/NN.json, where <client> is the first path segment the client
 was pointed at (http://127.0.0.1:PORT/<client>/v1/...). It answers as a
-model that calls the request's shell-like tool once, then answers in text
-when the tool's result is in the history, in the API's own shape
-(Responses or Anthropic Messages, streamed or not), so that agents send a
-second turn.
+model that says a sentence and calls the request's shell-like tool once,
+then answers in text quoting the tool's result when that is in the history,
+in the API's own shape (Responses or Anthropic Messages, streamed or not),
+so that agents send a second turn. For a model `e2e-<format>` it runs the
+replay's scripted command (cli/tests/support/agent_script.rs), so that
+tests/e2e/{responses,anthropic}_client.py and agents_sdk.py can be tried
+against it as against a correct proxy.
 
     python tests/e2e/record_agents.py --port 8765 --out target/recorded
 """
@@ -54,10 +57,9 @@ def pick_tool(tools):
     return next(iter(named.values()), None)
 
 
-def arguments_for(schema):
+def arguments_for(schema, command):
     props = schema.get("properties") or {}
     args = {}
-    command = f"echo {MARKER}"
     for key in ("command", "cmd"):
         if key in props:
             kind = props[key].get("type")
@@ -69,17 +71,6 @@ def arguments_for(schema):
             args[key] = {"string": "x", "integer": 1, "number": 1, "boolean": False,
                          "array": [], "object": {}}.get(kind, "x")
     return args
-
-
-def has_tool_result(body):
-    items = body.get("input") if isinstance(body.get("input"), list) else []
-    if any(i.get("type") in ("function_call_output", "custom_tool_call_output") for i in items):
-        return True
-    for message in body.get("messages") or []:
-        content = message.get("content")
-        if isinstance(content, list) and any(b.get("type") == "tool_result" for b in content):
-            return True
-    return False
 
 
 def sse(handler, events):
@@ -104,23 +95,61 @@ def answer_json(handler, value, status=200):
     handler.wfile.write(data)
 
 
+def command_for(model):
+    """The scripted agent model's command for a test model `e2e-<format>`
+    (so that tests/e2e/*_client.py can be tried against this recorder),
+    else an echo of the recorder's marker."""
+    if model and model.startswith("e2e-"):
+        return f"echo toolcall-e2e-{model[4:]}-$((6*7))"
+    return f"echo {MARKER}"
+
+
+def as_text(content):
+    """A result's content: a string, or the text of its blocks."""
+    if isinstance(content, str):
+        return content
+    return " ".join(block.get("text", "") for block in content or [] if isinstance(block, dict))
+
+
+def result_texts(body):
+    """The texts of the tool results in the request."""
+    texts = []
+    for item in body.get("input") if isinstance(body.get("input"), list) else []:
+        if item.get("type") in ("function_call_output", "custom_tool_call_output"):
+            texts.append(as_text(item.get("output")))
+    for message in body.get("messages") or []:
+        for block in message.get("content") if isinstance(message.get("content"), list) else []:
+            if block.get("type") == "tool_result":
+                texts.append(as_text(block.get("content")))
+    return texts
+
+
+def turn(body, tools):
+    """What the model says: (text, (tool name, arguments) or None)."""
+    tool = pick_tool(tools)
+    texts = result_texts(body)
+    if texts or tool is None:
+        quoted = next((word for text in texts for word in text.split()
+                       if "toolcall-e2e-" in word), MARKER)
+        return f"The command printed: {quoted}", None
+    arguments = arguments_for(tool_schema(tool), command_for(body.get("model")))
+    return "I will run the command and look at what it prints.", (tool_name(tool), arguments)
+
+
 def responses_answer(handler, body):
     tools = [t for t in body.get("tools") or [] if t.get("type") == "function"]
-    tool = pick_tool(tools)
+    text, call = turn(body, tools)
     now = int(time.time())
     usage = {"input_tokens": 10, "input_tokens_details": {"cached_tokens": 0},
              "output_tokens": 5, "output_tokens_details": {"reasoning_tokens": 0},
              "total_tokens": 15}
-    if has_tool_result(body) or tool is None:
-        item = {"type": "message", "id": "msg_rec1", "role": "assistant", "status": "completed",
-                "content": [{"type": "output_text", "text": f"The command printed: {MARKER}",
-                             "annotations": []}]}
-    else:
-        item = {"type": "function_call", "id": "fc_rec1", "call_id": "call_rec1",
-                "name": tool_name(tool), "status": "completed",
-                "arguments": json.dumps(arguments_for(tool_schema(tool)))}
+    items = [{"type": "message", "id": "msg_rec1", "role": "assistant", "status": "completed",
+              "content": [{"type": "output_text", "text": text, "annotations": []}]}]
+    if call:
+        items.append({"type": "function_call", "id": "fc_rec1", "call_id": "call_rec1",
+                      "name": call[0], "status": "completed", "arguments": json.dumps(call[1])})
     response = {"id": "resp_rec1", "object": "response", "created_at": now,
-                "model": body.get("model"), "status": "completed", "output": [item],
+                "model": body.get("model"), "status": "completed", "output": items,
                 "usage": usage, "error": None, "incomplete_details": None,
                 "parallel_tool_calls": True, "tool_choice": "auto", "tools": []}
     if not body.get("stream"):
@@ -132,60 +161,65 @@ def responses_answer(handler, body):
         return name, {"type": name, "sequence_number": next(seq), **fields}
     events = [ev("response.created", response=pending),
               ev("response.in_progress", response=pending)]
-    if item["type"] == "message":
-        text = item["content"][0]["text"]
-        events += [
-            ev("response.output_item.added", output_index=0,
-               item=dict(item, status="in_progress", content=[])),
-            ev("response.content_part.added", item_id=item["id"], output_index=0,
-               content_index=0, part={"type": "output_text", "text": "", "annotations": []}),
-            ev("response.output_text.delta", item_id=item["id"], output_index=0,
-               content_index=0, delta=text, logprobs=[]),
-            ev("response.output_text.done", item_id=item["id"], output_index=0,
-               content_index=0, text=text, logprobs=[]),
-            ev("response.content_part.done", item_id=item["id"], output_index=0,
-               content_index=0, part=item["content"][0]),
-        ]
-    else:
-        events += [
-            ev("response.output_item.added", output_index=0,
-               item=dict(item, status="in_progress", arguments="")),
-            ev("response.function_call_arguments.delta", item_id=item["id"],
-               output_index=0, delta=item["arguments"]),
-            ev("response.function_call_arguments.done", item_id=item["id"],
-               output_index=0, arguments=item["arguments"]),
-        ]
-    events += [ev("response.output_item.done", output_index=0, item=item),
-               ev("response.completed", response=response)]
+    for index, item in enumerate(items):
+        at = {"item_id": item["id"], "output_index": index}
+        if item["type"] == "message":
+            part = item["content"][0]
+            events += [
+                ev("response.output_item.added", output_index=index,
+                   item=dict(item, status="in_progress", content=[])),
+                ev("response.content_part.added", **at, content_index=0,
+                   part={"type": "output_text", "text": "", "annotations": []}),
+                ev("response.output_text.delta", **at, content_index=0, delta=part["text"],
+                   logprobs=[]),
+                ev("response.output_text.done", **at, content_index=0, text=part["text"],
+                   logprobs=[]),
+                ev("response.content_part.done", **at, content_index=0, part=part),
+            ]
+        else:
+            events += [
+                ev("response.output_item.added", output_index=index,
+                   item=dict(item, status="in_progress", arguments="")),
+                ev("response.function_call_arguments.delta", **at, delta=item["arguments"]),
+                ev("response.function_call_arguments.done", **at,
+                   arguments=item["arguments"]),
+            ]
+        events.append(ev("response.output_item.done", output_index=index, item=item))
+    events.append(ev("response.completed", response=response))
     sse(handler, events)
 
 
 def messages_answer(handler, body):
-    tool = pick_tool(body.get("tools") or [])
+    text, call = turn(body, body.get("tools") or [])
     usage = {"input_tokens": 10, "output_tokens": 5, "cache_creation_input_tokens": 0,
              "cache_read_input_tokens": 0}
-    if has_tool_result(body) or tool is None:
-        block = {"type": "text", "text": f"The command printed: {MARKER}"}
-        stop = "end_turn"
-    else:
-        block = {"type": "tool_use", "id": "toolu_rec1", "name": tool_name(tool),
-                 "input": arguments_for(tool_schema(tool))}
-        stop = "tool_use"
+    blocks = [{"type": "text", "text": text}]
+    if call:
+        blocks.append({"type": "tool_use", "id": "toolu_rec1", "name": call[0],
+                       "input": call[1]})
+    stop = "tool_use" if call else "end_turn"
     message = {"id": "msg_rec1", "type": "message", "role": "assistant",
-               "model": body.get("model"), "content": [block], "stop_reason": stop,
+               "model": body.get("model"), "content": blocks, "stop_reason": stop,
                "stop_sequence": None, "usage": usage}
     if not body.get("stream"):
         return answer_json(handler, message)
-    start_block = dict(block, text="") if block["type"] == "text" else dict(block, input={})
-    delta = {"type": "text_delta", "text": block["text"]} if block["type"] == "text" else \
-        {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
-    events = [
-        ("message_start", {"type": "message_start", "message": dict(
-            message, content=[], stop_reason=None, usage=dict(usage, output_tokens=1))}),
-        ("content_block_start", {"type": "content_block_start", "index": 0,
-                                 "content_block": start_block}),
-        ("content_block_delta", {"type": "content_block_delta", "index": 0, "delta": delta}),
-        ("content_block_stop", {"type": "content_block_stop", "index": 0}),
+    events = [("message_start", {"type": "message_start", "message": dict(
+        message, content=[], stop_reason=None, usage=dict(usage, output_tokens=1))})]
+    for index, block in enumerate(blocks):
+        if block["type"] == "text":
+            start = dict(block, text="")
+            delta = {"type": "text_delta", "text": block["text"]}
+        else:
+            start = dict(block, input={})
+            delta = {"type": "input_json_delta", "partial_json": json.dumps(block["input"])}
+        events += [
+            ("content_block_start", {"type": "content_block_start", "index": index,
+                                     "content_block": start}),
+            ("content_block_delta", {"type": "content_block_delta", "index": index,
+                                     "delta": delta}),
+            ("content_block_stop", {"type": "content_block_stop", "index": index}),
+        ]
+    events += [
         ("message_delta", {"type": "message_delta",
                            "delta": {"stop_reason": stop, "stop_sequence": None},
                            "usage": {"output_tokens": 5}}),

@@ -17,6 +17,7 @@
 //! | `paced/<ms>/<format>/<fixture>` | the stream with `ms` milliseconds between chunks (a model's pace), each chunk stamped with `x_sent_ns`, nanoseconds since [`clock_start`] when it was sent |
 //! | `endless` | a chunk every few milliseconds, forever; the time the client went away is recorded |
 //! | `fault/…` | the misbehaviours of [`faults`] |
+//! | `agent/<format>`, `agent/<format>/cut` | the scripted agent model of [`agent_script`]: a shell call as raw text, then an answer quoting its result |
 //! | `hang` | nothing, ever: the response's head never comes (a hung model server) |
 //!
 //! `GET /v1/models` lists the formats; any other path echoes the request
@@ -24,6 +25,8 @@
 
 #![allow(dead_code)] // each test binary uses a different part
 
+#[path = "agent_script.rs"]
+pub mod agent_script;
 #[path = "faults.rs"]
 pub mod faults;
 
@@ -270,6 +273,7 @@ async fn chat(State(recorder): State<Arc<Recorder>>, request: Request) -> Respon
         }
         ["endless"] => endless(recorder.clone(), model),
         ["fault", rest @ ..] => faults::respond(rest, &model, stream, usage).await,
+        ["agent", rest @ ..] => agent_script::respond(rest, &model, &request),
         ["hang"] => hang().await,
         ["paced", millis, format, name] => {
             let Some(text) = fixture_text(format, name) else {
