@@ -6,7 +6,7 @@
 //! whole, ran, and its output came back into the final answer.
 //!
 //! The client tests are ignored by `cargo test`: they need, pinned
-//! (tests/e2e/ci-snippet.sh installs them),
+//! (tests/e2e/agents.sh installs them),
 //! - `TOOLCALL_E2E_PYTHON`: a Python with `openai`, `anthropic`, `openai-agents`;
 //! - `TOOLCALL_E2E_CODEX`: the `codex` binary (npm `@openai/codex`);
 //! - `TOOLCALL_E2E_CLAUDE`: the `claude` binary (npm `@anthropic-ai/claude-code`).
@@ -83,37 +83,37 @@ async fn python_client(script: &str, base_path: &str, format: &str, cut: bool) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/agents.sh)"]
 async fn openai_responses_client_hermes() {
     python_client("responses_client.py", "/v1", "hermes", true).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/agents.sh)"]
 async fn openai_responses_client_glm47() {
     python_client("responses_client.py", "/v1", "glm47", true).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/agents.sh)"]
 async fn anthropic_client_hermes() {
     python_client("anthropic_client.py", "", "hermes", true).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/agents.sh)"]
 async fn anthropic_client_qwen3_coder() {
     python_client("anthropic_client.py", "", "qwen3_coder", true).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/agents.sh)"]
 async fn openai_agents_sdk_hermes() {
     python_client("agents_sdk.py", "/v1", "hermes", false).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_PYTHON (tests/e2e/agents.sh)"]
 async fn openai_agents_sdk_glm47() {
     python_client("agents_sdk.py", "/v1", "glm47", false).await;
 }
@@ -193,13 +193,13 @@ async fn codex(format: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_CODEX (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_CODEX (tests/e2e/agents.sh)"]
 async fn codex_exec_hermes() {
     codex("hermes").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_CODEX (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_CODEX (tests/e2e/agents.sh)"]
 async fn codex_exec_glm47() {
     codex("glm47").await;
 }
@@ -256,13 +256,13 @@ async fn claude_code(format: &str) {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_CLAUDE (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_CLAUDE (tests/e2e/agents.sh)"]
 async fn claude_code_hermes() {
     claude_code("hermes").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-#[ignore = "needs TOOLCALL_E2E_CLAUDE (tests/e2e/ci-snippet.sh)"]
+#[ignore = "needs TOOLCALL_E2E_CLAUDE (tests/e2e/agents.sh)"]
 async fn claude_code_qwen3_coder() {
     claude_code("qwen3_coder").await;
 }

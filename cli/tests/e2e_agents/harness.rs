@@ -22,7 +22,7 @@ pub fn repo_root() -> PathBuf {
 /// repository's): a test without it fails, never passes unchecked.
 pub fn required_path(var: &str, what: &str) -> PathBuf {
     let Some(value) = std::env::var_os(var) else {
-        panic!("set {var} to {what} (tests/e2e/ci-snippet.sh sets it up)");
+        panic!("set {var} to {what} (tests/e2e/agents.sh sets it up)");
     };
     let path = repo_root().join(value);
     assert!(path.exists(), "{var}={} does not exist", path.display());

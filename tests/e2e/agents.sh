@@ -1,11 +1,15 @@
-# The agent routes' end-to-end tests (cli/tests/e2e_agents.rs), for .ci/run:
+#!/usr/bin/env bash
+# The agent routes' end-to-end tests (cli/tests/e2e_agents.rs), run by .ci/run:
 # real clients and agents, every version pinned, installed under target/.
 # Needs node/npm (Claude Code's package asks for node >= 22 but its native
 # binary runs on 20) and python3; nothing is fetched at test time and the
 # agents run offline against the local proxy.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+
 CODEX_VERSION=0.171.0
 CLAUDE_CODE_VERSION=2.1.332
-OPENAI_VERSION=3.54.0          # already pinned above in .ci/run
+OPENAI_VERSION=3.54.0          # as pinned in .ci/run
 ANTHROPIC_VERSION=2.14.0
 OPENAI_AGENTS_VERSION=0.24.0
 VENV=target/e2e-venv           # the same virtualenv as the openai e2e test
