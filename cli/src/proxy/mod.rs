@@ -107,7 +107,7 @@ async fn serve(config: Config, store: &store::StoreArgs) -> Result<(), String> {
         secs(config.idle_timeout),
     ), &[]);
     log::line("info", &format!(
-        "/v1/responses and /v1/messages are served here (translated to the upstream's chat completions); response store {} (--response-store), an answer kept whole up to {} bytes (--max-response-bytes)",
+        "/v1/responses and /v1/messages are served here (translated to the upstream's chat completions), an answer kept whole up to {1} bytes (--max-response-bytes); response store {0}",
         store.describe(),
         config.max_response_bytes,
     ), &[]);
