@@ -288,7 +288,7 @@ async fn past_the_cap_a_silent_connection_gives_way_and_requests_in_flight_do_no
             .await
             .expect("no silent connection was closed");
     assert!(answer.is_empty(), "{answer:?}");
-    proxy.wait_for_log(|line| line.contains("closed 1 connection(s) still reading a request head"));
+    proxy.wait_for_log(|line| line.contains("closed 1 connection(s) waiting for a request head"));
     drop(still_open);
     // Every slot serving a request: a new connection gets 503 at once.
     let _hung = hung_requests(&proxy, &replay, 4).await;

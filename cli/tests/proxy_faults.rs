@@ -462,7 +462,7 @@ async fn normal_clients_are_served_while_slow_heads_hold_every_slot() {
     let addr = proxy.url.trim_start_matches("http://");
     let mut attack = support::slowloris::Slowloris::start(addr, 300, Duration::from_millis(100));
     // Every slot taken, and slow clients shed for newer ones.
-    proxy.wait_for_log(|line| line.contains("still reading a request head"));
+    proxy.wait_for_log(|line| line.contains("waiting for a request head"));
     let fixture = "typed_ladder";
     let text = replay::fixture_text("qwen3_coder", fixture).unwrap();
     let tools = replay::fixture_tools("qwen3_coder", fixture).unwrap();

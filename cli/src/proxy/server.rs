@@ -192,7 +192,7 @@ impl Counters {
         let shed = self.shed.swap(0, Ordering::Relaxed);
         if shed > 0 {
             log::line("warn", &format!(
-                "closed {shed} connection(s) still reading a request head, the longest-reading first, for new ones past {} (--max-connections)",
+                "closed {shed} connection(s) waiting for a request head (slow heads first, then idle, the longest-waiting first) to make room for new ones: {} open (--max-connections)",
                 limits.max_connections
             ), &[]);
         }
@@ -291,12 +291,11 @@ pub async fn serve<F>(
                     break Some(slot);
                 }
                 Admission::Full => break None,
-                // Bounded: a fresh connection is read at its task's first
-                // poll, a shed one closes at its next.
+                // Briefly: a shed connection closes at its task's next poll.
                 Admission::Wait => tokio::select! {
                     biased;
                     () = &mut stop => break 'accepting,
-                    () = slots.changed() => {}
+                    () = slots.closed() => {}
                 },
             }
         };

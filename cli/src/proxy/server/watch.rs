@@ -1,6 +1,6 @@
 //! Where a connection's phase is seen (see `shed.rs`): its socket, for a
-//! read that finds no complete head and for the flush that hands a whole
-//! answer to the system, and its answer's body, for the answer's end.
+//! head begun and not finished and for the flush that hands a whole answer
+//! to the system, and its answer's body, for the answer's end.
 
 use std::io::IoSlice;
 use std::pin::Pin;
@@ -16,21 +16,30 @@ use tokio::net::TcpStream;
 
 use super::shed::Slot;
 
-/// A connection's slot and what its answer has done so far.
+/// A connection's slot and what it has done so far. Its flags are only
+/// touched from the connection's own task.
 pub struct Watch {
     pub slot: Slot,
+    /// A request head is being served, from the service's call to the
+    /// flush after the answer's end.
+    serving: AtomicBool,
+    /// Bytes were read while no request was served.
+    got_bytes: AtomicBool,
+    /// The slot was told of a head begun ([`Slot::heard`]): once is all
+    /// it needs.
+    heard: AtomicBool,
     /// The last answer's body ended; it is out once the next flush is.
     answered: AtomicBool,
-    /// A request head is being served.
-    serving: AtomicBool,
 }
 
 impl Watch {
     pub fn new(slot: Slot) -> Arc<Watch> {
         Arc::new(Watch {
             slot,
-            answered: AtomicBool::new(false),
             serving: AtomicBool::new(false),
+            got_bytes: AtomicBool::new(false),
+            heard: AtomicBool::new(false),
+            answered: AtomicBool::new(false),
         })
     }
 
@@ -59,12 +68,25 @@ impl AsyncRead for Watched {
         cx: &mut Context<'_>,
         buf: &mut ReadBuf<'_>,
     ) -> Poll<std::io::Result<()>> {
+        let before = buf.filled().len();
         let read = Pin::new(&mut self.stream).poll_read(cx, buf);
-        // hyper reads for more only while the head is incomplete (and,
-        // while serving, for the body or a close): nothing more to read
-        // here is a head still missing, so the connection may be shed.
-        if read.is_pending() && !self.watch.serving.load(Ordering::Relaxed) {
-            self.watch.slot.reading();
+        let watch = &self.watch;
+        if !watch.serving.load(Ordering::Relaxed) {
+            match read {
+                Poll::Ready(Ok(())) if buf.filled().len() > before => {
+                    watch.got_bytes.store(true, Ordering::Relaxed);
+                }
+                // hyper reads on only while the head is incomplete: bytes,
+                // then no more, is a head begun and not finished. A head
+                // that comes whole is served before any such read.
+                Poll::Pending
+                    if watch.got_bytes.load(Ordering::Relaxed)
+                        && !watch.heard.swap(true, Ordering::Relaxed) =>
+                {
+                    watch.slot.heard();
+                }
+                _ => {}
+            }
         }
         read
     }
@@ -96,9 +118,10 @@ impl AsyncWrite for Watched {
     /// waits for its next request.
     fn poll_flush(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<std::io::Result<()>> {
         let flushed = ready!(Pin::new(&mut self.stream).poll_flush(cx));
-        if flushed.is_ok() && self.watch.answered.swap(false, Ordering::Relaxed) {
-            self.watch.serving.store(false, Ordering::Relaxed);
-            self.watch.slot.reading();
+        let watch = &self.watch;
+        if flushed.is_ok() && watch.answered.swap(false, Ordering::Relaxed) {
+            watch.serving.store(false, Ordering::Relaxed);
+            watch.slot.answered();
         }
         Poll::Ready(flushed)
     }
