@@ -291,11 +291,12 @@ pub async fn serve<F>(
                     break Some(slot);
                 }
                 Admission::Full => break None,
-                // Briefly: a shed connection closes at its task's next poll.
+                // Briefly: a shed connection closes, and an unread one is
+                // read, at its task's next poll.
                 Admission::Wait => tokio::select! {
                     biased;
                     () = &mut stop => break 'accepting,
-                    () = slots.closed() => {}
+                    () = slots.changed() => {}
                 },
             }
         };

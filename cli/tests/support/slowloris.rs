@@ -8,7 +8,6 @@
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
-use std::thread::JoinHandle;
 use std::time::Duration;
 
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
@@ -31,7 +30,6 @@ pub struct Counts {
 pub struct Slowloris {
     pub counts: Arc<Counts>,
     stop: Option<oneshot::Sender<()>>,
-    thread: Option<JoinHandle<()>>,
 }
 
 impl Slowloris {
@@ -39,7 +37,7 @@ impl Slowloris {
     pub fn start(addr: &str, clients: usize, pace: Duration) -> Slowloris {
         let counts = Arc::new(Counts::default());
         let (stop, stopped) = oneshot::channel();
-        let thread = std::thread::spawn({
+        std::thread::spawn({
             let (addr, counts) = (addr.to_owned(), counts.clone());
             move || {
                 let runtime = tokio::runtime::Builder::new_current_thread()
@@ -58,7 +56,6 @@ impl Slowloris {
         Slowloris {
             counts,
             stop: Some(stop),
-            thread: Some(thread),
         }
     }
 
@@ -74,13 +71,11 @@ impl Slowloris {
         self.counts.answered.load(Ordering::Relaxed)
     }
 
-    /// Ends every client and closes their connections.
+    /// Ends every client and closes their connections (on their thread,
+    /// a moment later).
     pub fn stop(&mut self) {
         if let Some(stop) = self.stop.take() {
             let _ = stop.send(());
-        }
-        if let Some(thread) = self.thread.take() {
-            let _ = thread.join();
         }
     }
 }

@@ -4,15 +4,17 @@
 //! holds its slot only until a newer connection needs it, so that it
 //! cannot keep normal clients out.
 //!
-//! Waiting connections are shed in this order, the longest-waiting first
-//! in each class:
-//! 1. those that sent part of a request head and not the rest: the slow
-//!    headers themselves;
+//! A connection is shed only once the proxy has read all it sent and found
+//! no whole head; until its first read it is `Unread` (its head may be in
+//! its socket while the task that reads it waits for a core), and a new
+//! connection waits for that read rather than shed it. Waiting connections
+//! are shed in this order, the longest-waiting first in each class:
+//! 1. those that sent part of a request head and then nothing more: the
+//!    slow headers themselves;
 //! 2. keep-alive connections idle after an answer: clients, but one may
 //!    be sending its next request just as it is closed;
-//! 3. those that have sent nothing the proxy has read: a new client's
-//!    head may be in flight, or in its socket unread while the task that
-//!    reads it waits for a core; shed only when no slow header is left.
+//! 3. those that have sent nothing at all: a new client's head may be on
+//!    its way.
 //!
 //! Each admission is one lock, and O(log n) in the connections waiting.
 
@@ -30,8 +32,9 @@ pub const SHEDDING_AT_ONCE: usize = 16;
 pub struct Slots {
     max: usize,
     book: Mutex<Book>,
-    /// A shed connection closed: what [`Admission::Wait`] waits for.
-    closed: Notify,
+    /// A shed connection closed, or an unread one was read: what
+    /// [`Admission::Wait`] waits for.
+    changed: Notify,
 }
 
 #[derive(Default)]
@@ -40,6 +43,8 @@ struct Book {
     open: usize,
     /// Shed, not closed yet.
     shedding: usize,
+    /// Admitted, not read yet.
+    unread: usize,
     next_ticket: u64,
     /// The connections waiting for a head: the first is the next to shed.
     waiting: BTreeMap<Place, Arc<Mark>>,
@@ -66,6 +71,8 @@ struct Mark {
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Phase {
+    /// Not read yet; its ticket is its turn of arrival.
+    Unread(u64),
     Waiting(Place),
     /// From a whole request head to its answer's last byte.
     Serving,
@@ -73,7 +80,7 @@ enum Phase {
 }
 
 /// A waiting connection's place in the shedding order: by class, then by
-/// ticket (drawn in turn when it began to wait).
+/// ticket (drawn in turn when it arrived, or when its last answer went).
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
 struct Place {
     class: Class,
@@ -94,8 +101,9 @@ pub enum Admission {
     Admitted { slot: Slot, shed: bool },
     /// Every slot serves a request: refuse (503).
     Full,
-    /// Only waiting connections hold the slots, but [`SHEDDING_AT_ONCE`]
-    /// are closing already: wait for [`Slots::closed`] and ask again.
+    /// No slot now, but one soon: [`SHEDDING_AT_ONCE`] are closing
+    /// already, or connections not read yet may turn out to be waiting.
+    /// Wait for [`Slots::changed`] and ask again.
     Wait,
 }
 
@@ -104,7 +112,7 @@ impl Slots {
         Arc::new(Slots {
             max: max.max(1),
             book: Mutex::default(),
-            closed: Notify::new(),
+            changed: Notify::new(),
         })
     }
 
@@ -115,7 +123,11 @@ impl Slots {
         let shed = if book.live() < self.max {
             false
         } else if book.waiting.is_empty() {
-            return Admission::Full;
+            return if book.unread > 0 {
+                Admission::Wait
+            } else {
+                Admission::Full
+            };
         } else if book.shedding >= SHEDDING_AT_ONCE {
             return Admission::Wait;
         } else {
@@ -129,28 +141,24 @@ impl Slots {
             true
         };
         book.open += 1;
-        let place = Place {
-            class: Class::Silent,
-            ticket: book.ticket(),
-        };
-        let mark = Arc::new(Mark {
-            phase: Mutex::new(Phase::Waiting(place)),
-            shed_order: Notify::new(),
-        });
-        book.waiting.insert(place, mark.clone());
+        book.unread += 1;
+        let ticket = book.ticket();
         Admission::Admitted {
             slot: Slot {
                 slots: self.clone(),
-                mark,
+                mark: Arc::new(Mark {
+                    phase: Mutex::new(Phase::Unread(ticket)),
+                    shed_order: Notify::new(),
+                }),
             },
             shed,
         }
     }
 
-    /// Resolves when a shed connection has closed since the last call (or
-    /// from now on).
-    pub fn closed(&self) -> impl Future<Output = ()> + '_ {
-        self.closed.notified()
+    /// Resolves at the next change [`Admission::Wait`] waits for (or at
+    /// once if one came since the last call).
+    pub fn changed(&self) -> impl Future<Output = ()> + '_ {
+        self.changed.notified()
     }
 
     /// Connections open, those being shed included.
@@ -177,23 +185,31 @@ pub struct Slot {
 }
 
 impl Slot {
-    /// Part of a head was read, and then nothing more was there: from a
-    /// new connection, that makes it a slow header until the head is
-    /// whole. Its place in turn stays that of its arrival.
-    pub fn heard(&self) {
+    /// A read found nothing more to read, and no whole head: after `bytes`
+    /// of a head, a slow header; after none, a silent connection. Its
+    /// turn stays that of its arrival. A keep-alive connection stays one.
+    pub fn read_dry(&self, bytes: bool) {
+        let class = if bytes {
+            Class::PartHead
+        } else {
+            Class::Silent
+        };
         let mut book = self.slots.book();
         let mut phase = lock(&self.mark.phase);
-        if let Phase::Waiting(place) = *phase {
-            if place.class == Class::Silent {
-                let moved = Place {
-                    class: Class::PartHead,
-                    ..place
-                };
-                book.waiting.remove(&place);
-                book.waiting.insert(moved, self.mark.clone());
-                *phase = Phase::Waiting(moved);
+        let ticket = match *phase {
+            Phase::Unread(ticket) => {
+                self.leave_unread(&mut book);
+                ticket
             }
-        }
+            Phase::Waiting(place) if place.class == Class::Silent && class == Class::PartHead => {
+                book.waiting.remove(&place);
+                place.ticket
+            }
+            _ => return,
+        };
+        let place = Place { class, ticket };
+        book.waiting.insert(place, self.mark.clone());
+        *phase = Phase::Waiting(place);
     }
 
     /// A whole request head came: never shed until [`Slot::answered`].
@@ -204,6 +220,7 @@ impl Slot {
         match *phase {
             Phase::Shed => return false,
             Phase::Serving => return true,
+            Phase::Unread(_) => self.leave_unread(&mut book),
             Phase::Waiting(place) => {
                 book.waiting.remove(&place);
             }
@@ -231,19 +248,26 @@ impl Slot {
     pub fn shed_order(&self) -> impl Future<Output = ()> + '_ {
         self.mark.shed_order.notified()
     }
+
+    fn leave_unread(&self, book: &mut Book) {
+        book.unread -= 1;
+        // A new connection may be waiting to see what this one is.
+        self.slots.changed.notify_one();
+    }
 }
 
 impl Drop for Slot {
     fn drop(&mut self) {
         let mut book = self.slots.book();
         match *lock(&self.mark.phase) {
+            Phase::Unread(_) => self.leave_unread(&mut book),
             Phase::Waiting(place) => {
                 book.waiting.remove(&place);
             }
             Phase::Serving => {}
             Phase::Shed => {
                 book.shedding -= 1;
-                self.slots.closed.notify_one();
+                self.slots.changed.notify_one();
             }
         }
         book.open -= 1;
@@ -262,6 +286,13 @@ mod tests {
             Admission::Full => panic!("refused"),
             Admission::Wait => panic!("told to wait"),
         }
+    }
+
+    /// Admitted, then read: nothing (`silent`) or part of a head.
+    fn waiting(slots: &Arc<Slots>, silent: bool) -> (Slot, bool) {
+        let (slot, shed) = admitted(slots);
+        slot.read_dry(!silent);
+        (slot, shed)
     }
 
     fn phase(slot: &Slot) -> Phase {
@@ -283,26 +314,27 @@ mod tests {
     #[test]
     fn free_slots_are_taken_without_shedding() {
         let slots = Slots::new(3);
-        let held: Vec<_> = (0..3).map(|_| admitted(&slots)).collect();
+        let held: Vec<_> = (0..3).map(|_| waiting(&slots, true)).collect();
         assert!(held.iter().all(|(_, shed)| !shed));
         assert_eq!(slots.open(), 3);
         drop(held);
         assert_eq!(slots.open(), 0);
         let book = slots.book();
-        assert_eq!(book.shedding, 0);
+        assert_eq!((book.shedding, book.unread), (0, 0));
         assert!(book.waiting.is_empty());
     }
 
     #[test]
     fn the_longest_waiting_slow_header_is_shed_first() {
         let slots = Slots::new(3);
-        let (a, _) = admitted(&slots);
+        let (a, _) = waiting(&slots, true);
         let (b, _) = admitted(&slots);
         let (c, _) = admitted(&slots);
-        // b and c sent part of a head, in the order c, b: b arrived first.
-        c.heard();
-        b.heard();
-        let (d, shed) = admitted(&slots);
+        // b and c sent part of a head, read in the order c, b: b arrived
+        // first. a sent nothing.
+        c.read_dry(true);
+        b.read_dry(true);
+        let (d, shed) = waiting(&slots, true);
         assert!(shed);
         assert!(is_shed(&b));
         assert!(ready(b.shed_order()));
@@ -312,11 +344,11 @@ mod tests {
         assert!(!b.serving(), "a shed connection serves nothing");
         drop(b);
         assert_eq!(slots.open(), 3);
-        let (_e, shed) = admitted(&slots);
+        let (_e, shed) = waiting(&slots, true);
         assert!(shed);
         assert!(is_shed(&c));
         // a and d sent nothing: shed only now, a first.
-        let (_f, shed) = admitted(&slots);
+        let (_f, shed) = waiting(&slots, true);
         assert!(shed);
         assert!(is_shed(&a) && !is_shed(&d));
     }
@@ -324,18 +356,17 @@ mod tests {
     #[test]
     fn a_connection_serving_a_request_is_never_shed() {
         let slots = Slots::new(2);
-        let (a, _) = admitted(&slots);
-        let (b, _) = admitted(&slots);
-        a.heard();
-        b.heard();
+        let (a, _) = waiting(&slots, false);
+        let (b, _) = waiting(&slots, false);
         // a's head came whole although it had been waiting the longest.
         assert!(a.serving());
-        let (_c, shed) = admitted(&slots);
+        let (_c, shed) = waiting(&slots, true);
         assert!(shed);
         assert!(is_shed(&b));
         assert_eq!(phase(&a), Phase::Serving);
-        // The rest of the answer's way: still not shed.
-        a.heard();
+        // Reads while it serves change nothing.
+        a.read_dry(true);
+        assert_eq!(phase(&a), Phase::Serving);
         assert!(matches!(
             slots.admit(),
             Admission::Admitted { shed: true, .. }
@@ -353,20 +384,44 @@ mod tests {
     }
 
     #[test]
+    fn an_unread_connection_is_not_shed_and_newcomers_wait_for_its_read() {
+        let slots = Slots::new(2);
+        let (a, _) = admitted(&slots);
+        let (b, _) = admitted(&slots);
+        assert!(b.serving());
+        assert!(matches!(slots.admit(), Admission::Wait));
+        // a is read, and found silent: the wait is told, and a goes.
+        a.read_dry(false);
+        assert!(ready(slots.changed()));
+        let (_c, shed) = admitted(&slots);
+        assert!(shed && is_shed(&a));
+    }
+
+    #[test]
     fn classes_are_shed_in_order() {
         let slots = Slots::new(3);
-        let (silent, _) = admitted(&slots);
+        let (silent, _) = waiting(&slots, true);
         let (kept, _) = admitted(&slots);
         assert!(kept.serving());
         kept.answered();
-        let (slow, _) = admitted(&slots);
-        slow.heard();
+        let (slow, _) = waiting(&slots, false);
         let (_d, _) = admitted(&slots);
         assert!(is_shed(&slow) && !is_shed(&kept) && !is_shed(&silent));
         let (_e, _) = admitted(&slots);
         assert!(is_shed(&kept) && !is_shed(&silent));
         let (_f, _) = admitted(&slots);
         assert!(is_shed(&silent));
+    }
+
+    #[test]
+    fn a_silent_connection_that_begins_a_head_is_a_slow_header() {
+        let slots = Slots::new(2);
+        let (a, _) = waiting(&slots, true);
+        let (b, _) = waiting(&slots, true);
+        // b begins a head and stops: before a, although a came first.
+        b.read_dry(true);
+        let (_c, shed) = waiting(&slots, true);
+        assert!(shed && is_shed(&b) && !is_shed(&a));
     }
 
     #[test]
@@ -378,9 +433,18 @@ mod tests {
             assert!(slot.serving());
             slot.answered();
         }
-        // a serves another request: b has been idle longer.
+        // a serves another request: b has been idle longer, and stays a
+        // keep-alive connection when it begins its next head.
         assert!(a.serving());
         a.answered();
+        b.read_dry(true);
+        assert!(matches!(
+            phase(&b),
+            Phase::Waiting(Place {
+                class: Class::KeepAlive,
+                ..
+            })
+        ));
         let (_c, shed) = admitted(&slots);
         assert!(shed);
         assert!(is_shed(&b) && !is_shed(&a));
@@ -389,10 +453,10 @@ mod tests {
     #[test]
     fn sheds_in_flight_are_bounded() {
         let slots = Slots::new(1);
-        let (mut last, _) = admitted(&slots);
+        let (mut last, _) = waiting(&slots, true);
         let mut closing = Vec::new();
         for _ in 0..SHEDDING_AT_ONCE {
-            let (next, shed) = admitted(&slots);
+            let (next, shed) = waiting(&slots, true);
             assert!(shed);
             closing.push(std::mem::replace(&mut last, next));
         }
@@ -400,7 +464,7 @@ mod tests {
         assert_eq!(slots.open(), 1 + SHEDDING_AT_ONCE);
         // One closes: the wait is told, and one more may be shed.
         closing.pop();
-        assert!(ready(slots.closed()));
+        assert!(ready(slots.changed()));
         let (_next, shed) = admitted(&slots);
         assert!(shed);
         drop(closing);
@@ -410,7 +474,7 @@ mod tests {
     #[test]
     fn a_slot_freed_while_another_is_shed_is_taken_without_shedding() {
         let slots = Slots::new(2);
-        let (a, _) = admitted(&slots);
+        let (a, _) = waiting(&slots, true);
         let (b, _) = admitted(&slots);
         assert!(b.serving());
         let (_c, shed) = admitted(&slots);
@@ -427,7 +491,7 @@ mod tests {
     #[tokio::test]
     async fn a_shed_order_reaches_a_task_that_waits_for_it() {
         let slots = Slots::new(1);
-        let (a, _) = admitted(&slots);
+        let (a, _) = waiting(&slots, true);
         let task = tokio::spawn(async move {
             a.shed_order().await;
             drop(a);

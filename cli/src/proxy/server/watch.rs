@@ -1,10 +1,10 @@
 //! Where a connection's phase is seen (see `shed.rs`): its socket, for a
-//! head begun and not finished and for the flush that hands a whole answer
-//! to the system, and its answer's body, for the answer's end.
+//! read that finds no whole head and for the flush that hands a whole
+//! answer to the system, and its answer's body, for the answer's end.
 
 use std::io::IoSlice;
 use std::pin::Pin;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, Ordering};
 use std::sync::Arc;
 use std::task::{ready, Context, Poll};
 
@@ -25,9 +25,9 @@ pub struct Watch {
     serving: AtomicBool,
     /// Bytes were read while no request was served.
     got_bytes: AtomicBool,
-    /// The slot was told of a head begun ([`Slot::heard`]): once is all
-    /// it needs.
-    heard: AtomicBool,
+    /// What the slot was last told by [`Slot::read_dry`]: [`NOT_TOLD`],
+    /// [`TOLD_SILENT`] or [`TOLD_PART_HEAD`]; each is told once.
+    told: AtomicU8,
     /// The last answer's body ended; it is out once the next flush is.
     answered: AtomicBool,
 }
@@ -38,7 +38,7 @@ impl Watch {
             slot,
             serving: AtomicBool::new(false),
             got_bytes: AtomicBool::new(false),
-            heard: AtomicBool::new(false),
+            told: AtomicU8::new(NOT_TOLD),
             answered: AtomicBool::new(false),
         })
     }
@@ -49,6 +49,10 @@ impl Watch {
         self.slot.serving()
     }
 }
+
+const NOT_TOLD: u8 = 0;
+const TOLD_SILENT: u8 = 1;
+const TOLD_PART_HEAD: u8 = 2;
 
 /// The client's socket, as hyper reads and writes it.
 pub struct Watched {
@@ -76,14 +80,15 @@ impl AsyncRead for Watched {
                 Poll::Ready(Ok(())) if buf.filled().len() > before => {
                     watch.got_bytes.store(true, Ordering::Relaxed);
                 }
-                // hyper reads on only while the head is incomplete: bytes,
-                // then no more, is a head begun and not finished. A head
-                // that comes whole is served before any such read.
-                Poll::Pending
-                    if watch.got_bytes.load(Ordering::Relaxed)
-                        && !watch.heard.swap(true, Ordering::Relaxed) =>
-                {
-                    watch.slot.heard();
+                // hyper reads on only while it has no whole head: nothing
+                // more to read is a head begun and not finished, or none
+                // begun. A head that comes whole is served before.
+                Poll::Pending => {
+                    let bytes = watch.got_bytes.load(Ordering::Relaxed);
+                    let tell = if bytes { TOLD_PART_HEAD } else { TOLD_SILENT };
+                    if watch.told.fetch_max(tell, Ordering::Relaxed) < tell {
+                        watch.slot.read_dry(bytes);
+                    }
                 }
                 _ => {}
             }
