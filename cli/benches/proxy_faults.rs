@@ -3,20 +3,24 @@
 //! each checked against the library's parse) with a misbehaving upstream
 //! (the replay's `fault/…`, `malformed/…`, `hang`, `endless`) and
 //! misbehaving clients (slow heads, clients gone mid-stream, path escapes,
-//! oversized bodies, more connections than `--max-connections`). Every
+//! oversized bodies, more connections than `--max-connections`, a flood
+//! of slow heads while new clients must be served). Every
 //! answer is checked against what the proxy promises (docs/proxy.md, "Errors" and
 //! "Limits and timeouts").
 //!
 //! The proxy's RSS is sampled every 100 ms. Its peak must stay under a
 //! bound from its own startup line: RSS at rest + concurrency × the
 //! worst-case memory per stream it prints + [`ALLOWANCE`]. The bench fails
-//! (exit status 1) past the bound, on any answer not as promised, if the
-//! proxy dies or panics, or if a stream is still open at the end.
+//! (exit status 1) past the bound, on any normal answer not as promised,
+//! if the proxy dies or panics, if a stream is still open at the end, or
+//! if, stopped (SIGTERM), it still holds more connections than the
+//! clients may.
 //!
 //! Environment: `PROXY_FAULTS_SECONDS=180`, `PROXY_FAULTS_CONCURRENCY=12`
-//! (clients sending requests at once, besides two slow-head clients, a
-//! cap burst and an endless body every 20 s), `PROXY_FAULTS_ONLY=NAME` (only the kinds whose
-//! name in the summary holds NAME, besides those four).
+//! (clients sending requests at once, besides two slow-head clients, and
+//! a cap burst, a slow-head flood and an endless body every 20 s),
+//! `PROXY_FAULTS_ONLY=NAME` (only the kinds whose name in the summary
+//! holds NAME, besides those five).
 
 #[path = "../tests/support/mod.rs"]
 mod support;
@@ -47,7 +51,8 @@ const MAX_CONNECTIONS: usize = 64;
 const ALLOWANCE: u64 = 32 << 20;
 /// The longest a request may take before it counts as hung.
 const HUNG: Duration = Duration::from_secs(30);
-/// How often a cap burst, and an endless body to a stream, are sent.
+/// How often a cap burst, a slow-head flood and an endless body to a
+/// stream are sent.
 const EVERY: Duration = Duration::from_secs(20);
 
 fn env_or(name: &str, default: u64) -> u64 {
@@ -357,11 +362,13 @@ async fn soak() -> bool {
             }
         }));
     }
-    // Now and then, each on its own: every slot taken, and an endless
-    // body that is no event stream (the proxy reads it as fast as it
-    // comes, so one at a time and briefly).
+    // Now and then, each on its own: every slot taken by silent
+    // connections, then by slow heads coming back as they are closed, and
+    // an endless body that is no event stream (the proxy reads it as fast
+    // as it comes, so one at a time and briefly).
     for (name, group, offset) in [
         ("connections past the cap", "client", 0),
+        ("new client in a slow-head flood", "normal", 5),
         ("endless body, stream", "fault", 10),
     ] {
         let (ctx, stats) = (ctx.clone(), stats.clone());
@@ -375,10 +382,10 @@ async fn soak() -> bool {
                     .run(name, group, move || {
                         let ctx = ctx.clone();
                         async move {
-                            if offset == 0 {
-                                ctx.cap_burst().await
-                            } else {
-                                ctx.endless_body_stream(Duration::from_secs(3)).await
+                            match offset {
+                                0 => ctx.cap_burst().await,
+                                5 => ctx.slowloris_flood(Duration::from_secs(3)).await,
+                                _ => ctx.endless_body_stream(Duration::from_secs(3)).await,
                             }
                         }
                     })
@@ -464,6 +471,23 @@ async fn soak() -> bool {
     if let Some(line) = proxy.log().iter().find(|l| l.contains("panicked")) {
         stats.fail("proxy", "check", format!("panicked: {line}"));
     }
+    // Every connection's slot given back: at the stop, no more open than
+    // the clients may still hold (the proxy's keep-alive ends in 2 s, the
+    // clients' in 1 s), and every one finishes.
+    proxy.terminate();
+    let stopping = proxy.wait_for_log(|l| l.contains("shutting down"));
+    let still_open = stopping
+        .split(" for ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse::<u64>().ok());
+    if still_open.is_none_or(|n| n > concurrency + 2) {
+        stats.fail("slots", "check", format!("not given back: {stopping}"));
+    }
+    let stopped = proxy.wait_for_log(|l| l.contains("stopped: "));
+    if !stopped.contains("every connection finished") {
+        stats.fail("slots", "check", stopped);
+    }
 
     report(&stats, elapsed);
     println!(
@@ -522,7 +546,7 @@ fn report(stats: &Stats, elapsed: Duration) {
     let total: u64 = kinds.values().map(|k| k.count).sum();
     let refused: u64 = kinds.values().map(|k| k.refused).sum();
     println!(
-        "{:<8} {:<26} {total:>8} {:>7} {refused:>8}   in {:.0} s ({:.1} requests/s); refused: sent again after a 503 during a cap burst",
+        "{:<8} {:<26} {total:>8} {:>7} {refused:>8}   in {:.0} s ({:.1} requests/s); refused: sent again after a 503, or a connection closed to make room, during a cap burst or flood",
         "all",
         "",
         stats.failed.load(Ordering::Relaxed),

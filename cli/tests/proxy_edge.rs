@@ -227,8 +227,36 @@ async fn eventually_ok(url: &str) {
     }
 }
 
+/// `n` requests the upstream never answers, each holding a slot and an
+/// upstream connection; aborted when dropped.
+async fn hung_requests(proxy: &ProxyProcess, replay: &Replay, n: usize) -> Vec<AbortOnDrop> {
+    let before = replay.requests().len();
+    let hung = (0..n)
+        .map(|_| {
+            let url = format!("{}/v1/chat/completions", proxy.url);
+            AbortOnDrop(tokio::spawn(async move {
+                let _ = client()
+                    .post(url)
+                    .json(&json!({"model": "hang", "messages": []}))
+                    .send()
+                    .await;
+            }))
+        })
+        .collect();
+    wait_for_request(replay, before + n).await;
+    hung
+}
+
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn connections_past_the_cap_get_503_at_once() {
+async fn past_the_cap_a_silent_connection_gives_way_and_requests_in_flight_do_not() {
     let replay = replay::start().await;
     // The head timeout is long: only the cap is under test here.
     let proxy = ProxyProcess::start(
@@ -243,7 +271,27 @@ async fn connections_past_the_cap_get_503_at_once() {
         ],
     );
     let addr = addr(&proxy);
+    // Every slot held by a connection that sends nothing: a new one is
+    // served in the slot of one of them, which is closed unanswered.
     let held = silent_connections(&addr, 4).await;
+    let (status, body) = raw(&addr, &get("/v1/models")).await;
+    assert_eq!(status, 200, "{body}");
+    let reads = held.into_iter().map(|mut stream| {
+        Box::pin(async move {
+            let mut answer = Vec::new();
+            let _ = stream.read_to_end(&mut answer).await;
+            answer
+        })
+    });
+    let (answer, _, still_open) =
+        tokio::time::timeout(TIMEOUT, futures_util::future::select_all(reads))
+            .await
+            .expect("no silent connection was closed");
+    assert!(answer.is_empty(), "{answer:?}");
+    proxy.wait_for_log(|line| line.contains("closed 1 connection(s) waiting for a request head"));
+    drop(still_open);
+    // Every slot serving a request: a new connection gets 503 at once.
+    let _hung = hung_requests(&proxy, &replay, 4).await;
     let (status, body) = raw(&addr, &get("/v1/models")).await;
     assert_eq!(status, 503, "{body}");
     let error: Value = serde_json::from_str(&body).unwrap();
@@ -255,8 +303,6 @@ async fn connections_past_the_cap_get_503_at_once() {
         "{error}"
     );
     proxy.wait_for_log(|line| line.contains("refused 1 connection(s) with 503"));
-    drop(held);
-    eventually_ok(&format!("{}/v1/models", proxy.url)).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -302,26 +348,43 @@ async fn slow_request_heads_are_closed_and_logged() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_default_cap_stays_inside_the_open_file_limit() {
     let replay = replay::start().await;
-    // (100 - 64) / 2 = 18 connections.
     let proxy = ProxyProcess::start_with(
         Some(100),
         &replay.url(),
         "127.0.0.1:0",
         &["--format", "glm45", "--header-read-timeout", "120"],
     );
-    proxy.wait_for_log(|line| line.contains("at most 18 connections"));
+    let line = proxy.wait_for_log(|line| line.contains("(--max-connections"));
+    let cap: usize = line
+        .split("at most ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no cap in {line:?}"));
+    // 44 kept back, and at least stdio and the listener open: each
+    // connection may hold itself, an upstream and an idle upstream.
+    assert!((1..=(100 - 44 - 4) / 3).contains(&cap), "{line}");
     let addr = addr(&proxy);
+    // Far more silent connections than slots: they give way to each other
+    // and to a request.
+    let held = silent_connections(&addr, 60).await;
+    let (status, _) = raw(&addr, &get("/v1/models")).await;
+    assert_eq!(status, 200);
+    drop(held);
+    // Every slot serving, each with its upstream connection, and more
+    // clients: refused, never out of descriptors.
+    let _hung = hung_requests(&proxy, &replay, cap).await;
     let held = silent_connections(&addr, 60).await;
     let (status, _) = raw(&addr, &get("/v1/models")).await;
     assert_eq!(status, 503);
-    proxy.wait_for_log(|line| line.contains("with 503: 18 already open"));
-    assert!(
-        !proxy.log().iter().any(|l| l.contains("cannot accept")),
-        "{:?}",
-        proxy.log()
-    );
+    proxy.wait_for_log(|line| line.contains(&format!("with 503: {cap} already open")));
     drop(held);
-    eventually_ok(&format!("{}/v1/models", proxy.url)).await;
+    for line in proxy.log() {
+        assert!(
+            !line.contains("cannot accept") && !line.contains("upstream_unreachable"),
+            "{line}"
+        );
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

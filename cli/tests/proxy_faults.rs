@@ -438,3 +438,84 @@ async fn an_oversized_body_always_gets_its_413_and_the_connection_closes() {
     }
     assert!(replay.requests().is_empty(), "never forwarded");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn normal_clients_are_served_while_slow_heads_hold_every_slot() {
+    use std::time::Duration;
+    let replay = replay::start().await;
+    // 256 descriptors: the default --max-connections fits in them, far
+    // under the 300 slow clients.
+    let proxy = support::proxy::ProxyProcess::start_with(
+        Some(256),
+        &replay.url(),
+        "127.0.0.1:0",
+        &["--format", "qwen3_coder"],
+    );
+    let limits = proxy.wait_for_log(|line| line.contains("(--max-connections"));
+    let cap: usize = limits
+        .split("at most ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no cap in {limits:?}"));
+    assert!(cap < 150, "{limits}");
+    let addr = proxy.url.trim_start_matches("http://");
+    let mut attack = support::slowloris::Slowloris::start(addr, 300, Duration::from_millis(100));
+    // Every slot taken, and slow clients shed for newer ones.
+    proxy.wait_for_log(|line| line.contains("waiting for a request head"));
+    let fixture = "typed_ladder";
+    let text = replay::fixture_text("qwen3_coder", fixture).unwrap();
+    let tools = replay::fixture_tools("qwen3_coder", fixture).unwrap();
+    let model = format!("qwen3_coder/{fixture}");
+    for attempt in 0..8 {
+        // A new connection each time, as a new client would open.
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .pool_max_idle_per_host(0)
+            .build()
+            .unwrap();
+        let response = client
+            .post(format!("{}/v1/chat/completions", proxy.url))
+            .json(&request(&model, &tools, false))
+            .timeout(Duration::from_secs(10))
+            .send()
+            .await
+            .unwrap_or_else(|e| panic!("attempt {attempt}: {}", causes(&e)));
+        assert_eq!(response.status(), 200, "attempt {attempt}");
+        let completion: Value = response.json().await.unwrap();
+        Assembled::from_completion(&completion).assert_matches(
+            "qwen3_coder",
+            &text,
+            &tools,
+            &format!("attempt {attempt}"),
+        );
+        // Spread over the attack, as the slow clients come and go.
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let (connected, closed) = (attack.connected(), attack.closed());
+    attack.stop();
+    assert_eq!(attack.answered(), 0, "a slow head was answered");
+    assert!(
+        connected > 300 && closed > 0,
+        "the attack went on: {connected} connections, {closed} closed"
+    );
+    // Within the descriptors throughout: no accept failed.
+    std::thread::sleep(Duration::from_millis(1200));
+    for line in proxy.log() {
+        assert!(
+            !line.contains("cannot accept") && !line.contains("refused"),
+            "{line}"
+        );
+    }
+}
+
+fn causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}

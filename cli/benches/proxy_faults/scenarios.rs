@@ -11,12 +11,14 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use crate::support::client::{placeholder_tools, read_sse, request, Assembled};
+use crate::support::slowloris::Slowloris;
 
 /// How a request missed what the proxy promises.
 pub enum Miss {
-    /// Refused at `--max-connections` while a cap burst held every slot:
-    /// that is the promise (503, or the connection closed on a client
-    /// still writing), so the request is sent again.
+    /// Refused at `--max-connections` while a cap burst or a slow-head
+    /// flood held every slot: that is the promise (503, or the connection
+    /// closed on a client still writing, or a keep-alive connection closed
+    /// to make room), so the request is sent again.
     Refused,
     Wrong(String),
 }
@@ -48,7 +50,8 @@ pub struct Ctx {
     pub max_body: usize,
     pub max_connections: usize,
     pub header_timeout: Duration,
-    /// Whether a cap burst holds the slots, and when the last one ended.
+    /// Whether a cap burst or a slow-head flood holds the slots, and when
+    /// the last one ended.
     burst: Mutex<(bool, Option<Instant>)>,
     /// Per kind: the next fixture (or variant) to use, so that every
     /// fixture comes round.
@@ -76,10 +79,19 @@ impl Ctx {
         }
     }
 
-    /// A cap burst holds the slots now or did a moment ago.
+    /// A cap burst or a flood holds the slots now or did a moment ago.
     fn cap_full(&self) -> bool {
         let (active, ended) = *self.burst.lock().unwrap();
         active || ended.is_some_and(|at| at.elapsed() < Duration::from_secs(1))
+    }
+
+    /// What [`Ctx::cap_full`] goes by, for a failure's message.
+    fn burst_state(&self) -> String {
+        match *self.burst.lock().unwrap() {
+            (true, _) => "a burst or flood under way".to_owned(),
+            (false, Some(at)) => format!("the last burst or flood over {:?} ago", at.elapsed()),
+            (false, None) => "no burst nor flood yet".to_owned(),
+        }
     }
 
     fn set_burst(&self, active: bool) {
@@ -144,6 +156,9 @@ impl Ctx {
             Err(_) => return Err(Miss::Wrong("no answer within 10 s".into())),
             Ok(Err(_)) if self.cap_full() => return Err(Miss::Refused),
             Ok(Err(e)) => return Err(Miss::Wrong(format!("raw exchange failed: {e}"))),
+            // Closed unanswered to make room (not read yet while slow
+            // heads held every slot).
+            Ok(Ok(answer)) if answer.is_empty() && self.cap_full() => return Err(Miss::Refused),
             Ok(Ok(answer)) => String::from_utf8_lossy(&answer).into_owned(),
         };
         let status = answer.split(' ').nth(1).and_then(|c| c.parse().ok());
@@ -266,13 +281,16 @@ impl Ctx {
     }
 
     /// A client that writes its head one byte every 500 ms: closed,
-    /// unanswered, once `--header-read-timeout` is over.
+    /// unanswered, once `--header-read-timeout` is over (or before, to
+    /// make room, while every slot is taken).
     pub async fn slowloris(&self) -> Outcome {
+        // Before connecting: the proxy's clock may start before this task
+        // sees the connection made.
+        let start = Instant::now();
         let stream = match TcpStream::connect(&self.addr).await {
             Ok(stream) => stream,
             Err(e) => return Err(Miss::Wrong(format!("cannot connect: {e}"))),
         };
-        let start = Instant::now();
         let (mut read, mut write) = stream.into_split();
         let writer = tokio::spawn(async move {
             let head = b"POST /v1/chat/completions HTTP/1.1\r\nHost: proxy\r\nX-Slow: ";
@@ -295,15 +313,17 @@ impl Ctx {
         }
         ensure!(answer.is_empty(), "a slow head was answered: {answer:?}");
         ensure!(
-            elapsed + Duration::from_millis(100) >= self.header_timeout,
-            "a slow head closed after {elapsed:?}, before --header-read-timeout"
+            elapsed + Duration::from_millis(100) >= self.header_timeout || self.cap_full(),
+            "a slow head closed after {elapsed:?}, before --header-read-timeout, with slots free ({})",
+            self.burst_state()
         );
         Ok(())
     }
 
-    /// `--max-connections` + 4 connections at once that send nothing: at
-    /// least 4 get the 503 at once, the rest are closed unanswered at
-    /// `--header-read-timeout`.
+    /// `--max-connections` + 4 connections at once that send nothing: a
+    /// new client is served all the same (silent connections give way),
+    /// and each is closed unanswered by `--header-read-timeout` (or gets
+    /// the 503, should every other slot serve a request).
     pub async fn cap_burst(&self) -> Outcome {
         self.set_burst(true);
         let result = self.fill_the_cap().await;
@@ -326,24 +346,93 @@ impl Ctx {
             let read = tokio::time::timeout(limit, stream.read_to_end(&mut answer)).await;
             (read.is_ok(), String::from_utf8_lossy(&answer).into_owned())
         });
-        let mut refused = 0;
-        for (closed, answer) in futures_util::future::join_all(reads).await {
+        let reads = tokio::spawn(futures_util::future::join_all(reads));
+        let served = self.new_client_served(&self.fixtures[0]).await;
+        let closed = reads
+            .await
+            .map_err(|e| Miss::Wrong(format!("reading the silent connections: {e}")))?;
+        served.map_err(|e| Miss::Wrong(format!("with every slot silent: {e}")))?;
+        for (closed, answer) in closed {
             ensure!(closed, "a silent connection still open after {limit:?}");
-            if answer.is_empty() {
-                continue;
-            }
             ensure!(
-                answer.starts_with("HTTP/1.1 503")
-                    && answer.to_ascii_lowercase().contains("retry-after: 1")
-                    && answer.contains("server_overloaded"),
+                answer.is_empty()
+                    || answer.starts_with("HTTP/1.1 503")
+                        && answer.to_ascii_lowercase().contains("retry-after: 1")
+                        && answer.contains("server_overloaded"),
                 "past the cap: {answer:?}"
             );
-            refused += 1;
         }
+        Ok(())
+    }
+
+    /// Twice `--max-connections` slow-header clients (a byte every 100 ms,
+    /// connecting again when closed) for `length`: a new client is served
+    /// every 250 ms all the while, and no slow head is answered.
+    pub async fn slowloris_flood(&self, length: Duration) -> Outcome {
+        self.set_burst(true);
+        let result = self.flood(length).await;
+        self.set_burst(false);
+        result
+    }
+
+    async fn flood(&self, length: Duration) -> Outcome {
+        let pace = Duration::from_millis(100);
+        let mut attack = Slowloris::start(&self.addr, 2 * self.max_connections, pace);
+        let end = Instant::now() + length;
+        let mut served = 0;
+        while Instant::now() < end {
+            tokio::time::sleep(Duration::from_millis(250)).await;
+            let fixture = &self.fixtures[served % self.fixtures.len()];
+            self.new_client_served(fixture)
+                .await
+                .map_err(|e| Miss::Wrong(format!("during a slow-head flood: {e}")))?;
+            served += 1;
+        }
+        attack.stop();
         ensure!(
-            refused >= 4,
-            "{count} connections, only {refused} refused with --max-connections {}",
-            self.max_connections
+            attack.answered() == 0,
+            "{} slow head(s) answered",
+            attack.answered()
+        );
+        ensure!(
+            attack.connected() > 2 * self.max_connections as u64,
+            "the flood never filled the slots: {} connections",
+            attack.connected()
+        );
+        Ok(())
+    }
+
+    /// A whole answer to a client with a connection of its own, which no
+    /// slot held by anything else may keep out: 200, as the library parses
+    /// the fixture (a mismatch panics).
+    async fn new_client_served(&self, fixture: &Fixture) -> Result<(), String> {
+        let client = reqwest::Client::builder()
+            .no_proxy()
+            .pool_max_idle_per_host(0)
+            .build()
+            .unwrap();
+        let model = format!("{}/{}", fixture.format, fixture.name);
+        let response = client
+            .post(format!("{}/v1/chat/completions", self.url))
+            .json(&request(&model, &fixture.tools, false))
+            .timeout(Duration::from_secs(10))
+            .send()
+            .await
+            .map_err(|e| format!("{model}: {}", causes(&e)))?;
+        let status = response.status();
+        if status != 200 {
+            let body = response.text().await.unwrap_or_default();
+            return Err(format!("{model}: {status} {body}"));
+        }
+        let completion = response
+            .json::<Value>()
+            .await
+            .map_err(|e| format!("{model}: {e}"))?;
+        Assembled::from_completion(&completion).assert_matches(
+            fixture.format,
+            &fixture.text,
+            &fixture.tools,
+            &model,
         );
         Ok(())
     }

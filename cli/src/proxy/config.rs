@@ -165,10 +165,11 @@ pub struct ProxyArgs {
     /// closed.
     #[arg(long, value_name = "SECONDS", default_value_t = 30.0)]
     pub header_read_timeout: f64,
-    /// The most client connections open at once; past it a new connection
-    /// gets 503 and is closed. Default: 10000, or less to stay within the
-    /// open-file limit (`ulimit -n`): (limit - 64) / 2, since each
-    /// connection may need one upstream.
+    /// The most client connections open at once; past it a connection
+    /// still waiting for a request head (slow ones first) is closed for the
+    /// new one, or, when every one serves a request, the new one gets 503.
+    /// Default: 10000, or less to stay within the open-file limit
+    /// (`ulimit -n`), since each connection may need an upstream one.
     #[arg(long, value_name = "N")]
     pub max_connections: Option<usize>,
     /// Seconds to let responses in flight finish after SIGTERM or Ctrl-C

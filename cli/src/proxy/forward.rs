@@ -109,6 +109,11 @@ impl Coding {
     }
 }
 
+/// Idle upstream connections kept at most, over the two pools a proxy
+/// uses: the rewrites' (its own client's, or `reading`'s where that
+/// cannot go) and the passthrough's. Counted against the open-file limit.
+pub const MAX_IDLE_UPSTREAM: usize = 2 * wire::MAX_IDLE;
+
 /// The upstream server and the connection pools to it.
 pub struct Upstream {
     /// For rewritten requests: decodes a compressed answer (an upstream
@@ -134,6 +139,9 @@ impl Upstream {
                 // own client: no `HTTP_PROXY` in the environment can send
                 // one route one way and another the other.
                 .no_proxy()
+                // One host: its idle connections, bounded as the
+                // rewrites' own pool is.
+                .pool_max_idle_per_host(wire::MAX_IDLE)
         };
         let passing = builder()
             .no_gzip()

@@ -1,7 +1,11 @@
-//! The listening side: binding, accepting, a cap on open connections, a
-//! time limit on request heads, and a bounded drain at shutdown. axum's
-//! own `serve` has none of these, so connections are served here with
-//! hyper's HTTP/1.1 builder.
+//! The listening side: binding, accepting, a cap on open connections
+//! (slow head readers shed first when it is reached, `shed.rs`), a time
+//! limit on request heads, and a bounded drain at shutdown. axum's own
+//! `serve` has none of these, so connections are served here with hyper's
+//! HTTP/1.1 builder.
+
+mod shed;
+mod watch;
 
 use std::convert::Infallible;
 use std::future::Future;
@@ -24,15 +28,23 @@ use tokio::net::{TcpListener, TcpStream};
 use tokio::sync::Semaphore;
 
 use super::error::{error_object, ProxyError};
+use super::forward::MAX_IDLE_UPSTREAM;
 use super::log;
 use super::log::RequestLog;
 use super::target::Target;
+use shed::{Admission, Slots, SHEDDING_AT_ONCE};
+use watch::{Answer, Watch, Watched};
 
 /// The most connections by default, however high the open-file limit.
 const MOST_CONNECTIONS: usize = 10_000;
-/// Descriptors kept back from the open-file limit for everything that is
-/// not a connection (stdio, the runtime, listeners, refusals, DNS).
-const FILE_HEADROOM: u64 = 64;
+/// Descriptors opened after the limit is read, or now and then, besides
+/// the connections and their upstream connections: the signal handlers'
+/// pipe (3), name lookups and the second address tried at once when
+/// connecting upstream (8), refusals in progress, and shed connections
+/// still closing.
+const LATER_FILES: u64 = 3 + 8 + REFUSING_AT_ONCE as u64 + 1 + SHEDDING_AT_ONCE as u64;
+/// Descriptors assumed open at startup where they cannot be counted.
+const STARTUP_FILES_GUESS: u64 = 32;
 /// Connections being refused at once; past it a refused connection is
 /// closed without an answer, so that a flood cannot use up descriptors.
 const REFUSING_AT_ONCE: usize = 16;
@@ -52,18 +64,45 @@ pub struct Limits {
 }
 
 /// `--max-connections` by default: [`MOST_CONNECTIONS`], or fewer to stay
-/// inside the open-file limit, since each connection may hold a second
-/// descriptor for its upstream. Also returns the limit, for the log.
+/// inside the open-file limit (see [`connections_within`]). To be called
+/// once the listeners are bound. Also returns the limit, for the log.
 pub fn default_max_connections() -> (usize, Option<u64>) {
     let limit = open_file_limit();
     let most = match limit {
         Some(limit) => {
-            let fit = limit.saturating_sub(FILE_HEADROOM) / 2;
+            let reserved = files_open_now().unwrap_or(STARTUP_FILES_GUESS) + LATER_FILES;
+            let fit = connections_within(limit, reserved, MAX_IDLE_UPSTREAM as u64);
             usize::try_from(fit).unwrap_or(MOST_CONNECTIONS)
         }
         None => MOST_CONNECTIONS,
     };
     (most.clamp(1, MOST_CONNECTIONS), limit)
+}
+
+/// The most connections C that `limit` descriptors hold when `reserved`
+/// go to everything else. Each connection holds its own and, while it
+/// serves a request, one upstream; the upstream pools keep up to
+/// `idle_upstream` more, idle, but never more than C (a pool reuses an
+/// idle connection before it opens one, so in use and idle it never
+/// holds more than the C requests served at once):
+/// `reserved + 2C + min(C, idle_upstream) <= limit`.
+fn connections_within(limit: u64, reserved: u64, idle_upstream: u64) -> u64 {
+    let spare = limit.saturating_sub(reserved);
+    if spare / 3 <= idle_upstream {
+        spare / 3
+    } else {
+        (spare - idle_upstream) / 2
+    }
+}
+
+/// Descriptors open in this process (stdio, the runtime, the listeners,
+/// and whatever the parent left open), where the system lists them.
+fn files_open_now() -> Option<u64> {
+    ["/proc/self/fd", "/dev/fd"].iter().find_map(|dir| {
+        let entries = std::fs::read_dir(dir).ok()?;
+        // Less the one the listing itself holds open.
+        Some((entries.count() as u64).saturating_sub(1))
+    })
 }
 
 #[cfg(unix)]
@@ -135,6 +174,7 @@ pub async fn bind(listen: &str) -> Result<Vec<TcpListener>, String> {
 #[derive(Default)]
 struct Counters {
     slow_heads: AtomicU64,
+    shed: AtomicU64,
     refused: AtomicU64,
     accept_failures: AtomicU64,
     last_accept_error: Mutex<String>,
@@ -147,6 +187,13 @@ impl Counters {
             log::line("warn", &format!(
                 "closed {slow} connection(s) that sent no complete request head within {} (--header-read-timeout)",
                 secs(limits.header_read_timeout)
+            ), &[]);
+        }
+        let shed = self.shed.swap(0, Ordering::Relaxed);
+        if shed > 0 {
+            log::line("warn", &format!(
+                "closed {shed} connection(s) waiting for a request head (slow heads first, then idle, the longest-waiting first) to make room for new ones: {} open (--max-connections)",
+                limits.max_connections
             ), &[]);
         }
         let refused = self.refused.swap(0, Ordering::Relaxed);
@@ -205,7 +252,7 @@ pub async fn serve<F>(
             }
         }
     });
-    let permits = Arc::new(Semaphore::new(limits.max_connections));
+    let slots = Slots::new(limits.max_connections);
     let refusing = Arc::new(Semaphore::new(REFUSING_AT_ONCE));
     let graceful = GracefulShutdown::new();
     let mut builder = hyper::server::conn::http1::Builder::new();
@@ -216,10 +263,10 @@ pub async fn serve<F>(
     let stop = shutdown();
     tokio::pin!(stop);
     let mut next = 0;
-    loop {
+    'accepting: loop {
         let accepted = tokio::select! {
             biased;
-            () = &mut stop => break,
+            () = &mut stop => break 'accepting,
             accepted = accept_any(&listeners, &mut next) => accepted,
         };
         let stream = match accepted {
@@ -235,7 +282,25 @@ pub async fn serve<F>(
                 continue;
             }
         };
-        let Ok(permit) = permits.clone().try_acquire_owned() else {
+        let slot = loop {
+            match slots.admit() {
+                Admission::Admitted { slot, shed } => {
+                    if shed {
+                        counters.shed.fetch_add(1, Ordering::Relaxed);
+                    }
+                    break Some(slot);
+                }
+                Admission::Full => break None,
+                // Briefly: a shed connection closes, and an unread one is
+                // read, at its task's next poll.
+                Admission::Wait => tokio::select! {
+                    biased;
+                    () = &mut stop => break 'accepting,
+                    () = slots.changed() => {}
+                },
+            }
+        };
+        let Some(slot) = slot else {
             counters.refused.fetch_add(1, Ordering::Relaxed);
             refuse(stream, &refusing);
             continue;
@@ -244,29 +309,48 @@ pub async fn serve<F>(
         // not wait for the last one's ACK (Nagle); a socket that refuses
         // only loses that.
         let _ = stream.set_nodelay(true);
+        let watch = Watch::new(slot);
         let served = Arc::new(AtomicBool::new(false));
         let service = {
-            let (router, target, served) = (router.clone(), target.clone(), served.clone());
+            let (router, target, served, watch) = (
+                router.clone(),
+                target.clone(),
+                served.clone(),
+                watch.clone(),
+            );
             hyper::service::service_fn(move |request: Request<Incoming>| {
                 served.store(true, Ordering::Relaxed);
-                let screened = screen(&target, request.method(), request.uri());
-                let router = router.clone();
+                let screened = if watch.serving() {
+                    screen(&target, request.method(), request.uri())
+                } else {
+                    // Shed just as its head came; its task is closing it.
+                    Some(overloaded())
+                };
+                let (router, watch) = (router.clone(), watch.clone());
                 async move {
-                    match screened {
-                        None => router.call(request).await,
-                        Some(refusal) => Ok::<_, Infallible>(refusal),
-                    }
+                    let response = match screened {
+                        None => router.call(request).await?,
+                        Some(refusal) => refusal,
+                    };
+                    Ok::<_, Infallible>(response.map(|body| Answer::new(body, watch)))
                 }
             })
         };
-        let connection = graceful.watch(builder.serve_connection(TokioIo::new(stream), service));
+        let io = TokioIo::new(Watched::new(stream, watch.clone()));
+        let connection = graceful.watch(builder.serve_connection(io, service));
         let counters = counters.clone();
         tokio::spawn(async move {
-            let result = connection.await;
-            drop(permit);
+            let result = tokio::select! {
+                biased;
+                () = watch.slot.shed_order() => None,
+                result = connection => Some(result),
+            };
+            // The connection is dropped, its socket closed: the slot is
+            // free (or, if it was shed, its successor's for good).
+            drop(watch);
             // A connection that never sent a whole request head is a slow
             // or idle client; after a request it is only keep-alive ending.
-            if let Err(e) = result {
+            if let Some(Err(e)) = result {
                 if e.is_timeout() && !served.load(Ordering::Relaxed) {
                     counters.slow_heads.fetch_add(1, Ordering::Relaxed);
                 }
@@ -276,7 +360,7 @@ pub async fn serve<F>(
     // Closed listeners: a new client is refused by the system at once
     // rather than left waiting in the backlog.
     drop(listeners);
-    let open = limits.max_connections - permits.available_permits();
+    let open = slots.open();
     log::line("info", &format!(
         "shutting down: accepting no more connections; waiting up to {} for {open} open connection(s) (--shutdown-grace)",
         secs(limits.shutdown_grace)
@@ -290,7 +374,7 @@ pub async fn serve<F>(
     if drained {
         log::line("info", "stopped: every connection finished", &[]);
     } else {
-        let cut = limits.max_connections - permits.available_permits();
+        let cut = slots.open();
         log::line("warn", &format!(
             "stopped: --shutdown-grace {} over or a second signal, cut {cut} connection(s) still open",
             secs(limits.shutdown_grace)
@@ -364,19 +448,37 @@ fn answer_at_once(stream: TcpStream) {
     let _ = stream.shutdown(std::net::Shutdown::Write);
 }
 
-/// The 503 a connection past `--max-connections` gets.
-static REFUSAL: LazyLock<String> = LazyLock::new(|| {
-    let body = error_object(
+/// The body of a 503 at `--max-connections`.
+static OVERLOADED: LazyLock<String> = LazyLock::new(|| {
+    error_object(
         "the proxy has as many connections open as it may (--max-connections); try again shortly",
         "server_overloaded",
         None,
     )
-    .to_string();
+    .to_string()
+});
+
+/// The 503 a connection past `--max-connections` gets.
+static REFUSAL: LazyLock<String> = LazyLock::new(|| {
     format!(
-        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{body}",
-        body.len()
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\ncontent-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\r\n{}",
+        OVERLOADED.len(),
+        *OVERLOADED
     )
 });
+
+/// The same 503 through hyper, for a connection shed just as its head
+/// came whole (it is closed next).
+fn overloaded() -> Response {
+    use axum::http::header::{CONNECTION, CONTENT_TYPE, RETRY_AFTER};
+    let headers = [
+        (CONTENT_TYPE, "application/json"),
+        (RETRY_AFTER, "1"),
+        (CONNECTION, "close"),
+    ];
+    let status = axum::http::StatusCode::SERVICE_UNAVAILABLE;
+    (status, headers, OVERLOADED.clone()).into_response()
+}
 
 /// Requests answered here, before the body is read: methods never
 /// forwarded, and request targets that could leave the upstream's base.
@@ -413,4 +515,51 @@ fn error_message(error: &ProxyError) -> String {
         .as_str()
         .unwrap_or("refused")
         .to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Descriptors a proxy at `connections` may hold at once.
+    fn worst_case(connections: u64, reserved: u64, idle: u64) -> u64 {
+        reserved + 2 * connections + connections.min(idle)
+    }
+
+    #[test]
+    fn connections_fit_in_the_open_file_limit() {
+        let idle = MAX_IDLE_UPSTREAM as u64;
+        for limit in [0, 1, 64, 100, 256, 300, 500, 1024, 4096, 65536, 1 << 20] {
+            for reserved in [0, 40, 75, 200] {
+                let fit = connections_within(limit, reserved, idle);
+                if reserved <= limit {
+                    assert!(
+                        worst_case(fit, reserved, idle) <= limit,
+                        "{limit} {reserved}: {fit}"
+                    );
+                    assert!(
+                        worst_case(fit + 1, reserved, idle) > limit,
+                        "{limit} {reserved}: {fit} is not the most"
+                    );
+                } else {
+                    assert_eq!(fit, 0);
+                }
+            }
+        }
+        // The figures docs/proxy.md gives, with 11 descriptors at startup.
+        let reserved = 11 + LATER_FILES;
+        assert_eq!(connections_within(256, reserved, idle), 67);
+        assert_eq!(connections_within(1024, reserved, idle), 420);
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn files_open_now_counts_the_files_held() {
+        let held: Vec<_> = (0..200)
+            .map(|_| std::fs::File::open("/dev/null").unwrap())
+            .collect();
+        // stdio, and the 200 held here (other tests' come and go).
+        assert!(files_open_now().unwrap() >= 203);
+        drop(held);
+    }
 }

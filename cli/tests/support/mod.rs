@@ -1,3 +1,4 @@
 pub mod client;
 pub mod proxy;
 pub mod replay;
+pub mod slowloris;

@@ -31,7 +31,7 @@ use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
 use framing::Framing;
-pub use pool::Pool;
+pub use pool::{Pool, MAX_IDLE};
 
 /// The most bytes of a response head (status line and headers).
 const MAX_HEAD: usize = 64 << 10;

@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 use tokio::net::TcpStream;
 
 /// The most idle connections kept (each is an open file).
-const MAX_IDLE: usize = 64;
+pub const MAX_IDLE: usize = 64;
 /// How long a connection may stay idle here: under the 5 s keep-alive
 /// timeout of uvicorn (vLLM, SGLang), so that the upstream rarely closes
 /// one just as it is reused.
