@@ -25,8 +25,12 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
+#[macro_use]
 #[path = "proxy_faults/scenarios.rs"]
 mod scenarios;
+
+#[path = "proxy_faults/agents.rs"]
+mod agents;
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};

@@ -114,7 +114,7 @@ impl Ctx {
     }
 
     /// A response, unless the cap refused the request as promised.
-    async fn answered(
+    pub(crate) async fn answered(
         &self,
         sent: reqwest::Result<reqwest::Response>,
     ) -> Result<reqwest::Response, Miss> {
@@ -483,6 +483,9 @@ const ENCODINGS: &[&str] = &["gzip", "deflate", "br", "zstd"];
 pub enum Kind {
     Stream,
     Whole,
+    AgentStream,
+    AgentWhole,
+    AgentCut,
     QuirksStream,
     Compressed,
     SlowHeadOk,
@@ -513,6 +516,9 @@ pub enum Kind {
 pub const MIX: &[(Kind, u32)] = &[
     (Kind::Stream, 20),
     (Kind::Whole, 12),
+    (Kind::AgentStream, 10),
+    (Kind::AgentWhole, 6),
+    (Kind::AgentCut, 2),
     (Kind::QuirksStream, 6),
     (Kind::Compressed, 6),
     (Kind::SlowHeadOk, 2),
@@ -559,6 +565,9 @@ impl Kind {
         match self {
             Kind::Stream => ("stream", "normal"),
             Kind::Whole => ("whole", "normal"),
+            Kind::AgentStream => ("agent API, stream", "normal"),
+            Kind::AgentWhole => ("agent API, whole", "normal"),
+            Kind::AgentCut => ("agent API, cut", "fault"),
             Kind::QuirksStream => ("stream, odd SSE", "normal"),
             Kind::Compressed => ("compressed (4 codings)", "fault"),
             Kind::SlowHeadOk => ("head after 0.3 s", "fault"),
@@ -593,6 +602,10 @@ impl Kind {
         match self {
             Kind::Stream => ctx.normal(fixture, "", true).await,
             Kind::Whole => ctx.normal(fixture, "", false).await,
+            // Responses and Messages in turn.
+            Kind::AgentStream => ctx.agent_normal(fixture, i % 2 == 0, true).await,
+            Kind::AgentWhole => ctx.agent_normal(fixture, i % 2 == 0, false).await,
+            Kind::AgentCut => ctx.agent_cut(i % 2 == 0).await,
             Kind::QuirksStream => ctx.normal(fixture, "quirks/", true).await,
             Kind::Compressed => {
                 let encoding = ENCODINGS[i % ENCODINGS.len()];

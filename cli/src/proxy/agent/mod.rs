@@ -14,6 +14,8 @@
 //! ```
 
 pub mod chunk;
+#[cfg(test)]
+mod cost_tests;
 pub mod error;
 pub mod estimate;
 pub mod ids;
