@@ -15,6 +15,7 @@ use crate::openai::{
 };
 use crate::{DiagnosticKind, Parser, ParserBuilder};
 
+mod chunks;
 mod completion;
 mod ordered;
 

@@ -432,29 +432,36 @@ impl SseRewrite {
     /// One upstream chunk on an agent route: decoded, rewritten (when a
     /// format is known), written in the client's API.
     fn agent_event(&mut self, data: &str, out: &mut String) {
-        let mut chunk: ChatCompletionChunk = match serde_json::from_str(data) {
-            Ok(chunk) => chunk,
-            Err(e) => {
-                if is_error_event(data) {
-                    self.upstream_error(data, out);
-                } else {
-                    let message = format!("upstream sent an invalid chunk: {e}");
-                    self.fail(out, &message, outcome::UPSTREAM_STREAM_ERROR);
-                }
-                return;
-            }
+        let Some(agent) = self.agent.as_ref() else {
+            return;
         };
-        normalize_reasoning(&mut chunk);
-        let parse = self.agent.as_ref().is_some_and(|agent| agent.parse);
-        if parse {
-            self.rewriter.push(chunk, &mut self.chunks);
+        let pushed = if agent.parse {
+            // Most chunks are a few bytes of text, read without a decode.
+            let pushed = self.rewriter.push_json_chunks(data, &mut self.chunks);
             self.count_diagnostics();
+            pushed
         } else {
-            self.passed_finish |= chunk.choices.iter().any(|c| c.finish_reason.is_some());
-            self.chunks.push(chunk);
-        }
-        if let Err(failure) = self.write_agent_chunks(out) {
-            self.agent_fail(out, &failure);
+            serde_json::from_str::<ChatCompletionChunk>(data).map(|chunk| {
+                self.passed_finish |= chunk.choices.iter().any(|c| c.finish_reason.is_some());
+                self.chunks.push(chunk);
+                Pushed::Sent
+            })
+        };
+        match pushed {
+            Ok(Pushed::Error) => self.upstream_error(data, out),
+            Ok(_) => {
+                for chunk in &mut self.chunks {
+                    normalize_reasoning(chunk);
+                }
+                if let Err(failure) = self.write_agent_chunks(out) {
+                    self.agent_fail(out, &failure);
+                }
+            }
+            Err(_) if is_error_event(data) => self.upstream_error(data, out),
+            Err(e) => {
+                let message = format!("upstream sent an invalid chunk: {e}");
+                self.fail(out, &message, outcome::UPSTREAM_STREAM_ERROR);
+            }
         }
     }
 

@@ -4,7 +4,7 @@
 //! `chat`, `responses` or `messages`): 400 words of prose as an upstream
 //! streams them, a token a chunk, through the path each route takes.
 
-use toolcall_stream::openai::{ChatCompletionChunk, Rewriter};
+use toolcall_stream::openai::Rewriter;
 use toolcall_stream::Parser;
 
 use super::responses::ResponsesRequest;
@@ -70,8 +70,7 @@ fn agent_cost() {
             let mut rewriter = Rewriter::new(builder).ordered(true);
             let mut rewritten = Vec::new();
             for chunk in &chunks {
-                let chunk: ChatCompletionChunk = serde_json::from_str(chunk).unwrap();
-                rewriter.push(chunk, &mut rewritten);
+                rewriter.push_json_chunks(chunk, &mut rewritten).unwrap();
                 for chunk in rewritten.drain(..) {
                     writer.chunk(&chunk, &mut out).unwrap();
                 }
