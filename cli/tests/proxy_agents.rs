@@ -474,3 +474,20 @@ async fn the_upstream_gets_a_chat_request() {
     assert_eq!(chat.headers["authorization"], "Bearer sk-test");
     assert!(chat.headers.get("anthropic-version").is_none());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_chat_route_sends_the_maps_model_too() {
+    let (replay, proxy) = setup().await;
+    let tools = json!([{"type": "function", "function": {"name": "get_weather",
+        "parameters": serde_json::from_str::<Value>(WEATHER).unwrap()}}]);
+    let body = json!({"model": "gpt-one-call", "messages": [{"role": "user", "content": "go"}],
+        "tools": tools});
+    let response = post(&proxy, "/v1/chat/completions", &body).await;
+    assert_eq!(response.status(), 200);
+    let completion: Value = response.json().await.unwrap();
+    // Parsed with the entry's format, sent with the entry's model.
+    let call = &completion["choices"][0]["message"]["tool_calls"][0]["function"];
+    assert_eq!(call["name"], "get_weather", "{completion}");
+    let sent: Value = serde_json::from_slice(&replay.requests().last().unwrap().body).unwrap();
+    assert_eq!(sent["model"], "hermes/one_call");
+}
