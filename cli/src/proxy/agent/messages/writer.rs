@@ -40,11 +40,12 @@
 //!   error as they read it). `answer()` after a failure is the error body.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 
+use serde::Serialize;
 use serde_json::{json, Value};
 use toolcall_stream::openai::{ChatCompletionChunk, FinishReason, ToolCallDelta, Usage};
 
+use crate::proxy::agent::sse::SseFramer;
 use crate::proxy::agent::{AgentError, AnswerWriter, Api, Failure, FailureKind, IdMaker};
 
 /// The signature of every `thinking` block written.
@@ -96,6 +97,7 @@ pub struct MessagesWriter {
     kept: Vec<Kept>,
     kept_bytes: usize,
     ending: Option<Ending>,
+    sse: SseFramer,
 }
 
 /// The block being written.
@@ -161,11 +163,30 @@ impl MessagesWriter {
             kept: Vec::new(),
             kept_bytes: 0,
             ending: None,
+            sse: SseFramer::default(),
         }
     }
 
     fn keeps(&self) -> bool {
         !self.setup.stream
+    }
+
+    /// `event: <type>` and `data: <json>`, for an event built as a value.
+    fn event(&mut self, out: &mut String, data: Value) {
+        let kind = data
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("message");
+        self.sse.write(out, kind, &data);
+    }
+
+    /// A `content_block_delta` of the open block.
+    fn delta(&mut self, out: &mut String, delta: Delta<'_>) {
+        let event = BlockDelta {
+            index: self.next_index,
+            delta,
+        };
+        self.sse.write(out, "content_block_delta", &event);
     }
 
     /// `message_start`, once.
@@ -181,7 +202,7 @@ impl MessagesWriter {
             "model": self.setup.model, "content": [],
             "stop_reason": null, "stop_sequence": null, "usage": usage,
         });
-        event(out, json!({"type": "message_start", "message": message}));
+        self.event(out, json!({"type": "message_start", "message": message}));
     }
 
     /// Makes room for `bytes` more of a whole answer.
@@ -209,12 +230,7 @@ impl MessagesWriter {
         if let Some(Kept::Text(kept)) = self.kept.last_mut() {
             kept.push_str(text);
         }
-        let index = self.next_index;
-        event(
-            out,
-            json!({"type": "content_block_delta", "index": index,
-                "delta": {"type": "text_delta", "text": text}}),
-        );
+        self.delta(out, Delta::TextDelta { text });
         Ok(())
     }
 
@@ -235,12 +251,7 @@ impl MessagesWriter {
         if let Some(Kept::Thinking(kept)) = self.kept.last_mut() {
             kept.push_str(text);
         }
-        let index = self.next_index;
-        event(
-            out,
-            json!({"type": "content_block_delta", "index": index,
-                "delta": {"type": "thinking_delta", "thinking": text}}),
-        );
+        self.delta(out, Delta::ThinkingDelta { thinking: text });
         Ok(())
     }
 
@@ -347,11 +358,11 @@ impl MessagesWriter {
         if let Some(Open::Tool { arguments_sent, .. }) = &mut self.open {
             *arguments_sent = true;
         }
-        let index = self.next_index;
-        event(
+        self.delta(
             out,
-            json!({"type": "content_block_delta", "index": index,
-                "delta": {"type": "input_json_delta", "partial_json": arguments}}),
+            Delta::InputJsonDelta {
+                partial_json: arguments,
+            },
         );
         Ok(())
     }
@@ -379,7 +390,7 @@ impl MessagesWriter {
 
     fn open_block(&mut self, open: Open, block: Value, out: &mut String) {
         let index = self.next_index;
-        event(
+        self.event(
             out,
             json!({"type": "content_block_start", "index": index, "content_block": block}),
         );
@@ -393,25 +404,22 @@ impl MessagesWriter {
         let Some(open) = self.open.take() else {
             return;
         };
-        let index = self.next_index;
         match open {
-            Open::Thinking => event(
+            Open::Thinking => self.delta(
                 out,
-                json!({"type": "content_block_delta", "index": index,
-                    "delta": {"type": "signature_delta", "signature": SIGNATURE}}),
+                Delta::SignatureDelta {
+                    signature: SIGNATURE,
+                },
             ),
             // A call without arguments still says its input is `{}`.
             Open::Tool {
                 arguments_sent: false,
                 ..
-            } => event(
-                out,
-                json!({"type": "content_block_delta", "index": index,
-                    "delta": {"type": "input_json_delta", "partial_json": "{}"}}),
-            ),
+            } => self.delta(out, Delta::InputJsonDelta { partial_json: "{}" }),
             _ => {}
         }
-        event(out, json!({"type": "content_block_stop", "index": index}));
+        let index = self.next_index;
+        self.event(out, json!({"type": "content_block_stop", "index": index}));
         self.next_index += 1;
     }
 
@@ -561,13 +569,14 @@ impl AnswerWriter for MessagesWriter {
             reason, sequence, ..
         } = &ending
         {
-            event(
+            let usage = self.usage_json();
+            self.event(
                 out,
                 json!({"type": "message_delta",
                     "delta": {"stop_reason": reason, "stop_sequence": sequence},
-                    "usage": self.usage_json()}),
+                    "usage": usage}),
             );
-            event(out, json!({"type": "message_stop"}));
+            self.event(out, json!({"type": "message_stop"}));
         }
         self.ending = Some(ending);
     }
@@ -578,13 +587,13 @@ impl AnswerWriter for MessagesWriter {
         }
         self.start(out);
         let error = AgentError::new(failure.kind.error_kind(), failure.message.clone());
-        event(out, error.body(Api::Messages));
+        self.event(out, error.body(Api::Messages));
         self.ending = Some(Ending::Failed(error));
     }
 
     fn keepalive(&mut self, out: &mut String) {
         if self.ending.is_none() {
-            event(out, json!({"type": "ping"}));
+            self.event(out, json!({"type": "ping"}));
         }
     }
 
@@ -623,11 +632,20 @@ fn too_large(max: usize) -> Failure {
     )
 }
 
-/// `event: <type>` and `data: <json>`.
-fn event(out: &mut String, data: Value) {
-    let kind = data
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or("message");
-    let _ = write!(out, "event: {kind}\ndata: {data}\n\n");
+/// `content_block_delta`, the event each chunk of a block writes.
+#[derive(Serialize)]
+#[serde(tag = "type", rename = "content_block_delta")]
+struct BlockDelta<'a> {
+    index: usize,
+    delta: Delta<'a>,
+}
+
+/// A block's delta, borrowing what it adds.
+#[derive(Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Delta<'a> {
+    TextDelta { text: &'a str },
+    ThinkingDelta { thinking: &'a str },
+    InputJsonDelta { partial_json: &'a str },
+    SignatureDelta { signature: &'a str },
 }
