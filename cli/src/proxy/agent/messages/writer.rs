@@ -41,11 +41,10 @@
 
 use std::collections::HashSet;
 
-use serde::Serialize;
 use serde_json::{json, Value};
 use toolcall_stream::openai::{ChatCompletionChunk, FinishReason, ToolCallDelta, Usage};
 
-use crate::proxy::agent::sse::SseFramer;
+use crate::proxy::agent::sse::{write_object_event, SseFramer};
 use crate::proxy::agent::{AgentError, AnswerWriter, Api, Failure, FailureKind, IdMaker};
 
 /// The signature of every `thinking` block written.
@@ -181,12 +180,21 @@ impl MessagesWriter {
     }
 
     /// A `content_block_delta` of the open block.
-    fn delta(&mut self, out: &mut String, delta: Delta<'_>) {
-        let event = BlockDelta {
-            index: self.next_index,
-            delta,
+    fn delta(&self, out: &mut String, delta: Delta<'_>) {
+        let (kind, key, value) = match delta {
+            Delta::Text(text) => ("text_delta", "text", text),
+            Delta::Thinking(thinking) => ("thinking_delta", "thinking", thinking),
+            Delta::InputJson(json) => ("input_json_delta", "partial_json", json),
+            Delta::Signature(signature) => ("signature_delta", "signature", signature),
         };
-        self.sse.write(out, "content_block_delta", &event);
+        let event = "content_block_delta";
+        write_object_event(out, event, |data| {
+            data.str("type", event)
+                .uint("index", self.next_index as u64)
+                .object("delta", |delta| {
+                    delta.str("type", kind).str(key, value);
+                });
+        });
     }
 
     /// `message_start`, once.
@@ -230,7 +238,7 @@ impl MessagesWriter {
         if let Some(Kept::Text(kept)) = self.kept.last_mut() {
             kept.push_str(text);
         }
-        self.delta(out, Delta::TextDelta { text });
+        self.delta(out, Delta::Text(text));
         Ok(())
     }
 
@@ -251,7 +259,7 @@ impl MessagesWriter {
         if let Some(Kept::Thinking(kept)) = self.kept.last_mut() {
             kept.push_str(text);
         }
-        self.delta(out, Delta::ThinkingDelta { thinking: text });
+        self.delta(out, Delta::Thinking(text));
         Ok(())
     }
 
@@ -358,12 +366,7 @@ impl MessagesWriter {
         if let Some(Open::Tool { arguments_sent, .. }) = &mut self.open {
             *arguments_sent = true;
         }
-        self.delta(
-            out,
-            Delta::InputJsonDelta {
-                partial_json: arguments,
-            },
-        );
+        self.delta(out, Delta::InputJson(arguments));
         Ok(())
     }
 
@@ -405,17 +408,12 @@ impl MessagesWriter {
             return;
         };
         match open {
-            Open::Thinking => self.delta(
-                out,
-                Delta::SignatureDelta {
-                    signature: SIGNATURE,
-                },
-            ),
+            Open::Thinking => self.delta(out, Delta::Signature(SIGNATURE)),
             // A call without arguments still says its input is `{}`.
             Open::Tool {
                 arguments_sent: false,
                 ..
-            } => self.delta(out, Delta::InputJsonDelta { partial_json: "{}" }),
+            } => self.delta(out, Delta::InputJson("{}")),
             _ => {}
         }
         let index = self.next_index;
@@ -524,9 +522,8 @@ impl AnswerWriter for MessagesWriter {
                 Some(Open::Tool { call, .. }) => Some(call),
                 _ => None,
             };
-            let (continuing, starting): (Vec<_>, Vec<_>) =
-                calls.iter().partition(|call| Some(call.index) == open_call);
-            for call in continuing {
+            let continues = |call: &&ToolCallDelta| Some(call.index) == open_call;
+            for call in calls.iter().filter(continues) {
                 self.call(call, out)?;
             }
             // vLLM ≥ 0.10 names it `reasoning`.
@@ -540,7 +537,7 @@ impl AnswerWriter for MessagesWriter {
             if let Some(text) = delta.content.as_deref().filter(|text| !text.is_empty()) {
                 self.text(text, out)?;
             }
-            for call in starting {
+            for call in calls.iter().filter(|call| !continues(call)) {
                 self.call(call, out)?;
             }
             if let Some(finish) = &choice.finish_reason {
@@ -632,20 +629,10 @@ fn too_large(max: usize) -> Failure {
     )
 }
 
-/// `content_block_delta`, the event each chunk of a block writes.
-#[derive(Serialize)]
-#[serde(tag = "type", rename = "content_block_delta")]
-struct BlockDelta<'a> {
-    index: usize,
-    delta: Delta<'a>,
-}
-
-/// A block's delta, borrowing what it adds.
-#[derive(Serialize)]
-#[serde(tag = "type", rename_all = "snake_case")]
+/// What a `content_block_delta` adds to its block.
 enum Delta<'a> {
-    TextDelta { text: &'a str },
-    ThinkingDelta { thinking: &'a str },
-    InputJsonDelta { partial_json: &'a str },
-    SignatureDelta { signature: &'a str },
+    Text(&'a str),
+    Thinking(&'a str),
+    InputJson(&'a str),
+    Signature(&'a str),
 }

@@ -3,33 +3,30 @@
 //! (Codex reads the type from the data, not from the `event:` line) and a
 //! `sequence_number` that rises by one from 0. The stream has no `[DONE]`.
 //!
-//! The deltas, written once per upstream chunk, are borrowed structs
-//! serialized as they stand; the rarer events are built as `Value`s.
+//! The deltas, written once per upstream chunk, are written member by
+//! member from what they borrow; the rarer events are built as `Value`s.
 
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use super::super::sse::SseFramer;
+use super::super::sse::{write_object_event, SseFramer};
 
 /// What the client's connection gets while the upstream is silent: an SSE
 /// comment, which no client reads as an event.
 pub const KEEPALIVE: &str = ": keepalive\n\n";
 
-/// `response.output_text.delta` and `response.reasoning_text.delta`.
-#[derive(Debug, Serialize)]
+/// `response.output_text.delta` or `response.reasoning_text.delta`.
+#[derive(Debug)]
 pub struct TextDelta<'a> {
     pub item_id: &'a str,
     pub output_index: usize,
-    pub content_index: u32,
     pub delta: &'a str,
-    /// `[]` for output text (whose delta carries `logprobs`), absent for
-    /// reasoning.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub logprobs: Option<[(); 0]>,
+    /// Output text: its delta carries `logprobs: []`.
+    pub output_text: bool,
 }
 
 /// `response.function_call_arguments.delta`.
-#[derive(Debug, Serialize)]
+#[derive(Debug)]
 pub struct ArgumentsDelta<'a> {
     pub item_id: &'a str,
     pub output_index: usize,
@@ -68,14 +65,55 @@ impl EventFramer {
     /// Appends the event `kind` with the members `fields` serializes to
     /// (a struct or a map; plus its `type` and `sequence_number`) to
     /// `out`.
-    pub fn write_fields<T: Serialize + ?Sized>(&mut self, out: &mut String, kind: &str, fields: &T) {
+    pub fn write_fields<T: Serialize + ?Sized>(
+        &mut self,
+        out: &mut String,
+        kind: &str,
+        fields: &T,
+    ) {
         let framed = Framed {
             kind,
-            sequence_number: self.next_sequence,
+            sequence_number: self.take_sequence(),
             fields,
         };
         self.sse.write(out, kind, &framed);
+    }
+
+    pub fn write_text_delta(&mut self, out: &mut String, delta: &TextDelta) {
+        let kind = if delta.output_text {
+            "response.output_text.delta"
+        } else {
+            "response.reasoning_text.delta"
+        };
+        let sequence = self.take_sequence();
+        write_object_event(out, kind, |data| {
+            data.str("type", kind)
+                .uint("sequence_number", sequence)
+                .str("item_id", delta.item_id)
+                .uint("output_index", delta.output_index as u64)
+                .uint("content_index", 0)
+                .str("delta", delta.delta);
+            if delta.output_text {
+                data.literal("logprobs", "[]");
+            }
+        });
+    }
+
+    pub fn write_arguments_delta(&mut self, out: &mut String, delta: &ArgumentsDelta) {
+        let kind = "response.function_call_arguments.delta";
+        let sequence = self.take_sequence();
+        write_object_event(out, kind, |data| {
+            data.str("type", kind)
+                .uint("sequence_number", sequence)
+                .str("item_id", delta.item_id)
+                .uint("output_index", delta.output_index as u64)
+                .str("delta", delta.delta);
+        });
+    }
+
+    fn take_sequence(&mut self) -> u64 {
         self.next_sequence += 1;
+        self.next_sequence - 1
     }
 }
 
@@ -126,47 +164,47 @@ mod tests {
     }
 
     #[test]
-    fn deltas_serialize_their_members() {
+    fn deltas_carry_their_members() {
         let mut framer = EventFramer::default();
         let mut out = String::new();
+        framer.write(&mut out, "response.created", json!({}));
         let text = TextDelta {
             item_id: "msg_1",
             output_index: 2,
-            content_index: 0,
             delta: "a \"b\"\n",
-            logprobs: Some([]),
+            output_text: true,
         };
-        framer.write_fields(&mut out, "response.output_text.delta", &text);
+        framer.write_text_delta(&mut out, &text);
         let reasoning = TextDelta {
-            logprobs: None,
+            output_text: false,
             ..text
         };
-        framer.write_fields(&mut out, "response.reasoning_text.delta", &reasoning);
+        framer.write_text_delta(&mut out, &reasoning);
         let arguments = ArgumentsDelta {
             item_id: "fc_1",
             output_index: 3,
             delta: "{\"x\":",
         };
-        framer.write_fields(&mut out, "response.function_call_arguments.delta", &arguments);
+        framer.write_arguments_delta(&mut out, &arguments);
         assert_eq!(
-            frames(&out),
+            frames(&out)[1..],
             [
                 (
                     "response.output_text.delta",
-                    json!({"type": "response.output_text.delta", "sequence_number": 0,
+                    json!({"type": "response.output_text.delta", "sequence_number": 1,
                         "item_id": "msg_1", "output_index": 2, "content_index": 0,
                         "delta": "a \"b\"\n", "logprobs": []})
                 ),
                 (
                     "response.reasoning_text.delta",
-                    json!({"type": "response.reasoning_text.delta", "sequence_number": 1,
+                    json!({"type": "response.reasoning_text.delta", "sequence_number": 2,
                         "item_id": "msg_1", "output_index": 2, "content_index": 0,
                         "delta": "a \"b\"\n"})
                 ),
                 (
                     "response.function_call_arguments.delta",
                     json!({"type": "response.function_call_arguments.delta",
-                        "sequence_number": 2, "item_id": "fc_1", "output_index": 3,
+                        "sequence_number": 3, "item_id": "fc_1", "output_index": 3,
                         "delta": "{\"x\":"})
                 ),
             ]

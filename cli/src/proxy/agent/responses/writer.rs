@@ -183,18 +183,13 @@ impl ResponsesWriter {
         };
         let item = &mut self.items[position];
         item.text.push_str(text);
-        let (event, logprobs) = match kind {
-            TextKind::Message => ("response.output_text.delta", Some([])),
-            TextKind::Reasoning => ("response.reasoning_text.delta", None),
-        };
         let delta = TextDelta {
             item_id: &item.id,
             output_index: position,
-            content_index: 0,
             delta: text,
-            logprobs,
+            output_text: kind == TextKind::Message,
         };
-        self.framer.write_fields(out, event, &delta);
+        self.framer.write_text_delta(out, &delta);
         Ok(())
     }
 
@@ -271,8 +266,11 @@ impl ResponsesWriter {
         let Some(call) = self.items[position].call() else {
             return Ok(());
         };
-        let (has_call_id, was_named, announced) =
-            (call.call_id.is_some(), call.chat_name.is_some(), call.announced);
+        let (has_call_id, was_named, announced) = (
+            call.call_id.is_some(),
+            call.chat_name.is_some(),
+            call.announced,
+        );
         if !has_call_id && id.is_some() {
             let unique = self.claim_call_id(id);
             if let Some(call) = self.items[position].call_mut() {
@@ -300,8 +298,7 @@ impl ResponsesWriter {
                 output_index: position,
                 delta: arguments,
             };
-            self.framer
-                .write_fields(out, "response.function_call_arguments.delta", &delta);
+            self.framer.write_arguments_delta(out, &delta);
         }
         Ok(())
     }
@@ -365,8 +362,7 @@ impl ResponsesWriter {
                 output_index: position,
                 delta: &item.text,
             };
-            self.framer
-                .write_fields(out, "response.function_call_arguments.delta", &delta);
+            self.framer.write_arguments_delta(out, &delta);
         }
     }
 
