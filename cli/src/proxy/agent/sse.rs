@@ -229,7 +229,7 @@ mod tests {
     #[test]
     fn strings_are_escaped_as_serde_json_escapes_them() {
         let mut every_control: String = (0u8..0x20).map(char::from).collect();
-        every_control.push_str("\u{7f}");
+        every_control.push('\u{7f}');
         for value in [
             "",
             "plain text",
@@ -255,7 +255,7 @@ mod tests {
             for at in 0..17 {
                 let mut value = "abcdefghijklmnopq".to_owned();
                 value.insert(at, char::from(byte));
-                value.push_str("é");
+                value.push('é');
                 let mut out = String::new();
                 push_json_str(&mut out, &value);
                 assert_eq!(out, serde_json::to_string(&value).unwrap(), "{value:?}");
