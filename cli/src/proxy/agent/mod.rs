@@ -24,6 +24,7 @@ pub mod notes;
 #[cfg(test)]
 mod pipeline_tests;
 pub mod responses;
+pub mod sse;
 pub mod writer;
 
 use serde_json::{Map, Value};

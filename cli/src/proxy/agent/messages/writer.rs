@@ -40,11 +40,11 @@
 //!   error as they read it). `answer()` after a failure is the error body.
 
 use std::collections::HashSet;
-use std::fmt::Write as _;
 
 use serde_json::{json, Value};
 use toolcall_stream::openai::{ChatCompletionChunk, FinishReason, ToolCallDelta, Usage};
 
+use crate::proxy::agent::sse::{write_object_event, SseFramer};
 use crate::proxy::agent::{AgentError, AnswerWriter, Api, Failure, FailureKind, IdMaker};
 
 /// The signature of every `thinking` block written.
@@ -96,6 +96,7 @@ pub struct MessagesWriter {
     kept: Vec<Kept>,
     kept_bytes: usize,
     ending: Option<Ending>,
+    sse: SseFramer,
 }
 
 /// The block being written.
@@ -161,11 +162,39 @@ impl MessagesWriter {
             kept: Vec::new(),
             kept_bytes: 0,
             ending: None,
+            sse: SseFramer::default(),
         }
     }
 
     fn keeps(&self) -> bool {
         !self.setup.stream
+    }
+
+    /// `event: <type>` and `data: <json>`, for an event built as a value.
+    fn event(&mut self, out: &mut String, data: Value) {
+        let kind = data
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or("message");
+        self.sse.write(out, kind, &data);
+    }
+
+    /// A `content_block_delta` of the open block.
+    fn delta(&self, out: &mut String, delta: Delta<'_>) {
+        let (kind, key, value) = match delta {
+            Delta::Text(text) => ("text_delta", "text", text),
+            Delta::Thinking(thinking) => ("thinking_delta", "thinking", thinking),
+            Delta::InputJson(json) => ("input_json_delta", "partial_json", json),
+            Delta::Signature(signature) => ("signature_delta", "signature", signature),
+        };
+        let event = "content_block_delta";
+        write_object_event(out, event, |data| {
+            data.str("type", event)
+                .uint("index", self.next_index as u64)
+                .object("delta", |delta| {
+                    delta.str("type", kind).str(key, value);
+                });
+        });
     }
 
     /// `message_start`, once.
@@ -181,7 +210,7 @@ impl MessagesWriter {
             "model": self.setup.model, "content": [],
             "stop_reason": null, "stop_sequence": null, "usage": usage,
         });
-        event(out, json!({"type": "message_start", "message": message}));
+        self.event(out, json!({"type": "message_start", "message": message}));
     }
 
     /// Makes room for `bytes` more of a whole answer.
@@ -209,12 +238,7 @@ impl MessagesWriter {
         if let Some(Kept::Text(kept)) = self.kept.last_mut() {
             kept.push_str(text);
         }
-        let index = self.next_index;
-        event(
-            out,
-            json!({"type": "content_block_delta", "index": index,
-                "delta": {"type": "text_delta", "text": text}}),
-        );
+        self.delta(out, Delta::Text(text));
         Ok(())
     }
 
@@ -235,12 +259,7 @@ impl MessagesWriter {
         if let Some(Kept::Thinking(kept)) = self.kept.last_mut() {
             kept.push_str(text);
         }
-        let index = self.next_index;
-        event(
-            out,
-            json!({"type": "content_block_delta", "index": index,
-                "delta": {"type": "thinking_delta", "thinking": text}}),
-        );
+        self.delta(out, Delta::Thinking(text));
         Ok(())
     }
 
@@ -347,12 +366,7 @@ impl MessagesWriter {
         if let Some(Open::Tool { arguments_sent, .. }) = &mut self.open {
             *arguments_sent = true;
         }
-        let index = self.next_index;
-        event(
-            out,
-            json!({"type": "content_block_delta", "index": index,
-                "delta": {"type": "input_json_delta", "partial_json": arguments}}),
-        );
+        self.delta(out, Delta::InputJson(arguments));
         Ok(())
     }
 
@@ -379,7 +393,7 @@ impl MessagesWriter {
 
     fn open_block(&mut self, open: Open, block: Value, out: &mut String) {
         let index = self.next_index;
-        event(
+        self.event(
             out,
             json!({"type": "content_block_start", "index": index, "content_block": block}),
         );
@@ -393,25 +407,17 @@ impl MessagesWriter {
         let Some(open) = self.open.take() else {
             return;
         };
-        let index = self.next_index;
         match open {
-            Open::Thinking => event(
-                out,
-                json!({"type": "content_block_delta", "index": index,
-                    "delta": {"type": "signature_delta", "signature": SIGNATURE}}),
-            ),
+            Open::Thinking => self.delta(out, Delta::Signature(SIGNATURE)),
             // A call without arguments still says its input is `{}`.
             Open::Tool {
                 arguments_sent: false,
                 ..
-            } => event(
-                out,
-                json!({"type": "content_block_delta", "index": index,
-                    "delta": {"type": "input_json_delta", "partial_json": "{}"}}),
-            ),
+            } => self.delta(out, Delta::InputJson("{}")),
             _ => {}
         }
-        event(out, json!({"type": "content_block_stop", "index": index}));
+        let index = self.next_index;
+        self.event(out, json!({"type": "content_block_stop", "index": index}));
         self.next_index += 1;
     }
 
@@ -516,9 +522,8 @@ impl AnswerWriter for MessagesWriter {
                 Some(Open::Tool { call, .. }) => Some(call),
                 _ => None,
             };
-            let (continuing, starting): (Vec<_>, Vec<_>) =
-                calls.iter().partition(|call| Some(call.index) == open_call);
-            for call in continuing {
+            let continues = |call: &&ToolCallDelta| Some(call.index) == open_call;
+            for call in calls.iter().filter(continues) {
                 self.call(call, out)?;
             }
             // vLLM ≥ 0.10 names it `reasoning`.
@@ -532,7 +537,7 @@ impl AnswerWriter for MessagesWriter {
             if let Some(text) = delta.content.as_deref().filter(|text| !text.is_empty()) {
                 self.text(text, out)?;
             }
-            for call in starting {
+            for call in calls.iter().filter(|call| !continues(call)) {
                 self.call(call, out)?;
             }
             if let Some(finish) = &choice.finish_reason {
@@ -561,13 +566,14 @@ impl AnswerWriter for MessagesWriter {
             reason, sequence, ..
         } = &ending
         {
-            event(
+            let usage = self.usage_json();
+            self.event(
                 out,
                 json!({"type": "message_delta",
                     "delta": {"stop_reason": reason, "stop_sequence": sequence},
-                    "usage": self.usage_json()}),
+                    "usage": usage}),
             );
-            event(out, json!({"type": "message_stop"}));
+            self.event(out, json!({"type": "message_stop"}));
         }
         self.ending = Some(ending);
     }
@@ -578,13 +584,13 @@ impl AnswerWriter for MessagesWriter {
         }
         self.start(out);
         let error = AgentError::new(failure.kind.error_kind(), failure.message.clone());
-        event(out, error.body(Api::Messages));
+        self.event(out, error.body(Api::Messages));
         self.ending = Some(Ending::Failed(error));
     }
 
     fn keepalive(&mut self, out: &mut String) {
         if self.ending.is_none() {
-            event(out, json!({"type": "ping"}));
+            self.event(out, json!({"type": "ping"}));
         }
     }
 
@@ -623,11 +629,10 @@ fn too_large(max: usize) -> Failure {
     )
 }
 
-/// `event: <type>` and `data: <json>`.
-fn event(out: &mut String, data: Value) {
-    let kind = data
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or("message");
-    let _ = write!(out, "event: {kind}\ndata: {data}\n\n");
+/// What a `content_block_delta` adds to its block.
+enum Delta<'a> {
+    Text(&'a str),
+    Thinking(&'a str),
+    InputJson(&'a str),
+    Signature(&'a str),
 }

@@ -34,7 +34,7 @@ use serde_json::{json, Map, Value};
 use toolcall_stream::openai::{ChatCompletionChunk, FinishReason, ToolCallDelta, Usage};
 
 use super::super::{AnswerWriter, Failure, FailureKind, IdMaker};
-use super::events::{EventFramer, KEEPALIVE};
+use super::events::{ArgumentsDelta, EventFramer, TextDelta, KEEPALIVE};
 use super::items::{output_text, Call, ItemKind, OutputItem, Status};
 use super::tools::ToolMap;
 use crate::proxy::store::StoredResponse;
@@ -183,16 +183,13 @@ impl ResponsesWriter {
         };
         let item = &mut self.items[position];
         item.text.push_str(text);
-        let (event, extra) = match kind {
-            TextKind::Message => ("response.output_text.delta", Some(("logprobs", json!([])))),
-            TextKind::Reasoning => ("response.reasoning_text.delta", None),
+        let delta = TextDelta {
+            item_id: &item.id,
+            output_index: position,
+            delta: text,
+            output_text: kind == TextKind::Message,
         };
-        let mut fields = json!({"item_id": item.id, "output_index": position,
-            "content_index": 0, "delta": text});
-        if let Some((key, value)) = extra {
-            fields[key] = value;
-        }
-        self.framer.write(out, event, fields);
+        self.framer.write_text_delta(out, &delta);
         Ok(())
     }
 
@@ -266,17 +263,21 @@ impl ResponsesWriter {
         let name = function
             .and_then(|f| f.name.as_deref())
             .filter(|name| !name.is_empty());
-        let call = self.items[position].call().cloned();
-        let Some(call) = call else {
+        let Some(call) = self.items[position].call() else {
             return Ok(());
         };
-        if call.call_id.is_none() && id.is_some() {
+        let (has_call_id, was_named, announced) = (
+            call.call_id.is_some(),
+            call.chat_name.is_some(),
+            call.announced,
+        );
+        if !has_call_id && id.is_some() {
             let unique = self.claim_call_id(id);
             if let Some(call) = self.items[position].call_mut() {
                 call.call_id = Some(unique);
             }
         }
-        if call.chat_name.is_none() {
+        if !was_named {
             if let Some(name) = name {
                 let tool = self.tools.identify(name);
                 if let Some(call) = self.items[position].call_mut() {
@@ -289,15 +290,15 @@ impl ResponsesWriter {
         let named = self.items[position]
             .call()
             .is_some_and(|call| call.chat_name.is_some());
-        if !call.announced && named {
+        if !announced && named {
             self.announce(position, out);
-        } else if call.announced && !arguments.is_empty() && !self.items[position].is_custom() {
-            let item_id = self.items[position].id.clone();
-            self.framer.write(
-                out,
-                "response.function_call_arguments.delta",
-                json!({"item_id": item_id, "output_index": position, "delta": arguments}),
-            );
+        } else if announced && !arguments.is_empty() && !self.items[position].is_custom() {
+            let delta = ArgumentsDelta {
+                item_id: &self.items[position].id,
+                output_index: position,
+                delta: arguments,
+            };
+            self.framer.write_arguments_delta(out, &delta);
         }
         Ok(())
     }
@@ -346,24 +347,22 @@ impl ResponsesWriter {
     /// `output_item.added` for a call, and the arguments it has so far.
     fn announce(&mut self, position: usize, out: &mut String) {
         self.name_call(position);
-        let item = &mut self.items[position];
-        if let Some(call) = item.call_mut() {
+        if let Some(call) = self.items[position].call_mut() {
             call.announced = true;
         }
-        let (id, added) = (item.id.clone(), item.added());
-        let custom = item.is_custom();
-        let arguments = item.text.clone();
+        let item = &self.items[position];
         self.framer.write(
             out,
             "response.output_item.added",
-            json!({"output_index": position, "item": added}),
+            json!({"output_index": position, "item": item.added()}),
         );
-        if !custom && !arguments.is_empty() {
-            self.framer.write(
-                out,
-                "response.function_call_arguments.delta",
-                json!({"item_id": id, "output_index": position, "delta": arguments}),
-            );
+        if !item.is_custom() && !item.text.is_empty() {
+            let delta = ArgumentsDelta {
+                item_id: &item.id,
+                output_index: position,
+                delta: &item.text,
+            };
+            self.framer.write_arguments_delta(out, &delta);
         }
     }
 
@@ -377,7 +376,7 @@ impl ResponsesWriter {
     fn close(&mut self, position: usize, status: Status, out: &mut String) {
         self.items[position].status = status;
         let item = &self.items[position];
-        let (id, text) = (item.id.clone(), item.text.clone());
+        let (id, text) = (&item.id, &item.text);
         match &item.kind {
             ItemKind::Message => {
                 self.framer.write(
@@ -390,7 +389,7 @@ impl ResponsesWriter {
                     out,
                     "response.content_part.done",
                     json!({"item_id": id, "output_index": position, "content_index": 0,
-                        "part": output_text(&text)}),
+                        "part": output_text(text)}),
                 );
             }
             ItemKind::Reasoning => {
@@ -408,11 +407,12 @@ impl ResponsesWriter {
                 );
             }
             ItemKind::Call(call) => {
+                let announced = call.announced;
                 if status == Status::Incomplete {
                     self.name_call(position);
                     return;
                 }
-                if !call.announced {
+                if !announced {
                     self.announce(position, out);
                 }
                 self.call_done_events(position, out);
