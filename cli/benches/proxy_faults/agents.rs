@@ -144,7 +144,10 @@ fn parsed(fixture: &Fixture) -> Answer {
         .tools(std::sync::Arc::new(tools))
         .build()
         .parse(&fixture.text);
-    let complete = message.tool_calls.iter().any(|call| call.complete);
+    // An answer whose calls all ended asks for them to run (`tool_use`);
+    // one with a call left unfinished never does.
+    let complete =
+        !message.tool_calls.is_empty() && message.tool_calls.iter().all(|call| call.complete);
     Answer {
         text: message.openai_content().unwrap_or_default(),
         calls: message

@@ -486,9 +486,15 @@ impl SseRewrite {
         out: &mut String,
         close: impl FnOnce(&mut dyn AnswerWriter, usize, &mut String),
     ) {
-        let calls = self.rewriter.calls();
         let Some(agent) = self.agent.as_mut() else {
             return;
+        };
+        // Without a parser the calls are the upstream's own: complete by
+        // its word.
+        let calls = if agent.parse {
+            self.rewriter.calls()
+        } else {
+            usize::MAX
         };
         close(agent.writer.as_mut(), calls, out);
         if let (Some(store), Some((id, response))) = (agent.stored.take(), agent.writer.stored()) {

@@ -453,14 +453,17 @@ impl MessagesWriter {
     /// index on calls were cut off.
     fn stop(&self, complete_calls: usize) -> Ending {
         let length = self.finish == Some(FinishReason::Length);
-        let cut = length
-            && self
-                .tool_calls
-                .is_some_and(|(_, last)| last >= complete_calls);
-        let (reason, sequence) = if cut || (length && self.tool_calls.is_none()) {
+        // A call the parser did not see end (cut by the token limit, or
+        // left unfinished by the model) is never one to run: no `tool_use`.
+        let cut = self
+            .tool_calls
+            .is_some_and(|(_, last)| last >= complete_calls);
+        let (reason, sequence) = if length && (cut || self.tool_calls.is_none()) {
             ("max_tokens", None)
-        } else if self.tool_calls.is_some() {
+        } else if self.tool_calls.is_some() && !cut {
             ("tool_use", None)
+        } else if cut {
+            ("end_turn", None)
         } else {
             match &self.finish {
                 Some(FinishReason::Other(other)) if other == "content_filter" => ("refusal", None),

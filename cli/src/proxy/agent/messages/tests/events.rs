@@ -267,3 +267,26 @@ fn length_with_a_cut_call_is_max_tokens() {
     let sse = run(&mut *writer(true), &complete, 1);
     assert_eq!(read_reason(&sse), "tool_use");
 }
+
+#[test]
+fn a_call_left_unfinished_is_never_tool_use() {
+    // The model stopped (no token limit) inside its second call.
+    let chunks = [
+        chunk(json!({"content": "Two calls."})),
+        chunk(call(0, Some("call_1"), Some("f"), "{\"a\":1}")),
+        chunk(call(1, Some("call_2"), Some("g"), "{\"b\":")),
+        finish("stop"),
+    ];
+    let sse = run(&mut *writer(true), &chunks, 1);
+    assert_eq!(read(&sse).message["stop_reason"], "end_turn");
+    let mut whole = writer(false);
+    run(&mut *whole, &chunks, 1);
+    let answer = whole.answer();
+    assert_eq!(answer["stop_reason"], "end_turn");
+    // Whole, the unfinished call is left out; the finished one is kept.
+    assert_eq!(
+        answer["content"],
+        json!([{"type": "text", "text": "Two calls."},
+            {"type": "tool_use", "id": "call_1", "name": "f", "input": {"a": 1}}])
+    );
+}
