@@ -32,12 +32,16 @@ mod scenarios;
 #[path = "proxy_faults/agents.rs"]
 mod agents;
 
+#[path = "proxy_faults/kinds.rs"]
+mod kinds;
+
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use scenarios::{Ctx, Fixture, Kind, Miss, Outcome};
+use kinds::Kind;
+use scenarios::{Ctx, Fixture, Miss, Outcome};
 use serde_json::{json, Value};
 use support::client::placeholder_tools;
 use support::proxy::ProxyProcess;
@@ -342,7 +346,7 @@ async fn soak() -> bool {
                 let mut z = state;
                 z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                let kind = scenarios::pick(z ^ (z >> 31));
+                let kind = kinds::pick(z ^ (z >> 31));
                 if !only.is_empty() && !kind.name().0.contains(only.as_str()) {
                     continue;
                 }
