@@ -232,6 +232,14 @@ fn forward(upstream: String) {
     });
 }
 
+/// The chat tools' functions, each written as `tool(name, parameters)`.
+fn functions(tools: &Value, tool: impl Fn(&Value, &Value) -> Value) -> Vec<Value> {
+    let functions = tools.as_array().into_iter().flatten();
+    functions
+        .map(|t| tool(&t["function"]["name"], &t["function"]["parameters"]))
+        .collect()
+}
+
 /// Which API a turn's clients speak.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Route {
@@ -256,28 +264,17 @@ impl Route {
             Route::Chat => json!({"model": model, "messages": [{"role": "user", "content": "go"}],
                                   "tools": tools, "stream": true}),
             Route::Responses => {
-                let tools: Vec<Value> = tools
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|tool| {
-                        let function = &tool["function"];
-                        json!({"type": "function", "name": function["name"],
-                               "parameters": function["parameters"]})
-                    })
-                    .collect();
+                let tools = functions(
+                    &tools,
+                    |name, parameters| json!({"type": "function", "name": name, "parameters": parameters}),
+                );
                 json!({"model": model, "input": "go", "tools": tools, "stream": true, "store": false})
             }
             Route::Messages => {
-                let tools: Vec<Value> = tools
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .map(|tool| {
-                        let function = &tool["function"];
-                        json!({"name": function["name"], "input_schema": function["parameters"]})
-                    })
-                    .collect();
+                let tools = functions(
+                    &tools,
+                    |name, parameters| json!({"name": name, "input_schema": parameters}),
+                );
                 json!({"model": model, "max_tokens": 4096, "tools": tools, "stream": true,
                        "messages": [{"role": "user", "content": "go"}]})
             }

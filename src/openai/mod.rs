@@ -40,7 +40,7 @@ pub use crate::rewrite::{rewrite_completion, rewrite_completion_with, Pushed, Re
 pub use encoder::{ChunkEncoder, MAX_LEADING_BLANK};
 pub use error::{ErrorObject, ErrorResponse};
 pub use request::{ChatCompletionRequest, StreamOptions};
-pub use sse::{write_sse, write_sse_data, SSE_DONE};
+pub use sse::{write_json_string, write_sse, write_sse_data, SSE_DONE};
 pub use types::{
     ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionMeta, Delta, FinishReason,
     FunctionCall, FunctionDelta, ResponseMessage, ToolCall, ToolCallDelta, Usage, CHAT_COMPLETION,

@@ -48,6 +48,26 @@ pub fn write_sse_data(data: &str, out: &mut String) {
     out.push_str("\n\n");
 }
 
+/// Appends `text` to `out` as a JSON string: quoted, and escaped as
+/// `serde_json` escapes it (`"`, `\` and the control characters; `\n`,
+/// `\r`, `\t`, `\b`, `\f` short, the others `\u00XX`). For a server that
+/// writes its own events around the crate's text without building a
+/// value for each.
+///
+/// ```
+/// use toolcall_stream::openai::write_json_string;
+/// let mut out = String::from("{\"delta\":");
+/// write_json_string("say \"hi\"\n", &mut out);
+/// out.push('}');
+/// assert_eq!(out, r#"{"delta":"say \"hi\"\n"}"#);
+/// ```
+pub fn write_json_string(text: &str, out: &mut String) {
+    out.reserve(text.len() + 2);
+    out.push('"');
+    crate::json::escape_into(out, text);
+    out.push('"');
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;

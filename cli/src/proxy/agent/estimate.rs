@@ -31,6 +31,12 @@ pub fn input_tokens(chat: &Map<String, Value>) -> u64 {
     bytes.div_ceil(BYTES_PER_TOKEN) + messages * TOKENS_PER_MESSAGE
 }
 
+/// The estimated tokens of `bytes` bytes of output text (an answer the
+/// upstream sent no usage for).
+pub fn output_tokens(bytes: u64) -> u64 {
+    bytes.div_ceil(BYTES_PER_TOKEN)
+}
+
 /// The bytes of every string in `value` (keys excepted: a message's keys
 /// are the template's, not text).
 fn text_bytes(value: &Value) -> u64 {

@@ -9,6 +9,7 @@
 //! byte, which was most of a delta's cost.
 
 use serde::Serialize;
+use toolcall_stream::openai::write_json_string;
 
 /// Frames events; holds the buffer each event's JSON is serialized into.
 #[derive(Debug, Default)]
@@ -106,88 +107,15 @@ impl ObjectWriter<'_> {
     }
 }
 
-/// Appends `value` as a JSON string, escaped as serde_json escapes it.
+/// Appends `value` as a JSON string, escaped as serde_json escapes it
+/// (the library's own string writer).
 pub fn push_json_str(out: &mut String, value: &str) {
-    out.reserve(value.len() + 2);
-    out.push('"');
-    let mut rest = value;
-    loop {
-        let clean = clean_prefix(rest.as_bytes());
-        // `clean` is the length of `rest` or the position of an ASCII
-        // byte: a character boundary either way.
-        out.push_str(&rest[..clean]);
-        let Some(&byte) = rest.as_bytes().get(clean) else {
-            break;
-        };
-        match byte {
-            b'"' => out.push_str("\\\""),
-            b'\\' => out.push_str("\\\\"),
-            b'\n' => out.push_str("\\n"),
-            b'\r' => out.push_str("\\r"),
-            b'\t' => out.push_str("\\t"),
-            0x08 => out.push_str("\\b"),
-            0x0c => out.push_str("\\f"),
-            _ => {
-                const HEX: &[u8; 16] = b"0123456789abcdef";
-                out.push_str("\\u00");
-                out.push(char::from(HEX[usize::from(byte >> 4)]));
-                out.push(char::from(HEX[usize::from(byte & 0xf)]));
-            }
-        }
-        rest = &rest[clean + 1..];
-    }
-    out.push('"');
-}
-
-/// A byte a JSON string cannot hold as it is.
-fn needs_escape(byte: u8) -> bool {
-    byte < 0x20 || byte == b'"' || byte == b'\\'
-}
-
-/// How many of `bytes`' first bytes need no escaping: eight at a time
-/// while none of the eight does (a token's text or an id is most often
-/// clean throughout), then byte by byte.
-fn clean_prefix(bytes: &[u8]) -> usize {
-    const ONES: u64 = u64::from_ne_bytes([1; 8]);
-    const HIGH_BITS: u64 = ONES << 7;
-    // Whether any byte of `word` is below `limit` (<= 0x80): exact as a
-    // yes/no, the well-known "has less" bit trick.
-    let has_less =
-        |word: u64, limit: u8| word.wrapping_sub(ONES * u64::from(limit)) & !word & HIGH_BITS != 0;
-    let has_byte = |word: u64, byte: u8| has_less(word ^ (ONES * u64::from(byte)), 1);
-    let mut clean = 0;
-    for chunk in bytes.chunks_exact(8) {
-        let mut word = [0; 8];
-        word.copy_from_slice(chunk);
-        let word = u64::from_ne_bytes(word);
-        if has_less(word, 0x20) || has_byte(word, b'"') || has_byte(word, b'\\') {
-            break;
-        }
-        clean += 8;
-    }
-    let tail = &bytes[clean..];
-    clean
-        + tail
-            .iter()
-            .position(|&byte| needs_escape(byte))
-            .unwrap_or(tail.len())
+    write_json_string(value, out);
 }
 
 /// Appends `value` in decimal.
-fn push_uint(out: &mut String, mut value: u64) {
-    let mut digits = [0u8; 20];
-    let mut first = digits.len();
-    loop {
-        first -= 1;
-        digits[first] = b'0' + (value % 10) as u8;
-        value /= 10;
-        if value == 0 {
-            break;
-        }
-    }
-    for &digit in &digits[first..] {
-        out.push(char::from(digit));
-    }
+fn push_uint(out: &mut String, value: u64) {
+    out.push_str(itoa::Buffer::new().format(value));
 }
 
 #[cfg(test)]
@@ -259,9 +187,6 @@ mod tests {
                 let mut out = String::new();
                 push_json_str(&mut out, &value);
                 assert_eq!(out, serde_json::to_string(&value).unwrap(), "{value:?}");
-                let clean = clean_prefix(value.as_bytes());
-                let expected = value.bytes().position(needs_escape).unwrap_or(value.len());
-                assert_eq!(clean, expected, "{value:?}");
             }
         }
     }

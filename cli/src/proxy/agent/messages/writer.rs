@@ -50,9 +50,6 @@ use crate::proxy::agent::{AgentError, AnswerWriter, Api, Failure, FailureKind, I
 /// The signature of every `thinking` block written.
 pub const SIGNATURE: &str = "toolcall-proxy-unsigned";
 
-/// Output bytes per token, for an answer the upstream sent no usage for.
-const BYTES_PER_TOKEN: u64 = 4;
-
 /// The longest upstream call id kept as the tool use's id.
 const MAX_ID_LEN: usize = 128;
 
@@ -443,7 +440,7 @@ impl MessagesWriter {
         };
         let output = match self.usage {
             Some(usage) if usage.completion > 0 => usage.completion,
-            _ => self.output_bytes.div_ceil(BYTES_PER_TOKEN),
+            _ => crate::proxy::agent::estimate::output_tokens(self.output_bytes),
         };
         json!({"input_tokens": input, "output_tokens": output,
             "cache_creation_input_tokens": 0, "cache_read_input_tokens": cached})

@@ -39,9 +39,6 @@ use super::items::{output_text, Call, ItemKind, OutputItem, Status};
 use super::tools::ToolMap;
 use crate::proxy::store::StoredResponse;
 
-/// Bytes of output text a token, when the upstream sends no usage.
-const BYTES_PER_TOKEN: usize = 4;
-
 /// What a writer needs from the request.
 #[derive(Debug)]
 pub struct WriterSetup {
@@ -522,7 +519,7 @@ impl ResponsesWriter {
     /// Usage, from the upstream's (the last it sent: it is cumulative) or
     /// estimated where it says nothing.
     fn usage_json(&self) -> Value {
-        let estimate = |bytes: usize| bytes.div_ceil(BYTES_PER_TOKEN) as u64;
+        let estimate = |bytes: usize| crate::proxy::agent::estimate::output_tokens(bytes as u64);
         let detail = |key: &str, field: &str| {
             self.usage
                 .as_ref()
