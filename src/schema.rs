@@ -15,10 +15,14 @@ use serde_json::Value;
 
 use crate::json::escape_into;
 
+pub(crate) use deep::{coerce_shape_into, Inner, ShapeRef, Typed};
 pub(crate) use params::{Candidates, ParamTable};
+pub(crate) use shape::{ShapeId, Shapes};
 
+mod deep;
 mod params;
 mod python_literal;
+mod shape;
 #[cfg(test)]
 mod tests;
 

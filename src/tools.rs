@@ -5,7 +5,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::schema::{Candidates, ParamTable, TypeSet};
+use crate::schema::{Candidates, ParamTable, ShapeId, Shapes, TypeSet};
 
 /// The tools a request declared: their names, and their parameter schemas
 /// for typed arguments.
@@ -52,6 +52,17 @@ impl ToolSchema {
     /// root `anyOf`/`oneOf` branches `candidates`.
     pub(crate) fn param_in(&self, name: &str, candidates: Candidates) -> Option<TypeSet> {
         self.params.types(name, candidates)
+    }
+
+    /// The shape of parameter `name`'s value (what is typed inside it) in
+    /// a call that may be in `candidates`.
+    pub(crate) fn shape_in(&self, name: &str, candidates: Candidates) -> Option<ShapeId> {
+        self.params.shape(name, candidates)
+    }
+
+    /// The shapes of the tool's values, at every depth.
+    pub(crate) fn shapes(&self) -> &Shapes {
+        self.params.shapes()
     }
 
     /// The bytes of parameter `name`'s JSON worth keeping to choose a

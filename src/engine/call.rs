@@ -21,7 +21,7 @@ use std::mem;
 use crate::event::{DiagnosticKind as Kind, Event};
 use crate::json::{escape_into, first_escape};
 use crate::options::Options;
-use crate::schema::{Candidates, TypeSet, Typing};
+use crate::schema::{Candidates, ShapeId, TypeSet, Typing};
 use crate::sink::{diagnostic, Report, Sink};
 
 mod typed;
@@ -54,6 +54,8 @@ pub(crate) struct Value {
     /// The types its schema allows (`EMPTY` with `Typing::Infer` and no
     /// schema: inferred).
     types: TypeSet,
+    /// Its shape in the tool's schema: what is typed inside it.
+    shape: Option<ShapeId>,
     /// The held value's text.
     held: String,
     /// The value's JSON, kept to choose the tool's branch by.

@@ -2,7 +2,11 @@
 //! (an object, or a string that holds one) become parameters. A top-level
 //! string value goes through the schema ladder like a marked-up value; any
 //! other value is re-serialised in the crate's argument style (`", "` and
-//! `": "` as Python's `json.dumps`) and streamed as it comes.
+//! `": "` as Python's `json.dumps`) and streamed as it comes, except a
+//! string inside it whose shape (the schema's `properties`, `items`, …)
+//! allows another type: that string is held until it ends, with the key
+//! before it, and written typed by the rule every format shares
+//! ([`coerce_shape_into`]).
 //!
 //! What has been written is always a prefix of valid JSON that
 //! [`ArgsWriter::closing`] closes: a key inside a raw value is written
@@ -14,6 +18,7 @@ use super::call::CallWriter;
 use crate::json::escape_into;
 use crate::json::reader::{JsonEvent, JsonReader};
 use crate::options::Options;
+use crate::schema::{coerce_shape_into, Inner, Outcome, ShapeId, ShapeRef};
 use crate::sink::Sink;
 
 /// Why the arguments could not be read.
@@ -43,6 +48,15 @@ pub(crate) struct ArgsWriter {
     depth: usize,
     /// Closers of the open raw containers (`}` or `]`), innermost last.
     closers: Vec<u8>,
+    /// The shapes of the open raw containers, as `closers`.
+    shapes: Vec<Option<ShapeId>>,
+    /// The index of the next element of each open raw container.
+    indexes: Vec<usize>,
+    /// A nested string being held to be typed: its separator and key (not
+    /// yet written), its text so far, and its shape.
+    held: Option<ShapeId>,
+    held_prefix: String,
+    held_text: String,
     /// The next element of the innermost raw container is its first.
     first: bool,
     /// The key whose value comes next.
@@ -66,6 +80,11 @@ impl ArgsWriter {
     pub(crate) fn reset(&mut self) {
         self.depth = 0;
         self.closers.clear();
+        self.shapes.clear();
+        self.indexes.clear();
+        self.held = None;
+        self.held_prefix.clear();
+        self.held_text.clear();
         self.first = false;
         self.key.clear();
         self.in_top_string = false;
@@ -78,9 +97,13 @@ impl ArgsWriter {
         self.note = None;
     }
 
-    /// Bytes held: raw JSON not yet written, a string being decoded.
+    /// Bytes held: raw JSON not yet written, a string being decoded, a
+    /// nested string being typed.
     pub(crate) fn held_len(&self) -> usize {
-        self.out.len() + self.string.as_ref().map_or(0, String::len)
+        self.out.len()
+            + self.string.as_ref().map_or(0, String::len)
+            + self.held_prefix.len()
+            + self.held_text.len()
     }
 
     /// What closes the open raw value, if one is open.
@@ -109,10 +132,15 @@ impl ArgsWriter {
         opts: &Options,
         sink: &mut S,
     ) {
+        if self.held.is_some() {
+            self.write_held(call, opts, sink);
+        }
         let closing = self.closing();
         self.out.push_str(&closing);
         self.flush(call, opts, sink);
         self.closers.clear();
+        self.shapes.clear();
+        self.indexes.clear();
         self.in_raw_string = false;
         self.in_top_string = false;
         call.end_param(opts, sink);
@@ -241,7 +269,14 @@ impl ArgsWriter {
                 self.key.push_str(key);
                 return;
             }
+            JsonEvent::Text(text) if self.held.is_some() => {
+                return self.hold_text(text, call, opts, sink);
+            }
             JsonEvent::Text(text) => return escape_into(&mut self.out, text),
+            JsonEvent::EndString if self.held.is_some() => {
+                self.write_held(call, opts, sink);
+                return self.value_done(call, opts, sink);
+            }
             JsonEvent::EndString => {
                 self.out.push('"');
                 self.in_raw_string = false;
@@ -251,6 +286,8 @@ impl ArgsWriter {
                 if let Some(closer) = self.closers.pop() {
                     self.out.push(char::from(closer));
                 }
+                self.shapes.pop();
+                self.indexes.pop();
                 self.depth -= 1;
                 self.first = false;
                 return self.value_done(call, opts, sink);
@@ -259,6 +296,8 @@ impl ArgsWriter {
             _ => {}
         }
         // A value starts: its separator and key first.
+        let start = self.out.len();
+        let shape = self.next_shape(call, opts);
         if self.depth > 1 {
             if !mem::replace(&mut self.first, false) {
                 self.out.push_str(", ");
@@ -274,8 +313,19 @@ impl ArgsWriter {
                 let object = event == JsonEvent::BeginObject;
                 self.out.push(if object { '{' } else { '[' });
                 self.closers.push(if object { b'}' } else { b']' });
+                self.shapes.push(shape);
+                self.indexes.push(0);
                 self.depth += 1;
                 self.first = true;
+            }
+            JsonEvent::BeginString if shape.is_some_and(|id| typed(call, id, opts)) => {
+                // Held with its key, so that what was written stays a
+                // prefix of valid JSON.
+                self.held = shape;
+                self.held_prefix.clear();
+                self.held_prefix.push_str(&self.out[start..]);
+                self.out.truncate(start);
+                self.held_text.clear();
             }
             JsonEvent::BeginString => {
                 self.out.push('"');
@@ -297,6 +347,89 @@ impl ArgsWriter {
         }
     }
 
+    /// The shape of the value that starts: the parameter's own at the top,
+    /// else its container's property or element (the index moves on).
+    fn next_shape(&mut self, call: &CallWriter, opts: &Options) -> Option<ShapeId> {
+        if self.depth <= 1 {
+            return call.param_shape();
+        }
+        let index = self
+            .indexes
+            .last_mut()
+            .map_or(0, |i| mem::replace(i, *i + 1));
+        let parent = (*self.shapes.last()?)?;
+        let shapes = call.shapes(opts)?;
+        if self.closers.last() == Some(&b'}') {
+            shapes.property(parent, &self.key)
+        } else {
+            shapes.element(parent, index)
+        }
+    }
+
+    /// A piece of a held nested string; past `max_held_value` it is a
+    /// string after all, written and streamed from there on.
+    fn hold_text<S: Sink>(
+        &mut self,
+        text: &str,
+        call: &mut CallWriter,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        self.held_text.push_str(text);
+        if self.held_text.len() <= opts.limits.max_held_value {
+            return;
+        }
+        let types = self
+            .held
+            .take()
+            .zip(call.shapes(opts))
+            .map(|(id, shapes)| shapes.get(id).types)
+            .unwrap_or_default();
+        self.out.push_str(&self.held_prefix);
+        self.out.push('"');
+        escape_into(&mut self.out, &self.held_text);
+        self.held_prefix.clear();
+        self.held_text.clear();
+        self.in_raw_string = true;
+        self.flush(call, opts, sink);
+        call.report_inner_too_long(types, opts, sink);
+    }
+
+    /// Writes the held nested string typed by its shape, and reports what
+    /// could not be typed.
+    fn write_held<S: Sink>(&mut self, call: &mut CallWriter, opts: &Options, sink: &mut S) {
+        let Some(id) = self.held.take() else {
+            return;
+        };
+        self.out.push_str(&self.held_prefix);
+        self.held_prefix.clear();
+        let Some(shapes) = call.shapes(opts) else {
+            return;
+        };
+        let shape = ShapeRef { shapes, id };
+        let types = shape.shapes.get(id).types;
+        let typed = coerce_shape_into(
+            &self.held_text,
+            types,
+            Some(shape),
+            opts.python_literals,
+            &mut self.out,
+        );
+        self.flush(call, opts, sink);
+        if typed.outcome != Outcome::Typed {
+            let own = Inner {
+                outcome: typed.outcome,
+                text: mem::take(&mut self.held_text),
+                types,
+            };
+            call.report_inner(&own, sink);
+        }
+        if let Some(inner) = typed.inner {
+            call.report_inner(&inner, sink);
+        }
+        self.held_text.clear();
+    }
+
     /// A raw value or element ended: at the top level, so did the
     /// parameter.
     fn value_done<S: Sink>(&mut self, call: &mut CallWriter, opts: &Options, sink: &mut S) {
@@ -305,4 +438,10 @@ impl ArgsWriter {
             call.end_param(opts, sink);
         }
     }
+}
+
+/// Whether a string of shape `id` is typed (held until it ends).
+fn typed(call: &CallWriter, id: ShapeId, opts: &Options) -> bool {
+    call.shapes(opts)
+        .is_some_and(|shapes| shapes.get(id).is_typed())
 }

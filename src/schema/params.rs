@@ -17,6 +17,7 @@ use std::mem;
 
 use serde_json::Value;
 
+use super::shape::{ShapeId, ShapeReader, Shapes};
 use super::{Budget, TypeSet, SCHEMA_DEPTH_LIMIT, SCHEMA_VISIT_BUDGET};
 
 #[cfg(test)]
@@ -56,6 +57,13 @@ pub(crate) struct ParamTable {
     /// The longest JSON text a value equal to one of the branches' `const`s
     /// is expected to take; a longer value is not kept to compare.
     probe_room: usize,
+    /// The shapes of the values, at every depth.
+    shapes: Shapes,
+    /// Each root property's shape: as the root declares it, and as the
+    /// root and every branch together do (for a call whose branch is not
+    /// known).
+    shared_shapes: HashMap<String, ShapeId>,
+    all_shapes: HashMap<String, ShapeId>,
 }
 
 /// One branch of the root `anyOf`/`oneOf`.
@@ -66,6 +74,8 @@ struct Branch {
     /// one), and that value: what tells this branch from the others.
     consts: Vec<(String, Value)>,
     required: Vec<String>,
+    /// The shapes of the properties the branch declares.
+    shapes: HashMap<String, ShapeId>,
 }
 
 /// How much of a schema applies to the branch being read.
@@ -93,10 +103,14 @@ impl ParamTable {
             types: HashMap::new(),
             branches: Vec::new(),
             declares_properties: false,
+            fragments: Fragments::new(),
+            branch_fragments: Vec::new(),
         };
         let mut shared = Branch::default();
         reader.collect(parameters, Reach::Root, &mut shared);
         let mut branches = reader.branches;
+        let mut shared_fragments = reader.fragments;
+        let mut branch_fragments = reader.branch_fragments;
         if branches.len() > MAX_BRANCHES {
             // Too many to tell apart: every name gets what any branch gives.
             for branch in branches.drain(..) {
@@ -104,6 +118,23 @@ impl ParamTable {
                     add(&mut shared.params, name, types);
                 }
             }
+            for fragments in branch_fragments.drain(..) {
+                for (name, list) in fragments {
+                    shared_fragments.entry(name).or_default().extend(list);
+                }
+            }
+        }
+        let mut shape_reader = ShapeReader::new(parameters);
+        let mut all_fragments = shared_fragments.clone();
+        for fragments in &branch_fragments {
+            for (name, list) in fragments {
+                all_fragments.entry(name.clone()).or_default().extend(list);
+            }
+        }
+        let shared_shapes = read_shapes(&mut shape_reader, &shared_fragments);
+        let all_shapes = read_shapes(&mut shape_reader, &all_fragments);
+        for (branch, fragments) in branches.iter_mut().zip(&branch_fragments) {
+            branch.shapes = read_shapes(&mut shape_reader, fragments);
         }
         let probe_room = branches
             .iter()
@@ -117,7 +148,40 @@ impl ParamTable {
             declares_properties: reader.declares_properties,
             // Room for escapes the writer may spell longer (`\u00e9`).
             probe_room: probe_room.saturating_mul(6).saturating_add(8),
+            shapes: shape_reader.finish(),
+            shared_shapes,
+            all_shapes,
         }
+    }
+
+    /// The shapes of the tool's values.
+    pub(crate) fn shapes(&self) -> &Shapes {
+        &self.shapes
+    }
+
+    /// The shape of parameter `name` in a call that may be in
+    /// `candidates`: the one shape every candidate branch gives it (its
+    /// own, else the root's), else the union of them all.
+    pub(crate) fn shape(&self, name: &str, candidates: Candidates) -> Option<ShapeId> {
+        let shared = self.shared_shapes.get(name).copied();
+        if self.branches.is_empty() {
+            return shared;
+        }
+        let mut chosen: Option<ShapeId> = None;
+        for (i, branch) in self.branches.iter().enumerate() {
+            if !candidates.has(i) {
+                continue;
+            }
+            let Some(id) = branch.shapes.get(name).copied().or(shared) else {
+                continue;
+            };
+            match chosen {
+                None => chosen = Some(id),
+                Some(other) if other != id => return self.all_shapes.get(name).copied(),
+                Some(_) => {}
+            }
+        }
+        chosen.or_else(|| self.all_shapes.get(name).copied())
     }
 
     /// Whether any `properties` were declared. Without them any parameter
@@ -231,7 +295,14 @@ struct Reader<'a> {
     types: HashMap<usize, TypeSet>,
     branches: Vec<Branch>,
     declares_properties: bool,
+    /// The property schemas the branch being read declares, by name.
+    fragments: Fragments<'a>,
+    /// Those of each root branch, as `branches`.
+    branch_fragments: Vec<Fragments<'a>>,
 }
+
+/// Property schemas by name: all that describe the property, in part.
+type Fragments<'a> = HashMap<String, Vec<&'a Value>>;
 
 impl<'a> Reader<'a> {
     fn fresh_budget() -> Budget {
@@ -265,6 +336,10 @@ impl<'a> Reader<'a> {
                     .entry(address(property))
                     .or_insert_with(|| TypeSet::from_schema(property, Some(root)));
                 add(&mut into.params, name.clone(), types);
+                self.fragments
+                    .entry(name.clone())
+                    .or_default()
+                    .push(property);
                 if reach != Reach::Maybe {
                     if let Some(value) = self.const_of(property) {
                         into.consts.push((name.clone(), value.clone()));
@@ -302,9 +377,12 @@ impl<'a> Reader<'a> {
                     let mut branch = Branch::default();
                     let outer = mem::replace(&mut self.budget, Reader::fresh_budget());
                     let outer_seen = mem::take(&mut self.seen);
+                    let outer_fragments = mem::take(&mut self.fragments);
                     self.collect(choice, Reach::Always, &mut branch);
                     self.budget = outer;
                     self.seen = outer_seen;
+                    let fragments = mem::replace(&mut self.fragments, outer_fragments);
+                    self.branch_fragments.push(fragments);
                     self.branches.push(branch);
                 } else {
                     self.collect(choice, Reach::Maybe, into);
@@ -336,6 +414,20 @@ impl<'a> Reader<'a> {
         }
         None
     }
+}
+
+/// The shape of each property of `fragments`, read in name order so that
+/// the table is the same every time.
+fn read_shapes<'a>(
+    reader: &mut ShapeReader<'a>,
+    fragments: &Fragments<'a>,
+) -> HashMap<String, ShapeId> {
+    let mut names: Vec<&String> = fragments.keys().collect();
+    names.sort();
+    names
+        .into_iter()
+        .filter_map(|name| Some((name.clone(), reader.read(&fragments[name])?)))
+        .collect()
 }
 
 /// Where a schema node is, to know it again.

@@ -8,7 +8,10 @@ use super::{CallWriter, ValueKind};
 use crate::event::{DiagnosticKind as Kind, Event};
 use crate::json::escape_into;
 use crate::options::Options;
-use crate::schema::{coerce_into, infer_into, Outcome, TypeSet, Typing};
+use crate::schema::{
+    coerce_shape_into, infer_into, Inner, Outcome, ShapeId, ShapeRef, Shapes, TypeSet, Typed,
+    Typing,
+};
 use crate::sink::{diagnostic, Sink};
 
 /// The size of the pieces a held value that passed its bound is written
@@ -39,12 +42,14 @@ impl CallWriter {
         sink: &mut S,
     ) -> (bool, TypeSet) {
         self.value.probe.room = 0;
+        self.value.shape = None;
         if opts.typing == Typing::Strings {
             return (false, TypeSet::STRING);
         }
         let schema = opts.tools.as_deref().and_then(|t| t.schema(&self.name));
         if let Some(schema) = schema {
             self.value.probe.room = schema.probe_room(name);
+            self.value.shape = schema.shape_in(name, self.candidates);
         }
         let types = match schema {
             Some(schema) => match schema.param_in(name, self.candidates) {
@@ -145,17 +150,27 @@ impl CallWriter {
         self.value.holding = false;
         let text = self.value.held.as_str();
         self.scratch.clear();
-        let outcome = if self.value.types.is_empty() {
+        let typed = if self.value.types.is_empty() {
             infer_into(text, &mut self.scratch);
-            Outcome::Typed
+            Typed {
+                outcome: Outcome::Typed,
+                inner: None,
+            }
         } else {
-            coerce_into(
+            let shape = self
+                .value
+                .shape
+                .zip(self.shapes(opts))
+                .map(|(id, shapes)| ShapeRef { shapes, id });
+            coerce_shape_into(
                 text,
                 self.value.types,
+                shape,
                 opts.python_literals,
                 &mut self.scratch,
             )
         };
+        let outcome = typed.outcome;
         sink.event(Event::ArgumentsDelta {
             index,
             delta: &self.scratch,
@@ -199,6 +214,74 @@ impl CallWriter {
                 ),
             ),
         }
+        if let Some(inner) = typed.inner {
+            self.report_inner(&inner, sink);
+        }
+    }
+
+    /// Reports a value inside the open parameter's value that its shape
+    /// could not type cleanly.
+    pub(crate) fn report_inner<S: Sink>(&mut self, inner: &Inner, sink: &mut S) {
+        let index = self.current();
+        let shown = Shown(&inner.text);
+        let (kind, what) = match inner.outcome {
+            Outcome::Typed => return,
+            Outcome::Lenient(what) => (Kind::LenientValue, format!("was read as a {what}")),
+            Outcome::JsonOutsideTypes => (
+                Kind::InvalidValue,
+                format!(
+                    "is not {}; it is kept as the JSON it is (as vLLM)",
+                    inner.types
+                ),
+            ),
+            Outcome::Invalid => (
+                Kind::InvalidValue,
+                format!("is not {}; it is kept as a string", inner.types),
+            ),
+        };
+        diagnostic(
+            sink,
+            &mut self.message,
+            kind,
+            index,
+            format_args!(
+                "the value {shown} inside `{}` in call `{}` {what}",
+                self.param, self.name
+            ),
+        );
+    }
+
+    /// Reports a string inside the open parameter's value that passed
+    /// `max_held_value` before it ended: it stays a string.
+    pub(crate) fn report_inner_too_long<S: Sink>(
+        &mut self,
+        types: TypeSet,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        let index = self.current();
+        let max = opts.limits.max_held_value;
+        diagnostic(
+            sink,
+            &mut self.message,
+            Kind::LimitExceeded,
+            index,
+            format_args!(
+                "a value inside `{}` in call `{}` passed {max} bytes (`max_held_value`) \
+                 before it ended, so it could not be typed ({types}): it is a string",
+                self.param, self.name
+            ),
+        );
+    }
+
+    /// The shapes of the open call's tool's values.
+    pub(crate) fn shapes<'o>(&self, opts: &'o Options) -> Option<&'o Shapes> {
+        Some(opts.tools.as_deref()?.schema(&self.name)?.shapes())
+    }
+
+    /// The open parameter's shape (in [`shapes`](CallWriter::shapes)).
+    pub(crate) fn param_shape(&self) -> Option<ShapeId> {
+        self.value.shape
     }
 
     /// Narrows the branches the open call may be in by the value just
