@@ -187,6 +187,46 @@ fn a_typed_value_is_held_no_further_than_its_bound() {
     );
 }
 
+/// A string inside a JSON value whose shape wants another type is held
+/// with its key until it ends, but never past `max_held_value`: from there
+/// on it streams as a string, reported; one cut off by the end of the
+/// output is typed from what came.
+#[test]
+fn a_nested_typed_string_is_held_no_further_than_its_bound() {
+    let tools = Arc::new(
+        Tools::from_json(
+            r#"[{"name": "sum", "parameters": {"type": "object", "properties":
+            {"items": {"type": "array", "items": {"type": "integer"}}}}}]"#,
+        )
+        .unwrap(),
+    );
+    let mut limits = Limits::default();
+    limits.max_held_value = 1 << 10;
+    let builder = || {
+        Parser::builder()
+            .format(Format::Hermes)
+            .tools(tools.clone())
+            .limits(limits)
+    };
+    let long = "7".repeat(4 << 10);
+    let text = format!(
+        r#"<tool_call>{{"name": "sum", "arguments": {{"items": ["1", "{long}", "2"]}}}}</tool_call>"#
+    );
+    let message = builder().build().parse(text);
+    let kinds: Vec<_> = message.diagnostics.iter().map(|d| d.kind).collect();
+    assert_eq!(kinds, [DiagnosticKind::LimitExceeded]);
+    let arguments: serde_json::Value =
+        serde_json::from_str(&message.tool_calls[0].arguments).unwrap();
+    assert_eq!(arguments["items"][0], 1);
+    assert_eq!(arguments["items"][1].as_str(), Some(long.as_str()));
+    assert_eq!(arguments["items"][2], 2);
+
+    let message = builder()
+        .build()
+        .parse(r#"<tool_call>{"name": "sum", "arguments": {"items": ["1", "12"#);
+    assert_eq!(message.tool_calls[0].arguments, r#"{"items": [1, 12]}"#);
+}
+
 /// A proxy's path: an upstream's chunks through `openai::Rewriter` (lean
 /// parsers, calls not held) keep the same peak heap however long the value
 /// they carry.

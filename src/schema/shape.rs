@@ -57,21 +57,14 @@ impl Shape {
             || !self.prefix_items.is_empty()
     }
 
-    /// The JSON of the member `text` stands for: a string member equal to
-    /// the text, else a member that is not a string whose JSON text is the
-    /// text (trimmed). The ladder alone would read `7` as the integer even
-    /// where `"7"` is the member.
+    /// The string member of its `enum`/`const` equal to `text`, if there
+    /// is one: the ladder alone would read `7` as the integer even where
+    /// `"7"` is the member. (A text equal to a number, boolean or null
+    /// member's text needs no rule: the ladder makes it that value.)
     pub(crate) fn member_for(&self, text: &str) -> Option<&Value> {
-        let string = self
-            .members
+        self.members
             .iter()
-            .find(|m| m.as_str().is_some_and(|s| s == text));
-        string.or_else(|| {
-            let trimmed = text.trim_matches(super::is_python_space);
-            self.members
-                .iter()
-                .find(|m| !m.is_string() && m.to_string() == trimmed)
-        })
+            .find(|m| m.as_str().is_some_and(|s| s == text))
     }
 }
 

@@ -3,7 +3,8 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use super::python_literal;
-use super::{coerce_into, infer_into, Outcome, TypeSet, Typing};
+use super::shape::ShapeReader;
+use super::{coerce_into, coerce_shape_into, infer_into, Outcome, ShapeRef, TypeSet, Typing};
 
 /// One row of the ladder table, shared with `check_vllm.py`, which checks
 /// every row against vLLM's own functions (or seed 000's for `infer`).
@@ -19,6 +20,10 @@ struct Case {
     /// The exact JSON text we write.
     json: String,
     outcome: String,
+    /// The outcome of the first value inside it that was not typed
+    /// cleanly, if one was not.
+    #[serde(default)]
+    inner: Option<String>,
     #[serde(default)]
     python_literals: bool,
     /// A `Typing::Infer` row: `infer_into`, no schema.
@@ -55,18 +60,30 @@ fn the_ladder_table() {
         );
         // Written after existing text, to check that coercion appends.
         let mut out = String::from("prefix:");
+        let mut inner = None;
         let outcome = if case.infer {
             infer_into(&case.text, &mut out);
             "typed"
         } else {
-            let types = TypeSet::from_schema(&case.schema, case.root.as_ref());
-            outcome_name(coerce_into(
-                &case.text,
-                types,
-                case.python_literals,
-                &mut out,
-            ))
+            let root = case.root.as_ref().unwrap_or(&case.schema);
+            let types = TypeSet::from_schema(&case.schema, Some(root));
+            let mut shapes = ShapeReader::new(root);
+            let id = shapes.read(&[&case.schema]);
+            let shapes = shapes.finish();
+            let shape = id.map(|id| ShapeRef {
+                shapes: &shapes,
+                id,
+            });
+            let typed = coerce_shape_into(&case.text, types, shape, case.python_literals, &mut out);
+            inner = typed.inner.map(|inner| outcome_name(inner.outcome));
+            outcome_name(typed.outcome)
         };
+        if inner != case.inner.as_deref() {
+            failures.push(format!(
+                "row {i} {:?} for {}: inner {inner:?}, want {:?}",
+                case.text, case.schema, case.inner
+            ));
+        }
         let written = out.strip_prefix("prefix:").expect("coercion only appends");
         if written != case.json || outcome != case.outcome {
             failures.push(format!(
