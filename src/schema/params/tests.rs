@@ -203,3 +203,60 @@ fn cycles_and_blowups_end() {
     assert!(table.declares_properties());
     assert_eq!(table.types("s", Candidates::ALL), Some(INT));
 }
+
+/// A root branch chosen by its tag chooses the shape of what is inside a
+/// parameter too; before a tag, what any branch allows.
+#[test]
+fn a_chosen_branch_chooses_the_shapes_inside_a_parameter() {
+    let table = ParamTable::read(&json!({
+        "properties": {"note": {"type": "object", "properties": {"n": {"type": "integer"}}}},
+        "oneOf": [
+            {"properties": {"kind": {"const": "a"},
+                            "data": {"type": "object", "properties": {"v": {"type": "integer"}}}}},
+            {"properties": {"kind": {"const": "b"},
+                            "data": {"type": "object", "properties": {"v": {"type": "boolean"}}}}}
+        ]
+    }));
+    let inner = |candidates: Candidates, param: &str, key: &str| {
+        let shapes = table.shapes();
+        let id = table.shape(param, candidates)?;
+        shapes.property(id, key).map(|id| shapes.get(id).types)
+    };
+    let both = INT.union(TypeSet::BOOLEAN);
+    assert_eq!(inner(Candidates::ALL, "data", "v"), Some(both));
+    let a = chosen(&table, "kind", json!("a"));
+    let b = chosen(&table, "kind", json!("b"));
+    assert_eq!(inner(a, "data", "v"), Some(INT));
+    assert_eq!(inner(b, "data", "v"), Some(TypeSet::BOOLEAN));
+    // The root's own property, whatever the branch.
+    assert_eq!(inner(b, "note", "n"), Some(INT));
+    assert_eq!(inner(Candidates::ALL, "data", "w"), None);
+    assert_eq!(table.shape("other", Candidates::ALL), None);
+}
+
+/// A schema that refers to itself makes a finite table that types every
+/// level; a huge one is cut off, never unbounded.
+#[test]
+fn recursive_and_huge_schemas_make_bounded_shape_tables() {
+    let tree = json!({"properties": {"node": {"$ref": "#/$defs/Node"}},
+        "$defs": {"Node": {"type": "object", "properties": {
+            "n": {"type": "integer"}, "children": {"type": "array", "items": {"$ref": "#/$defs/Node"}}}}}});
+    let table = ParamTable::read(&tree);
+    let shapes = table.shapes();
+    let node = table.shape("node", Candidates::ALL).unwrap();
+    let children = shapes.property(node, "children").unwrap();
+    let child = shapes.element(children, 5).unwrap();
+    assert_eq!(shapes.get(shapes.property(child, "n").unwrap()).types, INT);
+    // Every level below is the same shape: the same schema, met again.
+    let grandchildren = shapes.property(child, "children").unwrap();
+    assert_eq!(shapes.element(grandchildren, 0), Some(child));
+
+    // 2^12 paths of distinct schemas: the table stops at its bound.
+    let mut schema = json!({"type": "integer"});
+    for depth in 0..12 {
+        schema = json!({"type": "object", "properties": {
+            format!("a{depth}"): schema.clone(), format!("b{depth}"): {"anyOf": [schema, {"type": "null"}]}}});
+    }
+    let table = ParamTable::read(&json!({"properties": {"deep": schema}}));
+    assert!(table.shape("deep", Candidates::ALL).is_some());
+}
