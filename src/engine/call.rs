@@ -11,8 +11,9 @@
 //! as a JSON string, piece by piece, in constant memory. A value whose
 //! schema allows another type (or, with `Typing::Infer`, one without a
 //! schema) is held until it ends, its raw `parameter_delta`s still
-//! streaming, and then written coerced; past `Limits::max_held_value` it
-//! is written as a string after all.
+//! streaming, and then written coerced, the strings inside an object or
+//! array typed by their shapes (`schema::coerce_shape_into`); past
+//! `Limits::max_held_value` it is written as a string after all.
 
 use std::borrow::Cow;
 use std::collections::hash_map::RandomState;
