@@ -299,8 +299,9 @@ impl Engine {
             return;
         }
         let json = self.value_is_json();
+        let may_wrap = self.may_wrap_arguments();
         self.call
-            .start_param(&self.name.text, inline, json, &self.opts, sink);
+            .start_param(&self.name.text, inline, json, may_wrap, &self.opts, sink);
         self.state = State::Value;
         if inline {
             let (open, name) = (self.marker(Role::ParamOpen), &self.name.text);
@@ -315,6 +316,13 @@ impl Engine {
                 ),
             );
         }
+    }
+
+    /// Whether the parameter's name is one the format's calls may give
+    /// their whole arguments in (`wrapped_arguments`).
+    pub(super) fn may_wrap_arguments(&self) -> bool {
+        let name = self.name.text.as_str();
+        self.desc().wrapped_arguments.contains(&name)
     }
 
     /// Whether the parameter's attributes say its value is JSON (the

@@ -216,6 +216,19 @@ impl FormatBuilder {
         self
     }
 
+    /// Parameter names that may hold the whole arguments (DSML's
+    /// `arguments`, `input`): a call's only parameter of such a name, which
+    /// its tool does not declare, whose value is a JSON object of the
+    /// tool's parameters, stands for the call's arguments (reported).
+    pub fn wrapped_arguments<I, S>(mut self, names: I) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.owned.wrapped_arguments = names.into_iter().map(Into::into).collect();
+        self
+    }
+
     /// Each call sits in an item (`ItemOpen` … `ItemClose`) whose opener
     /// is followed by this word, then `ItemSep` (Step-3's `function`).
     pub fn item_type(mut self, word: impl Into<String>) -> FormatBuilder {

@@ -452,6 +452,14 @@ pub(crate) struct Description {
     /// (`unexpected_call_type`). `None`: the function opener follows the
     /// item's opener at once.
     pub item_type: Option<&'static str>,
+    /// Names of a parameter that may hold the whole arguments (DSML's
+    /// `arguments`, `input`): when it is a call's only parameter, its tool
+    /// declares parameters but not this one, and its value is a JSON object
+    /// whose keys are all the tool's parameters, the object is the call's
+    /// arguments, typed and checked by the schema like any call's
+    /// (reported). Otherwise it is a parameter like any other. Its value
+    /// is held until the call shows which.
+    pub wrapped_arguments: &'static [&'static str],
     /// Format-specific recoveries.
     pub recoveries: Recoveries,
     /// Whether calls are written as JSON, and how; `None`: parameters are
@@ -479,6 +487,7 @@ impl Description {
         string_value_attribute: None,
         json_args_attribute: None,
         item_type: None,
+        wrapped_arguments: &[],
         recoveries: Recoveries::NONE,
         json: None,
     };

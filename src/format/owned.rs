@@ -66,6 +66,7 @@ pub(crate) struct Owned {
     pub string_value_attribute: Option<(String, String)>,
     pub json_args_attribute: Option<String>,
     pub item_type: Option<String>,
+    pub wrapped_arguments: Vec<String>,
     pub recoveries: Recoveries,
     pub json: Option<OwnedJson>,
 }
@@ -107,6 +108,7 @@ impl Owned {
                 .map(|(k, v)| (k.to_owned(), v.to_owned())),
             json_args_attribute: desc.json_args_attribute.map(str::to_owned),
             item_type: desc.item_type.map(str::to_owned),
+            wrapped_arguments: strings(desc.wrapped_arguments),
             recoveries: desc.recoveries,
             json: desc.json.map(|json| OwnedJson {
                 args_after_name: json.args_after_name,
@@ -147,6 +149,9 @@ impl Owned {
         check_name(&self.name)?;
         for alias in &self.aliases {
             check_name(alias)?;
+        }
+        if self.wrapped_arguments.iter().any(String::is_empty) {
+            return Err(DescriptionError::EmptyKeys("wrapped arguments"));
         }
         if let Some(keys) = self.json.as_ref().and_then(|json| json.body.as_ref()) {
             if !keys.name_is_key {
@@ -245,6 +250,7 @@ impl Owned {
                 .map(|(k, v)| (leak_str(k), leak_str(v))),
             json_args_attribute: self.json_args_attribute.as_deref().map(leak_str),
             item_type: self.item_type.as_deref().map(leak_str),
+            wrapped_arguments: leak_strs(&self.wrapped_arguments),
             recoveries: self.recoveries,
             json: self.json.as_ref().map(|json| Json {
                 args_after_name: json.args_after_name,

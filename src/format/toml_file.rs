@@ -42,6 +42,7 @@ struct Values {
     json_attribute: Option<Spanned<(String, String)>>,
     string_attribute: Option<Spanned<(String, String)>>,
     arguments_attribute: Option<Spanned<String>>,
+    wrapped_arguments: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -436,6 +437,9 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         if let Some(attribute) = values.arguments_attribute {
             places.json_attribute = Some(attribute.span().start);
             b = b.json_args_attribute(attribute.into_inner());
+        }
+        if let Some(names) = values.wrapped_arguments {
+            b = b.wrapped_arguments(names);
         }
         if let Some(attribute) = values.string_attribute {
             places.json_attribute = Some(attribute.span().start);

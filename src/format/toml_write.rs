@@ -98,6 +98,13 @@ fn write(d: &Description) -> String {
     if let Some(attribute) = d.json_args_attribute {
         let _ = writeln!(out, "arguments_attribute = {}", quoted(attribute));
     }
+    if !d.wrapped_arguments.is_empty() {
+        let _ = writeln!(
+            out,
+            "wrapped_arguments = {}",
+            list(d.wrapped_arguments.iter().copied())
+        );
+    }
     out.push_str("\n[grammar]\n");
     let _ = writeln!(out, "call_confirmed_by = {}", roles(d.call_confirmed_by));
     let _ = writeln!(out, "bare_confirmed_by = {}", roles(d.bare_confirmed_by));
