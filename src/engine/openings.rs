@@ -34,10 +34,13 @@ impl Engine {
             // name, and a marker's first byte here is a failed marker.
             NameEnd::Marker { line } => {
                 let markers = &self.format.markers;
+                let brace = !param && self.brace_opens_args();
                 // A line end ends the name once it has begun.
                 let mut begun = !self.name.is_blank();
                 let stop = s.bytes().position(|c| {
-                    let ends = (line && c == b'\n' && begun) || markers.starts_marker(c);
+                    let ends = (line && c == b'\n' && begun)
+                        || markers.starts_marker(c)
+                        || (brace && c == b'{');
                     begun |= !c.is_ascii_whitespace();
                     ends
                 });
@@ -81,6 +84,11 @@ impl Engine {
         let byte = s.as_bytes()[at];
         if self.format.markers.starts_marker(byte) {
             self.reject_name(sink);
+            return taken;
+        }
+        if byte == b'{' && !param && self.brace_opens_args() {
+            // The `{` is read again, as the arguments' first byte.
+            self.args_without_marker(sink);
             return taken;
         }
         self.hold.text.push(char::from(byte));
@@ -414,6 +422,38 @@ impl Engine {
         }
         self.begin_json(false);
         self.json.attr_end = quote.map_or(AttrEnd::Rest, AttrEnd::Quote);
+    }
+
+    /// Whether the arguments' `{` also ends a function name and opens them
+    /// (`Json::brace_opens_args`).
+    fn brace_opens_args(&self) -> bool {
+        self.desc()
+            .json
+            .is_some_and(|json| json.args_after_name && json.brace_opens_args)
+    }
+
+    /// The arguments' `{` right after a function name, without
+    /// `ArgsOpen`: it confirms the call, as the marker would, and the JSON
+    /// is read from it; reported.
+    fn args_without_marker<S: Sink>(&mut self, sink: &mut S) {
+        self.func_name_done(Some(Role::ArgsOpen), sink);
+        if self.state != State::InCall {
+            // Not a call (a name with whitespace in it): content.
+            return;
+        }
+        let (open, index) = (self.marker(Role::ArgsOpen), self.call.current());
+        super::diagnostic(
+            sink,
+            &mut self.call.message,
+            Kind::MissingArgumentsOpen,
+            index,
+            format_args!(
+                "call `{}` had its arguments' `{{` right after its name, without `{open}`; \
+                 read as its arguments",
+                self.call.name
+            ),
+        );
+        self.begin_json(false);
     }
 
     /// A function opener, as written (`text`: a role may have several

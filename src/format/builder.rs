@@ -355,6 +355,14 @@ impl FormatBuilder {
         self
     }
 
+    /// With JSON arguments after a name: the arguments' `{` right after a
+    /// function name also opens them, as [`Role::ArgsOpen`] would
+    /// (reported; Mistral's `NAME{…}` when `[ARGS]` was lost in decoding).
+    pub fn json_brace_opens_arguments(mut self, on: bool) -> FormatBuilder {
+        self.json().brace_opens_args = on;
+        self
+    }
+
     /// The JSON may sit in a Markdown code fence, which is layout.
     pub fn json_fenced(mut self, fenced: bool) -> FormatBuilder {
         self.json().fenced = fenced;

@@ -227,6 +227,11 @@ pub(crate) struct Json {
     /// The arguments may sit in a Markdown code fence (```` ```json ````
     /// … ```` ``` ````), which is layout.
     pub fenced: bool,
+    /// With `args_after_name`: the arguments' own `{` right after a
+    /// function name also ends the name and opens the arguments, as
+    /// `ArgsOpen` would (reported: Mistral's older tokenizers drop
+    /// `[ARGS]` in decoding). A name with whitespace in it is still none.
+    pub brace_opens_args: bool,
     /// Calls are messages with headers, which name the function (see
     /// [`Headers`]).
     pub headers: Option<Headers>,
@@ -304,6 +309,7 @@ impl Json {
         id_in_name: None,
         call_type: None,
         fenced: false,
+        brace_opens_args: false,
         headers: None,
         open_at_start: false,
         open_at_line_start: false,

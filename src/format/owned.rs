@@ -40,6 +40,7 @@ pub(crate) struct OwnedJson {
     pub id_in_name: Option<(String, char)>,
     pub call_type: Option<String>,
     pub fenced: bool,
+    pub brace_opens_args: bool,
     pub headers: Option<OwnedHeaders>,
     pub open_at_start: bool,
     pub open_at_line_start: bool,
@@ -123,6 +124,7 @@ impl Owned {
                     .map(|id| (id.prefix.to_owned(), id.index_sep)),
                 call_type: json.call_type.map(str::to_owned),
                 fenced: json.fenced,
+                brace_opens_args: json.brace_opens_args,
                 headers: json.headers.map(|h| OwnedHeaders {
                     reasoning_channels: strings(h.reasoning_channels),
                     recipient: h.recipient.to_owned(),
@@ -266,6 +268,7 @@ impl Owned {
                 }),
                 call_type: json.call_type.as_deref().map(leak_str),
                 fenced: json.fenced,
+                brace_opens_args: json.brace_opens_args,
                 headers: json.headers.as_ref().map(|h| Headers {
                     reasoning_channels: leak_strs(&h.reasoning_channels),
                     recipient: leak_str(&h.recipient),

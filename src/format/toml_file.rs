@@ -70,6 +70,7 @@ struct Json {
     arguments_after_name: Option<bool>,
     call_type: Option<String>,
     fenced: Option<bool>,
+    brace_opens_arguments: Option<bool>,
     open_at_start: Option<bool>,
     open_at_line_start: Option<bool>,
     body_separator: Option<Spanned<String>>,
@@ -497,6 +498,9 @@ fn json_settings(
     }
     if let Some(fenced) = json.fenced {
         b = b.json_fenced(fenced);
+    }
+    if let Some(on) = json.brace_opens_arguments {
+        b = b.json_brace_opens_arguments(on);
     }
     if json.open_at_start.is_some() || json.open_at_line_start.is_some() {
         b = b.json_open_unmarked(

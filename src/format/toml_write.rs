@@ -139,6 +139,9 @@ fn write(d: &Description) -> String {
             let _ = writeln!(out, "call_type = {}", quoted(word));
         }
         let _ = writeln!(out, "fenced = {}", json.fenced);
+        if json.brace_opens_args {
+            let _ = writeln!(out, "brace_opens_arguments = true");
+        }
         let _ = writeln!(out, "open_at_start = {}", json.open_at_start);
         let _ = writeln!(out, "open_at_line_start = {}", json.open_at_line_start);
         match json.syntax {
