@@ -15,6 +15,9 @@ impl Engine {
     /// Name bytes, up to the name's end.
     pub(super) fn name_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         let param = matches!(self.state, State::ParamName { .. });
+        if !param && self.name.type_pending {
+            return self.after_type_word(s, sink);
+        }
         let desc = self.desc();
         let end = if param {
             desc.param_name_end
@@ -33,6 +36,8 @@ impl Engine {
             // The driver takes the markers out; a line end may end the
             // name, and a marker's first byte here is a failed marker.
             NameEnd::Marker { line } => {
+                // A name after the call's type ends at its line's end.
+                let line = line || (!param && self.name.typed);
                 let markers = &self.format.markers;
                 let brace = !param && self.brace_opens_args();
                 // A line end ends the name once it has begun.
@@ -96,7 +101,10 @@ impl Engine {
             if param {
                 self.param_name_done(false, sink);
             } else {
-                self.func_name_done(None, sink);
+                // After the type, `ArgsOpen` came already: it confirmed
+                // the call.
+                let confirmed = self.name.typed.then_some(Role::ArgsOpen);
+                self.func_name_done(confirmed, sink);
             }
         } else {
             // `=`: the malformed `<parameter=KEY=VALUE` shape.
@@ -131,7 +139,9 @@ impl Engine {
         let confirmed = self.in_confirmed_wrapper();
         // A format that writes the call's type first (`function`) has no
         // call without it.
-        if self.desc().json.is_some_and(|j| j.call_type.is_some()) && !self.name.typed {
+        let json = self.desc().json;
+        if json.is_some_and(|j| j.call_type.is_some() && !j.call_type_optional) && !self.name.typed
+        {
             return self.reject_opening(sink);
         }
         if !self.name.finish(confirmed) {
@@ -197,6 +207,47 @@ impl Engine {
         self.name.clear();
         self.name.typed = true;
         true
+    }
+
+    /// Whether the text before `ArgsOpen` is the call's type word in a
+    /// format where it may be left out: what follows the marker decides
+    /// whether it was the type or the name.
+    pub(super) fn type_may_be_name(&self) -> bool {
+        self.desc().json.is_some_and(|json| {
+            json.call_type_optional
+                && json
+                    .call_type
+                    .is_some_and(|word| self.name.text.trim_matches(WS) == word)
+        })
+    }
+
+    /// After the type word and `ArgsOpen`: whitespace is held; the
+    /// arguments' `{` makes the word the name (`NAME<｜tool▁sep｜>{…}`), any
+    /// other byte makes it the type, and the name begins there.
+    fn after_type_word<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        let Some(k) = s.bytes().position(|b| !b.is_ascii_whitespace()) else {
+            self.hold.text.push_str(s);
+            return s.len();
+        };
+        self.hold.text.push_str(&s[..k]);
+        if s.as_bytes()[k] == b'{' {
+            self.decided_by(s, k);
+            self.type_was_name(sink);
+        } else {
+            self.name.clear();
+            self.name.typed = true;
+        }
+        k
+    }
+
+    /// The word before `ArgsOpen` was the name: the call starts, and its
+    /// arguments are next.
+    pub(super) fn type_was_name<S: Sink>(&mut self, sink: &mut S) {
+        self.name.type_pending = false;
+        self.func_name_done(Some(Role::ArgsOpen), sink);
+        if self.state == State::InCall {
+            self.begin_json(false);
+        }
     }
 
     /// Mistral's `NAME[CALL_ID]`: the name is whole; the call's id
@@ -271,12 +322,8 @@ impl Engine {
             }
             (None, None) => self.call.start_call(written, None, &self.opts, sink),
         }
-        if self
-            .desc()
-            .json
-            .is_some_and(|json| json.call_type.is_some())
-        {
-            // The arguments follow the name.
+        if self.name.typed {
+            // After the call's type and its name, the arguments follow.
             return self.begin_json(false);
         }
         self.state = State::InCall;

@@ -363,6 +363,15 @@ impl FormatBuilder {
         self
     }
 
+    /// With [`json_call_type`](FormatBuilder::json_call_type): the type may
+    /// be left out, the name then coming before [`Role::ArgsOpen`] and the
+    /// arguments' `{` right after it (DeepSeek V3.1 beside V3's shape);
+    /// what follows the marker tells the two apart.
+    pub fn json_call_type_optional(mut self, optional: bool) -> FormatBuilder {
+        self.json().call_type_optional = optional;
+        self
+    }
+
     /// The JSON may sit in a Markdown code fence, which is layout.
     pub fn json_fenced(mut self, fenced: bool) -> FormatBuilder {
         self.json().fenced = fenced;

@@ -224,6 +224,12 @@ pub(crate) struct Json {
     /// (`function`); the name follows `ArgsOpen` up to a line end, and the
     /// arguments follow the name (DeepSeek V3: `function<｜tool▁sep｜>NAME\n{…}`).
     pub call_type: Option<&'static str>,
+    /// With `call_type`, the type may also be left out (`NAME<｜tool▁sep｜>{…}`,
+    /// DeepSeek V3.1's shape beside V3's): what follows `ArgsOpen` tells the
+    /// two apart. The arguments' `{` there makes the text before it the
+    /// name; anything else makes it the type (which it must then be), with
+    /// the name after it up to a line end and the arguments after that.
+    pub call_type_optional: bool,
     /// The arguments may sit in a Markdown code fence (```` ```json ````
     /// … ```` ``` ````), which is layout.
     pub fenced: bool,
@@ -308,6 +314,7 @@ impl Json {
         body: None,
         id_in_name: None,
         call_type: None,
+        call_type_optional: false,
         fenced: false,
         brace_opens_args: false,
         headers: None,

@@ -39,6 +39,7 @@ pub(crate) struct OwnedJson {
     pub body: Option<OwnedBodyKeys>,
     pub id_in_name: Option<(String, char)>,
     pub call_type: Option<String>,
+    pub call_type_optional: bool,
     pub fenced: bool,
     pub brace_opens_args: bool,
     pub headers: Option<OwnedHeaders>,
@@ -123,6 +124,7 @@ impl Owned {
                     .id_in_name
                     .map(|id| (id.prefix.to_owned(), id.index_sep)),
                 call_type: json.call_type.map(str::to_owned),
+                call_type_optional: json.call_type_optional,
                 fenced: json.fenced,
                 brace_opens_args: json.brace_opens_args,
                 headers: json.headers.map(|h| OwnedHeaders {
@@ -267,6 +269,7 @@ impl Owned {
                     index_sep: *sep,
                 }),
                 call_type: json.call_type.as_deref().map(leak_str),
+                call_type_optional: json.call_type_optional,
                 fenced: json.fenced,
                 brace_opens_args: json.brace_opens_args,
                 headers: json.headers.as_ref().map(|h| Headers {

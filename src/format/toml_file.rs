@@ -69,6 +69,7 @@ struct Recoveries {
 struct Json {
     arguments_after_name: Option<bool>,
     call_type: Option<String>,
+    call_type_optional: Option<bool>,
     fenced: Option<bool>,
     brace_opens_arguments: Option<bool>,
     open_at_start: Option<bool>,
@@ -495,6 +496,9 @@ fn json_settings(
     }
     if let Some(word) = json.call_type {
         b = b.json_call_type(word);
+    }
+    if let Some(optional) = json.call_type_optional {
+        b = b.json_call_type_optional(optional);
     }
     if let Some(fenced) = json.fenced {
         b = b.json_fenced(fenced);

@@ -137,6 +137,9 @@ fn write(d: &Description) -> String {
         let _ = writeln!(out, "arguments_after_name = {}", json.args_after_name);
         if let Some(word) = json.call_type {
             let _ = writeln!(out, "call_type = {}", quoted(word));
+            if json.call_type_optional {
+                let _ = writeln!(out, "call_type_optional = true");
+            }
         }
         let _ = writeln!(out, "fenced = {}", json.fenced);
         if json.brace_opens_args {
