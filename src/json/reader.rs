@@ -66,7 +66,9 @@ pub enum Leniency {
 /// Whether `text` is one number in JSON's grammar (whatever its range).
 pub(crate) fn is_number_grammar(text: &str) -> bool {
     let mut bytes = text.bytes();
-    let Some(num) = bytes.next().and_then(|b| Num::Minus.next(b).or((b == b'-').then_some(Num::Minus)))
+    let Some(num) = bytes
+        .next()
+        .and_then(|b| Num::Minus.next(b).or((b == b'-').then_some(Num::Minus)))
     else {
         return false;
     };

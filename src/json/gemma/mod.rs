@@ -106,8 +106,9 @@ pub struct GemmaReader {
     matched: usize,
     /// The key or bare value being read.
     held: String,
-    /// Reads a value in JSON's double quotes, from its opening quote.
-    quoted: JsonReader,
+    /// Reads a value in JSON's double quotes, from its opening quote (boxed:
+    /// the lenient path, kept out of the reader's size).
+    quoted: Option<Box<JsonReader>>,
     /// Where that value's opening quote is in the whole text.
     quoted_at: u64,
     /// A bad escape found ahead of the step that reached it: the error of
@@ -166,7 +167,7 @@ impl GemmaReader {
             delimiter,
             matched: 0,
             held: String::new(),
-            quoted: JsonReader::new(0, 0, 0),
+            quoted: None,
             quoted_at: 0,
             bad_escape_at: None,
             offset: 0,
@@ -271,7 +272,12 @@ impl GemmaReader {
                 _ if b == self.delimiter.as_bytes()[0] => self.opening_delimiter(text, at, sink),
                 b'"' => {
                     sink(JsonEvent::Lenient(Leniency::JsonQuoted));
-                    self.quoted = JsonReader::new(0, 0, 0);
+                    // A string only: no nesting, no key.
+                    let fresh = JsonReader::new(0, 0, 0);
+                    match &mut self.quoted {
+                        Some(reader) => **reader = fresh,
+                        None => self.quoted = Some(Box::new(fresh)),
+                    }
                     self.quoted_at = self.offset + at as u64;
                     self.state = State::InQuoted;
                     Ok(at)
@@ -399,7 +405,10 @@ impl GemmaReader {
             // Up to the bad byte, the text was read already.
             return Ok(at + (bad - here) as usize);
         }
-        match self.quoted.feed(&text[at..], sink) {
+        let Some(quoted) = self.quoted.as_deref_mut() else {
+            return Ok(text.len());
+        };
+        match quoted.feed(&text[at..], sink) {
             Ok(Fed::Done(n)) => {
                 self.after_value();
                 Ok(at + n)

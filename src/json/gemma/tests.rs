@@ -120,7 +120,14 @@ fn a_bad_escape_in_json_quotes_is_an_error_at_its_byte_however_cut() {
     let at = text.find("q cd").unwrap() as u64;
     for cut in 0..=text.len() {
         let error = read(GEMMA4, text, &[cut]).expect_err(text);
-        assert_eq!(error, GemmaError { kind: GemmaErrorKind::BadEscape, at }, "cut at {cut}");
+        assert_eq!(
+            error,
+            GemmaError {
+                kind: GemmaErrorKind::BadEscape,
+                at
+            },
+            "cut at {cut}"
+        );
     }
     assert_eq!(error(r#"{q:"open"#), GemmaErrorKind::Truncated);
     assert_eq!(error(r#"{q:"a"b}"#), GemmaErrorKind::Unexpected('b'));

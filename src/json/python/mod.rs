@@ -30,9 +30,9 @@ mod string;
 #[cfg(test)]
 mod tests;
 
-use super::{char_at, in_json_range};
 use super::reader::{Fed, JsonEvent, Leniency};
 use super::stepper::{feed_until, Stepper};
+use super::{char_at, in_json_range};
 use number::json_number;
 use string::{Opening, Str};
 
