@@ -147,3 +147,86 @@ impl CallWriter {
         self.wrapped.text = held.text;
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::{DiagnosticKind, Format, Limits, Parser, Tools};
+
+    const TOOLS: &str = r#"[{"type": "function", "function": {"name": "get_weather",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"},
+        "days": {"type": "integer"}}, "required": ["city"]}}}]"#;
+
+    fn parser(max_held_value: usize) -> Parser {
+        Parser::builder()
+            .format(Format::DeepSeekV32)
+            .tools(Tools::from_json(TOOLS).unwrap())
+            .limits(Limits {
+                max_held_value,
+                ..Limits::default()
+            })
+            .build()
+    }
+
+    fn call(params: &str) -> String {
+        format!(
+            "<｜DSML｜function_calls>\n<｜DSML｜invoke name=\"get_weather\">\n{params}\
+             </｜DSML｜invoke>\n</｜DSML｜function_calls>"
+        )
+    }
+
+    fn param(name: &str, string: bool, value: &str) -> String {
+        format!(
+            "<｜DSML｜parameter name=\"{name}\" string=\"{string}\">{value}</｜DSML｜parameter>\n"
+        )
+    }
+
+    #[test]
+    fn a_lone_wrapper_of_the_tools_parameters_is_the_arguments() {
+        let text = call(&param(
+            "arguments",
+            false,
+            r#"{"city": "Paris", "days": "3"}"#,
+        ));
+        let message = parser(1 << 20).parse(&text);
+        assert_eq!(
+            message.tool_calls[0].arguments,
+            r#"{"city": "Paris", "days": 3}"#
+        );
+        let kinds: Vec<_> = message.diagnostics.iter().map(|d| d.kind).collect();
+        assert_eq!(kinds, [DiagnosticKind::LenientJson]);
+        // Nothing of the held parameter is written while it is held.
+        let mut p = parser(1 << 20);
+        let cut = text.find("Paris").unwrap();
+        let _ = p.feed(&text[..cut]).count();
+        assert_eq!(p.partial_call().unwrap().arguments(), "{}");
+    }
+
+    #[test]
+    fn a_wrapper_that_is_not_the_arguments_is_a_parameter() {
+        for params in [
+            // A key the tool does not declare.
+            param("input", false, r#"{"city": "Paris", "when": "now"}"#),
+            // Another parameter beside it.
+            param("arguments", false, r#"{"city": "Paris"}"#) + &param("days", false, "2"),
+            // Not an object.
+            param("arguments", false, "[1]"),
+        ] {
+            let message = parser(1 << 20).parse(call(&params));
+            let arguments: serde_json::Value =
+                serde_json::from_str(&message.tool_calls[0].arguments).unwrap();
+            assert!(
+                arguments
+                    .get("arguments")
+                    .or(arguments.get("input"))
+                    .is_some(),
+                "{params}: {arguments}"
+            );
+        }
+        // Past `max_held_value`, it is an ordinary parameter at once.
+        let long = format!(r#"{{"city": "{}"}}"#, "x".repeat(64));
+        let message = parser(32).parse(call(&param("arguments", false, &long)));
+        assert!(message.tool_calls[0]
+            .arguments
+            .starts_with(r#"{"arguments": "#));
+    }
+}
