@@ -31,6 +31,11 @@ pub enum DiagnosticKind {
     UnclosedToolCall,
     /// A call began with a bare `<function=NAME>`, without `<tool_call>`.
     MissingToolCallOpen,
+    /// A function name was followed by its JSON arguments' `{` without the
+    /// marker that opens them (Mistral's `NAME{…}` without `[ARGS]`, which
+    /// older tokenizers drop in decoding): the `{` ended the name and the
+    /// call was read.
+    MissingArgumentsOpen,
     /// The stream ended inside a call: the call was closed with what arrived
     /// and its `tool_call_end` says `"complete": false`.
     Truncated,
@@ -134,6 +139,7 @@ impl DiagnosticKind {
             DiagnosticKind::UnclosedFunction => "unclosed_function",
             DiagnosticKind::UnclosedToolCall => "unclosed_tool_call",
             DiagnosticKind::MissingToolCallOpen => "missing_tool_call_open",
+            DiagnosticKind::MissingArgumentsOpen => "missing_arguments_open",
             DiagnosticKind::Truncated => "truncated",
             DiagnosticKind::MalformedParameter => "malformed_parameter",
             DiagnosticKind::EmptyParameterTag => "empty_parameter_tag",

@@ -114,9 +114,8 @@ const DIFFERENT: &[(&str, &str)] = &[
          `foreign_format`; `auto` reads the DeepSeek V3 call it is",
     ),
     (
-        "deepseek_v3/truncated_in_name",
-        "cut before V3's name ends: `deepseek_v3` has no call yet, and V3.1 already read a call \
-         named `function` (incomplete, reported)",
+        "pythonic/number_out_of_range",
+        "as `pythonic/bare_two_calls`",
     ),
 ];
 

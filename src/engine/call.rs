@@ -26,6 +26,9 @@ use crate::schema::{Candidates, ShapeId, TypeSet, Typing};
 use crate::sink::{diagnostic, Report, Sink};
 
 mod typed;
+mod wrapped;
+
+use wrapped::Wrapped;
 
 const WS: [char; 4] = [' ', '\t', '\r', '\n'];
 
@@ -146,6 +149,8 @@ pub(crate) struct CallWriter {
     /// Diagnostic messages, and where in the input they point (the engine
     /// keeps the place up to date).
     pub(super) message: Report,
+    /// A lone parameter that may hold the whole arguments, held.
+    wrapped: Wrapped,
 }
 
 impl CallWriter {
@@ -169,6 +174,7 @@ impl CallWriter {
             params_limit_reported: false,
             scratch: String::new(),
             message: Report::default(),
+            wrapped: Wrapped::default(),
         }
     }
 
@@ -318,13 +324,17 @@ impl CallWriter {
     }
 
     /// Starts a parameter whose value is marked-up text (the schema
-    /// ladder types it); `json` when the format says the text is JSON.
+    /// ladder types it); `json` when the format says the text is JSON;
+    /// `may_wrap` when its name is one of the format's
+    /// `wrapped_arguments` (held until the call shows whether its value is
+    /// the whole arguments).
     #[inline(never)]
     pub(crate) fn start_param<S: Sink>(
         &mut self,
         name: &str,
         inline: bool,
         json: bool,
+        may_wrap: bool,
         opts: &Options,
         sink: &mut S,
     ) {
@@ -333,6 +343,9 @@ impl CallWriter {
         } else {
             ValueKind::Text
         };
+        if may_wrap && !self.wrapped.active && self.may_wrap_arguments(name, opts) {
+            return self.hold_wrapped(name, inline, kind);
+        }
         self.start_param_as(name, inline, kind, opts, sink);
     }
 
@@ -365,6 +378,10 @@ impl CallWriter {
         opts: &Options,
         sink: &mut S,
     ) {
+        if self.wrapped.active {
+            // Another parameter: the held one was not the arguments.
+            self.release_wrapped(opts, sink);
+        }
         let index = self.calls - 1;
         self.param.clear();
         self.param.push_str(name);
@@ -506,6 +523,9 @@ impl CallWriter {
         if piece.is_empty() {
             return;
         }
+        if self.wrapped.active {
+            return self.wrapped_piece(piece, opts, sink);
+        }
         if self.value.holding {
             return self.hold_value(piece, opts, sink);
         }
@@ -550,7 +570,10 @@ impl CallWriter {
         if !opts.retain_arguments {
             return None;
         }
-        let closing = if self.param_open && self.value.holding {
+        let closing = if self.wrapped.active {
+            // Nothing of a held parameter is written yet.
+            Cow::Borrowed("{}")
+        } else if self.param_open && self.value.holding {
             // A held value is shown raw, as a string.
             let mut closing = String::with_capacity(self.value.held.len() + 4);
             closing.push('"');
@@ -577,10 +600,15 @@ impl CallWriter {
 
     /// Bytes of a typed value held until it ends.
     pub(crate) fn held_len(&self) -> usize {
-        if self.value.holding {
-            self.value.held.len()
+        let wrapped = if self.wrapped.active {
+            self.wrapped.text.len()
         } else {
             0
+        };
+        if self.value.holding {
+            self.value.held.len() + wrapped
+        } else {
+            wrapped
         }
     }
 
@@ -598,6 +626,9 @@ impl CallWriter {
     pub(crate) fn end_param<S: Sink>(&mut self, opts: &Options, sink: &mut S) {
         if !self.param_open {
             return;
+        }
+        if self.wrapped.active {
+            return self.end_wrapped(opts, sink);
         }
         self.param_open = false;
         self.value.tail.clear();
@@ -638,6 +669,9 @@ impl CallWriter {
     pub(crate) fn end_call<S: Sink>(&mut self, complete: bool, opts: &Options, sink: &mut S) {
         if !self.open {
             return;
+        }
+        if self.wrapped.active {
+            self.finish_wrapped(opts, sink);
         }
         self.end_param(opts, sink);
         if opts.tools.is_some() && opts.typing != Typing::Strings {

@@ -502,12 +502,25 @@ impl Engine {
                 if role == Role::CallClose && self.name.is_blank() {
                     return self.close_preamble(text, sink);
                 }
+                if self.name.type_pending {
+                    // A marker right after the type word: it was the name.
+                    self.type_was_name(sink);
+                    return self.on_marker(role, sink);
+                }
                 let typed = desc.json.is_some_and(|json| json.call_type.is_some());
                 if typed && role == Role::ArgsOpen && !self.name.typed {
-                    if !self.type_before_name(text, sink) {
-                        self.on_marker(role, sink);
+                    if self.type_may_be_name() {
+                        self.hold.text.push_str(text);
+                        self.name.type_pending = true;
+                        return;
                     }
-                    return;
+                    let optional = desc.json.is_some_and(|json| json.call_type_optional);
+                    if !optional {
+                        if !self.type_before_name(text, sink) {
+                            self.on_marker(role, sink);
+                        }
+                        return;
+                    }
                 }
                 if role == Role::NameClose {
                     // `<name>NAME</name>`: the name is whole; the marker

@@ -80,7 +80,7 @@ pub(crate) struct JsonCall {
     /// name, before it).
     made_call: bool,
     /// Leniencies already reported in this value.
-    reported: [bool; 5],
+    reported: [bool; 6],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -106,7 +106,7 @@ impl JsonCall {
         self.body.reset();
         self.mode = Mode::Reading;
         self.made_call = false;
-        self.reported = [false; 5];
+        self.reported = [false; 6];
         self.mark_opening = false;
         self.fence = Fence::None;
         self.attr_end = AttrEnd::None;
@@ -577,6 +577,7 @@ fn report_leniency<S: Sink>(
         Leniency::JsonWord => 2,
         Leniency::BareText => 3,
         Leniency::JsonQuoted => 4,
+        Leniency::NumberOutOfRange => 5,
     };
     if std::mem::replace(&mut json.reported[slot], true) {
         return;
@@ -597,6 +598,10 @@ fn report_leniency<S: Sink>(
         }
         Leniency::BareText => {
             "a value was written bare but is no JSON literal; it was read as a string"
+        }
+        Leniency::NumberOutOfRange => {
+            "a number was past the range JSON readers accept (such as 1e400); it was read as a \
+             string"
         }
     };
     diagnostic(

@@ -172,6 +172,9 @@ impl Engine {
 
     pub(super) fn marker_after_json<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
         let bare = self.hold.opening == super::hold::Opening::Bare;
+        // Where the marker began: what it opens, read again once the call
+        // is over, begins there.
+        let start = self.call.message.at.saturating_sub(text.len() as u64);
         match role {
             Role::FuncClose => {
                 if matches!(self.json.fence, Fence::Open | Fence::Closing(_)) {
@@ -200,7 +203,7 @@ impl Engine {
                 self.end_unclosed_json_call(&format!("`{text}`"), sink);
                 self.hold.text.clear();
                 self.state = State::Between { bare };
-                self.on_marker(role, sink);
+                self.marker_again(role, start, sink);
             }
             Role::CallOpen => {
                 self.drop_layout(sink);
@@ -209,13 +212,22 @@ impl Engine {
                     self.new_wrapper_before_close(sink);
                 }
                 self.state = State::Content;
-                self.on_marker(role, sink);
+                self.marker_again(role, start, sink);
             }
             _ => {
                 self.text_after_json(None, sink);
-                self.on_marker(role, sink);
+                self.marker_again(role, start, sink);
             }
         }
+    }
+
+    /// A marker read again in the state the call's end left: outside a
+    /// call, it begins what it opens (diagnostics' spans, content's place).
+    fn marker_again<S: Sink>(&mut self, role: Role, start: u64, sink: &mut S) {
+        if self.state.is_outside() {
+            self.call.message.from = start;
+        }
+        self.on_marker(role, sink);
     }
 
     /// The held text after a call's JSON, when no body follows: whitespace

@@ -18,6 +18,10 @@ pub(crate) struct Name {
     /// The call's type was read before this name (DeepSeek V3's
     /// `function<｜tool▁sep｜>`).
     pub typed: bool,
+    /// The text read was followed by `ArgsOpen` and is the call's type
+    /// word, or the name where the type may be left out: what follows the
+    /// marker decides (`Json::call_type_optional`).
+    pub type_pending: bool,
     /// The function name, when `text` is the call's id that followed it
     /// (Mistral's `NAME[CALL_ID]ID`).
     pub func: Option<String>,
@@ -65,6 +69,7 @@ impl Name {
         self.spaced = false;
         self.invalid = false;
         self.typed = false;
+        self.type_pending = false;
         self.func = None;
         self.spaced_end = 0;
         self.invalid_end = 0;

@@ -15,6 +15,9 @@ impl Engine {
     /// Name bytes, up to the name's end.
     pub(super) fn name_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         let param = matches!(self.state, State::ParamName { .. });
+        if !param && self.name.type_pending {
+            return self.after_type_word(s, sink);
+        }
         let desc = self.desc();
         let end = if param {
             desc.param_name_end
@@ -33,11 +36,16 @@ impl Engine {
             // The driver takes the markers out; a line end may end the
             // name, and a marker's first byte here is a failed marker.
             NameEnd::Marker { line } => {
+                // A name after the call's type ends at its line's end.
+                let line = line || (!param && self.name.typed);
                 let markers = &self.format.markers;
+                let brace = !param && self.brace_opens_args();
                 // A line end ends the name once it has begun.
                 let mut begun = !self.name.is_blank();
                 let stop = s.bytes().position(|c| {
-                    let ends = (line && c == b'\n' && begun) || markers.starts_marker(c);
+                    let ends = (line && c == b'\n' && begun)
+                        || markers.starts_marker(c)
+                        || (brace && c == b'{');
                     begun |= !c.is_ascii_whitespace();
                     ends
                 });
@@ -83,12 +91,20 @@ impl Engine {
             self.reject_name(sink);
             return taken;
         }
+        if byte == b'{' && !param && self.brace_opens_args() {
+            // The `{` is read again, as the arguments' first byte.
+            self.args_without_marker(sink);
+            return taken;
+        }
         self.hold.text.push(char::from(byte));
         if Some(byte) == end_byte || byte == b'\n' {
             if param {
                 self.param_name_done(false, sink);
             } else {
-                self.func_name_done(None, sink);
+                // After the type, `ArgsOpen` came already: it confirmed
+                // the call.
+                let confirmed = self.name.typed.then_some(Role::ArgsOpen);
+                self.func_name_done(confirmed, sink);
             }
         } else {
             // `=`: the malformed `<parameter=KEY=VALUE` shape.
@@ -123,7 +139,9 @@ impl Engine {
         let confirmed = self.in_confirmed_wrapper();
         // A format that writes the call's type first (`function`) has no
         // call without it.
-        if self.desc().json.is_some_and(|j| j.call_type.is_some()) && !self.name.typed {
+        let json = self.desc().json;
+        if json.is_some_and(|j| j.call_type.is_some() && !j.call_type_optional) && !self.name.typed
+        {
             return self.reject_opening(sink);
         }
         if !self.name.finish(confirmed) {
@@ -189,6 +207,47 @@ impl Engine {
         self.name.clear();
         self.name.typed = true;
         true
+    }
+
+    /// Whether the text before `ArgsOpen` is the call's type word in a
+    /// format where it may be left out: what follows the marker decides
+    /// whether it was the type or the name.
+    pub(super) fn type_may_be_name(&self) -> bool {
+        self.desc().json.is_some_and(|json| {
+            json.call_type_optional
+                && json
+                    .call_type
+                    .is_some_and(|word| self.name.text.trim_matches(WS) == word)
+        })
+    }
+
+    /// After the type word and `ArgsOpen`: whitespace is held; the
+    /// arguments' `{` makes the word the name (`NAME<｜tool▁sep｜>{…}`), any
+    /// other byte makes it the type, and the name begins there.
+    fn after_type_word<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        let Some(k) = s.bytes().position(|b| !b.is_ascii_whitespace()) else {
+            self.hold.text.push_str(s);
+            return s.len();
+        };
+        self.hold.text.push_str(&s[..k]);
+        if s.as_bytes()[k] == b'{' {
+            self.decided_by(s, k);
+            self.type_was_name(sink);
+        } else {
+            self.name.clear();
+            self.name.typed = true;
+        }
+        k
+    }
+
+    /// The word before `ArgsOpen` was the name: the call starts, and its
+    /// arguments are next.
+    pub(super) fn type_was_name<S: Sink>(&mut self, sink: &mut S) {
+        self.name.type_pending = false;
+        self.func_name_done(Some(Role::ArgsOpen), sink);
+        if self.state == State::InCall {
+            self.begin_json(false);
+        }
     }
 
     /// Mistral's `NAME[CALL_ID]`: the name is whole; the call's id
@@ -263,12 +322,8 @@ impl Engine {
             }
             (None, None) => self.call.start_call(written, None, &self.opts, sink),
         }
-        if self
-            .desc()
-            .json
-            .is_some_and(|json| json.call_type.is_some())
-        {
-            // The arguments follow the name.
+        if self.name.typed {
+            // After the call's type and its name, the arguments follow.
             return self.begin_json(false);
         }
         self.state = State::InCall;
@@ -299,8 +354,9 @@ impl Engine {
             return;
         }
         let json = self.value_is_json();
+        let may_wrap = self.may_wrap_arguments();
         self.call
-            .start_param(&self.name.text, inline, json, &self.opts, sink);
+            .start_param(&self.name.text, inline, json, may_wrap, &self.opts, sink);
         self.state = State::Value;
         if inline {
             let (open, name) = (self.marker(Role::ParamOpen), &self.name.text);
@@ -315,6 +371,13 @@ impl Engine {
                 ),
             );
         }
+    }
+
+    /// Whether the parameter's name is one the format's calls may give
+    /// their whole arguments in (`wrapped_arguments`).
+    pub(super) fn may_wrap_arguments(&self) -> bool {
+        let name = self.name.text.as_str();
+        self.desc().wrapped_arguments.contains(&name)
     }
 
     /// Whether the parameter's attributes say its value is JSON (the
@@ -406,6 +469,38 @@ impl Engine {
         }
         self.begin_json(false);
         self.json.attr_end = quote.map_or(AttrEnd::Rest, AttrEnd::Quote);
+    }
+
+    /// Whether the arguments' `{` also ends a function name and opens them
+    /// (`Json::brace_opens_args`).
+    fn brace_opens_args(&self) -> bool {
+        self.desc()
+            .json
+            .is_some_and(|json| json.args_after_name && json.brace_opens_args)
+    }
+
+    /// The arguments' `{` right after a function name, without
+    /// `ArgsOpen`: it confirms the call, as the marker would, and the JSON
+    /// is read from it; reported.
+    fn args_without_marker<S: Sink>(&mut self, sink: &mut S) {
+        self.func_name_done(Some(Role::ArgsOpen), sink);
+        if self.state != State::InCall {
+            // Not a call (a name with whitespace in it): content.
+            return;
+        }
+        let (open, index) = (self.marker(Role::ArgsOpen), self.call.current());
+        super::diagnostic(
+            sink,
+            &mut self.call.message,
+            Kind::MissingArgumentsOpen,
+            index,
+            format_args!(
+                "call `{}` had its arguments' `{{` right after its name, without `{open}`; \
+                 read as its arguments",
+                self.call.name
+            ),
+        );
+        self.begin_json(false);
     }
 
     /// A function opener, as written (`text`: a role may have several

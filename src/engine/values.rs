@@ -28,8 +28,9 @@ impl Engine {
     pub(super) fn open_value<S: Sink>(&mut self, sink: &mut S) {
         // The whitespace before the value is layout.
         self.hold.text.clear();
+        let may_wrap = self.may_wrap_arguments();
         self.call
-            .start_param(&self.name.text, false, false, &self.opts, sink);
+            .start_param(&self.name.text, false, false, may_wrap, &self.opts, sink);
         self.state = State::Value;
     }
 

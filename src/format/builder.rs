@@ -216,6 +216,19 @@ impl FormatBuilder {
         self
     }
 
+    /// Parameter names that may hold the whole arguments (DSML's
+    /// `arguments`, `input`): a call's only parameter of such a name, which
+    /// its tool does not declare, whose value is a JSON object of the
+    /// tool's parameters, stands for the call's arguments (reported).
+    pub fn wrapped_arguments<I, S>(mut self, names: I) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.owned.wrapped_arguments = names.into_iter().map(Into::into).collect();
+        self
+    }
+
     /// Each call sits in an item (`ItemOpen` … `ItemClose`) whose opener
     /// is followed by this word, then `ItemSep` (Step-3's `function`).
     pub fn item_type(mut self, word: impl Into<String>) -> FormatBuilder {
@@ -339,6 +352,23 @@ impl FormatBuilder {
     /// (DeepSeek V3's `function<｜tool▁sep｜>NAME`).
     pub fn json_call_type(mut self, word: impl Into<String>) -> FormatBuilder {
         self.json().call_type = Some(word.into());
+        self
+    }
+
+    /// With JSON arguments after a name: the arguments' `{` right after a
+    /// function name also opens them, as [`Role::ArgsOpen`] would
+    /// (reported; Mistral's `NAME{…}` when `[ARGS]` was lost in decoding).
+    pub fn json_brace_opens_arguments(mut self, on: bool) -> FormatBuilder {
+        self.json().brace_opens_args = on;
+        self
+    }
+
+    /// With [`json_call_type`](FormatBuilder::json_call_type): the type may
+    /// be left out, the name then coming before [`Role::ArgsOpen`] and the
+    /// arguments' `{` right after it (DeepSeek V3.1 beside V3's shape);
+    /// what follows the marker tells the two apart.
+    pub fn json_call_type_optional(mut self, optional: bool) -> FormatBuilder {
+        self.json().call_type_optional = optional;
         self
     }
 

@@ -51,6 +51,10 @@ fn rules_only_a_users_description_can_break() {
         Err(DescriptionError::EmptyKeys("arguments"))
     );
     assert_eq!(
+        qwen().wrapped_arguments(["arguments", ""]).build(),
+        Err(DescriptionError::EmptyKeys("wrapped arguments"))
+    );
+    assert_eq!(
         qwen()
             .markers(Role::CallClose, Vec::<String>::new())
             .build(),

@@ -7,7 +7,9 @@
 //! The markers are DeepSeek's special tokens, spelled with U+FF5C `｜` and
 //! U+2581 `▁`. A section holds any number of calls; the name runs from
 //! the call's opener to `<｜tool▁sep｜>`, and the arguments are one JSON
-//! object, ended by its own `}`.
+//! object, ended by its own `}`. V3's shape (below) under V3.1 is read as
+//! V3 reads it: what follows `<｜tool▁sep｜>` tells the two apart (the
+//! arguments' `{`, or a name).
 
 use super::{Description, Json, NameEnd, Recoveries, Role};
 
@@ -28,7 +30,18 @@ pub(crate) static DEEPSEEK_V31: Description = Description {
         bare_function: true,
         ..Recoveries::NONE
     },
-    ..Description::json("deepseek_v31", MARKERS, Json::ARGS)
+    ..Description::json(
+        "deepseek_v31",
+        MARKERS,
+        // V3's shape (`function<｜tool▁sep｜>NAME\n```json …`) is read too,
+        // told apart by what follows `<｜tool▁sep｜>`.
+        Json {
+            call_type: Some("function"),
+            call_type_optional: true,
+            fenced: true,
+            ..Json::ARGS
+        },
+    )
 };
 
 pub(crate) static DEEPSEEK_V3: Description = Description {

@@ -24,6 +24,9 @@ const fn dsml(name: &'static str, markers: &'static [(Role, &'static str)]) -> D
         name,
         markers,
         json_value_attribute: Some(("string", "false")),
+        // vLLM unwraps a lone `arguments` or `input` parameter holding the
+        // call's arguments.
+        wrapped_arguments: &["arguments", "input"],
         ..MINIMAX_M2
     }
 }

@@ -56,6 +56,7 @@ const fn glm(
         string_value_attribute: None,
         json_args_attribute: None,
         item_type: None,
+        wrapped_arguments: &[],
         recoveries: Recoveries {
             bare_function: false,
             equals_in_param_name: false,

@@ -7,7 +7,9 @@
 //! [TOOL_CALLS]get_weather[ARGS]{"city": "Paris"}                            Magistral, Ministral 3, Devstral 2
 //! ```
 //!
-//! There is no closer: a call ends with its JSON, and each call of a
+//! `NAME{…}` without `[ARGS]` (which older tokenizers drop in decoding) is
+//! read as a call too, reported. There is no closer: a call ends with its
+//! JSON, and each call of a
 //! message has its own `[TOOL_CALLS]`. The `[CALL_ID]` is kept as the
 //! call's id.
 
@@ -30,6 +32,9 @@ pub(crate) static MISTRAL: Description = Description::json(
             list: true,
             name_is_key: false,
         }),
+        // `NAME{…}`: older tokenizers drop `[ARGS]` in decoding, and vLLM
+        // reads the `{` as the name's end.
+        brace_opens_args: true,
         ..Json::ARGS
     },
 );

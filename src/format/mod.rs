@@ -224,9 +224,20 @@ pub(crate) struct Json {
     /// (`function`); the name follows `ArgsOpen` up to a line end, and the
     /// arguments follow the name (DeepSeek V3: `function<｜tool▁sep｜>NAME\n{…}`).
     pub call_type: Option<&'static str>,
+    /// With `call_type`, the type may also be left out (`NAME<｜tool▁sep｜>{…}`,
+    /// DeepSeek V3.1's shape beside V3's): what follows `ArgsOpen` tells the
+    /// two apart. The arguments' `{` there makes the text before it the
+    /// name; anything else makes it the type (which it must then be), with
+    /// the name after it up to a line end and the arguments after that.
+    pub call_type_optional: bool,
     /// The arguments may sit in a Markdown code fence (```` ```json ````
     /// … ```` ``` ````), which is layout.
     pub fenced: bool,
+    /// With `args_after_name`: the arguments' own `{` right after a
+    /// function name also ends the name and opens the arguments, as
+    /// `ArgsOpen` would (reported: Mistral's older tokenizers drop
+    /// `[ARGS]` in decoding). A name with whitespace in it is still none.
+    pub brace_opens_args: bool,
     /// Calls are messages with headers, which name the function (see
     /// [`Headers`]).
     pub headers: Option<Headers>,
@@ -303,7 +314,9 @@ impl Json {
         body: None,
         id_in_name: None,
         call_type: None,
+        call_type_optional: false,
         fenced: false,
+        brace_opens_args: false,
         headers: None,
         open_at_start: false,
         open_at_line_start: false,
@@ -452,6 +465,14 @@ pub(crate) struct Description {
     /// (`unexpected_call_type`). `None`: the function opener follows the
     /// item's opener at once.
     pub item_type: Option<&'static str>,
+    /// Names of a parameter that may hold the whole arguments (DSML's
+    /// `arguments`, `input`): when it is a call's only parameter, its tool
+    /// declares parameters but not this one, and its value is a JSON object
+    /// whose keys are all the tool's parameters, the object is the call's
+    /// arguments, typed and checked by the schema like any call's
+    /// (reported). Otherwise it is a parameter like any other. Its value
+    /// is held until the call shows which.
+    pub wrapped_arguments: &'static [&'static str],
     /// Format-specific recoveries.
     pub recoveries: Recoveries,
     /// Whether calls are written as JSON, and how; `None`: parameters are
@@ -479,6 +500,7 @@ impl Description {
         string_value_attribute: None,
         json_args_attribute: None,
         item_type: None,
+        wrapped_arguments: &[],
         recoveries: Recoveries::NONE,
         json: None,
     };

@@ -39,7 +39,9 @@ pub(crate) struct OwnedJson {
     pub body: Option<OwnedBodyKeys>,
     pub id_in_name: Option<(String, char)>,
     pub call_type: Option<String>,
+    pub call_type_optional: bool,
     pub fenced: bool,
+    pub brace_opens_args: bool,
     pub headers: Option<OwnedHeaders>,
     pub open_at_start: bool,
     pub open_at_line_start: bool,
@@ -66,6 +68,7 @@ pub(crate) struct Owned {
     pub string_value_attribute: Option<(String, String)>,
     pub json_args_attribute: Option<String>,
     pub item_type: Option<String>,
+    pub wrapped_arguments: Vec<String>,
     pub recoveries: Recoveries,
     pub json: Option<OwnedJson>,
 }
@@ -107,6 +110,7 @@ impl Owned {
                 .map(|(k, v)| (k.to_owned(), v.to_owned())),
             json_args_attribute: desc.json_args_attribute.map(str::to_owned),
             item_type: desc.item_type.map(str::to_owned),
+            wrapped_arguments: strings(desc.wrapped_arguments),
             recoveries: desc.recoveries,
             json: desc.json.map(|json| OwnedJson {
                 args_after_name: json.args_after_name,
@@ -120,7 +124,9 @@ impl Owned {
                     .id_in_name
                     .map(|id| (id.prefix.to_owned(), id.index_sep)),
                 call_type: json.call_type.map(str::to_owned),
+                call_type_optional: json.call_type_optional,
                 fenced: json.fenced,
+                brace_opens_args: json.brace_opens_args,
                 headers: json.headers.map(|h| OwnedHeaders {
                     reasoning_channels: strings(h.reasoning_channels),
                     recipient: h.recipient.to_owned(),
@@ -147,6 +153,9 @@ impl Owned {
         check_name(&self.name)?;
         for alias in &self.aliases {
             check_name(alias)?;
+        }
+        if self.wrapped_arguments.iter().any(String::is_empty) {
+            return Err(DescriptionError::EmptyKeys("wrapped arguments"));
         }
         if let Some(keys) = self.json.as_ref().and_then(|json| json.body.as_ref()) {
             if !keys.name_is_key {
@@ -245,6 +254,7 @@ impl Owned {
                 .map(|(k, v)| (leak_str(k), leak_str(v))),
             json_args_attribute: self.json_args_attribute.as_deref().map(leak_str),
             item_type: self.item_type.as_deref().map(leak_str),
+            wrapped_arguments: leak_strs(&self.wrapped_arguments),
             recoveries: self.recoveries,
             json: self.json.as_ref().map(|json| Json {
                 args_after_name: json.args_after_name,
@@ -259,7 +269,9 @@ impl Owned {
                     index_sep: *sep,
                 }),
                 call_type: json.call_type.as_deref().map(leak_str),
+                call_type_optional: json.call_type_optional,
                 fenced: json.fenced,
+                brace_opens_args: json.brace_opens_args,
                 headers: json.headers.as_ref().map(|h| Headers {
                     reasoning_channels: leak_strs(&h.reasoning_channels),
                     recipient: leak_str(&h.recipient),

@@ -63,6 +63,7 @@ pub(crate) static QWEN3_CODER: Description = Description {
     string_value_attribute: None,
     json_args_attribute: None,
     item_type: None,
+    wrapped_arguments: &[],
     recoveries: Recoveries {
         bare_function: true,
         equals_in_param_name: true,

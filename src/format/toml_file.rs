@@ -42,6 +42,7 @@ struct Values {
     json_attribute: Option<Spanned<(String, String)>>,
     string_attribute: Option<Spanned<(String, String)>>,
     arguments_attribute: Option<Spanned<String>>,
+    wrapped_arguments: Option<Vec<String>>,
 }
 
 #[derive(Deserialize)]
@@ -68,7 +69,9 @@ struct Recoveries {
 struct Json {
     arguments_after_name: Option<bool>,
     call_type: Option<String>,
+    call_type_optional: Option<bool>,
     fenced: Option<bool>,
+    brace_opens_arguments: Option<bool>,
     open_at_start: Option<bool>,
     open_at_line_start: Option<bool>,
     body_separator: Option<Spanned<String>>,
@@ -437,6 +440,9 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             places.json_attribute = Some(attribute.span().start);
             b = b.json_args_attribute(attribute.into_inner());
         }
+        if let Some(names) = values.wrapped_arguments {
+            b = b.wrapped_arguments(names);
+        }
         if let Some(attribute) = values.string_attribute {
             places.json_attribute = Some(attribute.span().start);
             let (key, value) = attribute.into_inner();
@@ -491,8 +497,14 @@ fn json_settings(
     if let Some(word) = json.call_type {
         b = b.json_call_type(word);
     }
+    if let Some(optional) = json.call_type_optional {
+        b = b.json_call_type_optional(optional);
+    }
     if let Some(fenced) = json.fenced {
         b = b.json_fenced(fenced);
+    }
+    if let Some(on) = json.brace_opens_arguments {
+        b = b.json_brace_opens_arguments(on);
     }
     if json.open_at_start.is_some() || json.open_at_line_start.is_some() {
         b = b.json_open_unmarked(

@@ -98,6 +98,13 @@ fn write(d: &Description) -> String {
     if let Some(attribute) = d.json_args_attribute {
         let _ = writeln!(out, "arguments_attribute = {}", quoted(attribute));
     }
+    if !d.wrapped_arguments.is_empty() {
+        let _ = writeln!(
+            out,
+            "wrapped_arguments = {}",
+            list(d.wrapped_arguments.iter().copied())
+        );
+    }
     out.push_str("\n[grammar]\n");
     let _ = writeln!(out, "call_confirmed_by = {}", roles(d.call_confirmed_by));
     let _ = writeln!(out, "bare_confirmed_by = {}", roles(d.bare_confirmed_by));
@@ -130,8 +137,14 @@ fn write(d: &Description) -> String {
         let _ = writeln!(out, "arguments_after_name = {}", json.args_after_name);
         if let Some(word) = json.call_type {
             let _ = writeln!(out, "call_type = {}", quoted(word));
+            if json.call_type_optional {
+                let _ = writeln!(out, "call_type_optional = true");
+            }
         }
         let _ = writeln!(out, "fenced = {}", json.fenced);
+        if json.brace_opens_args {
+            let _ = writeln!(out, "brace_opens_arguments = true");
+        }
         let _ = writeln!(out, "open_at_start = {}", json.open_at_start);
         let _ = writeln!(out, "open_at_line_start = {}", json.open_at_line_start);
         match json.syntax {

@@ -26,6 +26,14 @@ pub(crate) fn is_json_space(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// Whether `number`, written in JSON's number grammar, is one that strict
+/// JSON readers accept: those that read numbers as `f64` (serde_json)
+/// refuse `1e400` and integers past 1.8e308, so the readers write such a
+/// number as a string instead (reported), and the arguments stay JSON.
+pub(crate) fn in_json_range(number: &str) -> bool {
+    serde_json::from_str::<serde_json::Number>(number).is_ok()
+}
+
 /// The char at `at` of `text`, for a reader's error.
 pub(crate) fn char_at(text: &str, at: usize) -> char {
     text[at..].chars().next().unwrap_or('\u{FFFD}')

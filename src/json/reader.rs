@@ -58,6 +58,33 @@ pub enum Leniency {
     /// A Gemma key or bare value in JSON's double quotes (`"city":"Paris"`)
     /// instead of the format's delimiters: read as the string they hold.
     JsonQuoted,
+    /// A number past the range strict JSON readers accept (`1e400`, an
+    /// integer of 310 digits): read as a string of its text.
+    NumberOutOfRange,
+}
+
+/// Whether `text` is one number in JSON's grammar (whatever its range).
+pub(crate) fn is_number_grammar(text: &str) -> bool {
+    let mut bytes = text.bytes();
+    let Some(num) = bytes
+        .next()
+        .and_then(|b| Num::Minus.next(b).or((b == b'-').then_some(Num::Minus)))
+    else {
+        return false;
+    };
+    bytes.try_fold(num, Num::next).is_some_and(Num::complete)
+}
+
+/// The events of a number as written: the number, or, past JSON's range,
+/// a string of its text (reported).
+pub(crate) fn number_events(number: &str, sink: &mut impl FnMut(JsonEvent<'_>)) {
+    if super::in_json_range(number) {
+        return sink(JsonEvent::Number(number));
+    }
+    sink(JsonEvent::Lenient(Leniency::NumberOutOfRange));
+    sink(JsonEvent::BeginString);
+    sink(JsonEvent::Text(number));
+    sink(JsonEvent::EndString);
 }
 
 /// Why the text is not one JSON value.
@@ -308,7 +335,7 @@ impl JsonReader {
         match self.state {
             State::Done => Ok(()),
             State::InNumber(num) if num.complete() && self.stack.is_empty() => {
-                sink(JsonEvent::Number(&self.held));
+                number_events(&self.held, sink);
                 self.held.clear();
                 self.state = State::Done;
                 Ok(())
@@ -346,7 +373,7 @@ impl JsonReader {
                 if !num.complete() {
                     return Err(unexpected(text, at));
                 }
-                sink(JsonEvent::Number(&self.held));
+                number_events(&self.held, sink);
                 self.held.clear();
                 self.value_ended();
                 // `b` is read again after the number.

@@ -56,6 +56,9 @@ impl CallWriter {
                 Some(types) => Some(types),
                 None => {
                     if schema.declares_properties() {
+                        // A value the format says is JSON stays the JSON it
+                        // is; others are strings.
+                        let json = kind == ValueKind::TextJson;
                         let index = self.current();
                         diagnostic(
                             sink,
@@ -64,10 +67,14 @@ impl CallWriter {
                             index,
                             format_args!(
                                 "call `{}` gives parameter `{name}`, which its tool does not \
-                                 declare; its value is a string",
-                                self.name
+                                 declare; its value is {}",
+                                self.name,
+                                if json { "the JSON it is" } else { "a string" }
                             ),
                         );
+                        if json {
+                            return (true, TypeSet::JSON_NOT_STRING);
+                        }
                         return (false, TypeSet::STRING);
                     }
                     None

@@ -8,10 +8,13 @@
 //! Keys are bare; strings are text between two string delimiters (`<|"|>`
 //! in Gemma 4, `<escape>` in FunctionGemma), taken as they are (no escapes:
 //! the delimiter cannot appear inside, so `}` or a closing marker inside is
-//! text); any other value is bare text up to `,`, `}` or `]`, read as a
-//! JSON literal (a number, `true`, `false`, `null`) where it is one, else
-//! as a string, reported. The events are the JSON reader's, so the engine
-//! makes JSON arguments of them, typed by the schema as any format's are.
+//! text); a value in JSON's double quotes (`q:"a, b"`, as models trained
+//! on JSON write) is read as a JSON string, to its closing quote, with
+//! JSON's escapes, reported; any other value is bare text up to `,`, `}`
+//! or `]`, read as a JSON literal (a number, `true`, `false`, `null`) where
+//! it is one, else as a string, reported. The events are the JSON reader's,
+//! so the engine makes JSON arguments of them, typed by the schema as any
+//! format's are.
 //!
 //! Bounded: nesting, and a key or bare value held whole, have limits; a
 //! delimited string streams as `Text` pieces. A delimiter cut by a chunk
@@ -21,7 +24,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::reader::{Fed, JsonEvent, Leniency};
+use super::reader::{is_number_grammar, number_events, Fed, JsonEvent, JsonReader, Leniency};
 use super::stepper::{feed_until, Stepper};
 use super::{char_at, is_json_space};
 
@@ -41,6 +44,8 @@ pub enum GemmaErrorKind {
     TooDeep,
     /// A key or bare value longer than the limit.
     TooLong,
+    /// A `\` escape JSON does not have, in a value in JSON's quotes.
+    BadEscape,
     /// The text ended inside the arguments.
     Truncated,
 }
@@ -51,6 +56,7 @@ impl std::fmt::Display for GemmaError {
             GemmaErrorKind::Unexpected(c) => write!(f, "unexpected {c:?}")?,
             GemmaErrorKind::TooDeep => f.write_str("nested too deep")?,
             GemmaErrorKind::TooLong => f.write_str("a key or value too long")?,
+            GemmaErrorKind::BadEscape => f.write_str("an escape JSON does not have")?,
             GemmaErrorKind::Truncated => f.write_str("the text ended inside the arguments")?,
         }
         write!(f, " at byte {} of the arguments", self.at)
@@ -79,6 +85,8 @@ enum State {
     InBare,
     /// Inside a delimited string.
     InString,
+    /// Inside a string in JSON's double quotes.
+    InQuoted,
     /// After a value: `,` or the closer.
     Next,
     Done,
@@ -98,6 +106,14 @@ pub struct GemmaReader {
     matched: usize,
     /// The key or bare value being read.
     held: String,
+    /// Reads a value in JSON's double quotes, from its opening quote (boxed:
+    /// the lenient path, kept out of the reader's size).
+    quoted: Option<Box<JsonReader>>,
+    /// Where that value's opening quote is in the whole text.
+    quoted_at: u64,
+    /// A bad escape found ahead of the step that reached it: the error of
+    /// the step that starts at its byte, wherever the pieces were cut.
+    bad_escape_at: Option<u64>,
     offset: u64,
     max_depth: usize,
     max_held: usize,
@@ -151,6 +167,9 @@ impl GemmaReader {
             delimiter,
             matched: 0,
             held: String::new(),
+            quoted: None,
+            quoted_at: 0,
+            bad_escape_at: None,
             offset: 0,
             max_depth,
             max_held,
@@ -191,6 +210,9 @@ impl GemmaReader {
     ) -> Result<usize, GemmaErrorKind> {
         if matches!(self.state, State::InString) {
             return self.in_string(text, at, sink);
+        }
+        if matches!(self.state, State::InQuoted) {
+            return self.in_quoted(text, at, sink);
         }
         if self.matched > 0 {
             return self.opening_delimiter(text, at, sink);
@@ -248,6 +270,18 @@ impl GemmaReader {
                 b'[' => self.open(Frame::Array, at, sink),
                 b',' | b'}' | b']' | b':' => Err(GemmaErrorKind::Unexpected(b as char)),
                 _ if b == self.delimiter.as_bytes()[0] => self.opening_delimiter(text, at, sink),
+                b'"' => {
+                    sink(JsonEvent::Lenient(Leniency::JsonQuoted));
+                    // A string only: no nesting, no key.
+                    let fresh = JsonReader::new(0, 0, 0);
+                    match &mut self.quoted {
+                        Some(reader) => **reader = fresh,
+                        None => self.quoted = Some(Box::new(fresh)),
+                    }
+                    self.quoted_at = self.offset + at as u64;
+                    self.state = State::InQuoted;
+                    Ok(at)
+                }
                 _ => {
                     self.held.clear();
                     self.state = State::InBare;
@@ -277,7 +311,7 @@ impl GemmaReader {
                 b'}' | b']' => self.close(text, at, sink),
                 _ => Err(GemmaErrorKind::Unexpected(char_at(text, at))),
             },
-            State::InString | State::Done | State::Failed => Ok(text.len()),
+            State::InString | State::InQuoted | State::Done | State::Failed => Ok(text.len()),
         }
     }
 
@@ -344,15 +378,7 @@ impl GemmaReader {
             "true" => sink(JsonEvent::Bool(true)),
             "false" => sink(JsonEvent::Bool(false)),
             "null" => sink(JsonEvent::Null),
-            _ if is_json_number(value) => sink(JsonEvent::Number(value)),
-            _ if json_quoted(value).is_some() => {
-                sink(JsonEvent::Lenient(Leniency::JsonQuoted));
-                sink(JsonEvent::BeginString);
-                if let Some(text) = json_quoted(value) {
-                    sink(JsonEvent::Text(&text));
-                }
-                sink(JsonEvent::EndString);
-            }
+            _ if is_number_grammar(value) => number_events(value, sink),
             _ => {
                 sink(JsonEvent::Lenient(Leniency::BareText));
                 sink(JsonEvent::BeginString);
@@ -361,6 +387,44 @@ impl GemmaReader {
             }
         }
         self.after_value();
+    }
+
+    /// Inside a value in JSON's double quotes: the JSON reader reads it,
+    /// escapes and all, to its closing quote, and gives its events.
+    fn in_quoted(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, GemmaErrorKind> {
+        let here = self.offset + at as u64;
+        if let Some(bad) = self.bad_escape_at {
+            if bad == here {
+                return Err(GemmaErrorKind::BadEscape);
+            }
+            // Up to the bad byte, the text was read already.
+            return Ok(at + (bad - here) as usize);
+        }
+        let Some(quoted) = self.quoted.as_deref_mut() else {
+            return Ok(text.len());
+        };
+        match quoted.feed(&text[at..], sink) {
+            Ok(Fed::Done(n)) => {
+                self.after_value();
+                Ok(at + n)
+            }
+            Ok(_) => Ok(text.len()),
+            Err(error) => {
+                // Only an escape can be wrong inside a string; the error is
+                // placed at its byte, not at this step's start.
+                let bad = self.quoted_at + error.at;
+                if bad == here {
+                    return Err(GemmaErrorKind::BadEscape);
+                }
+                self.bad_escape_at = Some(bad);
+                Ok(at + (bad - here) as usize)
+            }
+        }
     }
 
     /// Matching the delimiter that opens a string, byte by byte from `at`.
@@ -425,13 +489,4 @@ impl GemmaReader {
         }
         Ok(end)
     }
-}
-
-/// JSON's number grammar.
-fn is_json_number(text: &str) -> bool {
-    !text.is_empty()
-        && text
-            .bytes()
-            .all(|b| b.is_ascii_digit() || matches!(b, b'-' | b'+' | b'.' | b'e' | b'E'))
-        && serde_json::from_str::<serde_json::Number>(text).is_ok()
 }

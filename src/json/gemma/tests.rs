@@ -88,6 +88,52 @@ fn a_bare_value_that_is_no_literal_is_a_string_reported() {
 }
 
 #[test]
+fn a_number_past_json_range_is_a_string_reported_as_such() {
+    let (events, _) = read(GEMMA4, "{x:1e999,y:-1e400,z:1e308}", &[]).unwrap();
+    assert!(events.contains(&Owned::Event("Lenient(NumberOutOfRange)".into())));
+    assert!(!events.contains(&Owned::Event("Lenient(BareText)".into())));
+    assert_eq!(
+        value(GEMMA4, "{x:1e999,y:-1e400,z:1e308}").0,
+        json!({"x": "1e999", "y": "-1e400", "z": 1e308})
+    );
+}
+
+#[test]
+fn a_value_in_json_quotes_is_read_to_its_closing_quote_with_json_escapes() {
+    let text = r#"{q:"keep , oldText: literal",old:"x = 1, y = 2",a:"a} b ]",e:"\"q\" \u00e9\n\\",l:["x]", "y,z"],note:<|"|>ok<|"|>}<tool_call|>"#;
+    let (events, _) = read(GEMMA4, text, &[]).unwrap();
+    assert!(events.contains(&Owned::Event("Lenient(JsonQuoted)".into())));
+    let (got, ended) = value(GEMMA4, text);
+    assert_eq!(
+        got,
+        json!({"q": "keep , oldText: literal", "old": "x = 1, y = 2", "a": "a} b ]",
+               "e": "\"q\" \u{e9}\n\\", "l": ["x]", "y,z"], "note": "ok"})
+    );
+    assert_eq!(ended, Some(text.find("<tool_call|>").unwrap()));
+    let text = r#"{q:"a,b"}"#;
+    assert_eq!(value(FUNCTION_GEMMA, text).0, json!({"q": "a,b"}));
+}
+
+#[test]
+fn a_bad_escape_in_json_quotes_is_an_error_at_its_byte_however_cut() {
+    let text = r#"{q:"ab \q cd"}"#;
+    let at = text.find("q cd").unwrap() as u64;
+    for cut in 0..=text.len() {
+        let error = read(GEMMA4, text, &[cut]).expect_err(text);
+        assert_eq!(
+            error,
+            GemmaError {
+                kind: GemmaErrorKind::BadEscape,
+                at
+            },
+            "cut at {cut}"
+        );
+    }
+    assert_eq!(error(r#"{q:"open"#), GemmaErrorKind::Truncated);
+    assert_eq!(error(r#"{q:"a"b}"#), GemmaErrorKind::Unexpected('b'));
+}
+
+#[test]
 fn what_is_not_arguments_is_an_error() {
     assert_eq!(error("city:1}"), GemmaErrorKind::Unexpected('c'));
     assert_eq!(error("{:1}"), GemmaErrorKind::Unexpected(':'));

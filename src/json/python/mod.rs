@@ -30,9 +30,9 @@ mod string;
 #[cfg(test)]
 mod tests;
 
-use super::char_at;
 use super::reader::{Fed, JsonEvent, Leniency};
 use super::stepper::{feed_until, Stepper};
+use super::{char_at, in_json_range};
 use number::json_number;
 use string::{Opening, Str};
 
@@ -526,7 +526,16 @@ impl PyReader {
         };
         match role {
             Role::Value => {
-                sink(JsonEvent::Number(&number));
+                if in_json_range(&number) {
+                    sink(JsonEvent::Number(&number));
+                } else {
+                    // Python would make `1e999` an infinity, which no JSON
+                    // holds: the text as written, as a string (reported).
+                    sink(JsonEvent::Lenient(Leniency::NumberOutOfRange));
+                    sink(JsonEvent::BeginString);
+                    sink(JsonEvent::Text(&self.held));
+                    sink(JsonEvent::EndString);
+                }
                 self.after_value();
             }
             Role::Key => {

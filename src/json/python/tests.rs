@@ -184,6 +184,17 @@ fn json_words_are_read_and_reported() {
 }
 
 #[test]
+fn a_number_past_json_range_is_its_text_as_a_string_reported() {
+    let text = "x=1e999, y=-1_0e400, z=2.5e300, w=1e-999)";
+    let (events, _) = read_with(true, text, &[]).unwrap();
+    assert!(events.contains(&Owned::Event("Lenient(NumberOutOfRange)".into())));
+    assert_eq!(
+        arguments(text),
+        json!({"x": "1e999", "y": "-1_0e400", "z": 2.5e300, "w": 0.0})
+    );
+}
+
+#[test]
 fn a_line_end_in_a_one_quote_string_is_kept_and_reported() {
     let (events, _) = read_with(false, "'a\nb'", &[]).unwrap();
     assert!(events.contains(&Owned::Event("Lenient(ControlInString)".into())));

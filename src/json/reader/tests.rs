@@ -57,6 +57,25 @@ fn a_top_level_number_waits_for_what_follows_it() {
 }
 
 #[test]
+fn a_number_past_json_range_is_a_string_reported() {
+    let huge = format!("1{}", "0".repeat(309));
+    let text = format!("{{\"x\": 1e999, \"y\": [-1E+400, 1e308, 1e-999], \"n\": {huge}}}");
+    for cuts in [vec![], vec![7], vec![8, 9, 10, 11]] {
+        let (events, _) = read(&text, &cuts).unwrap();
+        assert!(events.contains(&Owned::Event("Lenient(NumberOutOfRange)".into())));
+        assert_eq!(
+            build(&events),
+            json!({"x": "1e999", "y": ["-1E+400", 1e308, 0.0], "n": huge})
+        );
+    }
+    // At the top level, a number ends with the text.
+    let (events, _) = read("1e999", &[]).unwrap();
+    assert_eq!(build(&events), json!("1e999"));
+    assert!(is_number_grammar("-0.5e+3") && is_number_grammar("1e999"));
+    assert!(!is_number_grammar("01") && !is_number_grammar("1.") && !is_number_grammar("-"));
+}
+
+#[test]
 fn escapes_and_surrogate_pairs_split_anywhere() {
     let text = r#"["a\"b\\c\/d\b\f\n\r\t", "\u00e9\ud83d\ude00\u4E2D"]"#;
     let expected = json!(["a\"b\\c/d\u{8}\u{c}\n\r\t", "é😀中"]);
