@@ -64,13 +64,10 @@ async fn every_fixture_streamed_and_whole_equals_the_parse() {
 
 /// Every format by the prefix of the replay's model names.
 fn model_map() -> String {
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("proxy-model-map.json");
-    std::fs::write(
-        &path,
+    support::proxy::config_file(
+        "proxy-model-map.json",
         r#"{"qwen3_coder/*": "qwen3_coder", "quirks/qwen3_coder/*": "qwen3_coder", "glm45/*": "glm45", "glm47/*": "glm47"}"#,
     )
-    .unwrap();
-    path.to_str().unwrap().to_owned()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -14,7 +14,6 @@ use support::replay::{self, Replay};
 /// Client model names mapped to the replay's models (`--model-map`
 /// entries that name the upstream's model).
 fn model_map() -> String {
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("agents-model-map.json");
     let map = json!({
         "gpt-one-call": {"model": "hermes/one_call", "format": "hermes"},
         "claude-one-call": {"model": "hermes/one_call", "format": "hermes"},
@@ -24,8 +23,7 @@ fn model_map() -> String {
         "gpt-status-500": {"model": "status/500", "format": "hermes"},
         "hermes/*": "hermes",
     });
-    std::fs::write(&path, map.to_string()).unwrap();
-    path.to_str().unwrap().to_owned()
+    support::proxy::config_file("agents-model-map.json", &map.to_string())
 }
 
 async fn setup() -> (Replay, ProxyProcess) {

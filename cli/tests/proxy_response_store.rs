@@ -32,10 +32,8 @@ async fn post(proxy: &ProxyProcess, body: &Value) -> (u16, Value) {
 }
 
 fn model_map() -> String {
-    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("store-model-map.json");
     let map = json!({"*": {"model": "hermes/one_call", "format": "hermes"}});
-    std::fs::write(&path, map.to_string()).unwrap();
-    path.to_str().unwrap().to_owned()
+    support::proxy::config_file("store-model-map.json", &map.to_string())
 }
 
 const TOOLS: &str = r#"[{"type": "function", "name": "get_weather", "parameters": {"type": "object",

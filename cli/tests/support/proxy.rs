@@ -142,3 +142,17 @@ impl Drop for ProxyProcess {
         let _ = self.child.wait();
     }
 }
+
+/// Writes a configuration file for one proxy under a name no other test of
+/// the run uses (the process id and a counter), and returns its path: tests
+/// run in parallel, and one rewriting a shared file while another proxy
+/// reads it made that proxy see an empty file.
+pub fn config_file(name: &str, contents: &str) -> String {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    let n = NEXT.fetch_add(1, Ordering::Relaxed);
+    let path = std::path::Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{}-{n}-{name}", std::process::id()));
+    std::fs::write(&path, contents).expect("the test's configuration file is written");
+    path.to_str().expect("a UTF-8 temporary path").to_owned()
+}
