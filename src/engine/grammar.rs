@@ -207,6 +207,10 @@ impl Engine {
                 }
                 ws
             }
+            State::InCall if self.json.rest_is_content => {
+                self.content(sink, s);
+                s.len()
+            }
             State::InCall => {
                 self.stray.push(s);
                 s.len()

@@ -64,9 +64,9 @@ enum Mode {
     Reading,
     /// Not a call: its text is content.
     Content,
-    /// Its call was ended: the rest of the value is dropped (the
-    /// diagnostic that ended the call says so).
-    Stray,
+    /// Its call (or the body after a call) could not be read: the rest
+    /// of the value is content, so that no byte of it is lost.
+    Unreadable,
 }
 
 #[derive(Default)]
@@ -98,6 +98,15 @@ pub(crate) struct JsonCall {
     /// A body that is not a call is ordinary content in this format
     /// (`Json::open_at_line_start`): no diagnostic says it was not one.
     content_json: bool,
+    /// The call's JSON failed or ended before the call's closer: the text
+    /// up to that closer is content, not stray text (no byte is lost).
+    pub rest_is_content: bool,
+    /// Where in the piece being fed a call was cut short: the bytes before
+    /// are the call's, those after content.
+    content_from: Option<usize>,
+    /// A call of this value's list was read: its wrapper's closer is
+    /// structure, whatever the elements after it are.
+    list_had_call: bool,
 }
 
 impl JsonCall {
@@ -113,6 +122,9 @@ impl JsonCall {
         self.between_elements = false;
         self.comma_seen = false;
         self.content_json = false;
+        self.rest_is_content = false;
+        self.content_from = None;
+        self.list_had_call = false;
         self.event_at = 0;
     }
 
@@ -262,11 +274,14 @@ impl Engine {
                     self.json.between_elements = false;
                     let comma = std::mem::take(&mut self.json.comma_seen);
                     // Without a comma, the reader reports what came.
-                    if comma && self.json().syntax.opens_element(s.as_bytes()[0]) {
+                    let next = s.as_bytes()[0];
+                    // (A `]` after the comma ends the list.)
+                    if comma && next != b']' {
                         // The next element is undecided until its name,
                         // as a first body is: held, content if it is not
-                        // a call.
-                        self.json.mark_opening = true;
+                        // a call (then no byte of it is lost).
+                        self.json.mark_opening = self.json().syntax.opens_element(next);
+                        self.json.list_had_call |= self.json.made_call;
                         self.json.made_call = false;
                         self.hold.text.clear();
                     }
@@ -324,7 +339,12 @@ impl Engine {
                 _ => json.args.event(event, call, opts, sink),
             }
             report_note(json, call, sink);
+            let open = call.current().is_some();
             fail_on_problem(json, call, opts, sink);
+            if open && json.mode == Mode::Unreadable {
+                // Past the byte that made the event, as diagnostics point.
+                json.content_from = Some((json.event_at - piece_at) as usize);
+            }
             std::mem::take(&mut json.body.ended_in_list)
         });
         if self.json.mode == Mode::Reading && self.call.current().is_some() {
@@ -354,7 +374,8 @@ impl Engine {
                 // Just past the character that is not JSON.
                 let past = past_char(s, taken);
                 self.call.message.at = piece_at + past as u64;
-                self.json_invalid(&error, sink);
+                let unread_at = (piece_at + taken as u64).saturating_sub(error.unread.len() as u64);
+                self.json_invalid(&error, unread_at, sink);
                 taken
             }
         }
@@ -390,13 +411,18 @@ impl Engine {
     }
 
     fn json_consumed_after_problem<S: Sink>(&mut self, taken: &str, taken_at: u64, sink: &mut S) {
-        match self.json.mode {
-            Mode::Content => {
+        match (self.json.mode, self.json.content_from.take()) {
+            (Mode::Unreadable, Some(from)) => {
+                // The call's text was before `from`.
+                self.hold.text.clear();
+                let from = from.min(taken.len());
+                self.content_placed(sink, &taken[from..], taken_at + from as u64);
+            }
+            (Mode::Content | Mode::Unreadable, _) => {
                 self.release_held(sink);
                 self.content_placed(sink, taken, taken_at);
             }
-            // Reported with the problem: the rest of the value is dropped.
-            Mode::Stray | Mode::Reading => self.hold.text.clear(),
+            (Mode::Reading, _) => self.hold.text.clear(),
         }
     }
 
@@ -406,12 +432,14 @@ impl Engine {
             // After a call in the same wrapper, the wrapper is still open:
             // its closer is structure, and another body may follow.
             Mode::Content
-                if self.hold.opening == super::hold::Opening::Wrapped && self.json_has_closer() =>
+                if (self.hold.opening == super::hold::Opening::Wrapped
+                    || self.json.list_had_call)
+                    && self.json_has_closer() =>
             {
                 self.state = State::AfterJson
             }
             Mode::Content => self.state = State::Content,
-            Mode::Stray => self.state = State::AfterJson,
+            Mode::Unreadable => self.state = State::AfterJson,
             // A body that held no call (`[]`): its text is content.
             Mode::Reading if self.json.is_body && !self.json.made_call => {
                 if !self.json.content_json {
@@ -439,8 +467,9 @@ impl Engine {
         }
     }
 
-    /// The reader found text that is not JSON.
-    fn json_invalid<S: Sink>(&mut self, error: &SyntaxError, sink: &mut S) {
+    /// The reader found text that is not JSON; the text of the token it
+    /// failed in (`error.unread`) starts at input offset `unread_at`.
+    fn json_invalid<S: Sink>(&mut self, error: &SyntaxError, unread_at: u64, sink: &mut S) {
         let had_call = self.json.made_call;
         let after_whole_call =
             self.json.mode == Mode::Reading && had_call && self.call.current().is_none();
@@ -469,7 +498,7 @@ impl Engine {
                     Some(index),
                     format_args!(
                         "the JSON of call `{}` is not valid ({error}); the call holds what \
-                         was valid and is marked incomplete",
+                         was valid and is marked incomplete, and its text from there is content",
                         self.call.name
                     ),
                 );
@@ -502,11 +531,18 @@ impl Engine {
                 );
             }
         }
+        if had_call || self.json.mode == Mode::Unreadable {
+            // The token the reader failed in is no call's: content, with
+            // the rest (before a call, it is in the held text).
+            self.content_placed(sink, &error.unread, unread_at);
+        }
         self.flush_stray(sink);
         // What follows a whole call's invalid JSON, up to the closer, is
         // not that call's (strict mode has returned it).
         self.stray.after_call = after_whole_call;
-        if had_call || self.json.mode == Mode::Stray {
+        if had_call || self.json.mode == Mode::Unreadable {
+            // Up to the closer, the text is content: no byte is lost.
+            self.json.rest_is_content = true;
             self.hold.text.clear();
             self.state = if self.json_has_closer() {
                 State::InCall
@@ -557,8 +593,7 @@ impl Engine {
                     );
                 }
             }
-            Mode::Content => self.release_held(sink),
-            Mode::Stray => self.hold.text.clear(),
+            Mode::Content | Mode::Unreadable => self.release_held(sink),
         }
         self.state = State::Content;
     }
@@ -672,12 +707,12 @@ fn fail_on_problem<S: Sink>(
             Kind::InvalidJson,
             Some(index),
             format_args!(
-                "call `{name}` is cut short: {why}; the rest of its JSON is dropped and \
-                 the call is marked incomplete"
+                "call `{name}` is cut short: {why}; it is marked incomplete and the rest of \
+                 its JSON is content"
             ),
         );
         call.end_call(false, opts, sink);
-        json.mode = Mode::Stray;
+        json.mode = Mode::Unreadable;
     } else if json.made_call {
         // About a body that is not a call, not about the call before it.
         let CallWriter { message, name, .. } = call;
@@ -686,9 +721,9 @@ fn fail_on_problem<S: Sink>(
             message,
             Kind::InvalidJson,
             None,
-            format_args!("a JSON call body after call `{name}` was dropped: {why}"),
+            format_args!("a JSON call body after call `{name}` was not read: {why}; it is content"),
         );
-        json.mode = Mode::Stray;
+        json.mode = Mode::Unreadable;
     } else {
         let quiet = json.content_json
             && !matches!(

@@ -284,6 +284,13 @@ impl<R: Stepper + Clone> Stepper for Calls<R> {
         self.state = State::Failed;
     }
 
+    fn unread(&self) -> String {
+        match self.state {
+            State::Args => self.args.unread(),
+            _ => String::new(),
+        }
+    }
+
     fn offset_mut(&mut self) -> &mut u64 {
         &mut self.offset
     }

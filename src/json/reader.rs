@@ -247,6 +247,26 @@ impl Stepper for JsonReader {
         self.state = State::Failed;
     }
 
+    fn unread(&self) -> String {
+        match self.state {
+            State::InWord(word, matched) => {
+                String::from_utf8_lossy(&word.bytes()[..usize::from(matched)]).into_owned()
+            }
+            State::InNumber(_) => self.held.clone(),
+            State::InString => match self.escape {
+                Escape::None => String::new(),
+                Escape::Backslash => "\\".to_owned(),
+                // The digits as read, but for their case.
+                Escape::Unicode { digits, value } => {
+                    let digits = usize::from(digits);
+                    let hex = format!("{value:0digits$x}");
+                    format!("\\u{}", &hex[hex.len() - digits..])
+                }
+            },
+            _ => String::new(),
+        }
+    }
+
     fn offset_mut(&mut self) -> &mut u64 {
         &mut self.offset
     }
@@ -299,7 +319,7 @@ impl JsonReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, JsonError> {
-        feed_until(self, text, sink).map_err(|(kind, at)| JsonError { kind, at })
+        feed_until(self, text, sink).map_err(|(kind, at, _)| JsonError { kind, at })
     }
 
     /// The text has ended: a number at the top level ends with it; any

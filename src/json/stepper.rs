@@ -30,6 +30,14 @@ pub(crate) trait Stepper {
     /// A step failed: nothing more is read.
     fn fail(&mut self);
 
+    /// Called when a step failed, before [`fail`](Stepper::fail): the text
+    /// of the token it failed in that earlier steps took and no event
+    /// stands for (a word that is no literal, the start of a number), so
+    /// that the caller can give it back: no byte is lost with the error.
+    fn unread(&self) -> String {
+        String::new()
+    }
+
     /// Bytes of the text read before the current piece.
     fn offset_mut(&mut self) -> &mut u64;
 }
@@ -37,12 +45,13 @@ pub(crate) trait Stepper {
 /// Reads `text` with `reader`. The sink may ask to pause (by returning
 /// true) after the bytes of the event it was given, and is given where the
 /// step that made the event began, as an offset in the whole text. An
-/// error is its kind and the offset of the byte that caused it.
+/// error is its kind, the offset of the byte that caused it, and the
+/// [`unread`](Stepper::unread) text just before that byte.
 pub(crate) fn feed_until<R: Stepper>(
     reader: &mut R,
     text: &str,
     sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
-) -> Result<Fed, (R::Kind, u64)> {
+) -> Result<Fed, (R::Kind, u64, String)> {
     let mut at = 0;
     let mut pause = false;
     let offset = *reader.offset_mut();
@@ -61,8 +70,9 @@ pub(crate) fn feed_until<R: Stepper>(
         match reader.step(text, at, &mut events) {
             Ok(next) => at = next,
             Err(kind) => {
+                let unread = reader.unread();
                 reader.fail();
-                break Err((kind, offset + at as u64));
+                break Err((kind, offset + at as u64, unread));
             }
         }
     };

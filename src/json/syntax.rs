@@ -100,6 +100,10 @@ impl Default for SyntaxReader {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SyntaxError {
     pub at: u64,
+    /// The text of the token the reader failed in, just before `at`,
+    /// taken by earlier steps and not part of any event (see
+    /// [`Stepper::unread`](super::stepper::Stepper::unread)).
+    pub unread: String,
     what: String,
 }
 
@@ -112,6 +116,7 @@ impl fmt::Display for SyntaxError {
 fn calls_error<K>(
     kind: CallsErrorKind<K>,
     at: u64,
+    unread: String,
     inner: impl FnOnce(K, u64) -> String,
 ) -> SyntaxError {
     let what = match kind {
@@ -119,7 +124,7 @@ fn calls_error<K>(
         CallsErrorKind::NameTooLong => format!("a function name too long at byte {at}"),
         CallsErrorKind::Args(kind) => inner(kind, at),
     };
-    SyntaxError { at, what }
+    SyntaxError { at, unread, what }
 }
 
 impl SyntaxReader {
@@ -139,12 +144,22 @@ impl SyntaxReader {
         sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, SyntaxError> {
         match self {
-            SyntaxReader::Json(r) => r.feed_until(text, sink).map_err(SyntaxError::from),
-            SyntaxReader::Python(r) => feed_until(r, text, sink).map_err(|(kind, at)| {
-                calls_error(kind, at, |kind, at| PyError { kind, at }.to_string())
+            SyntaxReader::Json(r) => {
+                feed_until(r, text, sink).map_err(|(kind, at, unread)| SyntaxError {
+                    what: JsonError { kind, at }.to_string(),
+                    at,
+                    unread,
+                })
+            }
+            SyntaxReader::Python(r) => feed_until(r, text, sink).map_err(|(kind, at, unread)| {
+                calls_error(kind, at, unread, |kind, at| {
+                    PyError { kind, at }.to_string()
+                })
             }),
-            SyntaxReader::Gemma(r) => feed_until(r, text, sink).map_err(|(kind, at)| {
-                calls_error(kind, at, |kind, at| GemmaError { kind, at }.to_string())
+            SyntaxReader::Gemma(r) => feed_until(r, text, sink).map_err(|(kind, at, unread)| {
+                calls_error(kind, at, unread, |kind, at| {
+                    GemmaError { kind, at }.to_string()
+                })
             }),
         }
     }
@@ -156,15 +171,6 @@ impl SyntaxReader {
             SyntaxReader::Json(r) => r.finish(&mut |_| {}).is_ok(),
             SyntaxReader::Python(r) => r.finished(),
             SyntaxReader::Gemma(r) => r.finished(),
-        }
-    }
-}
-
-impl From<JsonError> for SyntaxError {
-    fn from(e: JsonError) -> SyntaxError {
-        SyntaxError {
-            at: e.at,
-            what: e.to_string(),
         }
     }
 }
