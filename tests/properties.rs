@@ -10,7 +10,9 @@
 //! written once (`properties!`) and instantiated per format, in modules
 //! named after the formats (`qwen3_coder::…`, `glm45::…`, `hermes::…`, …);
 //! the JSON formats' generators are in `properties/json.rs`, the
-//! call-syntax formats' (Python's, Gemma's) in `properties/call_syntax.rs`.
+//! call-syntax formats' (Python's, Gemma's) in `properties/call_syntax.rs`;
+//! that no byte is lost, unreadable arguments included, is stated in
+//! `properties/no_byte_lost.rs`.
 
 mod common;
 
@@ -661,6 +663,15 @@ macro_rules! properties {
                 }
 
                 #[test]
+                fn no_byte_is_lost_when_arguments_are_unreadable(
+                    (input, cuts) in input_and_cuts(
+                        no_byte_lost::with_unreadable(prop_oneof![$calls, $soup])
+                    ),
+                ) {
+                    no_byte_lost::check_no_byte_lost(FORMAT, &input, &cuts)?;
+                }
+
+                #[test]
                 fn limits_keep_split_invariance_and_the_contract(
                     (input, cuts) in input_and_cuts(prop_oneof![$calls, $soup]),
                     mode in mode(),
@@ -832,6 +843,9 @@ properties!(glm47, Format::Glm47, glm_output(), glm_calls());
 
 #[path = "properties/json.rs"]
 mod json;
+
+#[path = "properties/no_byte_lost.rs"]
+mod no_byte_lost;
 use json::{calls as json_calls, soup as json_soup};
 properties!(
     hermes,
