@@ -6,7 +6,7 @@
 mod common;
 
 use common::{feed_cut, message_of, one_shot, Rng};
-use toolcall_stream::{coalesce, DiagnosticKind, Format, Message, OwnedEvent, Parser};
+use toolcall_stream::{coalesce, DiagnosticKind, Format, Ids, Message, OwnedEvent, Parser};
 
 /// `(format, text, the calls parse() keeps)`.
 const UNREADABLE: &[(Format, &str, &[&str])] = &[
@@ -125,4 +125,48 @@ fn readable_calls_around_an_unreadable_one_stay_calls() {
         message.content.as_deref(),
         Some(r#"<tool_call>{"name": "b", "arguments": {"x": nope}}</tool_call>"#)
     );
+}
+
+#[test]
+fn readable_siblings_in_a_list_stay_calls() {
+    let cases: &[(Format, &str, &str)] = &[
+        (
+            Format::Pythonic,
+            "[bad(x=b'z'), get_weather(city='SF')]",
+            "[bad(x=b'z'), ",
+        ),
+        (
+            Format::Pythonic,
+            "[bad(s='a', t=[1, (2, x)], u=\"q,]\"), get_weather(city='SF')]",
+            "[bad(s='a', t=[1, (2, x)], u=\"q,]\"), ",
+        ),
+        (
+            Format::Mistral,
+            r#"[TOOL_CALLS][{"name": "bad", "arguments": {"x": [nope, "],"]}}, {"name": "get_weather", "arguments": {"city": "SF"}}]"#,
+            r#"[TOOL_CALLS][{"name": "bad", "arguments": {"x": [nope, "],"]}}, "#,
+        ),
+    ];
+    for &(format, text, content) in cases {
+        let message = Parser::new(format).parse(text);
+        let names: Vec<_> = message.tool_calls.iter().map(|c| c.name.as_str()).collect();
+        assert_eq!(names, ["get_weather"], "{format} {text}");
+        assert_eq!(message.tool_calls[0].arguments, r#"{"city": "SF"}"#);
+        assert_eq!(message.content.as_deref(), Some(content), "{format} {text}");
+        // The stream: the unreadable call, its text, then the sibling.
+        let mut parser = Parser::builder()
+            .format(format)
+            .ids(Ids::sequential("call_"))
+            .build();
+        let expected = coalesce(one_shot(&mut parser, text.as_bytes()));
+        let streamed = message_of(&expected);
+        assert_eq!(streamed.tool_calls.len(), 2, "{format} {text}");
+        assert!(!streamed.tool_calls[0].complete);
+        assert!(streamed.tool_calls[1].complete);
+        let mut rng = Rng(7);
+        for _ in 0..50 {
+            let cuts = rng.cuts(text.len());
+            let events = coalesce(feed_cut(&mut parser, text.as_bytes(), &cuts));
+            assert_eq!(events, expected, "{format} {text} cut at {cuts:?}");
+        }
+    }
 }

@@ -107,6 +107,8 @@ pub(crate) struct JsonCall {
     /// A call of this value's list was read: its wrapper's closer is
     /// structure, whatever the elements after it are.
     list_had_call: bool,
+    /// Skipping the rest of an element whose call became unreadable.
+    pub resync: super::resync::Resync,
 }
 
 impl JsonCall {
@@ -125,6 +127,7 @@ impl JsonCall {
         self.rest_is_content = false;
         self.content_from = None;
         self.list_had_call = false;
+        self.resync = Default::default();
         self.event_at = 0;
     }
 
@@ -381,6 +384,18 @@ impl Engine {
         }
     }
 
+    /// A fresh reader of a list whose element's call became unreadable: told
+    /// that the list is open, then past the separator before the next
+    /// element, as after a call of the list and its comma.
+    pub(super) fn json_list_reopened<S: Sink>(&mut self, sink: &mut S) {
+        self.json_feed("[", sink);
+        self.hold.text.clear();
+        self.json.made_call = true;
+        self.json.list_had_call = true;
+        self.json.between_elements = true;
+        self.json.comma_seen = true;
+    }
+
     /// Bytes the value took: held while no call has started, content or
     /// stray after a problem.
     /// `taken` starts at input offset `taken_at`.
@@ -471,6 +486,7 @@ impl Engine {
     /// failed in (`error.unread`) starts at input offset `unread_at`.
     fn json_invalid<S: Sink>(&mut self, error: &SyntaxError, unread_at: u64, sink: &mut S) {
         let had_call = self.json.made_call;
+        let mut unreadable_call = false;
         let after_whole_call =
             self.json.mode == Mode::Reading && had_call && self.call.current().is_none();
         if self.json.mode == Mode::Reading {
@@ -503,6 +519,7 @@ impl Engine {
                     ),
                 );
                 self.call.end_call(false, &self.opts, sink);
+                unreadable_call = true;
             } else if !had_call && self.json.content_json {
                 // Text that is not JSON, where JSON content is normal.
             } else if !had_call {
@@ -549,6 +566,10 @@ impl Engine {
             } else {
                 State::Content
             };
+            if unreadable_call {
+                // In a list, the calls after it are read.
+                self.begin_resync(&error.nesting);
+            }
         } else {
             self.release_held(sink);
             self.state = State::Content;

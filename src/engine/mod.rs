@@ -46,6 +46,7 @@ mod name;
 mod openings;
 mod place;
 mod reanchor;
+mod resync;
 mod values;
 
 use std::mem;

@@ -16,7 +16,7 @@
 //! escapes.
 
 use super::first_escape;
-use super::stepper::{feed_until, Stepper};
+use super::stepper::{feed_until, Nesting, Stepper};
 
 /// What the reader found, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -247,6 +247,20 @@ impl Stepper for JsonReader {
         self.state = State::Failed;
     }
 
+    fn nesting(&self) -> Nesting {
+        Nesting {
+            open: self
+                .stack
+                .iter()
+                .map(|c| match c {
+                    Container::Object => b'{',
+                    Container::Array => b'[',
+                })
+                .collect(),
+            quote: matches!(self.state, State::InString | State::InKey).then_some(b'"'),
+        }
+    }
+
     fn unread(&self) -> String {
         match self.state {
             State::InWord(word, matched) => {
@@ -319,7 +333,7 @@ impl JsonReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, JsonError> {
-        feed_until(self, text, sink).map_err(|(kind, at, _)| JsonError { kind, at })
+        feed_until(self, text, sink).map_err(|(kind, at, ..)| JsonError { kind, at })
     }
 
     /// The text has ended: a number at the top level ends with it; any

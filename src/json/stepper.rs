@@ -5,6 +5,14 @@
 
 use super::reader::{Fed, JsonEvent};
 
+/// What a reader had open where it failed: brackets (the outermost
+/// first, `[`, `{` or `(`), and the quote of a string it was inside.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Nesting {
+    pub open: Vec<u8>,
+    pub quote: Option<u8>,
+}
+
 /// One incremental reader, as the shared loop drives it.
 pub(crate) trait Stepper {
     /// Why a step failed.
@@ -38,6 +46,13 @@ pub(crate) trait Stepper {
         String::new()
     }
 
+    /// Called when a step failed, before [`fail`](Stepper::fail): what the
+    /// reader had open, for a caller that skips to the end of the value
+    /// the failure was in.
+    fn nesting(&self) -> Nesting {
+        Nesting::default()
+    }
+
     /// Bytes of the text read before the current piece.
     fn offset_mut(&mut self) -> &mut u64;
 }
@@ -51,7 +66,7 @@ pub(crate) fn feed_until<R: Stepper>(
     reader: &mut R,
     text: &str,
     sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
-) -> Result<Fed, (R::Kind, u64, String)> {
+) -> Result<Fed, (R::Kind, u64, String, Nesting)> {
     let mut at = 0;
     let mut pause = false;
     let offset = *reader.offset_mut();
@@ -70,9 +85,9 @@ pub(crate) fn feed_until<R: Stepper>(
         match reader.step(text, at, &mut events) {
             Ok(next) => at = next,
             Err(kind) => {
-                let unread = reader.unread();
+                let (unread, nesting) = (reader.unread(), reader.nesting());
                 reader.fail();
-                break Err((kind, offset + at as u64, unread));
+                break Err((kind, offset + at as u64, unread, nesting));
             }
         }
     };

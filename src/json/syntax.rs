@@ -9,7 +9,7 @@ use super::calls::{CallShape, Calls, CallsErrorKind};
 use super::gemma::{GemmaError, GemmaReader};
 use super::python::{PyError, PyReader};
 use super::reader::{Fed, JsonError, JsonEvent, JsonReader};
-use super::stepper::feed_until;
+use super::stepper::{feed_until, Nesting};
 
 /// How a format writes its calls' bodies and arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -104,6 +104,8 @@ pub(crate) struct SyntaxError {
     /// taken by earlier steps and not part of any event (see
     /// [`Stepper::unread`](super::stepper::Stepper::unread)).
     pub unread: String,
+    /// What the reader had open there.
+    pub nesting: Nesting,
     what: String,
 }
 
@@ -117,6 +119,7 @@ fn calls_error<K>(
     kind: CallsErrorKind<K>,
     at: u64,
     unread: String,
+    nesting: Nesting,
     inner: impl FnOnce(K, u64) -> String,
 ) -> SyntaxError {
     let what = match kind {
@@ -124,7 +127,12 @@ fn calls_error<K>(
         CallsErrorKind::NameTooLong => format!("a function name too long at byte {at}"),
         CallsErrorKind::Args(kind) => inner(kind, at),
     };
-    SyntaxError { at, unread, what }
+    SyntaxError {
+        at,
+        unread,
+        nesting,
+        what,
+    }
 }
 
 impl SyntaxReader {
@@ -145,22 +153,27 @@ impl SyntaxReader {
     ) -> Result<Fed, SyntaxError> {
         match self {
             SyntaxReader::Json(r) => {
-                feed_until(r, text, sink).map_err(|(kind, at, unread)| SyntaxError {
+                feed_until(r, text, sink).map_err(|(kind, at, unread, nesting)| SyntaxError {
                     what: JsonError { kind, at }.to_string(),
                     at,
                     unread,
+                    nesting,
                 })
             }
-            SyntaxReader::Python(r) => feed_until(r, text, sink).map_err(|(kind, at, unread)| {
-                calls_error(kind, at, unread, |kind, at| {
-                    PyError { kind, at }.to_string()
+            SyntaxReader::Python(r) => {
+                feed_until(r, text, sink).map_err(|(kind, at, unread, nesting)| {
+                    calls_error(kind, at, unread, nesting, |kind, at| {
+                        PyError { kind, at }.to_string()
+                    })
                 })
-            }),
-            SyntaxReader::Gemma(r) => feed_until(r, text, sink).map_err(|(kind, at, unread)| {
-                calls_error(kind, at, unread, |kind, at| {
-                    GemmaError { kind, at }.to_string()
+            }
+            SyntaxReader::Gemma(r) => {
+                feed_until(r, text, sink).map_err(|(kind, at, unread, nesting)| {
+                    calls_error(kind, at, unread, nesting, |kind, at| {
+                        GemmaError { kind, at }.to_string()
+                    })
                 })
-            }),
+            }
         }
     }
 

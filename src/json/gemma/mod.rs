@@ -168,7 +168,7 @@ impl GemmaReader {
             sink(event);
             false
         })
-        .map_err(|(kind, at, _)| GemmaError { kind, at })
+        .map_err(|(kind, at, ..)| GemmaError { kind, at })
     }
 
     /// The text has ended: arguments not closed are truncated.

@@ -32,7 +32,7 @@ mod tests;
 
 use super::char_at;
 use super::reader::{Fed, JsonEvent, Leniency};
-use super::stepper::{feed_until, Stepper};
+use super::stepper::{feed_until, Nesting, Stepper};
 use number::json_number;
 use string::{Opening, Str};
 
@@ -201,6 +201,24 @@ impl Stepper for PyReader {
         self.state = State::Failed;
     }
 
+    fn nesting(&self) -> Nesting {
+        Nesting {
+            open: self
+                .stack
+                .iter()
+                .map(|f| match f {
+                    Frame::List => b'[',
+                    Frame::Tuple { .. } | Frame::Args => b'(',
+                    Frame::Dict => b'{',
+                })
+                .collect(),
+            quote: match self.state {
+                State::InString(_) | State::Opening(..) => Some(self.string.quote()),
+                _ => None,
+            },
+        }
+    }
+
     fn unread(&self) -> String {
         match self.state {
             State::InArgName | State::InWord(_) | State::InNumber(_) => self.held.clone(),
@@ -260,7 +278,7 @@ impl PyReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, PyError> {
-        feed_until(self, text, sink).map_err(|(kind, at, _)| PyError { kind, at })
+        feed_until(self, text, sink).map_err(|(kind, at, ..)| PyError { kind, at })
     }
 
     /// The text has ended: a number or word at the top level ends with

@@ -36,6 +36,11 @@ pub(super) enum Opening {
 }
 
 impl Str {
+    /// The string's quote character.
+    pub(super) fn quote(&self) -> u8 {
+        self.quote
+    }
+
     /// The escape's text read so far, when it is only its `\` (see
     /// `Stepper::unread`; the digits of a `\x` escape are not kept).
     pub(super) fn unread(&self) -> &'static str {
