@@ -7,18 +7,19 @@
 //! Until a body's call starts (its name has been read), its text is held,
 //! and goes back to content if the body turns out not to be a call.
 //! Invalid JSON inside a call closes what is open (the arguments stay
-//! valid JSON) and ends the call as incomplete, with `invalid_json`.
+//! valid JSON) and ends the call as incomplete, with `invalid_json`; the
+//! text from there is content (`resync` reads a list on after it).
 
-use super::call::CallWriter;
 use super::grammar::State;
-use super::json_args::{ArgsNote, ArgsProblem, ArgsWriter};
+use super::json_args::ArgsWriter;
 use super::json_body::{BodyProblem, BodyReader};
+use super::json_problems::{fail_on_problem, report_leniency, report_note};
 use super::place::past_char;
 use super::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{Json, Role};
 use crate::json::reader::JsonReader;
-use crate::json::reader::{Fed, JsonEvent, Leniency};
+use crate::json::reader::{Fed, JsonEvent};
 use crate::json::syntax::{Syntax, SyntaxError, SyntaxReader};
 use crate::sink::{diagnostic, Sink};
 
@@ -58,7 +59,7 @@ pub(crate) enum AttrEnd {
 
 /// What happens to the rest of a JSON value after a problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-enum Mode {
+pub(super) enum Mode {
     /// Read as a call.
     #[default]
     Reading,
@@ -75,12 +76,12 @@ pub(crate) struct JsonCall {
     pub body: BodyReader,
     /// A call body rather than arguments after a name.
     pub is_body: bool,
-    mode: Mode,
+    pub(super) mode: Mode,
     /// A call was started from this JSON value (or, for arguments after a
     /// name, before it).
-    made_call: bool,
+    pub(super) made_call: bool,
     /// Leniencies already reported in this value.
-    reported: [bool; 5],
+    pub(super) reported: [bool; 5],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -97,7 +98,7 @@ pub(crate) struct JsonCall {
     event_at: u64,
     /// A body that is not a call is ordinary content in this format
     /// (`Json::open_at_line_start`): no diagnostic says it was not one.
-    content_json: bool,
+    pub(super) content_json: bool,
     /// The call's JSON failed or ended before the call's closer: the text
     /// up to that closer is content, not stray text (no byte is lost).
     pub rest_is_content: bool,
@@ -617,149 +618,5 @@ impl Engine {
             Mode::Content | Mode::Unreadable => self.release_held(sink),
         }
         self.state = State::Content;
-    }
-}
-
-fn report_leniency<S: Sink>(
-    json: &mut JsonCall,
-    what: Leniency,
-    call: &mut CallWriter,
-    sink: &mut S,
-) {
-    let index = call.current();
-    let slot = match what {
-        Leniency::ControlInString => 0,
-        Leniency::LoneSurrogate => 1,
-        Leniency::JsonWord => 2,
-        Leniency::BareText => 3,
-        Leniency::JsonQuoted => 4,
-    };
-    if std::mem::replace(&mut json.reported[slot], true) {
-        return;
-    }
-    let text = match what {
-        Leniency::ControlInString => {
-            "a JSON string held a raw control character (such as a line end); it was kept"
-        }
-        Leniency::LoneSurrogate => {
-            "a JSON string held half of a surrogate pair; it was read as U+FFFD"
-        }
-        Leniency::JsonWord => {
-            "Python arguments used JSON's true, false or null; they were read as JSON reads them"
-        }
-        Leniency::JsonQuoted => {
-            "a key or value was written in JSON's double quotes instead of the format's string \
-             delimiters; it was read as the string they hold"
-        }
-        Leniency::BareText => {
-            "a value was written bare but is no JSON literal; it was read as a string"
-        }
-    };
-    diagnostic(
-        sink,
-        &mut call.message,
-        Kind::LenientJson,
-        index,
-        format_args!("{text}"),
-    );
-}
-
-fn report_note<S: Sink>(json: &mut JsonCall, call: &mut CallWriter, sink: &mut S) {
-    let Some(note) = json.args.note.take() else {
-        return;
-    };
-    let index = call.current();
-    let text = match note {
-        ArgsNote::DecodedString => "were a JSON string holding the object; it was decoded",
-        ArgsNote::NullAsEmpty => "were `null`; read as no arguments",
-    };
-    let CallWriter { message, name, .. } = call;
-    diagnostic(
-        sink,
-        message,
-        Kind::LenientJson,
-        index,
-        format_args!("the arguments of call `{name}` {text}"),
-    );
-}
-
-/// A problem the body or the arguments found: the call (if one is open)
-/// ends as incomplete, and the rest of the value is content (no call was
-/// made from it) or stray text.
-fn fail_on_problem<S: Sink>(
-    json: &mut JsonCall,
-    call: &mut CallWriter,
-    opts: &crate::options::Options,
-    sink: &mut S,
-) {
-    let args = json.args.problem;
-    let body = json.body.problem;
-    if args.is_none() && body.is_none() {
-        return;
-    }
-    let why = match (body, args) {
-        (Some(BodyProblem::NotACall), _) => "it is not a call object",
-        (Some(BodyProblem::BadName), _) => "its name is not a string that can be a name",
-        (Some(BodyProblem::NoName), _) => "it has no name",
-        (Some(BodyProblem::HeldTooLong), _) => {
-            "its arguments came before its name and passed `max_held_value`"
-        }
-        (Some(BodyProblem::TooManyCalls), _) => "`max_calls` was reached",
-        (Some(BodyProblem::SecondName), _) => {
-            "its object has a second key, where the name must be the only one"
-        }
-        (None, Some(ArgsProblem::NotAnObject)) => "its arguments are not a JSON object",
-        (None, Some(ArgsProblem::BadString)) => {
-            "its arguments are a string that does not hold one JSON object"
-        }
-        (None, Some(ArgsProblem::StringTooLong)) => {
-            "its arguments are a string longer than `max_held_value`"
-        }
-        (None, None) => return,
-    };
-    json.args.problem = None;
-    json.body.problem = None;
-    if let Some(index) = call.current() {
-        json.args.close_open(call, opts, sink);
-        let CallWriter { message, name, .. } = call;
-        diagnostic(
-            sink,
-            message,
-            Kind::InvalidJson,
-            Some(index),
-            format_args!(
-                "call `{name}` is cut short: {why}; it is marked incomplete and the rest of \
-                 its JSON is content"
-            ),
-        );
-        call.end_call(false, opts, sink);
-        json.mode = Mode::Unreadable;
-    } else if json.made_call {
-        // About a body that is not a call, not about the call before it.
-        let CallWriter { message, name, .. } = call;
-        diagnostic(
-            sink,
-            message,
-            Kind::InvalidJson,
-            None,
-            format_args!("a JSON call body after call `{name}` was not read: {why}; it is content"),
-        );
-        json.mode = Mode::Unreadable;
-    } else {
-        let quiet = json.content_json
-            && !matches!(
-                body,
-                Some(BodyProblem::HeldTooLong | BodyProblem::TooManyCalls)
-            );
-        if body != Some(BodyProblem::TooManyCalls) && !quiet {
-            diagnostic(
-                sink,
-                &mut call.message,
-                Kind::InvalidJson,
-                None,
-                format_args!("a JSON call body was not read as a call: {why}; it is content"),
-            );
-        }
-        json.mode = Mode::Content;
     }
 }

@@ -41,6 +41,7 @@ mod json;
 mod json_after;
 mod json_args;
 mod json_body;
+mod json_problems;
 mod json_start;
 mod name;
 mod openings;
