@@ -31,12 +31,16 @@ pub(crate) struct Policy {
     pub unknown_tools: bool,
     /// Calls that are not complete.
     pub incomplete: bool,
+    /// Calls whose arguments could not be read: ended incomplete by
+    /// `invalid_json` (whole-output results, or the builder's
+    /// `unreadable_calls_as_content`).
+    pub unreadable: bool,
 }
 
 impl Policy {
     /// Whether any call may be rejected: the gate is needed.
     pub(crate) fn any(self) -> bool {
-        self.strict || self.unknown_tools || self.incomplete
+        self.strict || self.unknown_tools || self.incomplete || self.unreadable
     }
 
     fn rejects(self, kind: DiagnosticKind) -> bool {
@@ -78,6 +82,10 @@ pub(crate) struct Gate {
     held: Vec<OwnedEvent>,
     /// Whether the open call is rejected.
     rejected: bool,
+    /// Whether the open call had `invalid_json`: rejected by the
+    /// `unreadable` policy if it ends incomplete (a call whose JSON body
+    /// alone was left open, its arguments whole, ends complete and stays).
+    unreadable: bool,
     /// Whether diagnostics about the next call, reported before it
     /// starts (a malformed name), reject it.
     next_rejected: bool,
@@ -118,6 +126,7 @@ impl Gate {
             in_call: false,
             held: Vec::new(),
             rejected: false,
+            unreadable: false,
             next_rejected: false,
             started: 0,
             deferred: Vec::new(),
@@ -139,6 +148,11 @@ impl Gate {
         self.raw.clear();
         self.held = held;
         self.held.clear();
+    }
+
+    /// The calls this gate rejects.
+    pub(crate) fn policy(&self) -> Policy {
+        self.policy
     }
 
     /// Bytes the gate holds.
@@ -196,6 +210,7 @@ impl<S: Sink> Gated<'_, S> {
         g.in_call = true;
         g.started += 1;
         g.rejected = mem::take(&mut g.next_rejected);
+        g.unreadable = false;
         g.overflowed = false;
         g.held.push(event.into_owned());
         self.pass_deferred();
@@ -212,8 +227,14 @@ impl<S: Sink> Gated<'_, S> {
             return;
         }
         g.held.push(event.into_owned());
-        if g.rejected || (!complete && g.policy.rejects_incomplete()) {
-            self.reject(old, "it needed recovery or failed a check");
+        let unreadable = !complete && g.policy.unreadable && g.unreadable;
+        if g.rejected || (!complete && g.policy.rejects_incomplete()) || unreadable {
+            let why = if !g.rejected && !g.policy.rejects_incomplete() {
+                "its arguments could not be read".to_owned()
+            } else {
+                format!("{}: it needed recovery or failed a check", g.policy.name())
+            };
+            self.reject(old, &why);
             let g = &mut *self.gate;
             content(self.sink, &g.raw);
             g.raw.clear();
@@ -259,10 +280,8 @@ impl<S: Sink> Gated<'_, S> {
                 _ => {}
             }
         }
-        let policy = g.policy.name();
-        let message = format!(
-            "call `{name}` was not returned as a tool call ({policy}: {why}); its text is content"
-        );
+        let message =
+            format!("call `{name}` was not returned as a tool call ({why}); its text is content");
         self.sink.event(Event::Diagnostic {
             index: None,
             kind: DiagnosticKind::RejectedCall,
@@ -302,7 +321,8 @@ impl<S: Sink> Gated<'_, S> {
                  may hold while its check waits for its end"
             ),
         });
-        self.reject(old, "too long to hold");
+        let why = format!("{}: too long to hold", g.policy.name());
+        self.reject(old, &why);
         let g = &mut *self.gate;
         content(self.sink, &g.raw);
         g.raw.clear();
@@ -348,6 +368,7 @@ impl<S: Sink> Sink for Gated<'_, S> {
                 Event::Diagnostic { kind, .. } => {
                     let g = &mut *self.gate;
                     g.rejected |= g.policy.rejects(kind);
+                    g.unreadable |= kind == DiagnosticKind::InvalidJson;
                     g.held.push(event.into_owned());
                 }
                 _ => self.gate.held.push(event.into_owned()),

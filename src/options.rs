@@ -152,7 +152,9 @@ pub struct Limits {
     /// The most input bytes of one call that
     /// [`strict`](crate::ParserBuilder::strict) mode (or
     /// [`incomplete_calls_as_content`](crate::ParserBuilder::incomplete_calls_as_content),
-    /// or [`unknown_tools_as_content`](crate::ParserBuilder::unknown_tools_as_content))
+    /// [`unknown_tools_as_content`](crate::ParserBuilder::unknown_tools_as_content),
+    /// or [`unreadable_calls_as_content`](crate::ParserBuilder::unreadable_calls_as_content),
+    /// which [`Parser::parse`](crate::Parser::parse) turns on)
     /// holds until the call ends. Past it, strict mode rejects the call
     /// (the rest of its text streams out as content); otherwise a call that
     /// failed no check so far is passed on as it streams. Default 4 MiB.
@@ -199,6 +201,8 @@ pub(crate) struct Options {
     pub unknown_tools_as_content: bool,
     /// Incomplete calls come back as content.
     pub incomplete_calls_as_content: bool,
+    /// Calls whose arguments could not be read come back as content.
+    pub unreadable_calls_as_content: bool,
     /// Whether reasoning markers split reasoning from content.
     pub reasoning: Reasoning,
     /// Whether a call opener inside reasoning ends it and starts a call.
@@ -223,6 +227,7 @@ impl Default for Options {
             python_literals: false,
             unknown_tools_as_content: false,
             incomplete_calls_as_content: false,
+            unreadable_calls_as_content: false,
             reasoning: Reasoning::default(),
             calls_in_reasoning: true,
             calls_in_code_blocks: true,

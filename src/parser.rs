@@ -223,13 +223,41 @@ impl Parser {
     }
 
     /// Parses a whole output at once: `reset`, one `feed`, `finish`, and the
-    /// events collected into a [`Message`]. The same engine as streaming.
+    /// events collected into a [`Message`]. The same engine as streaming,
+    /// with [`unreadable_calls_as_content`](ParserBuilder::unreadable_calls_as_content)
+    /// always on: a whole-output result never holds a call whose arguments
+    /// could not be read.
+    ///
+    /// ```
+    /// use toolcall_stream::{Format, Parser};
+    /// let text = "[get_weather(city=Paris)]";
+    /// let message = Parser::new(Format::Pythonic).parse(text);
+    /// assert!(message.tool_calls.is_empty());
+    /// assert_eq!(message.content.as_deref(), Some(text));
+    /// ```
     pub fn parse(&mut self, input: impl AsRef<[u8]>) -> Message {
-        self.reset();
         let mut message = MessageBuilder::new();
-        self.feed_with(input, |event| message.push(event));
-        self.finish_with(|event| message.push(event));
+        self.parse_with(input, |event| message.push(event));
         message.finish()
+    }
+
+    /// The events of a whole output, as [`parse`](Parser::parse) collects
+    /// them, passed to `on_event` in order: `reset`, one `feed_with`,
+    /// `finish_with`, with
+    /// [`unreadable_calls_as_content`](ParserBuilder::unreadable_calls_as_content)
+    /// on.
+    pub fn parse_with(&mut self, input: impl AsRef<[u8]>, mut on_event: impl FnMut(Event<'_>)) {
+        let own = self.gate.take();
+        let policy = Policy {
+            unreadable: true,
+            ..own.as_ref().map_or_else(Policy::default, Gate::policy)
+        };
+        let max_held = self.engine.options().limits.max_held_call;
+        self.gate = Some(Gate::new(policy, max_held));
+        self.reset();
+        self.feed_with(input, &mut on_event);
+        self.finish_with(&mut on_event);
+        self.gate = own;
     }
 }
 
@@ -526,6 +554,46 @@ impl ParserBuilder {
         self
     }
 
+    /// Whether a call whose arguments could not be read comes back as
+    /// content instead of as a tool call (default `false` when streaming:
+    /// the call ends `"complete": false` with `invalid_json`, and the text
+    /// after the point where it became unreadable follows as content).
+    /// [`Parser::parse`] always turns it on, so that a whole-output result
+    /// never holds a call salvaged from arguments nobody could read (invalid
+    /// JSON, a Python argument that is no literal or has no name, an unknown
+    /// escape): the call's whole text is content, in place, after its
+    /// `invalid_json` and a `rejected_call`. A call cut off by the end of
+    /// the output (`truncated`) is not affected. Each call is then held
+    /// until it ends, as in strict mode (up to
+    /// [`Limits::max_held_call`](crate::Limits::max_held_call); a longer
+    /// call is passed on from there as it streams): for a server that
+    /// answers with whole outputs but reads them with a streaming parser.
+    /// Implied by [`strict`](ParserBuilder::strict).
+    ///
+    /// ```
+    /// use toolcall_stream::{Format, Parser};
+    /// let text = r#"<tool_call>{"name": "get_weather", "arguments": {"city": Paris}}</tool_call>"#;
+    /// let mut parser = Parser::builder().format(Format::Hermes)
+    ///     .unreadable_calls_as_content(true).build();
+    /// let mut content = String::new();
+    /// let mut calls = 0;
+    /// for chunk in [&text[..30], &text[30..]] {
+    ///     for event in parser.feed(chunk) {
+    ///         match event {
+    ///             toolcall_stream::Event::Content { text } => content.push_str(text),
+    ///             toolcall_stream::Event::ToolCallStart { .. } => calls += 1,
+    ///             _ => {}
+    ///         }
+    ///     }
+    /// }
+    /// for _ in parser.finish() {}
+    /// assert_eq!((calls, content.as_str()), (0, text));
+    /// ```
+    pub fn unreadable_calls_as_content(mut self, yes: bool) -> ParserBuilder {
+        self.options.unreadable_calls_as_content = yes;
+        self
+    }
+
     /// Builds the parser. Cheap: a format's automaton is built once per
     /// process and shared.
     pub fn build(self) -> Parser {
@@ -540,6 +608,7 @@ impl ParserBuilder {
             strict: self.options.strict,
             unknown_tools: self.options.unknown_tools_as_content,
             incomplete: self.options.incomplete_calls_as_content,
+            unreadable: self.options.unreadable_calls_as_content,
         };
         let gate = policy.any().then(|| Gate::new(policy, max_held));
         let mut engine = Engine::with_format(format, self.options);

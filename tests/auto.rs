@@ -71,6 +71,26 @@ const DIFFERENT: &[(&str, &str)] = &[
     ),
     ("pythonic/bare_unicode", "as `pythonic/bare_two_calls`"),
     (
+        "llama3_json/half_a_number",
+        "as `llama3_json/bare_at_start`",
+    ),
+    (
+        "xlam/list_unreadable_then_readable",
+        "as `xlam/bare_at_start`",
+    ),
+    (
+        "pythonic/unreadable_call_then_readable_sibling",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/unreadable_word_then_more_arguments",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "pythonic/positional_name_with_spaces",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
         "pythonic/bare_values_with_delimiters",
         "as `pythonic/bare_two_calls`",
     ),

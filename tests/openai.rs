@@ -26,8 +26,14 @@ fn meta() -> CompletionMeta {
 
 /// The streaming side as a proxy runs it: the whole arguments are not
 /// kept, since the chunks need only the fragments.
+/// A parser that keeps no copy of a call, with unreadable calls as content
+/// (as `parse`, whose completion the streams are compared with).
 fn lean_parser(fixture: &Fixture) -> Parser {
-    fixture.builder().retain_arguments(false).build()
+    fixture
+        .builder()
+        .retain_arguments(false)
+        .unreadable_calls_as_content(true)
+        .build()
 }
 
 /// Streams `input` in pieces of `size` bytes, taking a chunk after each

@@ -10,7 +10,9 @@
 //! written once (`properties!`) and instantiated per format, in modules
 //! named after the formats (`qwen3_coder::…`, `glm45::…`, `hermes::…`, …);
 //! the JSON formats' generators are in `properties/json.rs`, the
-//! call-syntax formats' (Python's, Gemma's) in `properties/call_syntax.rs`.
+//! call-syntax formats' (Python's, Gemma's) in `properties/call_syntax.rs`;
+//! that no byte is lost, unreadable arguments included, is stated in
+//! `properties/no_byte_lost.rs`.
 
 mod common;
 
@@ -20,7 +22,8 @@ use proptest::test_runner::RngSeed;
 use std::fmt::Debug;
 use std::ops::Range;
 use toolcall_stream::{
-    coalesce, DiagnosticKind, Format, Ids, Limits, OwnedEvent, Parser, ValueTermination,
+    coalesce, DiagnosticKind, Format, Ids, Limits, OwnedEvent, Parser, ParserBuilder,
+    ValueTermination,
 };
 
 /// Pieces that Qwen3-Coder output is made of, well formed or not.
@@ -426,6 +429,16 @@ fn tight_limits() -> impl Strategy<Value = Limits> {
 
 /// A parser with sequential ids, so that two runs give identical events.
 fn build(format: Format, mode: ValueTermination, retain: bool, limits: Option<Limits>) -> Parser {
+    builder_of(format, mode, retain, limits).build()
+}
+
+/// [`build`]'s builder.
+fn builder_of(
+    format: Format,
+    mode: ValueTermination,
+    retain: bool,
+    limits: Option<Limits>,
+) -> ParserBuilder {
     let builder = Parser::builder()
         .format(format)
         .value_termination(mode)
@@ -435,17 +448,30 @@ fn build(format: Format, mode: ValueTermination, retain: bool, limits: Option<Li
         Some(limits) => builder.limits(limits),
         None => builder,
     }
-    .build()
 }
 
-fn check_split_with(mut parser: Parser, input: &[u8], cuts: &[usize]) -> Result<(), TestCaseError> {
+/// Split invariance and the contract, with and without
+/// `unreadable_calls_as_content`; `parse` is the stream with it.
+fn check_split_with(
+    builder: ParserBuilder,
+    input: &[u8],
+    cuts: &[usize],
+) -> Result<(), TestCaseError> {
+    let mut parser = builder.clone().build();
     let whole = one_shot(&mut parser, input);
     check_contract(&whole, "one shot");
     let split = feed_cut(&mut parser, input, cuts);
     check_contract(&split, "split");
     prop_assert_eq!(coalesce(split.clone()), coalesce(whole));
+    let mut whole_output = builder.unreadable_calls_as_content(true).build();
+    let gated = feed_cut(&mut whole_output, input, cuts);
+    check_contract(&gated, "split, unreadable calls as content");
+    prop_assert_eq!(
+        coalesce(gated.clone()),
+        coalesce(one_shot(&mut whole_output, input))
+    );
     let message = parser.parse(input);
-    prop_assert_eq!(&message, &message_of(&split));
+    prop_assert_eq!(&message, &message_of(&gated));
     check_spans(&message, input)
 }
 
@@ -468,7 +494,7 @@ fn check_spans(message: &toolcall_stream::Message, input: &[u8]) -> Result<(), T
 
 /// A strict parser, or one that rejects every call (no tool is declared
 /// and unknown tools are content).
-fn build_gated(format: Format, mode: ValueTermination, strict: bool) -> Parser {
+fn build_gated(format: Format, mode: ValueTermination, strict: bool) -> ParserBuilder {
     let builder = Parser::builder()
         .format(format)
         .value_termination(mode)
@@ -482,7 +508,6 @@ fn build_gated(format: Format, mode: ValueTermination, strict: bool) -> Parser {
             ))
             .unknown_tools_as_content(true)
     }
-    .build()
 }
 
 /// Feeds `input` cut at `cuts`; after each chunk, the partial view must be
@@ -603,14 +628,13 @@ macro_rules! properties {
                 cuts: &[usize],
                 mode: ValueTermination,
             ) -> Result<(), TestCaseError> {
-                check_split_with(build(FORMAT, mode, true, None), input, cuts)?;
+                check_split_with(builder_of(FORMAT, mode, true, None), input, cuts)?;
                 // Reasoning markers are structure then, not text.
                 let reasoning = Parser::builder()
                     .format(FORMAT)
                     .value_termination(mode)
                     .reasoning(toolcall_stream::Reasoning::On)
-                    .ids(Ids::sequential("call_"))
-                    .build();
+                    .ids(Ids::sequential("call_"));
                 check_split_with(reasoning, input, cuts)
             }
 
@@ -639,12 +663,21 @@ macro_rules! properties {
                 }
 
                 #[test]
+                fn no_byte_is_lost_when_arguments_are_unreadable(
+                    (input, cuts) in input_and_cuts(
+                        no_byte_lost::with_unreadable(prop_oneof![$calls, $soup])
+                    ),
+                ) {
+                    no_byte_lost::check_no_byte_lost(FORMAT, &input, &cuts)?;
+                }
+
+                #[test]
                 fn limits_keep_split_invariance_and_the_contract(
                     (input, cuts) in input_and_cuts(prop_oneof![$calls, $soup]),
                     mode in mode(),
                     limits in tight_limits(),
                 ) {
-                    check_split_with(build(FORMAT, mode, true, Some(limits)), &input, &cuts)?;
+                    check_split_with(builder_of(FORMAT, mode, true, Some(limits)), &input, &cuts)?;
                 }
 
                 #[test]
@@ -707,7 +740,7 @@ macro_rules! properties {
                     (input, cuts) in input_and_cuts(prop_oneof![$calls, $soup]),
                     mode in mode(),
                 ) {
-                    let events = feed_cut(&mut build_gated(FORMAT, mode, false), &input, &cuts);
+                    let events = feed_cut(&mut build_gated(FORMAT, mode, false).build(), &input, &cuts);
                     let dropped = events.iter().any(|e| matches!(e,
                         OwnedEvent::Diagnostic { kind: DiagnosticKind::EmptyToolCall, .. }));
                     prop_assume!(!dropped && !has_messages(FORMAT, &input));
@@ -810,6 +843,9 @@ properties!(glm47, Format::Glm47, glm_output(), glm_calls());
 
 #[path = "properties/json.rs"]
 mod json;
+
+#[path = "properties/no_byte_lost.rs"]
+mod no_byte_lost;
 use json::{calls as json_calls, soup as json_soup};
 properties!(
     hermes,
@@ -1037,7 +1073,7 @@ fn typed_calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
     })
 }
 
-fn typed_parser(format: Format, strict: bool, python_literals: bool) -> Parser {
+fn typed_parser(format: Format, strict: bool, python_literals: bool) -> ParserBuilder {
     Parser::builder()
         .format(format)
         .tools(std::sync::Arc::new(
@@ -1046,7 +1082,6 @@ fn typed_parser(format: Format, strict: bool, python_literals: bool) -> Parser {
         .strict(strict)
         .python_literals(python_literals)
         .ids(Ids::sequential("call_"))
-        .build()
 }
 
 fn typed_format() -> impl Strategy<Value = Format> {
@@ -1082,7 +1117,7 @@ proptest! {
         format in typed_format(),
         (input, cuts) in typed_format().prop_flat_map(|f| input_and_cuts(typed_calls(f))),
     ) {
-        check_partial_views(typed_parser(format, false, false), &input, &cuts)?;
+        check_partial_views(typed_parser(format, false, false).build(), &input, &cuts)?;
     }
 
     /// A value whose text fits none of its types never drops the call: every
@@ -1091,7 +1126,7 @@ proptest! {
     fn a_value_that_fails_its_type_never_drops_the_call(
         input in typed_calls(Format::Qwen3Coder),
     ) {
-        let lenient = typed_parser(Format::Qwen3Coder, false, false).parse(&input);
+        let lenient = typed_parser(Format::Qwen3Coder, false, false).build().parse(&input);
         let untyped = Parser::builder().ids(Ids::sequential("call_")).build().parse(&input);
         prop_assert_eq!(lenient.tool_calls.len(), untyped.tool_calls.len());
         for (typed, plain) in lenient.tool_calls.iter().zip(&untyped.tool_calls) {

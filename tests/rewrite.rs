@@ -130,7 +130,12 @@ fn rewrite_stream(
     fixture: &Fixture,
     upstream: Vec<ChatCompletionChunk>,
 ) -> Vec<ChatCompletionChunk> {
-    let mut rewriter = Rewriter::new(fixture.builder().retain_arguments(false));
+    // Unreadable calls as content, as in `parse`, which `expected` uses.
+    let builder = fixture
+        .builder()
+        .retain_arguments(false)
+        .unreadable_calls_as_content(true);
+    let mut rewriter = Rewriter::new(builder);
     let mut out = Vec::new();
     for chunk in upstream {
         rewriter.push(chunk, &mut out);

@@ -162,7 +162,12 @@ fn check_chat_chunks(fixture: &Fixture) {
                 fixture.format.name(),
                 fixture.name
             );
-            let lean = fixture.builder().retain_arguments(false).build();
+            // Unreadable calls as content, as in `parse`.
+            let lean = fixture
+                .builder()
+                .retain_arguments(false)
+                .unreadable_calls_as_content(true)
+                .build();
             let chunks: Vec<ChatCompletionChunk> = block_on(
                 stream::iter(pieces(&fixture.input, size))
                     .chat_chunks(lean, meta())

@@ -51,6 +51,7 @@ impl Engine {
                     self.reject_opening(sink);
                 }
                 State::InCall
+                | State::Resync
                 | State::ParamName { .. }
                 | State::KeyDone
                 | State::Value

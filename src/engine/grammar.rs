@@ -36,6 +36,9 @@ pub(crate) enum State {
     /// Inside a call, between parameters: whitespace is layout, other text
     /// is stray.
     InCall,
+    /// After a list element's call became unreadable: the rest of the
+    /// element is content, then the list is read on (`engine::resync`).
+    Resync,
     /// Reading a parameter name; `in_value`: an opener inside a value,
     /// tentative until the name shows whether it starts a parameter (a
     /// missing closer) or is value text (a name already given, or one the
@@ -207,6 +210,10 @@ impl Engine {
                 }
                 ws
             }
+            State::InCall if self.json.rest_is_content => {
+                self.content(sink, s);
+                s.len()
+            }
             State::InCall => {
                 self.stray.push(s);
                 s.len()
@@ -292,6 +299,7 @@ impl Engine {
             State::Header => self.header_text(s, sink),
             State::Json => self.json_text(s, sink),
             State::AfterJson => self.after_json_text(s, sink),
+            State::Resync => self.resync_text(s, sink),
             State::Between { bare } => {
                 // Whitespace is layout if a marker follows, content if text
                 // does.
@@ -559,6 +567,12 @@ impl Engine {
             }
             State::ItemType => self.marker_in_item_type(role, text, sink),
             State::InCall => self.marker_in_call(role, text, sink),
+            // A marker ends the skip: what follows the call, as without a
+            // list.
+            State::Resync => {
+                self.state = State::InCall;
+                self.marker_in_call(role, text, sink)
+            }
             State::ItemEnd { bare } => self.marker_after_function(role, text, bare, sink),
             // Only names that end at a marker get here.
             State::ParamName { in_value } => {

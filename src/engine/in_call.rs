@@ -10,6 +10,22 @@ use crate::sink::Sink;
 
 impl Engine {
     pub(super) fn marker_in_call<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        self.marker_in_call_inner(role, text, sink);
+        if self.state != State::InCall {
+            self.json.rest_is_content = false;
+        }
+    }
+
+    fn marker_in_call_inner<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        let stray = matches!(
+            role,
+            Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen | Role::ItemSep
+        ) || (role == Role::ArgsOpen && self.call.current().is_none());
+        if stray && self.json.rest_is_content {
+            // After a call's JSON failed, a marker that is not structure
+            // here is text, as the text around it.
+            return self.content(sink, text);
+        }
         if matches!(
             role,
             Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen | Role::ItemSep

@@ -7,18 +7,19 @@
 //! Until a body's call starts (its name has been read), its text is held,
 //! and goes back to content if the body turns out not to be a call.
 //! Invalid JSON inside a call closes what is open (the arguments stay
-//! valid JSON) and ends the call as incomplete, with `invalid_json`.
+//! valid JSON) and ends the call as incomplete, with `invalid_json`; the
+//! text from there is content (`resync` reads a list on after it).
 
-use super::call::CallWriter;
 use super::grammar::State;
-use super::json_args::{ArgsNote, ArgsProblem, ArgsWriter};
+use super::json_args::ArgsWriter;
 use super::json_body::{BodyProblem, BodyReader};
+use super::json_problems::{fail_on_problem, report_leniency, report_note};
 use super::place::past_char;
 use super::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{Json, Role};
 use crate::json::reader::JsonReader;
-use crate::json::reader::{Fed, JsonEvent, Leniency};
+use crate::json::reader::{Fed, JsonEvent};
 use crate::json::syntax::{Syntax, SyntaxError, SyntaxReader};
 use crate::sink::{diagnostic, Sink};
 
@@ -58,15 +59,15 @@ pub(crate) enum AttrEnd {
 
 /// What happens to the rest of a JSON value after a problem.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-enum Mode {
+pub(super) enum Mode {
     /// Read as a call.
     #[default]
     Reading,
     /// Not a call: its text is content.
     Content,
-    /// Its call was ended: the rest of the value is dropped (the
-    /// diagnostic that ended the call says so).
-    Stray,
+    /// Its call (or the body after a call) could not be read: the rest
+    /// of the value is content, so that no byte of it is lost.
+    Unreadable,
 }
 
 #[derive(Default)]
@@ -75,12 +76,12 @@ pub(crate) struct JsonCall {
     pub body: BodyReader,
     /// A call body rather than arguments after a name.
     pub is_body: bool,
-    mode: Mode,
+    pub(super) mode: Mode,
     /// A call was started from this JSON value (or, for arguments after a
     /// name, before it).
-    made_call: bool,
+    pub(super) made_call: bool,
     /// Leniencies already reported in this value.
-    reported: [bool; 6],
+    pub(super) reported: [bool; 6],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -97,7 +98,18 @@ pub(crate) struct JsonCall {
     event_at: u64,
     /// A body that is not a call is ordinary content in this format
     /// (`Json::open_at_line_start`): no diagnostic says it was not one.
-    content_json: bool,
+    pub(super) content_json: bool,
+    /// The call's JSON failed or ended before the call's closer: the text
+    /// up to that closer is content, not stray text (no byte is lost).
+    pub rest_is_content: bool,
+    /// Where in the piece being fed a call was cut short: the bytes before
+    /// are the call's, those after content.
+    content_from: Option<usize>,
+    /// A call of this value's list was read: its wrapper's closer is
+    /// structure, whatever the elements after it are.
+    list_had_call: bool,
+    /// Skipping the rest of an element whose call became unreadable.
+    pub resync: super::resync::Resync,
 }
 
 impl JsonCall {
@@ -113,6 +125,10 @@ impl JsonCall {
         self.between_elements = false;
         self.comma_seen = false;
         self.content_json = false;
+        self.rest_is_content = false;
+        self.content_from = None;
+        self.list_had_call = false;
+        self.resync = Default::default();
         self.event_at = 0;
     }
 
@@ -262,11 +278,14 @@ impl Engine {
                     self.json.between_elements = false;
                     let comma = std::mem::take(&mut self.json.comma_seen);
                     // Without a comma, the reader reports what came.
-                    if comma && self.json().syntax.opens_element(s.as_bytes()[0]) {
+                    let next = s.as_bytes()[0];
+                    // (A `]` after the comma ends the list.)
+                    if comma && next != b']' {
                         // The next element is undecided until its name,
                         // as a first body is: held, content if it is not
-                        // a call.
-                        self.json.mark_opening = true;
+                        // a call (then no byte of it is lost).
+                        self.json.mark_opening = self.json().syntax.opens_element(next);
+                        self.json.list_had_call |= self.json.made_call;
                         self.json.made_call = false;
                         self.hold.text.clear();
                     }
@@ -324,7 +343,12 @@ impl Engine {
                 _ => json.args.event(event, call, opts, sink),
             }
             report_note(json, call, sink);
+            let open = call.current().is_some();
             fail_on_problem(json, call, opts, sink);
+            if open && json.mode == Mode::Unreadable {
+                // Past the byte that made the event, as diagnostics point.
+                json.content_from = Some((json.event_at - piece_at) as usize);
+            }
             std::mem::take(&mut json.body.ended_in_list)
         });
         if self.json.mode == Mode::Reading && self.call.current().is_some() {
@@ -354,10 +378,23 @@ impl Engine {
                 // Just past the character that is not JSON.
                 let past = past_char(s, taken);
                 self.call.message.at = piece_at + past as u64;
-                self.json_invalid(&error, sink);
+                let unread_at = (piece_at + taken as u64).saturating_sub(error.unread.len() as u64);
+                self.json_invalid(&error, unread_at, sink);
                 taken
             }
         }
+    }
+
+    /// A fresh reader of a list whose element's call became unreadable: told
+    /// that the list is open, then past the separator before the next
+    /// element, as after a call of the list and its comma.
+    pub(super) fn json_list_reopened<S: Sink>(&mut self, sink: &mut S) {
+        self.json_feed("[", sink);
+        self.hold.text.clear();
+        self.json.made_call = true;
+        self.json.list_had_call = true;
+        self.json.between_elements = true;
+        self.json.comma_seen = true;
     }
 
     /// Bytes the value took: held while no call has started, content or
@@ -390,13 +427,18 @@ impl Engine {
     }
 
     fn json_consumed_after_problem<S: Sink>(&mut self, taken: &str, taken_at: u64, sink: &mut S) {
-        match self.json.mode {
-            Mode::Content => {
+        match (self.json.mode, self.json.content_from.take()) {
+            (Mode::Unreadable, Some(from)) => {
+                // The call's text was before `from`.
+                self.hold.text.clear();
+                let from = from.min(taken.len());
+                self.content_placed(sink, &taken[from..], taken_at + from as u64);
+            }
+            (Mode::Content | Mode::Unreadable, _) => {
                 self.release_held(sink);
                 self.content_placed(sink, taken, taken_at);
             }
-            // Reported with the problem: the rest of the value is dropped.
-            Mode::Stray | Mode::Reading => self.hold.text.clear(),
+            (Mode::Reading, _) => self.hold.text.clear(),
         }
     }
 
@@ -406,12 +448,14 @@ impl Engine {
             // After a call in the same wrapper, the wrapper is still open:
             // its closer is structure, and another body may follow.
             Mode::Content
-                if self.hold.opening == super::hold::Opening::Wrapped && self.json_has_closer() =>
+                if (self.hold.opening == super::hold::Opening::Wrapped
+                    || self.json.list_had_call)
+                    && self.json_has_closer() =>
             {
                 self.state = State::AfterJson
             }
             Mode::Content => self.state = State::Content,
-            Mode::Stray => self.state = State::AfterJson,
+            Mode::Unreadable => self.state = State::AfterJson,
             // A body that held no call (`[]`): its text is content.
             Mode::Reading if self.json.is_body && !self.json.made_call => {
                 if !self.json.content_json {
@@ -439,9 +483,11 @@ impl Engine {
         }
     }
 
-    /// The reader found text that is not JSON.
-    fn json_invalid<S: Sink>(&mut self, error: &SyntaxError, sink: &mut S) {
+    /// The reader found text that is not JSON; the text of the token it
+    /// failed in (`error.unread`) starts at input offset `unread_at`.
+    fn json_invalid<S: Sink>(&mut self, error: &SyntaxError, unread_at: u64, sink: &mut S) {
         let had_call = self.json.made_call;
+        let mut unreadable_call = false;
         let after_whole_call =
             self.json.mode == Mode::Reading && had_call && self.call.current().is_none();
         if self.json.mode == Mode::Reading {
@@ -469,11 +515,12 @@ impl Engine {
                     Some(index),
                     format_args!(
                         "the JSON of call `{}` is not valid ({error}); the call holds what \
-                         was valid and is marked incomplete",
+                         was valid and is marked incomplete, and its text from there is content",
                         self.call.name
                     ),
                 );
                 self.call.end_call(false, &self.opts, sink);
+                unreadable_call = true;
             } else if !had_call && self.json.content_json {
                 // Text that is not JSON, where JSON content is normal.
             } else if !had_call {
@@ -502,17 +549,28 @@ impl Engine {
                 );
             }
         }
+        if had_call || self.json.mode == Mode::Unreadable {
+            // The token the reader failed in is no call's: content, with
+            // the rest (before a call, it is in the held text).
+            self.content_placed(sink, &error.unread, unread_at);
+        }
         self.flush_stray(sink);
         // What follows a whole call's invalid JSON, up to the closer, is
         // not that call's (strict mode has returned it).
         self.stray.after_call = after_whole_call;
-        if had_call || self.json.mode == Mode::Stray {
+        if had_call || self.json.mode == Mode::Unreadable {
+            // Up to the closer, the text is content: no byte is lost.
+            self.json.rest_is_content = true;
             self.hold.text.clear();
             self.state = if self.json_has_closer() {
                 State::InCall
             } else {
                 State::Content
             };
+            if unreadable_call {
+                // In a list, the calls after it are read.
+                self.begin_resync(&error.nesting);
+            }
         } else {
             self.release_held(sink);
             self.state = State::Content;
@@ -557,158 +615,8 @@ impl Engine {
                     );
                 }
             }
-            Mode::Content => self.release_held(sink),
-            Mode::Stray => self.hold.text.clear(),
+            Mode::Content | Mode::Unreadable => self.release_held(sink),
         }
         self.state = State::Content;
-    }
-}
-
-fn report_leniency<S: Sink>(
-    json: &mut JsonCall,
-    what: Leniency,
-    call: &mut CallWriter,
-    sink: &mut S,
-) {
-    let index = call.current();
-    let slot = match what {
-        Leniency::ControlInString => 0,
-        Leniency::LoneSurrogate => 1,
-        Leniency::JsonWord => 2,
-        Leniency::BareText => 3,
-        Leniency::JsonQuoted => 4,
-        Leniency::NumberOutOfRange => 5,
-    };
-    if std::mem::replace(&mut json.reported[slot], true) {
-        return;
-    }
-    let text = match what {
-        Leniency::ControlInString => {
-            "a JSON string held a raw control character (such as a line end); it was kept"
-        }
-        Leniency::LoneSurrogate => {
-            "a JSON string held half of a surrogate pair; it was read as U+FFFD"
-        }
-        Leniency::JsonWord => {
-            "Python arguments used JSON's true, false or null; they were read as JSON reads them"
-        }
-        Leniency::JsonQuoted => {
-            "a key or value was written in JSON's double quotes instead of the format's string \
-             delimiters; it was read as the string they hold"
-        }
-        Leniency::BareText => {
-            "a value was written bare but is no JSON literal; it was read as a string"
-        }
-        Leniency::NumberOutOfRange => {
-            "a number was past the range JSON readers accept (such as 1e400); it was read as a \
-             string"
-        }
-    };
-    diagnostic(
-        sink,
-        &mut call.message,
-        Kind::LenientJson,
-        index,
-        format_args!("{text}"),
-    );
-}
-
-fn report_note<S: Sink>(json: &mut JsonCall, call: &mut CallWriter, sink: &mut S) {
-    let Some(note) = json.args.note.take() else {
-        return;
-    };
-    let index = call.current();
-    let text = match note {
-        ArgsNote::DecodedString => "were a JSON string holding the object; it was decoded",
-        ArgsNote::NullAsEmpty => "were `null`; read as no arguments",
-    };
-    let CallWriter { message, name, .. } = call;
-    diagnostic(
-        sink,
-        message,
-        Kind::LenientJson,
-        index,
-        format_args!("the arguments of call `{name}` {text}"),
-    );
-}
-
-/// A problem the body or the arguments found: the call (if one is open)
-/// ends as incomplete, and the rest of the value is content (no call was
-/// made from it) or stray text.
-fn fail_on_problem<S: Sink>(
-    json: &mut JsonCall,
-    call: &mut CallWriter,
-    opts: &crate::options::Options,
-    sink: &mut S,
-) {
-    let args = json.args.problem;
-    let body = json.body.problem;
-    if args.is_none() && body.is_none() {
-        return;
-    }
-    let why = match (body, args) {
-        (Some(BodyProblem::NotACall), _) => "it is not a call object",
-        (Some(BodyProblem::BadName), _) => "its name is not a string that can be a name",
-        (Some(BodyProblem::NoName), _) => "it has no name",
-        (Some(BodyProblem::HeldTooLong), _) => {
-            "its arguments came before its name and passed `max_held_value`"
-        }
-        (Some(BodyProblem::TooManyCalls), _) => "`max_calls` was reached",
-        (Some(BodyProblem::SecondName), _) => {
-            "its object has a second key, where the name must be the only one"
-        }
-        (None, Some(ArgsProblem::NotAnObject)) => "its arguments are not a JSON object",
-        (None, Some(ArgsProblem::BadString)) => {
-            "its arguments are a string that does not hold one JSON object"
-        }
-        (None, Some(ArgsProblem::StringTooLong)) => {
-            "its arguments are a string longer than `max_held_value`"
-        }
-        (None, None) => return,
-    };
-    json.args.problem = None;
-    json.body.problem = None;
-    if let Some(index) = call.current() {
-        json.args.close_open(call, opts, sink);
-        let CallWriter { message, name, .. } = call;
-        diagnostic(
-            sink,
-            message,
-            Kind::InvalidJson,
-            Some(index),
-            format_args!(
-                "call `{name}` is cut short: {why}; the rest of its JSON is dropped and \
-                 the call is marked incomplete"
-            ),
-        );
-        call.end_call(false, opts, sink);
-        json.mode = Mode::Stray;
-    } else if json.made_call {
-        // About a body that is not a call, not about the call before it.
-        let CallWriter { message, name, .. } = call;
-        diagnostic(
-            sink,
-            message,
-            Kind::InvalidJson,
-            None,
-            format_args!("a JSON call body after call `{name}` was dropped: {why}"),
-        );
-        json.mode = Mode::Stray;
-    } else {
-        let quiet = json.content_json
-            && !matches!(
-                body,
-                Some(BodyProblem::HeldTooLong | BodyProblem::TooManyCalls)
-            );
-        if body != Some(BodyProblem::TooManyCalls) && !quiet {
-            diagnostic(
-                sink,
-                &mut call.message,
-                Kind::InvalidJson,
-                None,
-                format_args!("a JSON call body was not read as a call: {why}; it is content"),
-            );
-        }
-        json.mode = Mode::Content;
     }
 }

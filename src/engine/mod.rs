@@ -41,11 +41,13 @@ mod json;
 mod json_after;
 mod json_args;
 mod json_body;
+mod json_problems;
 mod json_start;
 mod name;
 mod openings;
 mod place;
 mod reanchor;
+mod resync;
 mod values;
 
 use std::mem;

@@ -17,7 +17,7 @@
 
 use super::python::is_name_start;
 use super::reader::JsonEvent;
-use super::stepper::Stepper;
+use super::stepper::{Nesting, Stepper};
 use super::{char_at, is_json_space};
 
 /// The keys a call is given under, for the body reader.
@@ -282,6 +282,24 @@ impl<R: Stepper + Clone> Stepper for Calls<R> {
 
     fn fail(&mut self) {
         self.state = State::Failed;
+    }
+
+    fn unread(&self) -> String {
+        match self.state {
+            State::Args => self.args.unread(),
+            _ => String::new(),
+        }
+    }
+
+    fn nesting(&self) -> Nesting {
+        let mut nesting = match self.state {
+            State::Args => self.args.nesting(),
+            _ => Nesting::default(),
+        };
+        if self.in_list {
+            nesting.open.insert(0, b'[');
+        }
+        nesting
     }
 
     fn offset_mut(&mut self) -> &mut u64 {

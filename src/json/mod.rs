@@ -13,7 +13,7 @@ pub(crate) mod gemma;
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod python;
 pub(crate) mod reader;
-mod stepper;
+pub(crate) mod stepper;
 pub(crate) mod syntax;
 #[cfg(test)]
 mod test_support;

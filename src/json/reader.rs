@@ -16,7 +16,7 @@
 //! escapes.
 
 use super::first_escape;
-use super::stepper::{feed_until, Stepper};
+use super::stepper::{feed_until, Nesting, Stepper};
 
 /// What the reader found, in order.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -274,6 +274,40 @@ impl Stepper for JsonReader {
         self.state = State::Failed;
     }
 
+    fn nesting(&self) -> Nesting {
+        Nesting {
+            open: self
+                .stack
+                .iter()
+                .map(|c| match c {
+                    Container::Object => b'{',
+                    Container::Array => b'[',
+                })
+                .collect(),
+            quote: matches!(self.state, State::InString | State::InKey).then_some(b'"'),
+        }
+    }
+
+    fn unread(&self) -> String {
+        match self.state {
+            State::InWord(word, matched) => {
+                String::from_utf8_lossy(&word.bytes()[..usize::from(matched)]).into_owned()
+            }
+            State::InNumber(_) => self.held.clone(),
+            State::InString => match self.escape {
+                Escape::None => String::new(),
+                Escape::Backslash => "\\".to_owned(),
+                // The digits as read, but for their case.
+                Escape::Unicode { digits, value } => {
+                    let digits = usize::from(digits);
+                    let hex = format!("{value:0digits$x}");
+                    format!("\\u{}", &hex[hex.len() - digits..])
+                }
+            },
+            _ => String::new(),
+        }
+    }
+
     fn offset_mut(&mut self) -> &mut u64 {
         &mut self.offset
     }
@@ -326,7 +360,7 @@ impl JsonReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, JsonError> {
-        feed_until(self, text, sink).map_err(|(kind, at)| JsonError { kind, at })
+        feed_until(self, text, sink).map_err(|(kind, at, ..)| JsonError { kind, at })
     }
 
     /// The text has ended: a number at the top level ends with it; any

@@ -5,6 +5,14 @@
 
 use super::reader::{Fed, JsonEvent};
 
+/// What a reader had open where it failed: brackets (the outermost
+/// first, `[`, `{` or `(`), and the quote of a string it was inside.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Nesting {
+    pub open: Vec<u8>,
+    pub quote: Option<u8>,
+}
+
 /// One incremental reader, as the shared loop drives it.
 pub(crate) trait Stepper {
     /// Why a step failed.
@@ -30,6 +38,21 @@ pub(crate) trait Stepper {
     /// A step failed: nothing more is read.
     fn fail(&mut self);
 
+    /// Called when a step failed, before [`fail`](Stepper::fail): the text
+    /// of the token it failed in that earlier steps took and no event
+    /// stands for (a word that is no literal, the start of a number), so
+    /// that the caller can give it back: no byte is lost with the error.
+    fn unread(&self) -> String {
+        String::new()
+    }
+
+    /// Called when a step failed, before [`fail`](Stepper::fail): what the
+    /// reader had open, for a caller that skips to the end of the value
+    /// the failure was in.
+    fn nesting(&self) -> Nesting {
+        Nesting::default()
+    }
+
     /// Bytes of the text read before the current piece.
     fn offset_mut(&mut self) -> &mut u64;
 }
@@ -37,12 +60,13 @@ pub(crate) trait Stepper {
 /// Reads `text` with `reader`. The sink may ask to pause (by returning
 /// true) after the bytes of the event it was given, and is given where the
 /// step that made the event began, as an offset in the whole text. An
-/// error is its kind and the offset of the byte that caused it.
+/// error is its kind, the offset of the byte that caused it, and the
+/// [`unread`](Stepper::unread) text just before that byte.
 pub(crate) fn feed_until<R: Stepper>(
     reader: &mut R,
     text: &str,
     sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
-) -> Result<Fed, (R::Kind, u64)> {
+) -> Result<Fed, (R::Kind, u64, String, Nesting)> {
     let mut at = 0;
     let mut pause = false;
     let offset = *reader.offset_mut();
@@ -61,8 +85,9 @@ pub(crate) fn feed_until<R: Stepper>(
         match reader.step(text, at, &mut events) {
             Ok(next) => at = next,
             Err(kind) => {
+                let (unread, nesting) = (reader.unread(), reader.nesting());
                 reader.fail();
-                break Err((kind, offset + at as u64));
+                break Err((kind, offset + at as u64, unread, nesting));
             }
         }
     };

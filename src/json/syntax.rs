@@ -9,7 +9,7 @@ use super::calls::{CallShape, Calls, CallsErrorKind};
 use super::gemma::{GemmaError, GemmaReader};
 use super::python::{PyError, PyReader};
 use super::reader::{Fed, JsonError, JsonEvent, JsonReader};
-use super::stepper::feed_until;
+use super::stepper::{feed_until, Nesting};
 
 /// How a format writes its calls' bodies and arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -100,6 +100,12 @@ impl Default for SyntaxReader {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct SyntaxError {
     pub at: u64,
+    /// The text of the token the reader failed in, just before `at`,
+    /// taken by earlier steps and not part of any event (see
+    /// [`Stepper::unread`](super::stepper::Stepper::unread)).
+    pub unread: String,
+    /// What the reader had open there.
+    pub nesting: Nesting,
     what: String,
 }
 
@@ -112,6 +118,8 @@ impl fmt::Display for SyntaxError {
 fn calls_error<K>(
     kind: CallsErrorKind<K>,
     at: u64,
+    unread: String,
+    nesting: Nesting,
     inner: impl FnOnce(K, u64) -> String,
 ) -> SyntaxError {
     let what = match kind {
@@ -119,7 +127,12 @@ fn calls_error<K>(
         CallsErrorKind::NameTooLong => format!("a function name too long at byte {at}"),
         CallsErrorKind::Args(kind) => inner(kind, at),
     };
-    SyntaxError { at, what }
+    SyntaxError {
+        at,
+        unread,
+        nesting,
+        what,
+    }
 }
 
 impl SyntaxReader {
@@ -139,13 +152,28 @@ impl SyntaxReader {
         sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, SyntaxError> {
         match self {
-            SyntaxReader::Json(r) => r.feed_until(text, sink).map_err(SyntaxError::from),
-            SyntaxReader::Python(r) => feed_until(r, text, sink).map_err(|(kind, at)| {
-                calls_error(kind, at, |kind, at| PyError { kind, at }.to_string())
-            }),
-            SyntaxReader::Gemma(r) => feed_until(r, text, sink).map_err(|(kind, at)| {
-                calls_error(kind, at, |kind, at| GemmaError { kind, at }.to_string())
-            }),
+            SyntaxReader::Json(r) => {
+                feed_until(r, text, sink).map_err(|(kind, at, unread, nesting)| SyntaxError {
+                    what: JsonError { kind, at }.to_string(),
+                    at,
+                    unread,
+                    nesting,
+                })
+            }
+            SyntaxReader::Python(r) => {
+                feed_until(r, text, sink).map_err(|(kind, at, unread, nesting)| {
+                    calls_error(kind, at, unread, nesting, |kind, at| {
+                        PyError { kind, at }.to_string()
+                    })
+                })
+            }
+            SyntaxReader::Gemma(r) => {
+                feed_until(r, text, sink).map_err(|(kind, at, unread, nesting)| {
+                    calls_error(kind, at, unread, nesting, |kind, at| {
+                        GemmaError { kind, at }.to_string()
+                    })
+                })
+            }
         }
     }
 
@@ -156,15 +184,6 @@ impl SyntaxReader {
             SyntaxReader::Json(r) => r.finish(&mut |_| {}).is_ok(),
             SyntaxReader::Python(r) => r.finished(),
             SyntaxReader::Gemma(r) => r.finished(),
-        }
-    }
-}
-
-impl From<JsonError> for SyntaxError {
-    fn from(e: JsonError) -> SyntaxError {
-        SyntaxError {
-            at: e.at,
-            what: e.to_string(),
         }
     }
 }

@@ -32,10 +32,9 @@ fn finish(parser: &mut RustParser, sink: Sink<'_>) {
 
 /// `Parser::parse` through the one sink.
 fn parse_once(parser: &mut RustParser, bytes: &[u8]) -> toolcall_stream::Message {
-    parser.reset();
     let mut message = MessageBuilder::new();
-    feed(parser, bytes, &mut |event| message.push(event));
-    finish(parser, &mut |event| message.push(event));
+    let sink: Sink<'_> = &mut |event: Event<'_>| message.push(event);
+    parser.parse_with(bytes, sink);
     message.finish()
 }
 

@@ -375,13 +375,16 @@ async fn whole(
     };
     drop(body);
     // The whole answer as the one chunk that says it, through the same
-    // ordered rewrite and writer as a stream: the same answer either way.
+    // ordered rewrite and writer as a stream: the same answer either way,
+    // except that a whole answer, as `parse` does, holds no call whose
+    // arguments could not be read (it is content).
     let mut chunk = completion_as_chunk(completion);
     stream_rewrite::normalize_reasoning(&mut chunk);
     let mut chunks = Vec::new();
     let calls = match builder {
         Some(builder) => {
-            let mut rewriter = Rewriter::new(builder).ordered(true);
+            let whole_output = builder.unreadable_calls_as_content(true);
+            let mut rewriter = Rewriter::new(whole_output).ordered(true);
             rewriter.push(chunk, &mut chunks);
             rewriter.finish(&mut chunks);
             for kind in rewriter.drain_diagnostics() {

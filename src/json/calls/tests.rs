@@ -44,7 +44,7 @@ where
                 Owned::push(events, e);
                 false
             })
-            .map_err(|(kind, at)| format!("{kind:?} at {at}"))
+            .map_err(|(kind, at, ..)| format!("{kind:?} at {at}"))
         },
         |reader, _| {
             if reader.finished() {

@@ -187,7 +187,7 @@ impl GemmaReader {
             sink(event);
             false
         })
-        .map_err(|(kind, at)| GemmaError { kind, at })
+        .map_err(|(kind, at, ..)| GemmaError { kind, at })
     }
 
     /// The text has ended: arguments not closed are truncated.

@@ -31,7 +31,7 @@ mod string;
 mod tests;
 
 use super::reader::{Fed, JsonEvent, Leniency};
-use super::stepper::{feed_until, Stepper};
+use super::stepper::{feed_until, Nesting, Stepper};
 use super::{char_at, in_json_range};
 use number::json_number;
 use string::{Opening, Str};
@@ -148,6 +148,9 @@ pub struct PyReader {
     /// The open string, in [`State::InString`].
     string: Str,
     held: String,
+    /// White space after an argument's name, before its `=`: given back
+    /// with the name when no `=` follows.
+    gap: String,
     /// Bytes of the text read before the current piece.
     offset: u64,
     max_depth: usize,
@@ -198,6 +201,33 @@ impl Stepper for PyReader {
         self.state = State::Failed;
     }
 
+    fn nesting(&self) -> Nesting {
+        Nesting {
+            open: self
+                .stack
+                .iter()
+                .map(|f| match f {
+                    Frame::List => b'[',
+                    Frame::Tuple { .. } | Frame::Args => b'(',
+                    Frame::Dict => b'{',
+                })
+                .collect(),
+            quote: match self.state {
+                State::InString(_) | State::Opening(..) => Some(self.string.quote()),
+                _ => None,
+            },
+        }
+    }
+
+    fn unread(&self) -> String {
+        match self.state {
+            State::InArgName | State::InWord(_) | State::InNumber(_) => self.held.clone(),
+            State::ArgEquals => format!("{}{}", self.held, self.gap),
+            State::InString(_) => self.string.unread().to_owned(),
+            _ => String::new(),
+        }
+    }
+
     fn offset_mut(&mut self) -> &mut u64 {
         &mut self.offset
     }
@@ -210,6 +240,7 @@ impl PyReader {
             state: State::Value,
             stack: Vec::new(),
             held: String::new(),
+            gap: String::new(),
             string: Str::new(b'"', false),
             offset: 0,
             max_depth,
@@ -247,7 +278,7 @@ impl PyReader {
         text: &str,
         sink: &mut impl FnMut(JsonEvent<'_>, u64) -> bool,
     ) -> Result<Fed, PyError> {
-        feed_until(self, text, sink).map_err(|(kind, at)| PyError { kind, at })
+        feed_until(self, text, sink).map_err(|(kind, at, ..)| PyError { kind, at })
     }
 
     /// The text has ended: a number or word at the top level ends with
@@ -328,6 +359,7 @@ impl PyReader {
                 b')' => self.close(text, at, sink),
                 _ if is_name_start(b) => {
                     self.held.clear();
+                    self.gap.clear();
                     self.state = State::InArgName;
                     Ok(at)
                 }
@@ -348,14 +380,20 @@ impl PyReader {
                 Ok(at + taken)
             }
             State::ArgEquals => match b {
-                _ if is_space(b) => Ok(at + 1),
+                _ if is_space(b) => {
+                    if self.held.len() + self.gap.len() >= self.max_held {
+                        return Err(PyErrorKind::TooLong);
+                    }
+                    self.gap.push(char::from(b));
+                    Ok(at + 1)
+                }
                 b'=' => {
                     sink(JsonEvent::Key(&self.held));
                     self.state = State::Value;
                     Ok(at + 1)
                 }
                 // `f(x)`, `f(x, …)`: a name passed as a positional argument.
-                _ => Err(PyErrorKind::NotALiteral(std::mem::take(&mut self.held))),
+                _ => Err(PyErrorKind::NotALiteral(self.held.clone())),
             },
             State::InWord(role) => self.in_word(role, text, at, sink),
             State::InNumber(role) => self.in_number(role, text, at, sink),
@@ -457,7 +495,7 @@ impl PyReader {
             let raw = match self.held.as_str() {
                 "r" | "R" => true,
                 "u" | "U" => false,
-                _ => return Err(PyErrorKind::NotALiteral(std::mem::take(&mut self.held))),
+                _ => return Err(PyErrorKind::NotALiteral(self.held.clone())),
             };
             self.held.clear();
             self.state = State::Opening(role, Opening::One(Str::new(next, raw)));
@@ -477,7 +515,7 @@ impl PyReader {
                     _ => (JsonEvent::Null, "null"),
                 }
             }
-            _ => return Err(PyErrorKind::NotALiteral(std::mem::take(&mut self.held))),
+            _ => return Err(PyErrorKind::NotALiteral(self.held.clone())),
         };
         match role {
             Role::Value => {
@@ -522,7 +560,7 @@ impl PyReader {
             return Ok(at + taken);
         }
         let Some(number) = json_number(&self.held) else {
-            return Err(PyErrorKind::NotALiteral(std::mem::take(&mut self.held)));
+            return Err(PyErrorKind::NotALiteral(self.held.clone()));
         };
         match role {
             Role::Value => {

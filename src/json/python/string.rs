@@ -35,6 +35,22 @@ pub(super) enum Opening {
     Two(Str),
 }
 
+impl Str {
+    /// The string's quote character.
+    pub(super) fn quote(&self) -> u8 {
+        self.quote
+    }
+
+    /// The escape's text read so far, when it is only its `\` (see
+    /// `Stepper::unread`; the digits of a `\x` escape are not kept).
+    pub(super) fn unread(&self) -> &'static str {
+        match self.escape {
+            Escape::Backslash => "\\",
+            _ => "",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Escape {
     None,

@@ -1,0 +1,96 @@
+//! A list of calls goes on after one whose arguments became unreadable: the
+//! rest of that element, followed through its quotes and brackets, is
+//! content, and the list is read again from the next element, so that the
+//! readable calls beside it stay calls. Byte by byte, with a count and a
+//! quote as its only state: linear, bounded, and the same at every split.
+
+use super::grammar::State;
+use super::Engine;
+use crate::json::reader::JsonReader;
+use crate::json::stepper::Nesting;
+use crate::json::syntax::SyntaxReader;
+use crate::sink::Sink;
+
+/// Where the skip is inside the failed element.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Resync {
+    /// Brackets open inside the element.
+    open: usize,
+    /// The quote of the string the skip is in.
+    quote: Option<u8>,
+    /// After a `\` in that string.
+    escaped: bool,
+}
+
+impl Engine {
+    /// After a call of a list of call bodies became unreadable where the
+    /// reader had `nesting` open: skips to the element's end if the call is
+    /// an element of such a list.
+    pub(super) fn begin_resync(&mut self, nesting: &Nesting) -> bool {
+        let in_element = self.json.is_body && nesting.open.len() > 1 && nesting.open[0] == b'[';
+        if in_element {
+            self.json.resync = Resync {
+                open: nesting.open.len() - 1,
+                quote: nesting.quote,
+                escaped: false,
+            };
+            self.state = State::Resync;
+        }
+        in_element
+    }
+
+    /// Text of the failed element: content up to the `,` after it (the
+    /// list goes on) or the list's `]` (it ends).
+    pub(super) fn resync_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        for (at, b) in s.bytes().enumerate() {
+            let r = &mut self.json.resync;
+            if let Some(quote) = r.quote {
+                if r.escaped {
+                    r.escaped = false;
+                } else if b == b'\\' {
+                    r.escaped = true;
+                } else if b == quote {
+                    r.quote = None;
+                }
+                continue;
+            }
+            match b {
+                b'"' | b'\'' => r.quote = Some(b),
+                b'[' | b'{' | b'(' => r.open += 1,
+                b']' | b'}' | b')' if r.open > 0 => r.open -= 1,
+                b',' if r.open == 0 => {
+                    // The separator is the list's.
+                    self.content(sink, &s[..at]);
+                    self.resume_list(sink);
+                    return at + 1;
+                }
+                b']' => {
+                    // The list's own end: the value is whole.
+                    self.content(sink, &s[..at]);
+                    self.hold.text.clear();
+                    self.json.rest_is_content = false;
+                    self.state = State::AfterJson;
+                    return at + 1;
+                }
+                _ => {}
+            }
+        }
+        self.content(sink, s);
+        s.len()
+    }
+
+    /// The list is read again after the separator before its next element,
+    /// with a fresh reader told that a list is open.
+    fn resume_list<S: Sink>(&mut self, sink: &mut S) {
+        let json_read = matches!(self.json_reader, SyntaxReader::Json(_));
+        let (fence, attr_end) = (self.json.fence, self.json.attr_end);
+        self.begin_json(true);
+        if json_read {
+            self.json_reader = SyntaxReader::Json(JsonReader::default());
+        }
+        self.json.fence = fence;
+        self.json.attr_end = attr_end;
+        self.state = State::Json;
+        self.json_list_reopened(sink);
+    }
+}
