@@ -110,6 +110,24 @@ impl Engine {
         }
     }
 
+    /// The model's end-of-turn token (`Role::EndOfTurn`): the output ends
+    /// here, so what is open ends as at the end of the stream, and the
+    /// token is dropped. Text after it (a model run past its stop token)
+    /// is content, read as from the start of a new message.
+    pub(super) fn end_of_turn<S: Sink>(&mut self, sink: &mut S) {
+        if !matches!(self.state, State::Content | State::Start) {
+            self.end_of_stream(None, sink);
+            self.hold.text.clear();
+            self.name.clear();
+            self.stray.clear();
+            self.json.reset();
+            self.unclosed_wrapper = false;
+            self.item = Item::Closed;
+        }
+        self.in_message = false;
+        self.state = State::Content;
+    }
+
     pub(super) fn truncate_call<S: Sink>(&mut self, cut_marker: Option<&str>, sink: &mut S) {
         self.call.end_param(&self.opts, sink);
         let cut = match cut_marker {

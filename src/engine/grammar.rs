@@ -409,6 +409,10 @@ impl Engine {
         if role.is_reasoning() && !self.reasoning_marker_counts() {
             return self.marker_as_text(text, sink);
         }
+        // Inside JSON every marker is JSON text (see `State::Json`).
+        if role == Role::EndOfTurn && self.state != State::Json {
+            return self.end_of_turn(sink);
+        }
         match self.state {
             State::Start => {
                 self.state = State::Content;

@@ -28,6 +28,7 @@ pub(crate) static HARMONY: Description = Description {
             (Role::BodyClose, "<|end|>"),
             (Role::BodyClose, "<|return|>"),
             (Role::FuncClose, "<|call|>"),
+            (Role::EndOfTurn, "<|endoftext|>"),
         ],
         Json {
             headers: Some(Headers {
