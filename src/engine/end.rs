@@ -91,7 +91,7 @@ impl Engine {
                     continue;
                 }
                 State::Json => self.json_end_of_stream(sink),
-                State::Header => self.reject_header("the stream ended in it", sink),
+                State::Header => self.end_header("the stream ended in it", sink),
                 State::AfterJson => self.end_after_json(sink),
                 State::Between { bare: false } => {
                     // Trailing whitespace of an unclosed wrapper is layout.

@@ -202,6 +202,14 @@ impl Engine {
                 self.state = State::Between { bare };
                 self.on_marker(role, sink);
             }
+            // A message's end in place of the call's (`<|end|>` for
+            // `<|call|>`): the call ends, reported, and its message.
+            Role::BodyClose if self.headers().is_some() => {
+                self.end_unclosed_json_call(&format!("`{text}`"), sink);
+                self.hold.text.clear();
+                self.message_end();
+                self.state = State::Content;
+            }
             Role::CallOpen => {
                 self.drop_layout(sink);
                 let reported = self.end_unclosed_json_call(&format!("`{text}`"), sink);

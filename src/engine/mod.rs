@@ -87,6 +87,10 @@ pub(crate) struct Engine {
     /// Inside the body of a message that is not a call (formats with
     /// headers), which a `BodyClose` or `FuncClose` ends.
     in_message: bool,
+    /// In the header the prompt opened (`<|start|>assistant`, formats
+    /// with headers), while its text is only what may begin one:
+    /// whitespace, then the start of the recipient (`to=`).
+    prompt_header: bool,
     /// The open wrapper has no closer, in a format whose others do: its
     /// opener is one of `Json::unclosed_openers`, or it is a body that
     /// opened the output without a marker.
@@ -127,6 +131,7 @@ impl Engine {
             fed: 0,
             reasoning_at: None,
             in_message: false,
+            prompt_header: false,
             unclosed_wrapper: false,
             item: item::Item::Closed,
             detect,
@@ -150,6 +155,7 @@ impl Engine {
     }
 
     fn start_stream(&mut self) {
+        self.begin_prompt_header();
         self.fences = (!self.opts.calls_in_code_blocks).then(fence::CodeFences::default);
         self.reasoning_at =
             (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
