@@ -115,6 +115,7 @@ impl Engine {
     /// token is dropped. Text after it (a model run past its stop token)
     /// is content, read as from the start of a new message.
     pub(super) fn end_of_turn<S: Sink>(&mut self, sink: &mut S) {
+        self.dropped_marker = S::WANTS_RAW;
         if !matches!(self.state, State::Content | State::Start) {
             self.end_of_stream(None, sink);
             self.hold.text.clear();

@@ -468,7 +468,9 @@ impl Engine {
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
                 // The end of a message that was not a call (or of one to a
                 // built-in tool): structure. Outside a message, text.
-                Role::BodyClose | Role::FuncClose if self.in_message || self.headers().is_some() => {
+                Role::BodyClose | Role::FuncClose
+                    if self.in_message || self.headers().is_some() =>
+                {
                     self.message_end()
                 }
                 // Markup around the content, not content.

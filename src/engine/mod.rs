@@ -91,6 +91,9 @@ pub(crate) struct Engine {
     /// with headers), while its text is only what may begin one:
     /// whitespace, then the start of the recipient (`to=`).
     prompt_header: bool,
+    /// The marker just read was dropped (the end of the turn), for a sink
+    /// that wants the raw input.
+    dropped_marker: bool,
     /// The open wrapper has no closer, in a format whose others do: its
     /// opener is one of `Json::unclosed_openers`, or it is a body that
     /// opened the output without a marker.
@@ -132,6 +135,7 @@ impl Engine {
             reasoning_at: None,
             in_message: false,
             prompt_header: false,
+            dropped_marker: false,
             unclosed_wrapper: false,
             item: item::Item::Closed,
             detect,
@@ -492,7 +496,11 @@ impl Engine {
                         if S::WANTS_RAW {
                             // An opener that went to content opened nothing.
                             let opening = role.opens() && self.state != grammar::State::Content;
-                            sink.raw(spelled, opening);
+                            if mem::take(&mut self.dropped_marker) {
+                                sink.dropped(spelled);
+                            } else {
+                                sink.raw(spelled, opening);
+                            }
                         }
                     }
                     Step::Dead => {
@@ -614,7 +622,12 @@ impl Engine {
                 self.reached_text(at);
             }
             let n = self.text(s, sink);
-            Self::tee(sink, &s[..n]);
+            if S::WANTS_RAW && self.prompt_header && n > 0 {
+                // The header the prompt opened may open a call.
+                sink.raw(&s[..n], true);
+            } else {
+                Self::tee(sink, &s[..n]);
+            }
             s = &s[n..];
             at += n;
         }

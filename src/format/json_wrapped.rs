@@ -76,28 +76,26 @@ pub(crate) static HUNYUAN_A13B: Description = wrapped(
 );
 
 /// Granite 3: the list follows `<|tool_call|>` and ends with itself.
-pub(crate) static GRANITE: Description =
-    wrapped(
-        "granite",
-        &[
-            (Role::CallOpen, "<|tool_call|>"),
-            (Role::EndOfTurn, "<|end_of_text|>"),
-        ],
-        LIST,
-    );
+pub(crate) static GRANITE: Description = wrapped(
+    "granite",
+    &[
+        (Role::CallOpen, "<|tool_call|>"),
+        (Role::EndOfTurn, "<|end_of_text|>"),
+    ],
+    LIST,
+);
 
 /// Phi-4-mini: the list follows the word `functools`; in prose, the word
 /// without a list after it is text.
-pub(crate) static PHI4_MINI_JSON: Description =
-    wrapped(
-        "phi4_mini_json",
-        &[
-            (Role::CallOpen, "functools"),
-            (Role::EndOfTurn, "<|end|>"),
-            (Role::EndOfTurn, "<|endoftext|>"),
-        ],
-        LIST,
-    );
+pub(crate) static PHI4_MINI_JSON: Description = wrapped(
+    "phi4_mini_json",
+    &[
+        (Role::CallOpen, "functools"),
+        (Role::EndOfTurn, "<|end|>"),
+        (Role::EndOfTurn, "<|endoftext|>"),
+    ],
+    LIST,
+);
 
 /// MiniMax-M1: one call object per line inside one wrapper (the same
 /// wrapper as Jamba's, without the list); a body after another in the
