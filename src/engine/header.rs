@@ -10,7 +10,9 @@
 //! channel (`analysis`) or for another recipient (a built-in tool the
 //! server runs), content otherwise (`final`, a `commentary` preamble). The
 //! header is held, bounded by the lookahead window, until `<|message|>`
-//! decides it; one that never gets there is text, reported.
+//! decides it; one that never gets there is text, reported. The output
+//! starts inside the header its prompt opened (`<|start|>assistant`),
+//! which it may go on with (` to=functions.NAME…`) or leave at once.
 
 use super::grammar::State;
 use super::hold::Opening;

@@ -649,67 +649,6 @@ impl Engine {
             at += n as u64;
         }
     }
-
-    /// The end of the stream: flushes what is held, closes what is open.
-    #[inline(never)]
-    pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
-        if let Some(detect) = self.detect.as_deref_mut().filter(|d| !d.decided) {
-            return detect.finish(sink);
-        }
-        if self.foreign.is_some() {
-            return self.watched(sink, |engine, watch| {
-                engine.finish_format(watch);
-                watch.flush();
-            });
-        }
-        self.finish_format(sink);
-    }
-
-    #[inline(never)]
-    fn finish_format<S: Sink>(&mut self, sink: &mut S) {
-        let mut cut_marker = None;
-        if self.marker.is_active() && self.state == State::Json {
-            // A marker begun inside JSON text: JSON, unless the value
-            // ends (or fails) at its first byte; then it is a marker cut
-            // by the end in the state that follows, as it would be had it
-            // arrived after the value.
-            let pending = mem::take(&mut self.marker.pending);
-            self.reached_text_before(pending.len());
-            let n = self.text(&pending, sink);
-            Self::tee(sink, &pending[..n]);
-            if n == 0 && self.state != State::Json {
-                self.marker.pending = pending;
-            } else {
-                self.marker.state = None;
-                self.place_text(self.fed - (pending.len() - n) as u64);
-                self.text_all(&pending[n..], sink, true);
-                self.marker.pending = pending;
-                self.marker.pending.clear();
-            }
-        }
-        if self.marker.state.take().is_some() {
-            // Inside JSON, markers are text: there the bytes go to the
-            // reader.
-            let in_json = self.state == State::Json;
-            if self.state.inside_call() && !in_json && self.marker.pending.len() >= 2 {
-                // A marker cut by the end of the stream: markup, not value.
-                cut_marker = Some(mem::take(&mut self.marker.pending));
-            } else {
-                self.flush_pending(sink);
-            }
-        }
-        // What the end decides, it decides at the end of the input.
-        self.call.message.at = self.fed;
-        self.end_of_stream(cut_marker.as_deref(), sink);
-        if let Some(cut) = &cut_marker {
-            Self::tee(sink, cut);
-        }
-        if let Some(mut cut) = cut_marker {
-            cut.clear();
-            self.marker.pending = cut;
-        }
-        self.state = State::Content;
-    }
 }
 
 #[cfg(test)]
