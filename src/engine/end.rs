@@ -1,6 +1,6 @@
 //! The end of the stream: what it means in each state.
 
-use std::mem;
+use std::{fmt, mem};
 
 use super::grammar::State;
 use super::hold::Opening;
@@ -85,8 +85,9 @@ impl Engine {
                             Kind::Truncated,
                             None,
                             format_args!(
-                                "the stream ended inside a call's item, before its function; \
-                                 the text is returned as content"
+                                "{} inside a call's item, before its function; \
+                                 the text is returned as content",
+                                self.ended()
                             ),
                         );
                     }
@@ -107,8 +108,9 @@ impl Engine {
                         Kind::Truncated,
                         None,
                         format_args!(
-                            "the stream ended inside a function name; \
-                             the text is returned as content"
+                            "{} inside a function name; \
+                             the text is returned as content",
+                            self.ended()
                         ),
                     );
                     self.reject_opening(sink);
@@ -140,7 +142,8 @@ impl Engine {
                 }
                 State::Between { bare: true } | State::AfterCall => self.release_held(sink),
                 State::ItemEnd { bare } => {
-                    self.item_not_closed(format_args!("the end of the stream"), sink);
+                    let end = self.ended().as_noun();
+                    self.item_not_closed(format_args!("{end}"), sink);
                     self.state = State::Between { bare };
                     continue;
                 }
@@ -154,7 +157,7 @@ impl Engine {
                     continue;
                 }
                 State::Json => self.json_end_of_stream(sink),
-                State::Header => self.end_header("the stream ended in it", sink),
+                State::Header => self.end_header(&format!("{} in it", self.ended()), sink),
                 State::AfterJson => self.end_after_json(sink),
                 State::Between { bare: false } => {
                     // Trailing whitespace of an unclosed wrapper is layout.
@@ -165,7 +168,7 @@ impl Engine {
                         sink,
                         Kind::UnclosedToolCall,
                         last,
-                        format_args!("the stream ended before `{close}`"),
+                        format_args!("{} before `{close}`", self.ended()),
                     );
                 }
             }
@@ -177,10 +180,12 @@ impl Engine {
     /// here, so what is open ends as at the end of the stream, and the
     /// token is dropped. Text after it (a model run past its stop token)
     /// is content, read as from the start of a new message.
-    pub(super) fn end_of_turn<S: Sink>(&mut self, sink: &mut S) {
+    pub(super) fn end_of_turn<S: Sink>(&mut self, token: &'static str, sink: &mut S) {
         self.dropped_marker = S::WANTS_RAW;
         if !matches!(self.state, State::Content | State::Start) {
+            self.turn_end = Some(token);
             self.end_of_stream(None, sink);
+            self.turn_end = None;
             self.hold.text.clear();
             self.name.clear();
             self.stray.clear();
@@ -199,17 +204,54 @@ impl Engine {
             None => String::new(),
         };
         let index = self.call.current();
+        let ended = self.ended();
         super::diagnostic(
             sink,
             &mut self.call.message,
             Kind::Truncated,
             index,
             format_args!(
-                "the stream ended inside call `{}`; it holds what arrived and \
+                "{ended} inside call `{}`; it holds what arrived and \
                  is marked incomplete{cut}",
                 self.call.name
             ),
         );
         self.call.end_call(false, &self.opts, sink);
+    }
+}
+
+/// What ended the output, for diagnostics: the stream, or the model's
+/// end-of-turn token.
+#[derive(Clone, Copy)]
+pub(super) struct Ended {
+    token: Option<&'static str>,
+    noun: bool,
+}
+
+impl Ended {
+    /// "the end of the stream" rather than "the stream ended".
+    pub(super) fn as_noun(self) -> Ended {
+        Ended { noun: true, ..self }
+    }
+}
+
+impl fmt::Display for Ended {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.token, self.noun) {
+            (None, false) => f.write_str("the stream ended"),
+            (None, true) => f.write_str("the end of the stream"),
+            (Some(token), false) => write!(f, "the model ended its turn (`{token}`)"),
+            (Some(token), true) => write!(f, "the end of the model's turn (`{token}`)"),
+        }
+    }
+}
+
+impl Engine {
+    /// What is ending the output (see [`Ended`]).
+    pub(super) fn ended(&self) -> Ended {
+        Ended {
+            token: self.turn_end,
+            noun: false,
+        }
     }
 }

@@ -374,7 +374,7 @@ impl Engine {
         }
         // Inside JSON every marker is JSON text (see `State::Json`).
         if role == Role::EndOfTurn && self.state != State::Json {
-            return self.end_of_turn(sink);
+            return self.end_of_turn(text, sink);
         }
         match self.state {
             State::Start => {

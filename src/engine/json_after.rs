@@ -241,7 +241,7 @@ impl Engine {
     /// The end of the stream after a call's JSON: whitespace is layout.
     pub(super) fn end_after_json<S: Sink>(&mut self, sink: &mut S) {
         self.drop_layout(sink);
-        if self.end_unclosed_json_call("the end of the stream", sink) {
+        if self.end_unclosed_json_call(&self.ended().as_noun().to_string(), sink) {
             return;
         }
         if self.wrapper_has_closer() {
@@ -251,7 +251,7 @@ impl Engine {
                 sink,
                 Kind::UnclosedToolCall,
                 last,
-                format_args!("the stream ended before `{closer}`"),
+                format_args!("{} before `{closer}`", self.ended()),
             );
         }
     }

@@ -94,6 +94,9 @@ pub(crate) struct Engine {
     /// The marker just read was dropped (the end of the turn), for a sink
     /// that wants the raw input.
     dropped_marker: bool,
+    /// The end-of-turn token that is ending the output, while it does
+    /// (diagnostics say so rather than that the stream ended).
+    turn_end: Option<&'static str>,
     /// The open wrapper has no closer, in a format whose others do: its
     /// opener is one of `Json::unclosed_openers`, or it is a body that
     /// opened the output without a marker.
@@ -136,6 +139,7 @@ impl Engine {
             in_message: false,
             prompt_header: false,
             dropped_marker: false,
+            turn_end: None,
             unclosed_wrapper: false,
             item: item::Item::Closed,
             detect,
