@@ -430,12 +430,9 @@ impl Engine {
                 Role::ItemOpen if desc.recoveries.bare_function => self.begin_item(text, sink),
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
                 // The end of a message that was not a call (or of one to a
-                // built-in tool): structure. Outside a message, text.
-                Role::BodyClose | Role::FuncClose
-                    if self.in_message || self.headers().is_some() =>
-                {
-                    self.message_end()
-                }
+                // built-in tool, or of one whose call failed): structure,
+                // never text, in a format with messages.
+                Role::BodyClose | Role::FuncClose if self.headers().is_some() => self.message_end(),
                 // Markup around the content, not content.
                 Role::Layout => {}
                 _ => self.content(sink, text),
