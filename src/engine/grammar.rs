@@ -431,8 +431,13 @@ impl Engine {
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
                 // The end of a message that was not a call (or of one to a
                 // built-in tool, or of one whose call failed): structure,
-                // never text, in a format with messages.
-                Role::BodyClose | Role::FuncClose if self.headers().is_some() => self.message_end(),
+                // never text, in a format with messages; outside one, text
+                // in a code block, as the headers there are.
+                Role::BodyClose | Role::FuncClose
+                    if self.in_message || (self.headers().is_some() && !self.in_code_block()) =>
+                {
+                    self.message_end()
+                }
                 // Markup around the content, not content.
                 Role::Layout => {}
                 _ => self.content(sink, text),
