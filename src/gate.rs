@@ -487,6 +487,14 @@ impl<S: Sink> Sink for Gated<'_, S> {
         }
     }
 
+    fn dropped(&mut self, text: &str) {
+        let g = &mut *self.gate;
+        if g.in_call || g.opening {
+            return self.raw(text, false);
+        }
+        g.seen += text.len() as u64;
+    }
+
     fn not_a_call(&mut self) {
         let g = &mut *self.gate;
         if g.opening && !g.in_call {

@@ -28,6 +28,14 @@ pub(crate) trait Sink {
         let _ = (text, opening);
     }
 
+    /// Raw input, as [`Sink::raw`]'s, of a marker dropped wherever it is
+    /// (the model's end of turn): never content, not even where the input
+    /// around it is (after a call strict mode rejected).
+    #[inline(always)]
+    fn dropped(&mut self, text: &str) {
+        self.raw(text, false);
+    }
+
     /// The opening marked last turned out to open no call, and its text
     /// was structure (a message header whose body is content or
     /// reasoning), so no content event says so.

@@ -108,6 +108,28 @@ const DIFFERENT: &[(&str, &str)] = &[
         "as `llama3_json/bare_at_start`",
     ),
     (
+        "llama3_json/end_of_turn_after_call",
+        "as `llama3_json/bare_at_start`",
+    ),
+    (
+        "llama3_json/end_of_turn_inside_arguments",
+        "as `llama3_json/bare_at_start`",
+    ),
+    (
+        "xlam/end_of_turn_after_call",
+        "as `xlam/bare_at_start`",
+    ),
+    (
+        "pythonic/end_of_turn_after_call",
+        "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "openai/first_header_from_prompt",
+        "the rest of the header the prompt opened (` to=functions.NAME` before `<|channel|>`) is a \
+         gpt-oss call only when the format is known: `auto` finds gpt-oss by `<|channel|>`, and \
+         text before it is content",
+    ),
+    (
         "xlam/bare_at_start",
         "a bare JSON list opening the output is xLAM's call only when the format is known: \
          `auto` has no marker to find it by, as for `llama3_json/bare_at_start`",

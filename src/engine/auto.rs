@@ -406,6 +406,14 @@ impl Detect {
                                 self.reasoning = false;
                                 Self::structure(sink, spelled);
                             }
+                            // Any detected format's end of turn, before the
+                            // format is known; a watch's content is its
+                            // format's, which kept what it did not drop.
+                            Role::EndOfTurn if !self.watch => {
+                                if S::WANTS_RAW {
+                                    sink.dropped(spelled);
+                                }
+                            }
                             _ => self.out(sink, spelled),
                         }
                     }

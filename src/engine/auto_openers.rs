@@ -91,7 +91,8 @@ pub(super) fn opener_list() -> (Vec<(Role, &'static str)>, Vec<(&'static str, Ve
             let role = match role {
                 Role::CallOpen | Role::HeadOpen | Role::ChannelOpen => Role::CallOpen,
                 Role::FuncOpen | Role::ItemOpen if desc.recoveries.bare_function => Role::CallOpen,
-                Role::ReasoningOpen | Role::ReasoningClose => role,
+                // (End-of-turn tokens: dropped while no format is known.)
+                Role::ReasoningOpen | Role::ReasoningClose | Role::EndOfTurn => role,
                 _ => continue,
             };
             let at = match owners.iter().position(|(t, _)| *t == text) {

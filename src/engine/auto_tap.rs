@@ -17,6 +17,8 @@ pub(super) struct Candidate {
 pub(super) enum Held {
     Event(OwnedEvent),
     Raw(String, bool),
+    /// See [`Sink::dropped`].
+    Dropped(String),
     NotACall,
     /// See [`Sink::replaced`].
     Replaced(usize, usize),
@@ -47,7 +49,7 @@ impl Candidate {
             .iter()
             .map(|h| match h {
                 Held::Event(_) => 32,
-                Held::Raw(text, _) => text.len(),
+                Held::Raw(text, _) | Held::Dropped(text) => text.len(),
                 Held::NotACall | Held::Replaced(..) => 0,
             })
             .sum()
@@ -70,6 +72,7 @@ pub(super) fn replay<S: Sink>(held: Vec<Held>, detected: Option<(Format, Span)>,
                 sink.event(event.as_event());
             }
             Held::Raw(text, opening) => sink.raw(&text, opening),
+            Held::Dropped(text) => sink.dropped(&text),
             Held::NotACall => sink.not_a_call(),
             Held::Replaced(text, input) => sink.replaced(text, input),
         }
@@ -157,6 +160,14 @@ impl<S: Sink> Sink for TapSink<'_, S> {
             self.out.raw(text, opening);
         } else {
             self.held.push(Held::Raw(text.to_owned(), opening));
+        }
+    }
+
+    fn dropped(&mut self, text: &str) {
+        if self.sole {
+            self.out.dropped(text);
+        } else {
+            self.held.push(Held::Dropped(text.to_owned()));
         }
     }
 

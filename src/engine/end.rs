@@ -1,5 +1,7 @@
 //! The end of the stream: what it means in each state.
 
+use std::{fmt, mem};
+
 use super::grammar::State;
 use super::hold::Opening;
 use super::item::Item;
@@ -9,6 +11,67 @@ use crate::format::Role;
 use crate::sink::Sink;
 
 impl Engine {
+    /// The end of the stream: flushes what is held, closes what is open.
+    #[inline(never)]
+    pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
+        if let Some(detect) = self.detect.as_deref_mut().filter(|d| !d.decided) {
+            return detect.finish(sink);
+        }
+        if self.foreign.is_some() {
+            return self.watched(sink, |engine, watch| {
+                engine.finish_format(watch);
+                watch.flush();
+            });
+        }
+        self.finish_format(sink);
+    }
+
+    #[inline(never)]
+    pub(super) fn finish_format<S: Sink>(&mut self, sink: &mut S) {
+        let mut cut_marker = None;
+        if self.marker.is_active() && self.state == State::Json {
+            // A marker begun inside JSON text: JSON, unless the value
+            // ends (or fails) at its first byte; then it is a marker cut
+            // by the end in the state that follows, as it would be had it
+            // arrived after the value.
+            let pending = mem::take(&mut self.marker.pending);
+            self.reached_text_before(pending.len());
+            let n = self.text(&pending, sink);
+            Self::tee(sink, &pending[..n]);
+            if n == 0 && self.state != State::Json {
+                self.marker.pending = pending;
+            } else {
+                self.marker.state = None;
+                self.place_text(self.fed - (pending.len() - n) as u64);
+                self.text_all(&pending[n..], sink, true);
+                self.marker.pending = pending;
+                self.marker.pending.clear();
+            }
+        }
+        if self.marker.state.take().is_some() {
+            // Inside JSON, markers are text: there the bytes go to the
+            // reader.
+            let in_json = self.state == State::Json;
+            if self.state.inside_call() && !in_json && self.marker.pending.len() >= 2 {
+                // A marker cut by the end of the stream: markup, not value.
+                cut_marker = Some(mem::take(&mut self.marker.pending));
+            } else {
+                self.flush_pending(sink);
+            }
+        }
+        // What the end decides, it decides at the end of the input.
+        self.call.message.at = self.fed;
+        self.end_of_stream(cut_marker.as_deref(), sink);
+        if let Some(cut) = &cut_marker {
+            Self::tee(sink, cut);
+        }
+        if let Some(mut cut) = cut_marker {
+            cut.clear();
+            self.marker.pending = cut;
+        }
+        self.state = State::Content;
+    }
+
     /// What the end of the stream means in each state. `cut_marker` is a
     /// marker cut off by the end inside a call.
     pub(super) fn end_of_stream<S: Sink>(&mut self, cut_marker: Option<&str>, sink: &mut S) {
@@ -22,8 +85,9 @@ impl Engine {
                             Kind::Truncated,
                             None,
                             format_args!(
-                                "the stream ended inside a call's item, before its function; \
-                                 the text is returned as content"
+                                "{} inside a call's item, before its function; \
+                                 the text is returned as content",
+                                self.ended()
                             ),
                         );
                     }
@@ -44,8 +108,9 @@ impl Engine {
                         Kind::Truncated,
                         None,
                         format_args!(
-                            "the stream ended inside a function name; \
-                             the text is returned as content"
+                            "{} inside a function name; \
+                             the text is returned as content",
+                            self.ended()
                         ),
                     );
                     self.reject_opening(sink);
@@ -78,7 +143,8 @@ impl Engine {
                 }
                 State::Between { bare: true } | State::AfterCall => self.release_held(sink),
                 State::ItemEnd { bare } => {
-                    self.item_not_closed(format_args!("the end of the stream"), sink);
+                    let end = self.ended().as_noun();
+                    self.item_not_closed(format_args!("{end}"), sink);
                     self.state = State::Between { bare };
                     continue;
                 }
@@ -92,7 +158,7 @@ impl Engine {
                     continue;
                 }
                 State::Json => self.json_end_of_stream(sink),
-                State::Header => self.reject_header("the stream ended in it", sink),
+                State::Header => self.end_header(&format!("{} in it", self.ended()), sink),
                 State::AfterJson => self.end_after_json(sink),
                 State::Between { bare: false } => {
                     // Trailing whitespace of an unclosed wrapper is layout.
@@ -103,12 +169,33 @@ impl Engine {
                         sink,
                         Kind::UnclosedToolCall,
                         last,
-                        format_args!("the stream ended before `{close}`"),
+                        format_args!("{} before `{close}`", self.ended()),
                     );
                 }
             }
             break;
         }
+    }
+
+    /// The model's end-of-turn token (`Role::EndOfTurn`): the output ends
+    /// here, so what is open ends as at the end of the stream, and the
+    /// token is dropped. Text after it (a model run past its stop token)
+    /// is content, read as from the start of a new message.
+    pub(super) fn end_of_turn<S: Sink>(&mut self, token: &'static str, sink: &mut S) {
+        self.dropped_marker = S::WANTS_RAW;
+        if !matches!(self.state, State::Content | State::Start) {
+            self.turn_end = Some(token);
+            self.end_of_stream(None, sink);
+            self.turn_end = None;
+            self.hold.text.clear();
+            self.name.clear();
+            self.stray.clear();
+            self.json.reset();
+            self.unclosed_wrapper = false;
+            self.item = Item::Closed;
+        }
+        self.in_message = false;
+        self.state = State::Content;
     }
 
     pub(super) fn truncate_call<S: Sink>(&mut self, cut_marker: Option<&str>, sink: &mut S) {
@@ -118,17 +205,54 @@ impl Engine {
             None => String::new(),
         };
         let index = self.call.current();
+        let ended = self.ended();
         super::diagnostic(
             sink,
             &mut self.call.message,
             Kind::Truncated,
             index,
             format_args!(
-                "the stream ended inside call `{}`; it holds what arrived and \
+                "{ended} inside call `{}`; it holds what arrived and \
                  is marked incomplete{cut}",
                 self.call.name
             ),
         );
         self.call.end_call(false, &self.opts, sink);
+    }
+}
+
+/// What ended the output, for diagnostics: the stream, or the model's
+/// end-of-turn token.
+#[derive(Clone, Copy)]
+pub(super) struct Ended {
+    token: Option<&'static str>,
+    noun: bool,
+}
+
+impl Ended {
+    /// "the end of the stream" rather than "the stream ended".
+    pub(super) fn as_noun(self) -> Ended {
+        Ended { noun: true, ..self }
+    }
+}
+
+impl fmt::Display for Ended {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.token, self.noun) {
+            (None, false) => f.write_str("the stream ended"),
+            (None, true) => f.write_str("the end of the stream"),
+            (Some(token), false) => write!(f, "the model ended its turn (`{token}`)"),
+            (Some(token), true) => write!(f, "the end of the model's turn (`{token}`)"),
+        }
+    }
+}
+
+impl Engine {
+    /// What is ending the output (see [`Ended`]).
+    pub(super) fn ended(&self) -> Ended {
+        Ended {
+            token: self.turn_end,
+            noun: false,
+        }
     }
 }

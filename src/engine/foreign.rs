@@ -184,6 +184,11 @@ impl<S: Sink> Sink for Watch<'_, S> {
     }
 
     #[inline(always)]
+    fn dropped(&mut self, text: &str) {
+        self.out.dropped(text);
+    }
+
+    #[inline(always)]
     fn not_a_call(&mut self) {
         self.out.not_a_call();
     }

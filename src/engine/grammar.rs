@@ -330,43 +330,6 @@ impl Engine {
         self.state = State::Content;
     }
 
-    pub(super) fn release_held<S: Sink>(&mut self, sink: &mut S) {
-        let held = std::mem::take(&mut self.hold.text);
-        if S::PLACES_CONTENT && !self.hold.replaced.is_empty() {
-            self.release_replaced(&held, sink);
-        } else {
-            // Placed where the hold began (not where a later part of the
-            // construct began).
-            self.content_placed(sink, &held, self.hold.from);
-        }
-        self.hold.text = held;
-        self.hold.text.clear();
-        self.hold.replaced.clear();
-    }
-
-    /// Held text with U+FFFD for invalid input bytes, for a sink that
-    /// places content: in pieces that each start where they are in the
-    /// input (a replacement is longer than the bytes it stands for).
-    #[inline(never)]
-    fn release_replaced<S: Sink>(&mut self, held: &str, sink: &mut S) {
-        const FFFD: &str = "\u{FFFD}";
-        let replaced = std::mem::take(&mut self.hold.replaced);
-        let mut from = self.hold.from;
-        let mut done = 0;
-        for &packed in &replaced {
-            let (at, input) = ((packed >> 2) as usize, (packed & 3) as usize);
-            if at < done || held.get(at..at + FFFD.len()) != Some(FFFD) {
-                continue;
-            }
-            let end = at + FFFD.len();
-            self.content_placed(sink, &held[done..end], from);
-            from += (at - done + input) as u64;
-            done = end;
-        }
-        self.content_placed(sink, &held[done..], from);
-        self.hold.replaced = replaced;
-    }
-
     #[inline(never)]
     pub(super) fn flush_stray<S: Sink>(&mut self, sink: &mut S) {
         if self.stray.len == 0 {
@@ -416,6 +379,10 @@ impl Engine {
         let desc = self.desc();
         if role.is_reasoning() && !self.reasoning_marker_counts() {
             return self.marker_as_text(text, sink);
+        }
+        // Inside JSON every marker is JSON text (see `State::Json`).
+        if role == Role::EndOfTurn && self.state != State::Json {
+            return self.end_of_turn(text, sink);
         }
         match self.state {
             State::Start => {
@@ -471,8 +438,14 @@ impl Engine {
                 Role::ItemOpen if desc.recoveries.bare_function => self.begin_item(text, sink),
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
                 // The end of a message that was not a call (or of one to a
-                // built-in tool): structure. Outside a message, text.
-                Role::BodyClose | Role::FuncClose if self.in_message => self.message_end(),
+                // built-in tool, or of one whose call failed): structure,
+                // never text, in a format with messages; outside one, text
+                // in a code block, as the headers there are.
+                Role::BodyClose | Role::FuncClose
+                    if self.in_message || (self.headers().is_some() && !self.in_code_block()) =>
+                {
+                    self.message_end()
+                }
                 // Markup around the content, not content.
                 Role::Layout => {}
                 _ => self.content(sink, text),

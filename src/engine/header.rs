@@ -10,7 +10,9 @@
 //! channel (`analysis`) or for another recipient (a built-in tool the
 //! server runs), content otherwise (`final`, a `commentary` preamble). The
 //! header is held, bounded by the lookahead window, until `<|message|>`
-//! decides it; one that never gets there is text, reported.
+//! decides it; one that never gets there is text, reported. The output
+//! starts inside the header its prompt opened (`<|start|>assistant`),
+//! which it may go on with (` to=functions.NAME…`) or leave at once.
 
 use super::grammar::State;
 use super::hold::Opening;
@@ -28,7 +30,7 @@ enum Body {
 }
 
 impl Engine {
-    fn headers(&self) -> Option<Headers> {
+    pub(super) fn headers(&self) -> Option<Headers> {
         self.desc().json.and_then(|json| json.headers)
     }
 
@@ -42,19 +44,81 @@ impl Engine {
         self.state = State::Header;
     }
 
+    /// The start of the output, in a format with headers: the prompt ends
+    /// with `<|start|>assistant`, so the output may go on with the rest of
+    /// that header (` to=functions.NAME<|channel|>commentary json`, or
+    /// nothing) before `<|message|>`. Held while it may be one.
+    pub(super) fn begin_prompt_header(&mut self) {
+        self.prompt_header = self.headers().is_some();
+        if self.prompt_header {
+            self.hold_start("");
+            self.hold.opening = Opening::Bare;
+            self.state = State::Header;
+        }
+    }
+
+    /// Whether the header the prompt opened is, so far, only text that
+    /// may begin one: not yet a header, and content if nothing makes it
+    /// one.
+    fn prompt_header_unbegun(&self) -> bool {
+        self.prompt_header
+            && self.headers().is_some_and(|headers| {
+                let held = self.hold.text.trim_start();
+                held.len() < headers.recipient.len() && headers.recipient.starts_with(held)
+            })
+    }
+
+    /// The prompt's header was not continued: what was held is content,
+    /// with nothing to report (most outputs start at a marker, or are
+    /// plain text).
+    fn prompt_header_was_text<S: Sink>(&mut self, sink: &mut S) {
+        self.prompt_header = false;
+        self.release_as_text(sink);
+    }
+
     /// Header text: held until `<|message|>`, within the window.
     pub(super) fn header_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
-        self.hold.text.push_str(s);
+        if self.prompt_header {
+            let held = self.hold.text.len();
+            self.hold.text.push_str(s);
+            let recipient = self.headers().map_or("", |headers| headers.recipient);
+            let text = self.hold.text.trim_start();
+            let shown = text.len().min(recipient.len());
+            if text.as_bytes()[..shown] != recipient.as_bytes()[..shown] {
+                // Not a header: the held text is content, `s` follows.
+                self.hold.text.truncate(held);
+                self.prompt_header_was_text(sink);
+                return 0;
+            }
+        } else {
+            self.hold.text.push_str(s);
+        }
         let over = self.hold.len().saturating_sub(self.hold_limit());
         if over > 0 {
             // Decided by the byte that passed the window.
             self.passed_bound(s, over);
-            self.reject_header("it grew past the lookahead window", sink);
+            self.end_header("it grew past the lookahead window", sink);
         }
         s.len()
     }
 
+    /// A header that cannot be read: text, reported, unless it is the
+    /// prompt's and nothing of it came.
+    pub(super) fn end_header<S: Sink>(&mut self, why: &str, sink: &mut S) {
+        if self.prompt_header_unbegun() {
+            self.prompt_header_was_text(sink);
+        } else {
+            self.reject_header(why, sink);
+        }
+    }
+
     pub(super) fn header_marker<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        // (The usual start: the output's own `<|channel|>` header.)
+        if role != Role::ArgsOpen && self.prompt_header_unbegun() {
+            self.prompt_header_was_text(sink);
+            return self.on_marker(role, sink);
+        }
+        self.prompt_header = false;
         match role {
             Role::ChannelOpen | Role::HeadAttr => {
                 self.hold.text.push_str(text);

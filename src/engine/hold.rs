@@ -3,6 +3,8 @@
 //! released as content or value text; until then they wait here, bounded
 //! by `Limits::lookahead`.
 
+use crate::sink::Sink;
+
 /// What the held text opened, which decides where it goes if it turns out
 /// not to be a call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -119,5 +121,45 @@ impl Stray {
         self.preview.clear();
         self.len = 0;
         self.after_call = false;
+    }
+}
+
+impl super::Engine {
+    /// The held text was not what it might have been: it is content.
+    pub(super) fn release_held<S: Sink>(&mut self, sink: &mut S) {
+        let held = std::mem::take(&mut self.hold.text);
+        if S::PLACES_CONTENT && !self.hold.replaced.is_empty() {
+            self.release_replaced(&held, sink);
+        } else {
+            // Placed where the hold began (not where a later part of the
+            // construct began).
+            self.content_placed(sink, &held, self.hold.from);
+        }
+        self.hold.text = held;
+        self.hold.text.clear();
+        self.hold.replaced.clear();
+    }
+
+    /// Held text with U+FFFD for invalid input bytes, for a sink that
+    /// places content: in pieces that each start where they are in the
+    /// input (a replacement is longer than the bytes it stands for).
+    #[inline(never)]
+    fn release_replaced<S: Sink>(&mut self, held: &str, sink: &mut S) {
+        const FFFD: &str = "\u{FFFD}";
+        let replaced = std::mem::take(&mut self.hold.replaced);
+        let mut from = self.hold.from;
+        let mut done = 0;
+        for &packed in &replaced {
+            let (at, input) = ((packed >> 2) as usize, (packed & 3) as usize);
+            if at < done || held.get(at..at + FFFD.len()) != Some(FFFD) {
+                continue;
+            }
+            let end = at + FFFD.len();
+            self.content_placed(sink, &held[done..end], from);
+            from += (at - done + input) as u64;
+            done = end;
+        }
+        self.content_placed(sink, &held[done..], from);
+        self.hold.replaced = replaced;
     }
 }

@@ -594,13 +594,15 @@ impl Engine {
                         Kind::Truncated,
                         None,
                         format_args!(
-                            "the stream ended inside a call's JSON before its name; the text \
-                             is returned as content"
+                            "{} inside a call's JSON before its name; the text \
+                             is returned as content",
+                            self.ended()
                         ),
                     );
                     self.release_held(sink);
                 } else {
                     self.hold.text.clear();
+                    let ended = self.ended();
                     // About the text after the call, not the call.
                     diagnostic(
                         sink,
@@ -608,7 +610,7 @@ impl Engine {
                         Kind::Truncated,
                         None,
                         format_args!(
-                            "the stream ended inside the JSON after call `{}`, before another \
+                            "{ended} inside the JSON after call `{}`, before another \
                              call's name; that text is dropped",
                             self.call.name
                         ),

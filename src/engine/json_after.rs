@@ -205,6 +205,14 @@ impl Engine {
                 self.state = State::Between { bare };
                 self.marker_again(role, start, sink);
             }
+            // A message's end in place of the call's (`<|end|>` for
+            // `<|call|>`): the call ends, reported, and its message.
+            Role::BodyClose if self.headers().is_some() => {
+                self.end_unclosed_json_call(&format!("`{text}`"), sink);
+                self.hold.text.clear();
+                self.message_end();
+                self.state = State::Content;
+            }
             Role::CallOpen => {
                 self.drop_layout(sink);
                 let reported = self.end_unclosed_json_call(&format!("`{text}`"), sink);
@@ -245,7 +253,7 @@ impl Engine {
     /// The end of the stream after a call's JSON: whitespace is layout.
     pub(super) fn end_after_json<S: Sink>(&mut self, sink: &mut S) {
         self.drop_layout(sink);
-        if self.end_unclosed_json_call("the end of the stream", sink) {
+        if self.end_unclosed_json_call(&self.ended().as_noun().to_string(), sink) {
             return;
         }
         if self.wrapper_has_closer() {
@@ -255,7 +263,7 @@ impl Engine {
                 sink,
                 Kind::UnclosedToolCall,
                 last,
-                format_args!("the stream ended before `{closer}`"),
+                format_args!("{} before `{closer}`", self.ended()),
             );
         }
     }

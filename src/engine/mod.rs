@@ -89,6 +89,16 @@ pub(crate) struct Engine {
     /// Inside the body of a message that is not a call (formats with
     /// headers), which a `BodyClose` or `FuncClose` ends.
     in_message: bool,
+    /// In the header the prompt opened (`<|start|>assistant`, formats
+    /// with headers), while its text is only what may begin one:
+    /// whitespace, then the start of the recipient (`to=`).
+    prompt_header: bool,
+    /// The marker just read was dropped (the end of the turn), for a sink
+    /// that wants the raw input.
+    dropped_marker: bool,
+    /// The end-of-turn token that is ending the output, while it does
+    /// (diagnostics say so rather than that the stream ended).
+    turn_end: Option<&'static str>,
     /// The open wrapper has no closer, in a format whose others do: its
     /// opener is one of `Json::unclosed_openers`, or it is a body that
     /// opened the output without a marker.
@@ -129,6 +139,9 @@ impl Engine {
             fed: 0,
             reasoning_at: None,
             in_message: false,
+            prompt_header: false,
+            dropped_marker: false,
+            turn_end: None,
             unclosed_wrapper: false,
             item: item::Item::Closed,
             detect,
@@ -152,6 +165,7 @@ impl Engine {
     }
 
     fn start_stream(&mut self) {
+        self.begin_prompt_header();
         self.fences = (!self.opts.calls_in_code_blocks).then(fence::CodeFences::default);
         self.reasoning_at =
             (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
@@ -488,7 +502,11 @@ impl Engine {
                         if S::WANTS_RAW {
                             // An opener that went to content opened nothing.
                             let opening = role.opens() && self.state != grammar::State::Content;
-                            sink.raw(spelled, opening);
+                            if mem::take(&mut self.dropped_marker) {
+                                sink.dropped(spelled);
+                            } else {
+                                sink.raw(spelled, opening);
+                            }
                         }
                     }
                     Step::Dead => {
@@ -610,7 +628,12 @@ impl Engine {
                 self.reached_text(at);
             }
             let n = self.text(s, sink);
-            Self::tee(sink, &s[..n]);
+            if S::WANTS_RAW && self.prompt_header && n > 0 {
+                // The header the prompt opened may open a call.
+                sink.raw(&s[..n], true);
+            } else {
+                Self::tee(sink, &s[..n]);
+            }
             s = &s[n..];
             at += n;
         }
@@ -631,67 +654,6 @@ impl Engine {
             s = &s[n..];
             at += n as u64;
         }
-    }
-
-    /// The end of the stream: flushes what is held, closes what is open.
-    #[inline(never)]
-    pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
-        if let Some(detect) = self.detect.as_deref_mut().filter(|d| !d.decided) {
-            return detect.finish(sink);
-        }
-        if self.foreign.is_some() {
-            return self.watched(sink, |engine, watch| {
-                engine.finish_format(watch);
-                watch.flush();
-            });
-        }
-        self.finish_format(sink);
-    }
-
-    #[inline(never)]
-    fn finish_format<S: Sink>(&mut self, sink: &mut S) {
-        let mut cut_marker = None;
-        if self.marker.is_active() && self.state == State::Json {
-            // A marker begun inside JSON text: JSON, unless the value
-            // ends (or fails) at its first byte; then it is a marker cut
-            // by the end in the state that follows, as it would be had it
-            // arrived after the value.
-            let pending = mem::take(&mut self.marker.pending);
-            self.reached_text_before(pending.len());
-            let n = self.text(&pending, sink);
-            Self::tee(sink, &pending[..n]);
-            if n == 0 && self.state != State::Json {
-                self.marker.pending = pending;
-            } else {
-                self.marker.state = None;
-                self.place_text(self.fed - (pending.len() - n) as u64);
-                self.text_all(&pending[n..], sink, true);
-                self.marker.pending = pending;
-                self.marker.pending.clear();
-            }
-        }
-        if self.marker.state.take().is_some() {
-            // Inside JSON, markers are text: there the bytes go to the
-            // reader.
-            let in_json = self.state == State::Json;
-            if self.state.inside_call() && !in_json && self.marker.pending.len() >= 2 {
-                // A marker cut by the end of the stream: markup, not value.
-                cut_marker = Some(mem::take(&mut self.marker.pending));
-            } else {
-                self.flush_pending(sink);
-            }
-        }
-        // What the end decides, it decides at the end of the input.
-        self.call.message.at = self.fed;
-        self.end_of_stream(cut_marker.as_deref(), sink);
-        if let Some(cut) = &cut_marker {
-            Self::tee(sink, cut);
-        }
-        if let Some(mut cut) = cut_marker {
-            cut.clear();
-            self.marker.pending = cut;
-        }
-        self.state = State::Content;
     }
 }
 

@@ -174,3 +174,71 @@ fn a_closer_at_the_very_end_is_accepted() {
     });
     assert_eq!(end, Some((Some(r#"{"p": "v"}"#.to_owned()), false)));
 }
+
+/// The model's end of turn (`Role::EndOfTurn`): the output ends there.
+#[test]
+fn the_end_of_turn_is_never_content() {
+    fn parse(format: Format, input: &str) -> crate::Message {
+        crate::Parser::new(format).parse(input)
+    }
+    let kinds = |m: &crate::Message| m.diagnostics.iter().map(|d| d.kind).collect::<Vec<_>>();
+
+    let m = parse(Format::Hermes, "Done.<|im_end|>");
+    assert_eq!(m.content.as_deref(), Some("Done."));
+    assert!(m.diagnostics.is_empty());
+
+    // A special token in prose ends the turn too; text after it reads on.
+    let call = r#"<tool_call>{"name": "f", "arguments": {}}</tool_call>"#;
+    let m = parse(Format::Hermes, &format!("a<|im_end|>b{call}<|endoftext|>"));
+    assert_eq!(m.content.as_deref(), Some("ab"));
+    assert_eq!(m.tool_calls.len(), 1);
+
+    // Inside a value: the call is cut off there, as at the end.
+    let m = parse(
+        Format::Qwen3Coder,
+        "<tool_call>\n<function=f>\n<parameter=a>\nx<|im_end|>y",
+    );
+    assert_eq!(m.tool_calls[0].arguments, r#"{"a": "x"}"#);
+    assert!(!m.tool_calls[0].complete);
+    assert_eq!(kinds(&m), [Kind::Truncated]);
+    assert_eq!(m.content.as_deref(), Some("y"));
+
+    // A tentative opening goes back to content.
+    let m = parse(Format::Qwen3Coder, "<tool_call><|im_end|>");
+    assert_eq!(m.content.as_deref(), Some("<tool_call>"));
+
+    // Inside JSON, markers are JSON text.
+    let m = parse(
+        Format::Hermes,
+        r#"<tool_call>{"name": "f", "arguments": {"a": "<|im_end|>"}}</tool_call>"#,
+    );
+    assert_eq!(m.tool_calls[0].arguments, r#"{"a": "<|im_end|>"}"#);
+    assert!(m.content.is_none());
+}
+
+#[test]
+fn an_end_of_turn_split_anywhere_is_dropped_the_same() {
+    let input = "It is sunny.<|eot_id|>";
+    let whole = crate::Parser::new(Format::Llama3Json).parse(input);
+    for at in 1..input.len() {
+        let mut parser = crate::Parser::new(Format::Llama3Json);
+        let mut content = String::new();
+        for piece in [&input[..at], &input[at..]] {
+            for event in parser.feed(piece.as_bytes()) {
+                if let Event::Content { text } = event {
+                    content.push_str(text);
+                }
+            }
+        }
+        for event in parser.finish() {
+            if let Event::Content { text } = event {
+                content.push_str(text);
+            }
+        }
+        assert_eq!(
+            Some(content.as_str()),
+            whole.content.as_deref(),
+            "split at {at}"
+        );
+    }
+}

@@ -112,7 +112,9 @@ impl Engine {
             | Role::BodyClose
             | Role::ItemOpen
             | Role::ItemSep
-            | Role::Layout => self.value_text(text, sink),
+            | Role::Layout
+            // (Never here: the end of the turn ends the value first.)
+            | Role::EndOfTurn => self.value_text(text, sink),
         }
     }
 

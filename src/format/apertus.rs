@@ -18,6 +18,7 @@ pub(crate) static APERTUS: Description = Description::json(
         (Role::CallClose, "<|tools_suffix|>"),
         (Role::ReasoningOpen, "<|inner_prefix|>"),
         (Role::ReasoningClose, "<|inner_suffix|>"),
+        (Role::EndOfTurn, "<|assistant_end|>"),
     ],
     Json::body(BodyKeys {
         name: &[],

@@ -149,3 +149,29 @@ fn a_format_file_names_its_syntax() {
         assert!(error.contains(wanted), "{json}: {error}");
     }
 }
+
+#[cfg(feature = "toml")]
+#[test]
+fn a_format_file_names_its_end_of_turn_tokens() {
+    let file = |tokens: &str| {
+        format!("name = \"file_turns\"\nbase = \"hermes\"\n[markers]\nend_of_turn = {tokens}\n")
+    };
+    let format = Format::from_toml(&file(r#"["<|im_end|>", "<eot>"]"#)).unwrap();
+    let ends: Vec<&str> = format
+        .markers()
+        .filter(|(role, _)| *role == Role::EndOfTurn)
+        .map(|(_, text)| text)
+        .collect();
+    assert_eq!(ends, ["<|im_end|>", "<eot>"]);
+    let written = format.to_toml();
+    assert!(
+        written.contains(r#"end_of_turn = ["<|im_end|>", "<eot>"]"#),
+        "{written}"
+    );
+    let message = crate::Parser::new(format).parse("Done.<eot>");
+    assert_eq!(message.content.as_deref(), Some("Done."));
+    // Checked as every marker is, and blamed on its line.
+    let error = Format::from_toml(&file(r#""<tool_call""#)).unwrap_err();
+    assert_eq!(error.line(), Some(4), "{error}");
+    assert_eq!(error.rule(), "no marker is the start of another");
+}

@@ -21,6 +21,7 @@ const MARKERS: &[(Role, &str)] = &[
     (Role::ArgsOpen, "<｜tool▁sep｜>"),
     (Role::ReasoningOpen, "<think>"),
     (Role::ReasoningClose, "</think>"),
+    (Role::EndOfTurn, "<｜end▁of▁sentence｜>"),
 ];
 
 pub(crate) static DEEPSEEK_V31: Description = Description {

@@ -42,6 +42,7 @@ pub(crate) static DEEPSEEK_V32: Description = dsml(
         (Role::ParamClose, "</｜DSML｜parameter>"),
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
+        (Role::EndOfTurn, "<｜end▁of▁sentence｜>"),
     ],
 );
 
@@ -56,5 +57,6 @@ pub(crate) static DEEPSEEK_V4: Description = dsml(
         (Role::ParamClose, "</｜DSML｜parameter>"),
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
+        (Role::EndOfTurn, "<｜end▁of▁sentence｜>"),
     ],
 );

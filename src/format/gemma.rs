@@ -20,6 +20,10 @@ pub(crate) static GEMMA4: Description = Description::json(
         (Role::CallClose, "<tool_call|>"),
         (Role::ReasoningOpen, "<|channel>thought\n"),
         (Role::ReasoningClose, "<channel|>"),
+        // After a call, Gemma 4 ends its turn by opening the tool's response.
+        (Role::EndOfTurn, "<turn|>"),
+        (Role::EndOfTurn, "<|tool_response>"),
+        (Role::EndOfTurn, "<eos>"),
     ],
     Json::calls(Syntax::Gemma {
         delimiter: "<|\"|>",
@@ -31,6 +35,9 @@ pub(crate) static FUNCTIONGEMMA: Description = Description::json(
     &[
         (Role::CallOpen, "<start_function_call>"),
         (Role::CallClose, "<end_function_call>"),
+        (Role::EndOfTurn, "<end_of_turn>"),
+        (Role::EndOfTurn, "<start_function_response>"),
+        (Role::EndOfTurn, "<eos>"),
     ],
     Json::calls(Syntax::Gemma {
         delimiter: "<escape>",

@@ -22,6 +22,7 @@ pub(crate) static GIGACHAT3: Description = Description::json(
     &[
         (Role::CallOpen, "function call"),
         (Role::FuncOpen, "<|role_sep|>"),
+        (Role::EndOfTurn, "</s>"),
     ],
     Json::body(BodyKeys {
         name: &["name"],

@@ -25,6 +25,10 @@ const MARKERS: &[(Role, &str)] = &[
     (Role::ParamClose, "</arg_value>"),
     (Role::ReasoningOpen, "<think>"),
     (Role::ReasoningClose, "</think>"),
+    // The turn ends where the next role would begin.
+    (Role::EndOfTurn, "<|endoftext|>"),
+    (Role::EndOfTurn, "<|user|>"),
+    (Role::EndOfTurn, "<|observation|>"),
 ];
 
 const FOLLOWS: &[(Role, &[Role])] = &[

@@ -6,13 +6,15 @@
 //! ```
 //!
 //! (one line in real output; the prompt ends with `<|start|>assistant`, so
-//! the first message starts at `<|channel|>`). Every message has a header;
+//! the first message usually starts at `<|channel|>`, and may go on with
+//! that header's recipient, or with `<|message|>`). Every message has a header;
 //! the recipient `to=functions.NAME`, before or after the channel, makes
 //! the body a call's JSON arguments, ended by their own `}` and then
 //! `<|call|>`. The `analysis` channel is reasoning, as is a message to a
 //! built-in tool (`to=browser.search`); `final`, and `commentary` without a
 //! recipient (a preamble), are content. Text outside any message is
-//! content.
+//! content; the ends of messages (`<|end|>`, `<|return|>`, `<|call|>`)
+//! and `<|endoftext|>` never are.
 
 use super::{Description, Headers, Json, Role};
 
@@ -28,6 +30,7 @@ pub(crate) static HARMONY: Description = Description {
             (Role::BodyClose, "<|end|>"),
             (Role::BodyClose, "<|return|>"),
             (Role::FuncClose, "<|call|>"),
+            (Role::EndOfTurn, "<|endoftext|>"),
         ],
         Json {
             headers: Some(Headers {

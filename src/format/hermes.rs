@@ -22,6 +22,8 @@ pub(crate) static HERMES: Description = Description::json(
         (Role::CallClose, "</tool_call>"),
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
+        (Role::EndOfTurn, "<|im_end|>"),
+        (Role::EndOfTurn, "<|endoftext|>"),
     ],
     Json::body(BodyKeys {
         name: &["name"],

@@ -51,6 +51,7 @@ pub(crate) static INTERNLM: Description = wrapped(
         (Role::CallOpen, "<|action_start|>"),
         (Role::FuncOpen, "<|plugin|>"),
         (Role::CallClose, "<|action_end|>"),
+        (Role::EndOfTurn, "<|im_end|>"),
     ],
     KEYS,
 );
@@ -75,13 +76,26 @@ pub(crate) static HUNYUAN_A13B: Description = wrapped(
 );
 
 /// Granite 3: the list follows `<|tool_call|>` and ends with itself.
-pub(crate) static GRANITE: Description =
-    wrapped("granite", &[(Role::CallOpen, "<|tool_call|>")], LIST);
+pub(crate) static GRANITE: Description = wrapped(
+    "granite",
+    &[
+        (Role::CallOpen, "<|tool_call|>"),
+        (Role::EndOfTurn, "<|end_of_text|>"),
+    ],
+    LIST,
+);
 
 /// Phi-4-mini: the list follows the word `functools`; in prose, the word
 /// without a list after it is text.
-pub(crate) static PHI4_MINI_JSON: Description =
-    wrapped("phi4_mini_json", &[(Role::CallOpen, "functools")], LIST);
+pub(crate) static PHI4_MINI_JSON: Description = wrapped(
+    "phi4_mini_json",
+    &[
+        (Role::CallOpen, "functools"),
+        (Role::EndOfTurn, "<|end|>"),
+        (Role::EndOfTurn, "<|endoftext|>"),
+    ],
+    LIST,
+);
 
 /// MiniMax-M1: one call object per line inside one wrapper (the same
 /// wrapper as Jamba's, without the list); a body after another in the
@@ -103,6 +117,7 @@ pub(crate) static COHERE_COMMAND3: Description = Description {
             // Command A thinks before it acts.
             (Role::ReasoningOpen, "<|START_THINKING|>"),
             (Role::ReasoningClose, "<|END_THINKING|>"),
+            (Role::EndOfTurn, "<|END_OF_TURN_TOKEN|>"),
         ],
         BodyKeys {
             name: &["tool_name", "name"],
@@ -119,6 +134,9 @@ pub(crate) static COHERE_COMMAND3: Description = Description {
 /// `_` alike).
 pub(crate) static GRANITE_20B_FC: Description = wrapped(
     "granite-20b-fc",
-    &[(Role::CallOpen, "<function_call>")],
+    &[
+        (Role::CallOpen, "<function_call>"),
+        (Role::EndOfTurn, "<|endoftext|>"),
+    ],
     KEYS,
 );

@@ -33,6 +33,7 @@ pub(crate) static KIMI_K2: Description = Description {
             // Kimi-VL and K1.5 think between these.
             (Role::ReasoningOpen, "◁think▷"),
             (Role::ReasoningClose, "◁/think▷"),
+            (Role::EndOfTurn, "<|im_end|>"),
         ],
         Json {
             id_in_name: Some(IdInName {

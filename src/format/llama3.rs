@@ -17,7 +17,15 @@ pub(crate) static LLAMA3_JSON: Description = Description {
     aliases: &["llama4_json"],
     ..Description::json(
         "llama3_json",
-        &[(Role::CallOpen, "<|python_tag|>")],
+        &[
+            (Role::CallOpen, "<|python_tag|>"),
+            // Llama 3's, then Llama 4's.
+            (Role::EndOfTurn, "<|eot_id|>"),
+            (Role::EndOfTurn, "<|eom_id|>"),
+            (Role::EndOfTurn, "<|end_of_text|>"),
+            (Role::EndOfTurn, "<|eot|>"),
+            (Role::EndOfTurn, "<|eom|>"),
+        ],
         Json {
             open_at_start: true,
             body_separator: Some(b';'),

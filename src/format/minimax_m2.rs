@@ -29,6 +29,7 @@ pub(crate) static MINIMAX_M2: Description = Description {
         (Role::ParamClose, "</parameter>"),
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
+        (Role::EndOfTurn, "[e~["),
     ],
     // Values are verbatim: their newlines are theirs.
     strip_one_newline: false,

@@ -23,6 +23,7 @@ pub(crate) static MISTRAL: Description = Description::json(
         (Role::IdOpen, "[CALL_ID]"),
         (Role::ReasoningOpen, "[THINK]"),
         (Role::ReasoningClose, "[/THINK]"),
+        (Role::EndOfTurn, "</s>"),
     ],
     // Both: a list of call objects, or a name and its arguments.
     Json {

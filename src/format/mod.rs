@@ -128,11 +128,17 @@ pub enum Role {
     /// Markup around content that is not content (Kimi K3's response
     /// channel, `<|open|>response<|sep|>`): dropped between calls.
     Layout,
+    /// The model's end-of-turn token (`<|im_end|>`, `<|eot_id|>`, `</s>`):
+    /// the output ends there. Never content, never a value: what is open
+    /// ends as at the end of the stream (a call cut off there is
+    /// `truncated`), and the token is dropped, silently, as a server that
+    /// stops at it would. Inside JSON it is JSON text, as every marker is.
+    EndOfTurn,
 }
 
 impl Role {
     /// How many roles there are.
-    pub(crate) const COUNT: usize = Role::Layout as usize + 1;
+    pub(crate) const COUNT: usize = Role::EndOfTurn as usize + 1;
 
     /// Every role, in the order of this type's documentation.
     pub const ALL: [Role; Role::COUNT] = [
@@ -157,6 +163,7 @@ impl Role {
         Role::ItemSep,
         Role::ItemClose,
         Role::Layout,
+        Role::EndOfTurn,
     ];
 
     /// The role's name in format files and messages (`call_open`,
@@ -190,6 +197,7 @@ impl Role {
             Role::ItemSep => "item_separator",
             Role::ItemClose => "item_close",
             Role::Layout => "layout",
+            Role::EndOfTurn => "end_of_turn",
         }
     }
 

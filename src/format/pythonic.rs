@@ -27,6 +27,12 @@ pub(crate) static PYTHONIC: Description = Description {
         &[
             (Role::CallOpen, "<|python_start|>"),
             (Role::CallClose, "<|python_end|>"),
+            // Llama 3.2's, then Llama 4's.
+            (Role::EndOfTurn, "<|eot_id|>"),
+            (Role::EndOfTurn, "<|eom_id|>"),
+            (Role::EndOfTurn, "<|end_of_text|>"),
+            (Role::EndOfTurn, "<|eot|>"),
+            (Role::EndOfTurn, "<|eom|>"),
         ],
         Json {
             open_at_start: true,
@@ -45,6 +51,8 @@ pub(crate) static OLMO3: Description = Description::json(
         (Role::CallClose, "</function_calls>"),
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
+        (Role::EndOfTurn, "<|im_end|>"),
+        (Role::EndOfTurn, "<|endoftext|>"),
     ],
     Json {
         body_separator: Some(b','),
@@ -60,6 +68,7 @@ pub(crate) static LFM2: Description = Description::json(
         (Role::CallClose, "<|tool_call_end|>"),
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
+        (Role::EndOfTurn, "<|im_end|>"),
     ],
     Json::calls(Syntax::Python),
 );

@@ -31,6 +31,8 @@ pub(crate) static QWEN3_CODER: Description = Description {
         (Role::ParamClose, "</parameter>"),
         (Role::ReasoningOpen, "<think>"),
         (Role::ReasoningClose, "</think>"),
+        (Role::EndOfTurn, "<|im_end|>"),
+        (Role::EndOfTurn, "<|endoftext|>"),
     ],
     func_name_end: NameEnd::Byte(b'>'),
     param_name_end: NameEnd::Byte(b'>'),

@@ -26,6 +26,7 @@ pub(crate) static SEED_OSS: Description = Description {
         (Role::ParamClose, "</parameter>"),
         (Role::ReasoningOpen, "<seed:think>"),
         (Role::ReasoningClose, "</seed:think>"),
+        (Role::EndOfTurn, "<seed:eos>"),
     ],
     ..QWEN3_CODER
 };

@@ -242,3 +242,36 @@ fn names_are_normal_and_no_two_formats_share_one() {
         }
     }
 }
+
+#[test]
+fn an_end_of_turn_marker_keeps_the_marker_rules() {
+    static EOT: Description = desc(&[
+        (Role::CallOpen, "<call>"),
+        (Role::CallClose, "</call>"),
+        (Role::FuncOpen, "<fn="),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+        (Role::EndOfTurn, "<|end|>"),
+        (Role::EndOfTurn, "<|endoftext|>"),
+    ]);
+    assert_eq!(EOT.validate(), Ok(()));
+    static PREFIX: Description = desc(&[
+        (Role::CallOpen, "<call>"),
+        (Role::CallClose, "</call>"),
+        (Role::FuncOpen, "<fn="),
+        (Role::ParamOpen, "<p="),
+        (Role::ParamClose, "</p>"),
+        (Role::EndOfTurn, "<c"),
+    ]);
+    assert_eq!(
+        PREFIX.validate(),
+        Err(DescriptionError::Prefix("<c".into(), "<call>".into()))
+    );
+    static EMPTY: Description = desc(&[(Role::EndOfTurn, "")]);
+    assert_eq!(
+        EMPTY.validate(),
+        Err(DescriptionError::EmptyMarker(Role::EndOfTurn))
+    );
+    assert_eq!("end_of_turn".parse::<Role>(), Ok(Role::EndOfTurn));
+    assert_eq!(Role::EndOfTurn.key(), "end_of_turn");
+}

@@ -25,6 +25,9 @@ pub(crate) static XLAM: Description = Description::json(
         (Role::CallOpen, "<tool_call>"),
         (Role::CallOpen, "[TOOL_CALLS]"),
         (Role::CallClose, "</tool_call>"),
+        // xLAM-2 is trained on Llama 3.1 and on Qwen 2.5.
+        (Role::EndOfTurn, "<|eot_id|>"),
+        (Role::EndOfTurn, "<|im_end|>"),
     ],
     Json {
         open_at_start: true,
