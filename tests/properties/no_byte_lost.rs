@@ -55,7 +55,7 @@ pub fn check_no_byte_lost(
     input: &[u8],
     cuts: &[usize],
 ) -> Result<(), TestCaseError> {
-    let Ok(text) = std::str::from_utf8(input) else {
+    let Ok(_) = std::str::from_utf8(input) else {
         // Invalid bytes come back as U+FFFD: not the input's bytes.
         return Ok(());
     };
@@ -93,7 +93,8 @@ pub fn check_no_byte_lost(
     let whole: String = std::iter::once(gated.before.as_str())
         .chain(gated.after.iter().map(String::as_str))
         .collect();
-    prop_assert_eq!(whole.as_str(), text, "rejecting every call");
+    // The model's end-of-turn tokens are dropped wherever they are.
+    prop_assert_eq!(whole, as_content(format, input), "rejecting every call");
 
     let mut parser = build(format, ValueTermination::Lookahead, true, None);
     let plain = feed_cut(&mut parser, input, cuts);
