@@ -170,3 +170,40 @@ fn readable_siblings_in_a_list_stay_calls() {
         }
     }
 }
+
+/// An escape that turns out unreadable is given back as the model wrote
+/// it, digits and their case included, at every split: the stream's
+/// content from the escape on is the input's text from there.
+#[test]
+fn an_unreadable_escape_comes_back_as_written() {
+    let cases: &[(Format, &str, &str)] = &[
+        (
+            Format::Hermes,
+            r#"<tool_call>{"name": "f", "arguments": {"s": "\u00AG"}}</tool_call>"#,
+            r#"\u00AG"}}"#,
+        ),
+        (Format::Pythonic, r"[f(s='\x4')]", r"\x4')"),
+        (Format::Pythonic, r"[f(s='\u00Ag')]", r"\u00Ag')"),
+        (Format::Pythonic, r"[f(s='\U0001F60')]", r"\U0001F60')"),
+        (Format::Pythonic, r"[f(s='\N{DASH}')]", r"\N{DASH}')"),
+    ];
+    for &(format, text, rest) in cases {
+        let mut rng = Rng(text.len() as u64 + 7);
+        for round in 0..40 {
+            let cuts = if round == 0 {
+                Vec::new()
+            } else {
+                rng.cuts(text.len())
+            };
+            let events = feed_cut(&mut Parser::new(format), text.as_bytes(), &cuts);
+            let content: String = events
+                .iter()
+                .filter_map(|e| match e {
+                    OwnedEvent::Content { text } => Some(text.as_str()),
+                    _ => None,
+                })
+                .collect();
+            assert_eq!(content, rest, "{format} {text} cut at {cuts:?}");
+        }
+    }
+}

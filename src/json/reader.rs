@@ -224,10 +224,13 @@ enum Escape {
     None,
     /// After `\`.
     Backslash,
-    /// After `\u` and this many hex digits of `value`.
+    /// After `\u` and this many hex digits of `value`; bit `i` of `upper`
+    /// says digit `i` was an upper-case letter, so that digits given back
+    /// after an error are the bytes the model wrote.
     Unicode {
         digits: u8,
         value: u16,
+        upper: u8,
     },
 }
 
@@ -297,11 +300,23 @@ impl Stepper for JsonReader {
             State::InString => match self.escape {
                 Escape::None => String::new(),
                 Escape::Backslash => "\\".to_owned(),
-                // The digits as read, but for their case.
-                Escape::Unicode { digits, value } => {
-                    let digits = usize::from(digits);
-                    let hex = format!("{value:0digits$x}");
-                    format!("\\u{}", &hex[hex.len() - digits..])
+                // The digits as read.
+                Escape::Unicode {
+                    digits,
+                    value,
+                    upper,
+                } => {
+                    let mut text = String::from("\\u");
+                    for i in 0..digits {
+                        let nibble = (value >> (4 * (digits - 1 - i))) & 0xF;
+                        let digit = char::from_digit(u32::from(nibble), 16).unwrap_or('0');
+                        if upper & (1 << i) != 0 {
+                            text.push(digit.to_ascii_uppercase());
+                        } else {
+                            text.push(digit);
+                        }
+                    }
+                    text
                 }
             },
             _ => String::new(),
@@ -587,6 +602,7 @@ impl JsonReader {
                         self.escape = Escape::Unicode {
                             digits: 0,
                             value: 0,
+                            upper: 0,
                         };
                         return Ok(at + 1);
                     }
@@ -596,14 +612,20 @@ impl JsonReader {
                 self.lone_surrogate(sink)?;
                 self.char(plain, sink)?;
             }
-            Escape::Unicode { digits, value } => {
+            Escape::Unicode {
+                digits,
+                value,
+                upper,
+            } => {
                 let digit = char::from(b).to_digit(16).ok_or(JsonErrorKind::BadEscape)?;
                 // Four hex digits fit a u16.
                 let value = value << 4 | digit as u16;
+                let upper = upper | u8::from(b.is_ascii_uppercase()) << digits;
                 if digits < 3 {
                     self.escape = Escape::Unicode {
                         digits: digits + 1,
                         value,
+                        upper,
                     };
                     return Ok(at + 1);
                 }

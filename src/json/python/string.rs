@@ -13,6 +13,10 @@ pub(super) struct Str {
     /// Closing quotes seen in a row (a triple-quoted string ends at 3).
     quotes: u8,
     escape: Escape,
+    /// The open escape's text (`\`, its letter, its digits so far): given
+    /// back as written when the escape turns out unreadable.
+    escape_text: [u8; 10],
+    escape_len: u8,
 }
 
 impl Str {
@@ -23,6 +27,8 @@ impl Str {
             triple: false,
             quotes: 0,
             escape: Escape::None,
+            escape_text: [0; 10],
+            escape_len: 0,
         }
     }
 }
@@ -41,12 +47,30 @@ impl Str {
         self.quote
     }
 
-    /// The escape's text read so far, when it is only its `\` (see
-    /// `Stepper::unread`; the digits of a `\x` escape are not kept).
-    pub(super) fn unread(&self) -> &'static str {
+    /// The open escape's text read so far (see `Stepper::unread`).
+    pub(super) fn unread(&self) -> &str {
         match self.escape {
-            Escape::Backslash => "\\",
+            Escape::Backslash | Escape::Digits { .. } => {
+                // Only ASCII is ever kept.
+                std::str::from_utf8(&self.escape_text[..usize::from(self.escape_len)])
+                    .unwrap_or_default()
+            }
             _ => "",
+        }
+    }
+
+    /// Starts the escape's text at its `\`.
+    fn begin_escape(&mut self) {
+        self.escape = Escape::Backslash;
+        self.escape_text[0] = b'\\';
+        self.escape_len = 1;
+    }
+
+    /// One more byte of the open escape (at most `\U` and eight digits).
+    fn keep_escape_byte(&mut self, b: u8) {
+        if let Some(slot) = self.escape_text.get_mut(usize::from(self.escape_len)) {
+            *slot = b;
+            self.escape_len += 1;
         }
     }
 }
@@ -220,7 +244,7 @@ impl PyReader {
                     self.char(role, plain, sink)?;
                     return Ok(at + 2);
                 }
-                self.string.escape = Escape::Backslash;
+                self.string.begin_escape();
                 Ok(at + 1)
             }
             b'\n' | b'\r' if !triple => {
@@ -286,6 +310,7 @@ impl PyReader {
                     b't' => '\t',
                     b'v' => '\x0b',
                     b'0'..=b'7' => {
+                        string.keep_escape_byte(b);
                         string.escape = Escape::Digits {
                             radix: 8,
                             left: 2,
@@ -294,6 +319,7 @@ impl PyReader {
                         return Ok(at + 1);
                     }
                     b'x' | b'u' | b'U' => {
+                        string.keep_escape_byte(b);
                         let left = match b {
                             b'x' => 2,
                             b'u' => 4,
@@ -325,6 +351,7 @@ impl PyReader {
                             string.escape = Escape::None;
                             self.escaped(role, value, sink)?;
                         } else {
+                            string.keep_escape_byte(b);
                             string.escape = Escape::Digits {
                                 radix,
                                 left: left - 1,
