@@ -20,6 +20,10 @@ pub(crate) struct Resync {
     quote: Option<u8>,
     /// After a `\` in that string.
     escaped: bool,
+    /// The element is a body of a sequence (bodies one after another in a
+    /// wrapper, or chained by a separator: Olmo 3's lines), not of a list:
+    /// it ends where its own brackets close.
+    in_sequence: bool,
 }
 
 impl Engine {
@@ -27,16 +31,19 @@ impl Engine {
     /// reader had `nesting` open: skips to the element's end if the call is
     /// an element of such a list.
     pub(super) fn begin_resync(&mut self, nesting: &Nesting) -> bool {
-        let in_element = self.json.is_body && nesting.open.len() > 1 && nesting.open[0] == b'[';
-        if in_element {
+        let in_list = self.json.is_body && nesting.open.len() > 1 && nesting.open[0] == b'[';
+        let sequence = self.wrapper_has_closer() || self.json().body_separator.is_some();
+        let in_sequence = !in_list && self.json.is_body && !nesting.open.is_empty() && sequence;
+        if in_list || in_sequence {
             self.json.resync = Resync {
-                open: nesting.open.len() - 1,
+                open: nesting.open.len() - usize::from(in_list),
                 quote: nesting.quote,
                 escaped: false,
+                in_sequence,
             };
             self.state = State::Resync;
         }
-        in_element
+        in_list || in_sequence
     }
 
     /// Text of the failed element: content up to the `,` after it (the
@@ -57,7 +64,16 @@ impl Engine {
             match b {
                 b'"' | b'\'' => r.quote = Some(b),
                 b'[' | b'{' | b'(' => r.open += 1,
-                b']' | b'}' | b')' if r.open > 0 => r.open -= 1,
+                b']' | b'}' | b')' if r.open > 1 || (r.open == 1 && !r.in_sequence) => r.open -= 1,
+                b']' | b'}' | b')' if r.open == 1 => {
+                    // The body's own end: what follows it is read as after
+                    // any body (another body, the separator, the closer).
+                    self.content(sink, &s[..=at]);
+                    self.hold.text.clear();
+                    self.json.rest_is_content = false;
+                    self.state = State::AfterJson;
+                    return at + 1;
+                }
                 b',' if r.open == 0 => {
                     // The separator is the list's.
                     self.content(sink, &s[..at]);
