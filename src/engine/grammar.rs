@@ -211,7 +211,7 @@ impl Engine {
                 ws
             }
             State::InCall if self.json.rest_is_content => {
-                self.content(sink, s);
+                self.content_here(sink, s);
                 s.len()
             }
             State::InCall => {

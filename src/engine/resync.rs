@@ -60,13 +60,13 @@ impl Engine {
                 b']' | b'}' | b')' if r.open > 0 => r.open -= 1,
                 b',' if r.open == 0 => {
                     // The separator is the list's.
-                    self.content(sink, &s[..at]);
+                    self.content_here(sink, &s[..at]);
                     self.resume_list(sink);
                     return at + 1;
                 }
                 b']' => {
                     // The list's own end: the value is whole.
-                    self.content(sink, &s[..at]);
+                    self.content_here(sink, &s[..at]);
                     self.hold.text.clear();
                     self.json.rest_is_content = false;
                     self.state = State::AfterJson;
@@ -75,7 +75,7 @@ impl Engine {
                 _ => {}
             }
         }
-        self.content(sink, s);
+        self.content_here(sink, s);
         s.len()
     }
 
