@@ -105,11 +105,22 @@ fn near_misses_after_tentative_states_do_not_depend_on_the_split() {
 /// format's call in it is reported at its own bytes).
 #[test]
 fn an_opener_read_again_begins_where_it_is() {
+    let second = "<longcat_tool_call>{\"arguments\": {\"[TOOL_CALLS]g[ARGS]{}\": 1}, \"name\": 5}";
+    // After an opener whose body was to begin, and inside a call whose
+    // JSON became unreadable.
+    for first in [
+        "<longcat_tool_call>",
+        "<longcat_tool_call>{\"name\": \"f\", \"arguments\": {\"a\": ",
+    ] {
+        opener_read_again(first, second);
+    }
+}
+
+fn opener_read_again(first: &str, second: &str) {
     use toolcall_stream::{DiagnosticKind, Format, Ids, OwnedEvent, Parser};
-    let input = "<longcat_tool_call><longcat_tool_call>\
-                 {\"arguments\": {\"[TOOL_CALLS]g[ARGS]{}\": 1}, \"name\": 5}</longcat_tool_call>";
+    let input = format!("{first}{second}</longcat_tool_call>");
     let opener = input.find("[TOOL_CALLS]").unwrap() as u64;
-    let body = "<longcat_tool_call>".len() as u64;
+    let body = first.len() as u64;
     let mut parser = Parser::builder()
         .format(Format::LongCat)
         .ids(Ids::sequential("call_"))
@@ -125,7 +136,8 @@ fn an_opener_read_again_begins_where_it_is() {
             .collect::<Vec<_>>()
     };
     assert_eq!(starts(DiagnosticKind::ForeignFormat), [opener], "{whole:?}");
-    assert_eq!(starts(DiagnosticKind::InvalidJson), [body], "{whole:?}");
+    let invalid = starts(DiagnosticKind::InvalidJson);
+    assert_eq!(invalid.last(), Some(&body), "{whole:?}");
     for cut in 1..input.len() {
         let split = coalesce(feed_cut(&mut parser, input.as_bytes(), &[cut]));
         assert_eq!(split, whole, "cut at {cut}");

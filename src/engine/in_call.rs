@@ -97,7 +97,7 @@ impl Engine {
                     // An item's markers: handled after the call.
                     Role::FuncOpen | Role::ItemOpen | Role::ItemClose => {
                         self.state = State::Between { bare };
-                        self.on_marker(role, sink);
+                        self.marker_read_again(role, text, sink);
                     }
                     _ => {
                         // A new wrapper implies the last one was left open.
@@ -105,7 +105,7 @@ impl Engine {
                             self.new_wrapper_before_close(sink);
                         }
                         self.state = State::Content;
-                        self.on_marker(role, sink);
+                        self.marker_read_again(role, text, sink);
                     }
                 }
             }
