@@ -98,3 +98,48 @@ fn near_misses_after_tentative_states_do_not_depend_on_the_split() {
         }
     }
 }
+
+/// An opener met where the previous opening's JSON body was to begin ends
+/// that opening and begins its own, from its own bytes: the body after it,
+/// given back as content, is placed there at every split (another
+/// format's call in it is reported at its own bytes).
+#[test]
+fn an_opener_read_again_begins_where_it_is() {
+    let second = "<longcat_tool_call>{\"arguments\": {\"[TOOL_CALLS]g[ARGS]{}\": 1}, \"name\": 5}";
+    // After an opener whose body was to begin, and inside a call whose
+    // JSON became unreadable.
+    for first in [
+        "<longcat_tool_call>",
+        "<longcat_tool_call>{\"name\": \"f\", \"arguments\": {\"a\": ",
+    ] {
+        opener_read_again(first, second);
+    }
+}
+
+fn opener_read_again(first: &str, second: &str) {
+    use toolcall_stream::{DiagnosticKind, Format, Ids, OwnedEvent, Parser};
+    let input = format!("{first}{second}</longcat_tool_call>");
+    let opener = input.find("[TOOL_CALLS]").unwrap() as u64;
+    let body = first.len() as u64;
+    let mut parser = Parser::builder()
+        .format(Format::LongCat)
+        .ids(Ids::sequential("call_"))
+        .build();
+    let whole = coalesce(one_shot(&mut parser, input.as_bytes()));
+    let starts = |kind| {
+        whole
+            .iter()
+            .filter_map(|event| match event {
+                OwnedEvent::Diagnostic { kind: k, span, .. } if *k == kind => Some(span.start),
+                _ => None,
+            })
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(starts(DiagnosticKind::ForeignFormat), [opener], "{whole:?}");
+    let invalid = starts(DiagnosticKind::InvalidJson);
+    assert_eq!(invalid.last(), Some(&body), "{whole:?}");
+    for cut in 1..input.len() {
+        let split = coalesce(feed_cut(&mut parser, input.as_bytes(), &[cut]));
+        assert_eq!(split, whole, "cut at {cut}");
+    }
+}

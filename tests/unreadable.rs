@@ -207,3 +207,45 @@ fn an_unreadable_escape_comes_back_as_written() {
         }
     }
 }
+
+/// The text after the unreadable point (the rest of a list's element, or
+/// the rest up to the call's closer) is content placed where it is in the
+/// input: another format's call in it is reported at its own bytes, at
+/// every split.
+#[test]
+fn content_after_the_unreadable_point_is_placed_where_it_is() {
+    let cases = [
+        (
+            Format::BareJson,
+            "\n[{\"name\": \"f\", \"arguments\": {\"args\"},\n  \"\\u0001```\\t[TOOL_CALLS]g[ARGS]{}",
+        ),
+        (
+            Format::Hermes,
+            "<tool_call>{\"name\": \"f\", \"arguments\": {\"city\": Paris}} x [TOOL_CALLS]g[ARGS]{}</tool_call>",
+        ),
+    ];
+    for (format, input) in cases {
+        let opener = input.find("[TOOL_CALLS]").unwrap() as u64;
+        let mut parser = Parser::builder()
+            .format(format)
+            .ids(Ids::sequential("call_"))
+            .build();
+        let whole = coalesce(one_shot(&mut parser, input.as_bytes()));
+        let foreign: Vec<_> = whole
+            .iter()
+            .filter_map(|event| match event {
+                OwnedEvent::Diagnostic {
+                    kind: DiagnosticKind::ForeignFormat,
+                    span,
+                    ..
+                } => Some(span.start),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(foreign, [opener], "{format:?}: {whole:?}");
+        for cut in 1..input.len() {
+            let split = coalesce(feed_cut(&mut parser, input.as_bytes(), &[cut]));
+            assert_eq!(split, whole, "{format:?} cut at {cut}");
+        }
+    }
+}

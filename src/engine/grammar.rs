@@ -211,7 +211,7 @@ impl Engine {
                 ws
             }
             State::InCall if self.json.rest_is_content => {
-                self.content(sink, s);
+                self.content_here(sink, s);
                 s.len()
             }
             State::InCall => {
@@ -469,7 +469,7 @@ impl Engine {
                 Role::ItemOpen => self.begin_item(text, sink),
                 Role::CallOpen => {
                     self.reject_opening(sink);
-                    self.on_marker(role, sink);
+                    self.marker_read_again(role, text, sink);
                 }
                 Role::CallClose => self.close_preamble(text, sink),
                 _ => self.marker_as_text(text, sink),
@@ -521,7 +521,7 @@ impl Engine {
                 } else {
                     self.reject_opening(sink);
                 }
-                self.on_marker(role, sink);
+                self.marker_read_again(role, text, sink);
             }
             State::Confirming => {
                 let confirmed_by = match self.hold.opening {
@@ -536,7 +536,7 @@ impl Engine {
                 } else {
                     self.reject_opening(sink);
                 }
-                self.on_marker(role, sink);
+                self.marker_read_again(role, text, sink);
             }
             State::ItemType => self.marker_in_item_type(role, text, sink),
             State::InCall => self.marker_in_call(role, text, sink),
@@ -659,7 +659,7 @@ impl Engine {
             }
             State::JsonStart { .. } => {
                 self.no_json(sink);
-                self.on_marker(role, sink);
+                self.marker_read_again(role, text, sink);
             }
             // Markers are not looked for inside JSON: the marker is JSON
             // text, unless the value ended (or failed) at its first byte.

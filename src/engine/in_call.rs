@@ -23,8 +23,10 @@ impl Engine {
         ) || (role == Role::ArgsOpen && self.call.current().is_none());
         if stray && self.json.rest_is_content {
             // After a call's JSON failed, a marker that is not structure
-            // here is text, as the text around it.
-            return self.content(sink, text);
+            // here is text, as the text around it (placed where the
+            // marker, which ends at the place, begins).
+            let at = self.call.message.at.saturating_sub(text.len() as u64);
+            return self.content_placed(sink, text, at);
         }
         if matches!(
             role,
@@ -95,7 +97,7 @@ impl Engine {
                     // An item's markers: handled after the call.
                     Role::FuncOpen | Role::ItemOpen | Role::ItemClose => {
                         self.state = State::Between { bare };
-                        self.on_marker(role, sink);
+                        self.marker_read_again(role, text, sink);
                     }
                     _ => {
                         // A new wrapper implies the last one was left open.
@@ -103,7 +105,7 @@ impl Engine {
                             self.new_wrapper_before_close(sink);
                         }
                         self.state = State::Content;
-                        self.on_marker(role, sink);
+                        self.marker_read_again(role, text, sink);
                     }
                 }
             }

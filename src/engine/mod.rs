@@ -343,8 +343,17 @@ impl Engine {
         }
     }
 
+    /// Content made of the text being handed over in a state other than
+    /// `Content` (the rest of an unreadable call, its list's element): it
+    /// starts where that text does, not where the construct before it
+    /// began, whatever the chunking.
+    pub(super) fn content_here<S: Sink>(&mut self, sink: &mut S, text: &str) {
+        let at = self.call.message.at;
+        self.content_placed(sink, text, at);
+    }
+
     /// Text outside calls that starts at input offset `at`.
-    fn content_placed<S: Sink>(&mut self, sink: &mut S, text: &str, at: u64) {
+    pub(super) fn content_placed<S: Sink>(&mut self, sink: &mut S, text: &str, at: u64) {
         if let Some(fences) = &mut self.fences {
             fences.push(text);
         }

@@ -8,6 +8,7 @@
 
 use super::grammar::State;
 use super::Engine;
+use crate::format::Role;
 use crate::sink::Sink;
 
 impl Engine {
@@ -52,6 +53,16 @@ impl Engine {
         self.call.message.at = end.saturating_sub(text.len() as u64);
         self.text_all(text, sink, false);
         self.call.message.at = end;
+    }
+
+    /// A marker (`text`, which ends at the place) read again after the
+    /// opening it met went back to content: outside a call it begins what
+    /// it opens from its own start, not from where that opening began.
+    pub(super) fn marker_read_again<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        if self.state.is_outside() {
+            self.call.message.from = self.call.message.at.saturating_sub(text.len() as u64);
+        }
+        self.on_marker(role, sink);
     }
 
     /// Starts holding `marker` (an opening's opener), from where the

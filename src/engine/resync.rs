@@ -76,13 +76,13 @@ impl Engine {
                 }
                 b',' if r.open == 0 => {
                     // The separator is the list's.
-                    self.content(sink, &s[..at]);
+                    self.content_here(sink, &s[..at]);
                     self.resume_list(sink);
                     return at + 1;
                 }
                 b']' => {
                     // The list's own end: the value is whole.
-                    self.content(sink, &s[..at]);
+                    self.content_here(sink, &s[..at]);
                     self.hold.text.clear();
                     self.json.rest_is_content = false;
                     self.state = State::AfterJson;
@@ -91,7 +91,7 @@ impl Engine {
                 _ => {}
             }
         }
-        self.content(sink, s);
+        self.content_here(sink, s);
         s.len()
     }
 
