@@ -464,7 +464,7 @@ impl FormatBuilder {
         Ok(Format::Custom(CustomFormat { compiled }))
     }
 
-    #[cfg(test)]
+    #[cfg(all(test, feature = "toml"))]
     pub(crate) fn owned(&self) -> &Owned {
         &self.owned
     }

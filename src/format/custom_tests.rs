@@ -1,6 +1,7 @@
 //! Formats of a user's own: the builder, the rules only they can break,
 //! and format files saying everything the built-in descriptions say.
 
+#[cfg(feature = "toml")]
 use super::owned::Owned;
 use super::*;
 
