@@ -92,6 +92,13 @@ def test_the_plugin_reassembles_to_our_parse(case):
     assert (normal or None) == ours.content
     for size in (1, 3, 7):
         content, calls = streamed(name, text, tools, size)
+        if any(d.kind == "rejected_call" for d in ours.diagnostics):
+            # A stream has announced the unreadable call (it ends incomplete)
+            # where the whole output returns it as content: the kept calls
+            # are there, in order (docs/events.md).
+            rest = iter(calls)
+            assert all(any(call == other for other in rest) for call in want_calls), size
+            continue
         assert calls == want_calls, size
         # Layout whitespace around calls may fall on either side of a chunk.
         assert content.strip() == (ours.content or "").strip(), size

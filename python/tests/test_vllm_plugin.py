@@ -113,9 +113,26 @@ def test_the_plugin_reassembles_to_our_parse(case):
     assert content == ours.content
     for size in (1, 3, 7):
         content, calls = streamed(name, text, tools, size)
+        if rejected_unreadable(ours):
+            # A stream has announced the unreadable call (it ends incomplete)
+            # where the whole output returns it as content: the kept calls
+            # are there, in order (docs/events.md).
+            assert is_subsequence(want_calls, calls), size
+            continue
         assert calls == want_calls, size
         # Layout whitespace around calls may fall on either side of a delta.
         assert (content or "").strip() == (ours.content or "").strip(), size
+
+
+def rejected_unreadable(message):
+    """Whether the whole output returned a call whose arguments could not
+    be read as content."""
+    return any(d.kind == "rejected_call" for d in message.diagnostics)
+
+
+def is_subsequence(wanted, got):
+    rest = iter(got)
+    return all(any(call == other for other in rest) for call in wanted)
 
 
 def differences(case, content, calls):
@@ -150,7 +167,8 @@ def test_each_difference_from_vllms_own_parser_is_listed(case):
     name, tools = format_of(case), case.get("tools") or None
     if not tools:
         pytest.skip("no tools: vLLM serves tool_choice none, calling no parser for calls")
-    content, calls = streamed(name, case["text"], tools, 3)
+    # The whole output, as vLLM's non-streaming result it is compared with.
+    content, calls = whole(name, case["text"], tools)
     diffs = differences(case, content, calls)
     if case["id"] in LISTED:
         assert diffs, f"listed but agrees with vLLM now: {LISTED[case['id']]}"
