@@ -75,6 +75,18 @@ struct Probe {
     room: usize,
 }
 
+impl Value {
+    /// A parameter's value begins: nothing of it written yet.
+    pub(super) fn open(&mut self, inline: bool) {
+        self.inline = inline;
+        self.started = false;
+        self.emitted = 0;
+        self.tail.clear();
+        self.closer_reported = false;
+        self.line_start = true;
+    }
+}
+
 impl Probe {
     /// Keeps a piece of the value's JSON, if it is being kept; a value
     /// longer than any `const` it could equal is dropped.
@@ -432,12 +444,7 @@ impl CallWriter {
         }
         self.param_count += 1;
         self.param_open = true;
-        self.value.inline = inline;
-        self.value.started = false;
-        self.value.emitted = 0;
-        self.value.tail.clear();
-        self.value.closer_reported = false;
-        self.value.line_start = true;
+        self.value.open(inline);
     }
 
     /// A piece of a raw JSON value (see

@@ -55,12 +55,7 @@ impl CallWriter {
         self.wrapped.inline = inline;
         self.wrapped.text.clear();
         self.param_open = true;
-        self.value.inline = inline;
-        self.value.started = false;
-        self.value.emitted = 0;
-        self.value.tail.clear();
-        self.value.closer_reported = false;
-        self.value.line_start = true;
+        self.value.open(inline);
     }
 
     /// A piece of the held value; past `max_held_value`, the parameter is
