@@ -53,6 +53,13 @@ pub struct ProxyArgs {
     /// format file's format is every model's.
     #[arg(long, value_name = "FILE")]
     pub format_file: Vec<PathBuf>,
+    /// The format the model's own `response_template` metadata describes
+    /// (what vLLM's `hf` and `beam` parsers read): FILE is the model's
+    /// `tokenizer_config.json`, or its directory. Named `hf` (or `beam`, when
+    /// `--format beam` is given), it is every model's format unless
+    /// `--model-map` says otherwise.
+    #[arg(long, value_name = "FILE")]
+    pub format_from_model_config: Option<PathBuf>,
     /// A JSON file mapping the request's `model` to a format, for an
     /// upstream serving several models: `{"Qwen/Qwen3-Coder-30B": "qwen3_coder",
     /// "zai-org/GLM-4.5*": "glm45", "*": "qwen3_coder"}`. A value may also
@@ -381,7 +388,11 @@ pub struct Config {
 impl Config {
     pub fn from_args(args: &ProxyArgs) -> Result<Config, String> {
         let upstream = Target::parse(&args.upstream)?;
-        let custom = Custom::read_all(&args.format_file)?;
+        let mut custom = Custom::read_all(&args.format_file)?;
+        if let Some(path) = &args.format_from_model_config {
+            let name = crate::format_file::model_config_format_name(args.format.as_deref())?;
+            custom.add(crate::format_file::read_model_config(path, &name)?)?;
+        }
         let formats = match (&args.format, &args.model_map, custom.formats()) {
             (_, Some(path), _) => FormatChoice::ByModel(ModelMap::read(path, &custom)?),
             (Some(name), None, _) => {

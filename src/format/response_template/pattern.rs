@@ -265,9 +265,11 @@ impl Reader {
             .collect();
         let class = match (atom, closed) {
             (Ok(Atom::Class(class)), true) => class,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "the group `{name}` (a class and a repeat, such as `\\w+`, is what can be said)"
-            )),
+            ))
+            }
         };
         match quantifier.as_deref() {
             Some("*?" | "+?") => Ok(Chars::Lazy),
