@@ -203,11 +203,19 @@ fn delimiter(
         None => Ok(None),
         Some(Value::String(p)) => pattern::expand(p)
             .map(Some)
-            .map_err(|what| unsupported(format!("{field}.{pattern_key}"), what)),
+            .map_err(|what| unsupported(format!("{field}.{pattern_key}"), pattern_error(&what))),
         Some(_) => Err(malformed(format!(
             "`{field}.{pattern_key}` is not a string"
         ))),
     }
+}
+
+/// What a pattern holds that cannot be said, and what can.
+fn pattern_error(what: &str) -> String {
+    format!(
+        "{what} (a pattern is described when it is literal text, optional whitespace, \
+         alternatives of those, and named groups of one class)"
+    )
 }
 
 /// The literals of alternatives that are literal text with layout around;
@@ -525,7 +533,7 @@ fn xml_calls(
     }
     // The parameters.
     let parameters = pattern::expand(tag)
-        .map_err(|what| unsupported("tool_calls.content_args.tag_pattern", what))?;
+        .map_err(|what| unsupported("tool_calls.content_args.tag_pattern", pattern_error(&what)))?;
     let [parameter] = parameters.as_slice() else {
         return Err(unsupported(
             "tool_calls.content_args.tag_pattern",

@@ -551,6 +551,31 @@ mod tests {
         assert!(matches!(config.formats, FormatChoice::Fixed(Format::Glm47)));
     }
 
+    #[test]
+    fn a_model_config_gives_every_models_format_named_as_vllm_names_it() {
+        let config_file = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/hf/json_calls.tokenizer_config.json"
+        );
+        let flags = ["--format-from-model-config", config_file];
+        let config = Config::from_args(&args(&flags)).unwrap();
+        let FormatChoice::Fixed(format) = config.formats else {
+            panic!("one format for every model")
+        };
+        assert_eq!(format.name(), "hf");
+        let config = Config::from_args(&args(&[flags[0], flags[1], "--format", "beam"])).unwrap();
+        assert!(matches!(config.formats, FormatChoice::Fixed(f) if f.name() == "beam"));
+        let Err(error) = Config::from_args(&args(&["--format", "hf"])) else {
+            panic!("hf without a model config")
+        };
+        assert!(error.contains("--format-from-model-config"), "{error}");
+        let Err(error) = Config::from_args(&args(&[flags[0], flags[1], "--format", "glm47"]))
+        else {
+            panic!("another format with a model config")
+        };
+        assert!(error.contains("leave out --format"), "{error}");
+    }
+
     /// A format file copying Qwen3-Coder under the name `name`.
     fn format_file(name: &str) -> String {
         let path = std::env::temp_dir().join(format!(
