@@ -355,8 +355,16 @@ fn json_calls(
         Some(close) => literals("tool_calls.close_pattern", close)?,
         None => Vec::new(),
     };
+    // Models trained on other templates write `parameters` for
+    // `arguments`, and the reverse: both are read, as Hermes reads them.
+    let mut args_keys = vec![args_key.clone()];
+    match args_key.as_str() {
+        "arguments" => args_keys.push("parameters".into()),
+        "parameters" => args_keys.push("arguments".into()),
+        _ => {}
+    }
     let mut builder =
-        FormatBuilder::based_on(name, Format::Hermes).json_body([name_key], [args_key], list);
+        FormatBuilder::based_on(name, Format::Hermes).json_body([name_key], args_keys, list);
     if closers.is_empty() {
         // The output's end closes the call.
         builder = builder.json_unclosed_openers(openers);

@@ -101,6 +101,11 @@ fn json_calls_with_the_transform_naming_the_function() {
             ("get_time".into(), "{}".into())
         ]
     );
+    // `parameters` for `arguments`, as models trained on other templates write.
+    assert_eq!(
+        calls(format, r#"<tool_call>{"name": "f", "parameters": {"x": 1}}</tool_call>"#),
+        vec![("f".into(), r#"{"x": 1}"#.into())]
+    );
 }
 
 #[test]
