@@ -121,3 +121,35 @@ fn the_names_hf_and_beam_ask_for_the_model_config() {
         .unwrap_err()
         .needs_response_template());
 }
+
+/// Every output in tests/fixtures/hf/ gives the calls vLLM 0.33's `hf`
+/// parser gives with the same config (its non-streaming results, in
+/// `vllm_hf_expected.json`), whole and at every chunk size.
+#[test]
+fn the_calls_agree_with_vllms_hf_parser() {
+    let expected: serde_json::Value = serde_json::from_str(&read("vllm_hf_expected.json")).unwrap();
+    let cases = expected["cases"].as_array().unwrap();
+    assert_eq!(cases.len(), 4);
+    for case in cases {
+        let name = case["case"].as_str().unwrap();
+        let config = read(&format!("{name}.tokenizer_config.json"));
+        let format = Format::from_response_template("hf", &config).unwrap();
+        // vLLM ran without a reasoning parser: reasoning markers are text.
+        let message = parse_everyhow(format, Reasoning::Off, &read(&format!("{name}.txt")));
+        let ours: Vec<serde_json::Value> = message
+            .tool_calls
+            .iter()
+            .map(|c| {
+                serde_json::json!({
+                    "name": c.name,
+                    "arguments": serde_json::from_str::<serde_json::Value>(&c.arguments).unwrap(),
+                })
+            })
+            .collect();
+        assert_eq!(
+            &serde_json::Value::from(ours),
+            &case["tool_calls"],
+            "{name}"
+        );
+    }
+}

@@ -96,7 +96,8 @@ impl Format {
     /// The format a model's `response_template` metadata describes, under
     /// the name `name` (vLLM's parsers that read it are `hf` and `beam`).
     /// `config` is the text of the model's `tokenizer_config.json` (its
-    /// `response_template` key), or of the template alone.
+    /// `response_template` key; its `eos_token` ends the model's turn), or
+    /// of the template alone.
     ///
     /// The tool calls may be JSON objects between literal markers
     /// (`"content": "json"`, the name and arguments at keys the `transform`
@@ -137,7 +138,13 @@ impl Format {
             Some(Value::Null) | None => return Err(ResponseTemplateError::NoTemplate),
             Some(_) => return Err(malformed("`response_template` is not an object")),
         };
-        Ok(read(name, template)?.build()?)
+        // The tokenizer's end-of-sequence token ends the model's turn.
+        let eos = match value.get("eos_token") {
+            Some(Value::String(s)) => Some(s.as_str()),
+            Some(token) => token.get("content").and_then(Value::as_str),
+            None => None,
+        };
+        Ok(read(name, template, eos)?.build()?)
     }
 }
 
@@ -244,7 +251,11 @@ fn literals(at: &str, alternatives: &[Vec<Piece>]) -> Result<Vec<String>, Respon
 }
 
 /// The description a template says.
-fn read(name: &str, template: &Map<String, Value>) -> Result<FormatBuilder, ResponseTemplateError> {
+fn read(
+    name: &str,
+    template: &Map<String, Value>,
+    eos: Option<&str>,
+) -> Result<FormatBuilder, ResponseTemplateError> {
     let fields = fields(template)?;
     let tool = fields
         .get("tool_calls")
@@ -299,6 +310,11 @@ fn read(name: &str, template: &Map<String, Value>) -> Result<FormatBuilder, Resp
                     markers.push((close_role, l));
                 }
             }
+        }
+    }
+    if let Some(eos) = eos.filter(|e| !e.is_empty()) {
+        if !markers.iter().any(|(_, m)| m == eos) {
+            markers.push((Role::EndOfTurn, eos.to_owned()));
         }
     }
     let mut seen = Vec::new();

@@ -103,15 +103,21 @@ fn json_calls_with_the_transform_naming_the_function() {
     );
     // `parameters` for `arguments`, as models trained on other templates write.
     assert_eq!(
-        calls(format, r#"<tool_call>{"name": "f", "parameters": {"x": 1}}</tool_call>"#),
+        calls(
+            format,
+            r#"<tool_call>{"name": "f", "parameters": {"x": 1}}</tool_call>"#
+        ),
         vec![("f".into(), r#"{"x": 1}"#.into())]
     );
 }
 
 #[test]
 fn json_calls_whose_keys_the_transform_names() {
-    // Cohere's list of `{tool_call_id, tool_name, parameters}`.
-    let cohere = format(json!({
+    // Cohere's list of `{tool_call_id, tool_name, parameters}`; the
+    // tokenizer's end-of-sequence token ends the turn.
+    let cohere = Format::from_response_template("hf_test", &json!({
+      "eos_token": "<|END_OF_TURN_TOKEN|>",
+      "response_template": {
         "start_anchor": "<|START_OF_TURN_TOKEN|><|CHATBOT_TOKEN|>",
         "fields": {
             "content": {"open": "<|START_RESPONSE|>", "close": "<|END_RESPONSE|>"},
@@ -120,8 +126,11 @@ fn json_calls_whose_keys_the_transform_names() {
                 "transform_each": true,
                 "transform": {"type": "function", "function": {"name": "{tool_name}", "arguments": "{parameters}"}}}
         }
-    }))
+    }}).to_string())
     .unwrap();
+    assert!(cohere
+        .markers()
+        .any(|m| m == (Role::EndOfTurn, "<|END_OF_TURN_TOKEN|>")));
     assert!(cohere
         .markers()
         .any(|m| m == (Role::Layout, "<|START_RESPONSE|>")));
