@@ -13,6 +13,36 @@ pub fn read(path: &Path) -> Result<Format, String> {
     Format::from_toml(&text).map_err(|e| format!("format file {}: {e}", path.display()))
 }
 
+/// The format a model's configuration describes in its `response_template`
+/// (vLLM's `hf` and `beam` parsers), under `name`. `path` is the model's
+/// `tokenizer_config.json`, or the model's directory holding it.
+pub fn read_model_config(path: &Path, name: &str) -> Result<Format, String> {
+    let file = if path.is_dir() {
+        path.join("tokenizer_config.json")
+    } else {
+        path.to_path_buf()
+    };
+    let text = std::fs::read_to_string(&file)
+        .map_err(|e| format!("cannot read model config {}: {e}", file.display()))?;
+    Format::from_response_template(name, &text)
+        .map_err(|e| format!("model config {}: {e}", file.display()))
+}
+
+/// The name a format read from a model config takes: the `--format` given
+/// with it, which must be `hf` or `beam` (vLLM's names for such formats),
+/// else `hf`.
+pub fn model_config_format_name(format: Option<&str>) -> Result<String, String> {
+    match format.map(normal) {
+        None => Ok("hf".to_owned()),
+        Some(name) if name == "hf" || name == "beam" => Ok(name),
+        Some(_) => Err(format!(
+            "--format {} with --format-from-model-config: the model config says the format; \
+             leave out --format (or give hf or beam, vLLM's names for it)",
+            format.unwrap_or_default()
+        )),
+    }
+}
+
 /// Formats read from files, found by name beside the built-in ones.
 #[derive(Default)]
 pub struct Custom {
@@ -35,6 +65,19 @@ impl Custom {
             custom.formats.push(format);
         }
         Ok(custom)
+    }
+
+    /// Adds a format read otherwise (from a model config); its name may not
+    /// be a format file's.
+    pub fn add(&mut self, format: Format) -> Result<(), String> {
+        if self.find(format.name()).is_some() {
+            return Err(format!(
+                "a format file already names a format {:?}",
+                format.name()
+            ));
+        }
+        self.formats.push(format);
+        Ok(())
     }
 
     /// The formats, in the order of their files.

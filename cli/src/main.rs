@@ -78,12 +78,18 @@ struct Common {
     /// The model's tool-call format: vLLM's `--tool-call-parser` names, in
     /// any case, `-` or `_` alike. Default: the one `--model` writes, else
     /// `qwen3_coder`.
-    #[arg(long, short, value_parser = FormatParser)]
-    format: Option<Format>,
+    #[arg(long, short, value_parser = FormatNameParser)]
+    format: Option<String>,
     /// A format of one's own, read from a format file (TOML; see
     /// docs/custom-formats.md), in place of `--format`.
     #[arg(long, value_name = "FILE", conflicts_with = "format")]
     format_file: Option<PathBuf>,
+    /// The format the model's own `response_template` metadata describes
+    /// (what vLLM's `hf` and `beam` parsers read): FILE is the model's
+    /// `tokenizer_config.json`, or its directory. `--format` may be left
+    /// out, or be `hf` or `beam`.
+    #[arg(long, value_name = "FILE", conflicts_with = "format_file")]
+    format_from_model_config: Option<PathBuf>,
     /// The model that wrote the output (`Qwen/Qwen3-Coder-30B-A3B-Instruct`,
     /// `gpt-oss:20b`): without `--format`, the format is the one its name
     /// says (docs/models.md lists the names known); an unknown name is an
@@ -240,6 +246,10 @@ fn format_names() -> Vec<PossibleValue> {
             }
         })
         .chain([PossibleValue::new("auto").help("detected from the output")])
+        .chain(["hf", "beam"].map(|name| {
+            PossibleValue::new(name)
+                .help("read from the model's response_template: needs --format-from-model-config")
+        }))
         .collect()
 }
 
@@ -366,11 +376,18 @@ impl Common {
     /// `--format` (or `--format-file`), else the format `--model` writes,
     /// else `qwen3_coder`.
     fn format(&self) -> Result<Format, Fatal> {
+        if let Some(path) = &self.format_from_model_config {
+            let name =
+                format_file::model_config_format_name(self.format.as_deref()).map_err(Fatal)?;
+            return format_file::read_model_config(path, &name).map_err(Fatal);
+        }
         if let Some(path) = &self.format_file {
             return format_file::read(path).map_err(Fatal);
         }
-        match (self.format, &self.model) {
-            (Some(format), _) => Ok(format),
+        match (&self.format, &self.model) {
+            (Some(name), _) => name
+                .parse::<Format>()
+                .map_err(|e| Fatal(format!("--format: {e}"))),
             (None, Some(model)) => Format::for_model(model)
                 .map_err(|e| Fatal(format!("--model: {e}; or give --format"))),
             (None, None) => Ok(Format::Qwen3Coder),

@@ -312,8 +312,39 @@ pub struct UnknownFormat {
     name: String,
 }
 
+/// vLLM's parser names that read the format from the model's own
+/// `response_template` metadata rather than from code: no format by
+/// themselves ([`UnknownFormat::needs_response_template`]).
+const RESPONSE_TEMPLATE_PARSERS: &[&str] = &["hf", "beam"];
+
+impl UnknownFormat {
+    /// Whether the name is one of vLLM's parsers that read the format from
+    /// the model's `response_template` metadata (`hf`, `beam`): the format
+    /// is then [`Format::from_response_template`] of the model's
+    /// `tokenizer_config.json`.
+    ///
+    /// ```
+    /// use toolcall_stream::Format;
+    /// let error = "hf".parse::<Format>().unwrap_err();
+    /// assert!(error.needs_response_template());
+    /// assert!(error.to_string().contains("response_template"));
+    /// ```
+    pub fn needs_response_template(&self) -> bool {
+        RESPONSE_TEMPLATE_PARSERS.contains(&normalise(&self.name).as_str())
+    }
+}
+
 impl fmt::Display for UnknownFormat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.needs_response_template() {
+            return write!(
+                f,
+                "format {:?} is read from the model's own `response_template` metadata: give the \
+                 model's tokenizer_config.json (Format::from_response_template; the CLI's \
+                 --format-from-model-config FILE)",
+                self.name
+            );
+        }
         write!(f, "unknown format {:?}; known formats: ", self.name)?;
         for (i, format) in Format::ALL.iter().enumerate() {
             if i > 0 {

@@ -35,6 +35,7 @@ mod models;
 mod owned;
 mod pythonic;
 mod qwen3_coder;
+mod response_template;
 mod rules;
 mod seed_oss;
 mod step3;
@@ -57,6 +58,7 @@ pub use builder::{CallSyntax, CustomFormat, FormatBuilder, Recovery};
 use catalog::normalise;
 pub use catalog::{Format, UnknownFormat};
 pub use models::UnknownModel;
+pub use response_template::ResponseTemplateError;
 pub use rules::DescriptionError;
 #[cfg(feature = "toml")]
 pub use toml_file::FormatFileError;

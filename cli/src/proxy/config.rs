@@ -53,6 +53,13 @@ pub struct ProxyArgs {
     /// format file's format is every model's.
     #[arg(long, value_name = "FILE")]
     pub format_file: Vec<PathBuf>,
+    /// The format the model's own `response_template` metadata describes
+    /// (what vLLM's `hf` and `beam` parsers read): FILE is the model's
+    /// `tokenizer_config.json`, or its directory. Named `hf` (or `beam`, when
+    /// `--format beam` is given), it is every model's format unless
+    /// `--model-map` says otherwise.
+    #[arg(long, value_name = "FILE")]
+    pub format_from_model_config: Option<PathBuf>,
     /// A JSON file mapping the request's `model` to a format, for an
     /// upstream serving several models: `{"Qwen/Qwen3-Coder-30B": "qwen3_coder",
     /// "zai-org/GLM-4.5*": "glm45", "*": "qwen3_coder"}`. A value may also
@@ -381,7 +388,11 @@ pub struct Config {
 impl Config {
     pub fn from_args(args: &ProxyArgs) -> Result<Config, String> {
         let upstream = Target::parse(&args.upstream)?;
-        let custom = Custom::read_all(&args.format_file)?;
+        let mut custom = Custom::read_all(&args.format_file)?;
+        if let Some(path) = &args.format_from_model_config {
+            let name = crate::format_file::model_config_format_name(args.format.as_deref())?;
+            custom.add(crate::format_file::read_model_config(path, &name)?)?;
+        }
         let formats = match (&args.format, &args.model_map, custom.formats()) {
             (_, Some(path), _) => FormatChoice::ByModel(ModelMap::read(path, &custom)?),
             (Some(name), None, _) => {
@@ -538,6 +549,31 @@ mod tests {
         );
         let config = Config::from_args(&args(&["--format", "glm47"])).unwrap();
         assert!(matches!(config.formats, FormatChoice::Fixed(Format::Glm47)));
+    }
+
+    #[test]
+    fn a_model_config_gives_every_models_format_named_as_vllm_names_it() {
+        let config_file = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tests/fixtures/hf/json_calls.tokenizer_config.json"
+        );
+        let flags = ["--format-from-model-config", config_file];
+        let config = Config::from_args(&args(&flags)).unwrap();
+        let FormatChoice::Fixed(format) = config.formats else {
+            panic!("one format for every model")
+        };
+        assert_eq!(format.name(), "hf");
+        let config = Config::from_args(&args(&[flags[0], flags[1], "--format", "beam"])).unwrap();
+        assert!(matches!(config.formats, FormatChoice::Fixed(f) if f.name() == "beam"));
+        let Err(error) = Config::from_args(&args(&["--format", "hf"])) else {
+            panic!("hf without a model config")
+        };
+        assert!(error.contains("--format-from-model-config"), "{error}");
+        let Err(error) = Config::from_args(&args(&[flags[0], flags[1], "--format", "glm47"]))
+        else {
+            panic!("another format with a model config")
+        };
+        assert!(error.contains("leave out --format"), "{error}");
     }
 
     /// A format file copying Qwen3-Coder under the name `name`.
