@@ -1012,6 +1012,12 @@ properties!(
     syntax_soup(FORMAT),
     syntax_calls(FORMAT)
 );
+properties!(
+    ernie45,
+    Format::Ernie45,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
 
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.

@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use super::ernie45;
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
     kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
@@ -170,6 +171,10 @@ pub enum Format {
     /// FunctionGemma: `<start_function_call>call:NAME{KEY:<escape>VALUE`
     /// `<escape>}<end_function_call>`. vLLM name: `functiongemma`.
     FunctionGemma,
+    /// ERNIE 4.5: Hermes's `<tool_call>{"name": NAME, "arguments": {…}}`
+    /// `</tool_call>`, the reply in `<response>` … `</response>` (markup,
+    /// not content). vLLM name: `ernie45`.
+    Ernie45,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -225,6 +230,7 @@ impl Format {
         Format::Lfm2,
         Format::Gemma4,
         Format::FunctionGemma,
+        Format::Ernie45,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -295,6 +301,7 @@ impl Format {
             Format::Lfm2 => &pythonic::LFM2,
             Format::Gemma4 => &gemma::GEMMA4,
             Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
+            Format::Ernie45 => &ernie45::ERNIE45,
             Format::Custom(custom) => custom.description(),
         }
     }

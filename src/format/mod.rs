@@ -20,6 +20,7 @@ mod builder;
 mod catalog;
 mod deepseek;
 mod dsml;
+mod ernie45;
 mod gemma;
 mod gigachat;
 mod glm;

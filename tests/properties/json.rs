@@ -167,6 +167,16 @@ fn markers(format: Format) -> &'static [&'static str] {
             "\"tool_name\"",
             "<|START_THINKING|>",
         ],
+        // Without `<response>`: layout is dropped outside calls and is JSON
+        // text inside them, which the content properties do not model (its
+        // fixtures are split at every byte in tests/split.rs).
+        Format::Ernie45 => &[
+            "<tool_call>",
+            "</tool_call>",
+            "</think>",
+            "<tool_call",
+            "<resp",
+        ],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -358,6 +368,11 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 }
                 Format::MiniMax => {
                     out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))
+                }
+                Format::Ernie45 => {
+                    for body in &bodies {
+                        out += &format!("<tool_call>\n{body}\n</tool_call>\n");
+                    }
                 }
                 _ => {
                     for (i, (name, args, pretty)) in calls.iter().enumerate() {
