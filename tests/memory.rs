@@ -348,6 +348,10 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>",
             "<|call|>",
         ),
+        Format::Ernie45 => (
+            "<response>\nWriting it.\n</response>\n<tool_call>\n{\"name\": \"write_file\", \"arguments\": ",
+            "}\n</tool_call>",
+        ),
         other => panic!("{other} is not a JSON format"),
     };
     let text =

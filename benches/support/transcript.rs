@@ -669,6 +669,13 @@ pub const FUNCTIONGEMMA: CallLayout = CallLayout {
     ..GEMMA4
 };
 
+/// ERNIE 4.5: Hermes's calls, each on lines of its own.
+pub const ERNIE45: JsonLayout = per_call(
+    "<tool_call>\n",
+    object("name", "arguments"),
+    "\n</tool_call>\n",
+);
+
 /// `text` as Python's `repr` writes a string, preferring `quote`.
 pub fn python_string(out: &mut String, text: &str, quote: char) {
     let other = if quote == '\'' { '"' } else { '\'' };
