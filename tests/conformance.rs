@@ -352,6 +352,11 @@ const NOT_VLLM: &[Format] = &[
     Format::XmlInvoke,
     // Seed 002's `{"tool": …, "args": …}`: vLLM has no such parser.
     Format::BareJson,
+    // Read by other servers (llama.cpp, SGLang, smg, Hugging Face plugins),
+    // not by vLLM 0.33.
+    Format::NemotronJson,
+    Format::OpenPanguV2,
+    Format::SolarOpen2,
 ];
 
 #[test]

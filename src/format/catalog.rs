@@ -5,12 +5,12 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::ernie45;
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
     kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
     xml_invoke, xml_json, CustomFormat, Description, Role,
 };
+use super::{ernie45, json_lists, solar};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
@@ -175,6 +175,19 @@ pub enum Format {
     /// `</tool_call>`, the reply in `<response>` … `</response>` (markup,
     /// not content). vLLM name: `ernie45`.
     Ernie45,
+    /// Nemotron Nano v2: `<TOOLCALL>[{"name": NAME, "arguments": {…}}]`
+    /// `</TOOLCALL>`, the brackets sometimes left out. Name:
+    /// `nemotron_json`.
+    NemotronJson,
+    /// openPangu V2: a JSON list of calls in LFM2's markers,
+    /// `<|tool_call_start|>[{"name": NAME, "arguments": {…}}]`
+    /// `<|tool_call_end|>`; not detected by `auto` (LFM2's markers). Name:
+    /// `openpangu_v2`.
+    OpenPanguV2,
+    /// Solar Open2: `<|tool_call:start|>NAME\n<|tool_arg:start|>KEY`
+    /// `<|tool_arg:value|>VALUE<|tool_arg:end|>\n<|tool_call:end|>`. Name:
+    /// `solar_open2`.
+    SolarOpen2,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -231,6 +244,9 @@ impl Format {
         Format::Gemma4,
         Format::FunctionGemma,
         Format::Ernie45,
+        Format::NemotronJson,
+        Format::OpenPanguV2,
+        Format::SolarOpen2,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -302,6 +318,9 @@ impl Format {
             Format::Gemma4 => &gemma::GEMMA4,
             Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
             Format::Ernie45 => &ernie45::ERNIE45,
+            Format::NemotronJson => &json_lists::NEMOTRON_JSON,
+            Format::OpenPanguV2 => &json_lists::OPENPANGU_V2,
+            Format::SolarOpen2 => &solar::SOLAR_OPEN2,
             Format::Custom(custom) => custom.description(),
         }
     }

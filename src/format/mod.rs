@@ -26,6 +26,7 @@ mod gigachat;
 mod glm;
 mod harmony;
 mod hermes;
+mod json_lists;
 mod json_wrapped;
 mod kimi_k2;
 mod kimi_k3;
@@ -38,6 +39,7 @@ mod pythonic;
 mod qwen3_coder;
 mod rules;
 mod seed_oss;
+mod solar;
 mod step3;
 #[cfg(test)]
 mod test_formats;

@@ -177,6 +177,8 @@ fn markers(format: Format) -> &'static [&'static str] {
             "<tool_call",
             "<resp",
         ],
+        Format::NemotronJson => &["<TOOLCALL>", "</TOOLCALL>", "<TOOLCALL", "</TOOL", ", "],
+        Format::OpenPanguV2 => &["<|tool_call_start|>", "<|tool_call_end|>", "<|tool_call"],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -373,6 +375,19 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                     for body in &bodies {
                         out += &format!("<tool_call>\n{body}\n</tool_call>\n");
                     }
+                }
+                // With the list's brackets, or (one output in two) without.
+                Format::NemotronJson if out.len() % 2 == 0 => {
+                    out += &format!("<TOOLCALL>[{}]</TOOLCALL>", bodies.join(", "))
+                }
+                Format::NemotronJson => {
+                    out += &format!("<TOOLCALL>{}</TOOLCALL>", bodies.join(", "))
+                }
+                Format::OpenPanguV2 => {
+                    out += &format!(
+                        "<|tool_call_start|>[{}]<|tool_call_end|>",
+                        bodies.join(", ")
+                    )
                 }
                 _ => {
                     for (i, (name, args, pretty)) in calls.iter().enumerate() {

@@ -120,6 +120,7 @@ pub fn markup(format: Format) -> bool {
             | Format::XmlInvoke
             | Format::KimiK3
             | Format::Step3
+            | Format::SolarOpen2
     )
 }
 
@@ -161,6 +162,8 @@ pub fn generated_ids(format: Format) -> bool {
                 | Format::Granite20bFc
                 | Format::BareJson
                 | Format::Ernie45
+                | Format::NemotronJson
+                | Format::OpenPanguV2
         )
 }
 
