@@ -195,7 +195,8 @@ pub enum Format {
     /// (Hermes, Qwen3-Coder and GLM all open with `<tool_call>`) are told
     /// apart by what follows it. `phi4_mini_json` and `gigachat3`, whose
     /// openers are plain words (`functools`, `function call`), are not
-    /// detected. Not in [`Format::ALL`].
+    /// detected; nor is `openpangu_v2`, whose markers are LFM2's (they are
+    /// LFM2's to `auto`), and ERNIE 4.5's calls are read as Hermes's. Not in [`Format::ALL`].
     Auto,
     /// A format of the user's own, made with
     /// [`FormatBuilder`](crate::FormatBuilder) (or read from a format
