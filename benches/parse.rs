@@ -111,7 +111,7 @@ const INPUTS: [(&str, Generator, Format); 7] = [
 /// write their marker forms (`<tool_call>[…]</tool_call>`,
 /// `<|python_tag|>{…}; {…}`): their bare list or object opens a call only
 /// at the start of the output, so one stream could hold one group.
-const JSON_INPUTS: [(&JsonLayout, Format); 19] = [
+const JSON_INPUTS: [(&JsonLayout, Format); 22] = [
     (&transcript::KIMI_K2, Format::KimiK2),
     (&transcript::DEEPSEEK_V31, Format::DeepSeekV31),
     (&transcript::DEEPSEEK_V3, Format::DeepSeekV3),
@@ -131,18 +131,22 @@ const JSON_INPUTS: [(&JsonLayout, Format); 19] = [
     (&transcript::GIGACHAT3, Format::GigaChat3),
     (&transcript::XML_TOOL_USE, Format::XmlToolUse),
     (&transcript::XML_FUNCTION_CALL, Format::XmlFunctionCall),
+    (&transcript::ERNIE45, Format::Ernie45),
+    (&transcript::NEMOTRON_JSON, Format::NemotronJson),
+    (&transcript::OPENPANGU_V2, Format::OpenPanguV2),
 ];
 
 /// The XML-parameter formats without a row in [`INPUTS`]: the
 /// `tool_dense` session's calls in each one's markup, benched and checked
 /// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
-const XML_INPUTS: [(&XmlLayout, Format); 6] = [
+const XML_INPUTS: [(&XmlLayout, Format); 7] = [
     (&transcript::SEED_OSS, Format::SeedOss),
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
     (&transcript::KIMI_K3, Format::KimiK3),
     (&transcript::XML_INVOKE, Format::XmlInvoke),
     (&transcript::STEP3, Format::Step3),
+    (&transcript::SOLAR_OPEN2, Format::SolarOpen2),
 ];
 
 /// The call-syntax formats: `tool_dense_hermes`'s calls as Python calls

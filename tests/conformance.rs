@@ -75,15 +75,20 @@ const PARSERS: &[(&str, Format)] = &[
     ("olmo3", Format::Olmo3),
     ("lfm2", Format::Lfm2),
     ("gemma4", Format::Gemma4),
+    ("ernie45", Format::Ernie45),
+    ("granite4", Format::Hermes),
+    ("step5", Format::Qwen3Coder),
+    ("step3p5", Format::Qwen3Coder),
+    ("mimo", Format::Qwen3Coder),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
 /// together), so that a corpus refresh that loses cases is noticed.
 const MIN_CASES: &[(Format, usize)] = &[
-    (Format::Qwen3Coder, 30),
+    (Format::Qwen3Coder, 36),
     (Format::Glm45, 10),
     (Format::Glm47, 10),
-    (Format::Hermes, 7),
+    (Format::Hermes, 12),
     (Format::KimiK2, 8),
     (Format::DeepSeekV31, 8),
     (Format::DeepSeekV3, 5),
@@ -105,6 +110,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Olmo3, 4),
     (Format::Lfm2, 4),
     (Format::Gemma4, 9),
+    (Format::Ernie45, 5),
 ];
 
 struct Case {
@@ -346,6 +352,11 @@ const NOT_VLLM: &[Format] = &[
     Format::XmlInvoke,
     // Seed 002's `{"tool": …, "args": …}`: vLLM has no such parser.
     Format::BareJson,
+    // Read by other servers (llama.cpp, SGLang, smg, Hugging Face plugins),
+    // not by vLLM 0.33.
+    Format::NemotronJson,
+    Format::OpenPanguV2,
+    Format::SolarOpen2,
 ];
 
 #[test]

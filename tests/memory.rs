@@ -348,6 +348,18 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>",
             "<|call|>",
         ),
+        Format::Ernie45 => (
+            "<response>\nWriting it.\n</response>\n<tool_call>\n{\"name\": \"write_file\", \"arguments\": ",
+            "}\n</tool_call>",
+        ),
+        Format::NemotronJson => (
+            "<TOOLCALL>[{\"name\": \"write_file\", \"arguments\": ",
+            "}]</TOOLCALL>",
+        ),
+        Format::OpenPanguV2 => (
+            "<|tool_call_start|>[{\"name\": \"write_file\", \"arguments\": ",
+            "}]<|tool_call_end|>",
+        ),
         other => panic!("{other} is not a JSON format"),
     };
     let text =
@@ -420,6 +432,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::KimiK3
                 | Format::Glm45
                 | Format::Glm47
+                | Format::SolarOpen2
                 // Call syntax: `a_ten_megabyte_call_syntax_string_…` below.
                 | Format::Pythonic
                 | Format::Olmo3

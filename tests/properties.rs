@@ -1012,6 +1012,46 @@ properties!(
     syntax_soup(FORMAT),
     syntax_calls(FORMAT)
 );
+properties!(
+    ernie45,
+    Format::Ernie45,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    nemotron_json,
+    Format::NemotronJson,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    openpangu_v2,
+    Format::OpenPanguV2,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    solar_open2,
+    Format::SolarOpen2,
+    glm_output().prop_map(solar_open2_spelling),
+    glm_calls().prop_map(solar_open2_spelling)
+);
+
+/// GLM's output in Solar Open2's tokens: `<|tool_arg:value|>` ends the key
+/// and opens the value, where GLM writes two markers.
+fn solar_open2_spelling(glm: Vec<u8>) -> Vec<u8> {
+    respell(
+        &glm,
+        &[
+            (b"</tool_call>", b"<|tool_call:end|>"),
+            (b"<tool_call>", b"<|tool_call:start|>"),
+            (b"<arg_key>", b"<|tool_arg:start|>"),
+            (b"</arg_key>", b"<|tool_arg:value|>"),
+            (b"<arg_value>", b""),
+            (b"</arg_value>", b"<|tool_arg:end|>"),
+        ],
+    )
+}
 
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.

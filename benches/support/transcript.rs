@@ -669,6 +669,34 @@ pub const FUNCTIONGEMMA: CallLayout = CallLayout {
     ..GEMMA4
 };
 
+/// ERNIE 4.5: Hermes's calls, each on lines of its own.
+pub const ERNIE45: JsonLayout = per_call(
+    "<tool_call>\n",
+    object("name", "arguments"),
+    "\n</tool_call>\n",
+);
+
+/// Nemotron Nano v2: `<TOOLCALL>[{…}, …]</TOOLCALL>`.
+pub const NEMOTRON_JSON: JsonLayout =
+    list("<TOOLCALL>[", object("name", "arguments"), "]</TOOLCALL>");
+
+/// openPangu V2: `<|tool_call_start|>[{…}, …]<|tool_call_end|>`.
+pub const OPENPANGU_V2: JsonLayout = list(
+    "<|tool_call_start|>[",
+    object("name", "arguments"),
+    "]<|tool_call_end|>",
+);
+
+/// Solar Open2: GLM's layout in Solar's tokens, one argument per line.
+pub const SOLAR_OPEN2: XmlLayout = XmlLayout {
+    call_open: "<|tool_call:start|>",
+    name_end: "\n",
+    param_open: "<|tool_arg:start|>",
+    key_end: "<|tool_arg:value|>",
+    value_end: "<|tool_arg:end|>\n",
+    call_close: "<|tool_call:end|>",
+};
+
 /// `text` as Python's `repr` writes a string, preferring `quote`.
 pub fn python_string(out: &mut String, text: &str, quote: char) {
     let other = if quote == '\'' { '"' } else { '\'' };

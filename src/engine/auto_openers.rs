@@ -60,6 +60,9 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::Lfm2,
     Format::Gemma4,
     Format::FunctionGemma,
+    // Not ERNIE 4.5 (Hermes's opener) nor openPangu V2 (LFM2's markers).
+    Format::NemotronJson,
+    Format::SolarOpen2,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -8,22 +8,26 @@
 //!
 //! The call starts at its key, and the arguments stream as they arrive.
 //! Apertus reasons between `<|inner_prefix|>` and `<|inner_suffix|>`.
+//! `apertus2509` (Apertus 2509's name in SGLang) is the same shape.
 
 use super::{BodyKeys, Description, Json, Role};
 
-pub(crate) static APERTUS: Description = Description::json(
-    "apertus",
-    &[
-        (Role::CallOpen, "<|tools_prefix|>"),
-        (Role::CallClose, "<|tools_suffix|>"),
-        (Role::ReasoningOpen, "<|inner_prefix|>"),
-        (Role::ReasoningClose, "<|inner_suffix|>"),
-        (Role::EndOfTurn, "<|assistant_end|>"),
-    ],
-    Json::body(BodyKeys {
-        name: &[],
-        arguments: &[],
-        list: true,
-        name_is_key: true,
-    }),
-);
+pub(crate) static APERTUS: Description = Description {
+    aliases: &["apertus2509"],
+    ..Description::json(
+        "apertus",
+        &[
+            (Role::CallOpen, "<|tools_prefix|>"),
+            (Role::CallClose, "<|tools_suffix|>"),
+            (Role::ReasoningOpen, "<|inner_prefix|>"),
+            (Role::ReasoningClose, "<|inner_suffix|>"),
+            (Role::EndOfTurn, "<|assistant_end|>"),
+        ],
+        Json::body(BodyKeys {
+            name: &[],
+            arguments: &[],
+            list: true,
+            name_is_key: true,
+        }),
+    )
+};

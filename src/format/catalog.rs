@@ -10,6 +10,7 @@ use super::{
     kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
     xml_invoke, xml_json, CustomFormat, Description, Role,
 };
+use super::{ernie45, json_lists, solar};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
@@ -170,6 +171,23 @@ pub enum Format {
     /// FunctionGemma: `<start_function_call>call:NAME{KEY:<escape>VALUE`
     /// `<escape>}<end_function_call>`. vLLM name: `functiongemma`.
     FunctionGemma,
+    /// ERNIE 4.5: Hermes's `<tool_call>{"name": NAME, "arguments": {…}}`
+    /// `</tool_call>`, the reply in `<response>` … `</response>` (markup,
+    /// not content). vLLM name: `ernie45`.
+    Ernie45,
+    /// Nemotron Nano v2: `<TOOLCALL>[{"name": NAME, "arguments": {…}}]`
+    /// `</TOOLCALL>`, the brackets sometimes left out. Name:
+    /// `nemotron_json`.
+    NemotronJson,
+    /// openPangu V2: a JSON list of calls in LFM2's markers,
+    /// `<|tool_call_start|>[{"name": NAME, "arguments": {…}}]`
+    /// `<|tool_call_end|>`; not detected by `auto` (LFM2's markers). Name:
+    /// `openpangu_v2`.
+    OpenPanguV2,
+    /// Solar Open2: `<|tool_call:start|>NAME\n<|tool_arg:start|>KEY`
+    /// `<|tool_arg:value|>VALUE<|tool_arg:end|>\n<|tool_call:end|>`. Name:
+    /// `solar_open2`.
+    SolarOpen2,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -177,7 +195,8 @@ pub enum Format {
     /// (Hermes, Qwen3-Coder and GLM all open with `<tool_call>`) are told
     /// apart by what follows it. `phi4_mini_json` and `gigachat3`, whose
     /// openers are plain words (`functools`, `function call`), are not
-    /// detected. Not in [`Format::ALL`].
+    /// detected; nor is `openpangu_v2`, whose markers are LFM2's (they are
+    /// LFM2's to `auto`), and ERNIE 4.5's calls are read as Hermes's. Not in [`Format::ALL`].
     Auto,
     /// A format of the user's own, made with
     /// [`FormatBuilder`](crate::FormatBuilder) (or read from a format
@@ -225,6 +244,10 @@ impl Format {
         Format::Lfm2,
         Format::Gemma4,
         Format::FunctionGemma,
+        Format::Ernie45,
+        Format::NemotronJson,
+        Format::OpenPanguV2,
+        Format::SolarOpen2,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -295,6 +318,10 @@ impl Format {
             Format::Lfm2 => &pythonic::LFM2,
             Format::Gemma4 => &gemma::GEMMA4,
             Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
+            Format::Ernie45 => &ernie45::ERNIE45,
+            Format::NemotronJson => &json_lists::NEMOTRON_JSON,
+            Format::OpenPanguV2 => &json_lists::OPENPANGU_V2,
+            Format::SolarOpen2 => &solar::SOLAR_OPEN2,
             Format::Custom(custom) => custom.description(),
         }
     }

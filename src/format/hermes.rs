@@ -12,10 +12,20 @@
 //! a `</tool_call>` inside a string value is text, and a whole object
 //! without `</tool_call>` is a call (reported). Models trained on other
 //! templates write `"parameters"` for `"arguments"`; both are read.
+//!
+//! Other names of the same shape: vLLM's `granite4` (Granite 4) and
+//! `qwen3_json`, SGLang's `trinity` (Arcee Trinity) and xgrammar's
+//! `exaone` (EXAONE 4.0).
 
 use super::{BodyKeys, Description, Json, Role};
 
-pub(crate) static HERMES: Description = Description::json(
+pub(crate) static HERMES: Description = Description {
+    aliases: &["granite4", "qwen3_json", "trinity", "exaone"],
+    ..HERMES_SHAPE
+};
+
+/// Hermes's shape, which Ernie 4.5's description extends.
+pub(super) const HERMES_SHAPE: Description = Description::json(
     "hermes",
     &[
         (Role::CallOpen, "<tool_call>"),

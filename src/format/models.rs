@@ -101,6 +101,12 @@ impl Format {
         ("lfm2.5", Format::Lfm2),
         ("lfm2", Format::Lfm2),
         ("gemma-4", Format::Gemma4),
+        ("ernie-4.5", Format::Ernie45),
+        // Nemotron Nano v2 (Nemotron 3 writes Qwen3-Coder's XML, above).
+        ("nemotron-nano-9b-v2", Format::NemotronJson),
+        ("nemotron-nano-12b-v2", Format::NemotronJson),
+        ("openpangu", Format::OpenPanguV2),
+        ("solar-open2", Format::SolarOpen2),
     ];
 
     /// The format the model named `model` writes, from
@@ -306,6 +312,11 @@ mod tests {
         "LiquidAI/LFM2.5-1.2B-Instruct",
         "LiquidAI/LFM2-1.2B-Tool",
         "google/gemma-4-31b-it",
+        "baidu/ERNIE-4.5-21B-A3B-Thinking",
+        "nvidia/NVIDIA-Nemotron-Nano-9B-v2",
+        "nvidia/NVIDIA-Nemotron-Nano-12B-v2",
+        "FreedomIntelligence/openPangu-Embedded-7B-V2",
+        "upstage/Solar-Open2-250B",
     ];
 
     #[test]
@@ -487,6 +498,16 @@ mod tests {
             ("google/gemma-4-E4B-it", Gemma4),
             ("gemma4:27b", Gemma4),
             ("google/functiongemma-270m-it", FunctionGemma),
+            // Names of aliases and of formats added later.
+            ("baidu/ERNIE-4.5-21B-A3B-Thinking", Ernie45),
+            ("baidu/ERNIE-4.5-300B-A47B-PT", Ernie45),
+            ("ibm-granite/granite-4.0-h-small", Hermes),
+            ("XiaomiMiMo/MiMo-V2-Flash", Qwen3Coder),
+            ("stepfun-ai/Step-3.5-Flash", Qwen3Coder),
+            ("nvidia/NVIDIA-Nemotron-Nano-9B-v2", NemotronJson),
+            ("nvidia/NVIDIA-Nemotron-Nano-12B-v2-Base", NemotronJson),
+            ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B", Qwen3Coder),
+            ("upstage/Solar-Open2-250B", SolarOpen2),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

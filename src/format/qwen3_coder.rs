@@ -1,5 +1,5 @@
 //! Qwen3-Coder XML (vLLM: `qwen3_coder`, `qwen3_xml`), also written by
-//! Qwen3.5/3.6, MiMo, Nemotron 3 Nano and Step-3.5, under the names their
+//! Qwen3.5/3.6, MiMo, Nemotron 3 Nano, Step-3.5 and Step 5, under the names their
 //! users know (aliases):
 //!
 //! ```text
@@ -21,7 +21,14 @@ use super::{Description, NameEnd, Recoveries, Role};
 
 pub(crate) static QWEN3_CODER: Description = Description {
     name: "qwen3_coder",
-    aliases: &["qwen3_xml", "qwen3.5", "mimo", "nemotron-3-nano", "step3p5"],
+    aliases: &[
+        "qwen3_xml",
+        "qwen3.5",
+        "mimo",
+        "nemotron-3-nano",
+        "step3p5",
+        "step5",
+    ],
     markers: &[
         (Role::CallOpen, "<tool_call>"),
         (Role::CallClose, "</tool_call>"),

@@ -167,6 +167,18 @@ fn markers(format: Format) -> &'static [&'static str] {
             "\"tool_name\"",
             "<|START_THINKING|>",
         ],
+        // Without `<response>`: layout is dropped outside calls and is JSON
+        // text inside them, which the content properties do not model (its
+        // fixtures are split at every byte in tests/split.rs).
+        Format::Ernie45 => &[
+            "<tool_call>",
+            "</tool_call>",
+            "</think>",
+            "<tool_call",
+            "<resp",
+        ],
+        Format::NemotronJson => &["<TOOLCALL>", "</TOOLCALL>", "<TOOLCALL", "</TOOL", ", "],
+        Format::OpenPanguV2 => &["<|tool_call_start|>", "<|tool_call_end|>", "<|tool_call"],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -358,6 +370,24 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 }
                 Format::MiniMax => {
                     out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))
+                }
+                Format::Ernie45 => {
+                    for body in &bodies {
+                        out += &format!("<tool_call>\n{body}\n</tool_call>\n");
+                    }
+                }
+                // With the list's brackets, or (one output in two) without.
+                Format::NemotronJson if out.len() % 2 == 0 => {
+                    out += &format!("<TOOLCALL>[{}]</TOOLCALL>", bodies.join(", "))
+                }
+                Format::NemotronJson => {
+                    out += &format!("<TOOLCALL>{}</TOOLCALL>", bodies.join(", "))
+                }
+                Format::OpenPanguV2 => {
+                    out += &format!(
+                        "<|tool_call_start|>[{}]<|tool_call_end|>",
+                        bodies.join(", ")
+                    )
                 }
                 _ => {
                     for (i, (name, args, pretty)) in calls.iter().enumerate() {

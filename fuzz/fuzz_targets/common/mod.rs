@@ -120,6 +120,7 @@ pub fn markup(format: Format) -> bool {
             | Format::XmlInvoke
             | Format::KimiK3
             | Format::Step3
+            | Format::SolarOpen2
     )
 }
 
@@ -160,6 +161,9 @@ pub fn generated_ids(format: Format) -> bool {
                 | Format::XmlFunctionCall
                 | Format::Granite20bFc
                 | Format::BareJson
+                | Format::Ernie45
+                | Format::NemotronJson
+                | Format::OpenPanguV2
         )
 }
 
