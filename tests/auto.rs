@@ -159,6 +159,16 @@ const DIFFERENT: &[(&str, &str)] = &[
         "pythonic/number_out_of_range",
         "as `pythonic/bare_two_calls`",
     ),
+    (
+        "deepseek_v41/v4_shape",
+        "V4's unspaced DSML is text to `deepseek_v41` (as to vLLM's parser), which reports \
+         `foreign_format`; `auto` reads the V4 call it is",
+    ),
+    (
+        "deepseek_v4/v41_shape",
+        "V4.1's spaced DSML is text to `deepseek_v4`, which reports `foreign_format`; `auto` \
+         reads the V4.1 call it is",
+    ),
 ];
 
 fn calls(message: &Message) -> Vec<(String, String, bool)> {

@@ -75,6 +75,8 @@ const PARSERS: &[(&str, Format)] = &[
     ("olmo3", Format::Olmo3),
     ("lfm2", Format::Lfm2),
     ("gemma4", Format::Gemma4),
+    ("deepseek_v4", Format::DeepSeekV4),
+    ("deepseek_v41", Format::DeepSeekV41),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -105,6 +107,8 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Olmo3, 4),
     (Format::Lfm2, 4),
     (Format::Gemma4, 9),
+    (Format::DeepSeekV4, 3),
+    (Format::DeepSeekV41, 2),
 ];
 
 struct Case {
@@ -331,10 +335,11 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
     ("granite-20b-fc", Format::Granite20bFc),
     ("apertus", Format::Apertus),
     ("gigachat3", Format::GigaChat3),
-    ("deepseek_v4", Format::DeepSeekV4),
     // Compared with vLLM's own parser in tests/kimi_k3_vllm.rs instead.
     ("kimi_k3", Format::KimiK3),
     ("functiongemma", Format::FunctionGemma),
+    // SGLang's: vLLM 0.33 registers no `gigachat35`.
+    ("gigachat35", Format::GigaChat35),
 ];
 
 /// Formats that are not vLLM parsers at all (calls that leak into text,

@@ -205,7 +205,10 @@ impl Engine {
             State::FuncName | State::ParamName { .. } => self.name_text(s, sink),
             State::Confirming => {
                 let (ws, decide) = self.hold_layout(s);
-                if decide {
+                if decide && self.json_body_at(s, ws) {
+                    self.confirm_bare_call(sink);
+                    self.begin_json_body();
+                } else if decide {
                     self.reject_opening(sink);
                 }
                 ws
@@ -215,6 +218,11 @@ impl Engine {
                 s.len()
             }
             State::InCall => {
+                let ws = leading_ws(s);
+                if self.stray.len == 0 && self.json_body_at(s, ws) {
+                    self.begin_json_body();
+                    return ws;
+                }
                 self.stray.push(s);
                 s.len()
             }

@@ -170,6 +170,15 @@ pub enum Format {
     /// FunctionGemma: `<start_function_call>call:NAME{KEY:<escape>VALUE`
     /// `<escape>}<end_function_call>`. vLLM name: `functiongemma`.
     FunctionGemma,
+    /// DeepSeek V4.1's spaced DSML: `<｜DSML｜ calls><｜DSML｜ invoke`
+    /// `name="NAME"><｜DSML｜ parameter name="KEY" string="true|false">VALUE`
+    /// `</｜DSML｜ parameter></｜DSML｜ invoke></｜DSML｜ calls>`, or an
+    /// invoke whose body is its JSON arguments. vLLM name: `deepseek_v41`.
+    DeepSeekV41,
+    /// GigaChat 3.5's GCML: DeepSeek V4's DSML with `GCML` for `DSML`,
+    /// `<｜GCML｜tool_calls><｜GCML｜invoke name="NAME">…`. SGLang name:
+    /// `gigachat35`.
+    GigaChat35,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -225,6 +234,8 @@ impl Format {
         Format::Lfm2,
         Format::Gemma4,
         Format::FunctionGemma,
+        Format::DeepSeekV41,
+        Format::GigaChat35,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -295,6 +306,8 @@ impl Format {
             Format::Lfm2 => &pythonic::LFM2,
             Format::Gemma4 => &gemma::GEMMA4,
             Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
+            Format::DeepSeekV41 => &dsml::DEEPSEEK_V41,
+            Format::GigaChat35 => &dsml::GIGACHAT35,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -38,6 +38,10 @@ impl Format {
         // writes V3.1's JSON, V3.2 and V4 DSML.
         ("deepseek-v3.2-exp", Format::DeepSeekV31),
         ("deepseek-v3.2", Format::DeepSeekV32),
+        // V4.1's spaced DSML: before `deepseek-v4`, which holds the
+        // API's `deepseek-v4-pro` (served by V4.1 since 2026-09).
+        ("deepseek-v4.1", Format::DeepSeekV41),
+        ("deepseek-v4-pro", Format::DeepSeekV41),
         ("deepseek-v4", Format::DeepSeekV4),
         ("deepseek-v3.1", Format::DeepSeekV31),
         ("deepseek-v3", Format::DeepSeekV3),
@@ -101,6 +105,10 @@ impl Format {
         ("lfm2.5", Format::Lfm2),
         ("lfm2", Format::Lfm2),
         ("gemma-4", Format::Gemma4),
+        // The DeepSeek API's name for V4.1-Flash.
+        ("deepseek-flash", Format::DeepSeekV41),
+        ("gigachat-3.5", Format::GigaChat35),
+        ("gigachat-3.1", Format::GigaChat3),
     ];
 
     /// The format the model named `model` writes, from
@@ -247,6 +255,8 @@ mod tests {
         "ibm-granite/granite-20b-functioncalling",
         "deepseek-ai/DeepSeek-V3.2-Exp",
         "deepseek-ai/DeepSeek-V3.2",
+        "deepseek-ai/DeepSeek-V4.1-Flash",
+        "deepseek-v4-pro",
         "deepseek-ai/DeepSeek-V4",
         "deepseek-ai/DeepSeek-V3.1",
         "deepseek-ai/DeepSeek-V3-0324",
@@ -306,6 +316,9 @@ mod tests {
         "LiquidAI/LFM2.5-1.2B-Instruct",
         "LiquidAI/LFM2-1.2B-Tool",
         "google/gemma-4-31b-it",
+        "deepseek-flash",
+        "ai-sage/GigaChat3.5-10B-A1.8B",
+        "ai-sage/GigaChat3.1-10B-A1.8B",
     ];
 
     #[test]
@@ -487,6 +500,13 @@ mod tests {
             ("google/gemma-4-E4B-it", Gemma4),
             ("gemma4:27b", Gemma4),
             ("google/functiongemma-270m-it", FunctionGemma),
+            // DeepSeek V4.1 and the API names serving it.
+            ("deepseek-ai/DeepSeek-V4.1-Flash", DeepSeekV41),
+            ("deepseek-flash", DeepSeekV41),
+            ("deepseek-v4-pro", DeepSeekV41),
+            ("deepseek-ai/DeepSeek-V4-Flash", DeepSeekV4),
+            ("ai-sage/GigaChat3.5-702B-A36B", GigaChat35),
+            ("ai-sage/GigaChat3.1-702B-A36B", GigaChat3),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

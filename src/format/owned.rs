@@ -67,6 +67,7 @@ pub(crate) struct Owned {
     pub json_value_attribute: Option<(String, String)>,
     pub string_value_attribute: Option<(String, String)>,
     pub json_args_attribute: Option<String>,
+    pub json_args_body: bool,
     pub item_type: Option<String>,
     pub wrapped_arguments: Vec<String>,
     pub recoveries: Recoveries,
@@ -109,6 +110,7 @@ impl Owned {
                 .string_value_attribute
                 .map(|(k, v)| (k.to_owned(), v.to_owned())),
             json_args_attribute: desc.json_args_attribute.map(str::to_owned),
+            json_args_body: desc.json_args_body,
             item_type: desc.item_type.map(str::to_owned),
             wrapped_arguments: strings(desc.wrapped_arguments),
             recoveries: desc.recoveries,
@@ -253,6 +255,7 @@ impl Owned {
                 .as_ref()
                 .map(|(k, v)| (leak_str(k), leak_str(v))),
             json_args_attribute: self.json_args_attribute.as_deref().map(leak_str),
+            json_args_body: self.json_args_body,
             item_type: self.item_type.as_deref().map(leak_str),
             wrapped_arguments: leak_strs(&self.wrapped_arguments),
             recoveries: self.recoveries,

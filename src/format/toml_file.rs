@@ -43,6 +43,7 @@ struct Values {
     string_attribute: Option<Spanned<(String, String)>>,
     arguments_attribute: Option<Spanned<String>>,
     wrapped_arguments: Option<Vec<String>>,
+    arguments_body: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -62,6 +63,7 @@ struct Recoveries {
     equals_in_parameter_name: Option<bool>,
     value_after_empty_close: Option<bool>,
     value_without_open: Option<bool>,
+    call_open_without_close: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -443,6 +445,9 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         if let Some(names) = values.wrapped_arguments {
             b = b.wrapped_arguments(names);
         }
+        if let Some(on) = values.arguments_body {
+            b = b.json_args_body(on);
+        }
         if let Some(attribute) = values.string_attribute {
             places.json_attribute = Some(attribute.span().start);
             let (key, value) = attribute.into_inner();
@@ -472,6 +477,7 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             (Recovery::EqualsInParameterName, r.equals_in_parameter_name),
             (Recovery::ValueAfterEmptyClose, r.value_after_empty_close),
             (Recovery::ValueWithoutOpen, r.value_without_open),
+            (Recovery::CallOpenWithoutClose, r.call_open_without_close),
         ] {
             if let Some(on) = on {
                 b = b.recovery(recovery, on);
