@@ -429,8 +429,10 @@ impl Engine {
                     // A JSON body right after the wrapper's opener (after a
                     // function opener, where the format has one).
                     // (Mistral: a body, or a name, by what follows.)
-                    let body_here =
-                        |j: crate::format::Json| j.body.is_some() && !desc.has(Role::FuncOpen);
+                    let body_here = |j: crate::format::Json| {
+                        j.body.is_some()
+                            && (!desc.has(Role::FuncOpen) || j.body_openers.contains(&text))
+                    };
                     if desc.json.is_some_and(body_here) {
                         self.begin_json(true);
                     } else if desc.has(Role::FuncOpen) {

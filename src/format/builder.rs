@@ -418,6 +418,17 @@ impl FormatBuilder {
         self
     }
 
+    /// Spellings of [`Role::CallOpen`] that the call body follows at once,
+    /// without the [`Role::FuncOpen`] the format's other openers need.
+    pub fn json_body_openers<I, S>(mut self, openers: I) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.json().body_openers = openers.into_iter().map(Into::into).collect();
+        self
+    }
+
     /// The language call bodies are written in (see [`CallSyntax`]). A
     /// call syntax other than JSON makes the calls bodies after the opener
     /// (`NAME(…)` stands for `{"name": NAME, "arguments": {…}}`, a `[…]`

@@ -269,6 +269,10 @@ pub(crate) struct Json {
     /// `<tool_call>`…`</tool_call>`). A body that opens the output
     /// without a marker (`open_at_start`) has none either.
     pub unclosed_openers: &'static [&'static str],
+    /// Openers (`CallOpen` spellings) the body follows at once, without the
+    /// function opener the format's other openers need (GigaChat 3.1's
+    /// `<|function_call|>{…}` beside 3's `function call<|role_sep|>{…}`).
+    pub body_openers: &'static [&'static str],
     /// The language bodies are written in: JSON, or a call syntax
     /// (`NAME(a=1)`, `call:NAME{a:1}`) read as the same call bodies.
     pub syntax: Syntax,
@@ -330,6 +334,7 @@ impl Json {
         open_at_line_start: false,
         body_separator: None,
         unclosed_openers: &[],
+        body_openers: &[],
         syntax: Syntax::Json,
     };
 

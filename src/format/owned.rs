@@ -47,6 +47,7 @@ pub(crate) struct OwnedJson {
     pub open_at_line_start: bool,
     pub body_separator: Option<u8>,
     pub unclosed_openers: Vec<String>,
+    pub body_openers: Vec<String>,
     pub syntax: CallSyntax,
 }
 
@@ -138,6 +139,7 @@ impl Owned {
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: strings(json.unclosed_openers),
+                body_openers: strings(json.body_openers),
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -284,6 +286,7 @@ impl Owned {
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: leak_strs(&json.unclosed_openers),
+                body_openers: leak_strs(&json.body_openers),
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,

@@ -78,6 +78,7 @@ struct Json {
     open_at_line_start: Option<bool>,
     body_separator: Option<Spanned<String>>,
     unclosed_openers: Option<Vec<String>>,
+    body_openers: Option<Vec<String>>,
     syntax: Option<Spanned<String>>,
     string_delimiter: Option<String>,
     body: Option<Spanned<Body>>,
@@ -523,6 +524,9 @@ fn json_settings(
     }
     if let Some(openers) = json.unclosed_openers {
         b = b.json_unclosed_openers(openers);
+    }
+    if let Some(openers) = json.body_openers {
+        b = b.json_body_openers(openers);
     }
     if let Some(syntax) = &json.syntax {
         let call_syntax = match (syntax.get_ref().as_str(), json.string_delimiter) {

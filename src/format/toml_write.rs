@@ -173,6 +173,13 @@ fn write(d: &Description) -> String {
                 list(json.unclosed_openers.iter().copied())
             );
         }
+        if !json.body_openers.is_empty() {
+            let _ = writeln!(
+                out,
+                "body_openers = {}",
+                list(json.body_openers.iter().copied())
+            );
+        }
         if let Some(keys) = json.body {
             out.push_str("\n[json.body]\n");
             if keys.name_is_key {
