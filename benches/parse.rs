@@ -139,7 +139,7 @@ const JSON_INPUTS: [(&JsonLayout, Format); 22] = [
 /// The XML-parameter formats without a row in [`INPUTS`]: the
 /// `tool_dense` session's calls in each one's markup, benched and checked
 /// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
-const XML_INPUTS: [(&XmlLayout, Format); 7] = [
+const XML_INPUTS: [(&XmlLayout, Format); 9] = [
     (&transcript::SEED_OSS, Format::SeedOss),
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
@@ -147,6 +147,8 @@ const XML_INPUTS: [(&XmlLayout, Format); 7] = [
     (&transcript::XML_INVOKE, Format::XmlInvoke),
     (&transcript::STEP3, Format::Step3),
     (&transcript::SOLAR_OPEN2, Format::SolarOpen2),
+    (&transcript::DEEPSEEK_V41, Format::DeepSeekV41),
+    (&transcript::GIGACHAT35, Format::GigaChat35),
 ];
 
 /// The call-syntax formats: `tool_dense_hermes`'s calls as Python calls

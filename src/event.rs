@@ -129,6 +129,10 @@ pub enum DiagnosticKind {
     /// content; the parser's format may be the wrong one. Once per format
     /// and stream.
     ForeignFormat,
+    /// A marker written malformed was read as the marker: the wrapper's
+    /// opener without its closing `>` before a line end
+    /// (`<｜DSML｜tool_calls` ⏎). Reported once its call is confirmed.
+    MalformedMarker,
 }
 
 impl DiagnosticKind {
@@ -165,6 +169,7 @@ impl DiagnosticKind {
             DiagnosticKind::UnexpectedCallType => "unexpected_call_type",
             DiagnosticKind::FormatDetected => "format_detected",
             DiagnosticKind::ForeignFormat => "foreign_format",
+            DiagnosticKind::MalformedMarker => "malformed_marker",
         }
     }
 }

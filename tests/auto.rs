@@ -144,13 +144,6 @@ const DIFFERENT: &[(&str, &str)] = &[
          content; `auto` reads it as the V3.1 call it is",
     ),
     (
-        "deepseek_v3/section_opener_variant",
-        "a misspelled section opener (`<｜tool calls begin｜>`) is text to `deepseek_v3`; the \
-         bare `<｜tool▁call▁begin｜>function<｜tool▁sep｜>` after it is a V3.1 call named \
-         `function` whose arguments are not JSON (incomplete, reported) before V3 could say \
-         otherwise",
-    ),
-    (
         "step3/deepseek_spelling_is_text",
         "DeepSeek V3's markers (`▁`, not Step-3's `_`) are text to `step3`, which reports \
          `foreign_format`; `auto` reads the DeepSeek V3 call it is",
@@ -158,6 +151,16 @@ const DIFFERENT: &[(&str, &str)] = &[
     (
         "pythonic/number_out_of_range",
         "as `pythonic/bare_two_calls`",
+    ),
+    (
+        "deepseek_v41/v4_shape",
+        "V4's unspaced DSML is text to `deepseek_v41` (as to vLLM's parser), which reports \
+         `foreign_format`; `auto` reads the V4 call it is",
+    ),
+    (
+        "deepseek_v4/v41_shape",
+        "V4.1's spaced DSML is text to `deepseek_v4`, which reports `foreign_format`; `auto` \
+         reads the V4.1 call it is",
     ),
 ];
 

@@ -80,6 +80,8 @@ const PARSERS: &[(&str, Format)] = &[
     ("step5", Format::Qwen3Coder),
     ("step3p5", Format::Qwen3Coder),
     ("mimo", Format::Qwen3Coder),
+    ("deepseek_v4", Format::DeepSeekV4),
+    ("deepseek_v41", Format::DeepSeekV41),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -111,6 +113,8 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Lfm2, 4),
     (Format::Gemma4, 9),
     (Format::Ernie45, 5),
+    (Format::DeepSeekV4, 3),
+    (Format::DeepSeekV41, 2),
 ];
 
 struct Case {
@@ -337,10 +341,11 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
     ("granite-20b-fc", Format::Granite20bFc),
     ("apertus", Format::Apertus),
     ("gigachat3", Format::GigaChat3),
-    ("deepseek_v4", Format::DeepSeekV4),
     // Compared with vLLM's own parser in tests/kimi_k3_vllm.rs instead.
     ("kimi_k3", Format::KimiK3),
     ("functiongemma", Format::FunctionGemma),
+    // SGLang's: vLLM 0.33 registers no `gigachat35`.
+    ("gigachat35", Format::GigaChat35),
 ];
 
 /// Formats that are not vLLM parsers at all (calls that leak into text,

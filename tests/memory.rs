@@ -360,6 +360,11 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<|tool_call_start|>[{\"name\": \"write_file\", \"arguments\": ",
             "}]<|tool_call_end|>",
         ),
+        // Arguments written as the invoke's body.
+        Format::DeepSeekV41 => (
+            "<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"write_file\">",
+            "</｜DSML｜ invoke>\n</｜DSML｜ calls>",
+        ),
         other => panic!("{other} is not a JSON format"),
     };
     let text =
@@ -428,6 +433,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::MiniMaxM2
                 | Format::DeepSeekV32
                 | Format::DeepSeekV4
+                | Format::GigaChat35
                 | Format::Step3
                 | Format::KimiK3
                 | Format::Glm45

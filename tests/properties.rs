@@ -264,6 +264,32 @@ fn invoke_args_calls() -> impl Strategy<Value = Vec<u8>> {
 /// DeepSeek V4's block, after [`dsml_spelling`].
 const V4_BLOCK: &[(&[u8], &[u8])] = &[("｜function_calls>".as_bytes(), "｜tool_calls>".as_bytes())];
 
+/// DeepSeek V4.1's spaced tags, after [`dsml_spelling`]; the block's
+/// opener also without its `>` before a line end, and some invokes with
+/// their bars doubled.
+const V41_SPACED: &[(&[u8], &[u8])] = &[
+    (
+        "｜DSML｜function_calls>\n".as_bytes(),
+        "｜DSML｜ calls\n".as_bytes(),
+    ),
+    (
+        "｜DSML｜function_calls>".as_bytes(),
+        "｜DSML｜ calls>".as_bytes(),
+    ),
+    (
+        "<｜DSML｜invoke name=\"".as_bytes(),
+        "<｜｜DSML｜｜ invoke name=\"".as_bytes(),
+    ),
+    ("｜DSML｜invoke".as_bytes(), "｜DSML｜ invoke".as_bytes()),
+    (
+        "｜DSML｜parameter".as_bytes(),
+        "｜DSML｜ parameter".as_bytes(),
+    ),
+];
+
+/// GigaChat 3.5's spelling of V4's DSML.
+const GCML: &[(&[u8], &[u8])] = &[("｜DSML｜".as_bytes(), "｜GCML｜".as_bytes())];
+
 /// The leaked `<invoke>` shape's block, after [`minimax_spelling`].
 const INVOKE_BLOCK: &[(&[u8], &[u8])] = &[(b"minimax:tool_call>", b"function_calls>")];
 
@@ -1052,6 +1078,18 @@ fn solar_open2_spelling(glm: Vec<u8>) -> Vec<u8> {
         ],
     )
 }
+properties!(
+    deepseek_v41,
+    Format::DeepSeekV41,
+    qwen_output().prop_map(|v| respell(&dsml_spelling(v), V41_SPACED)),
+    qwen_calls().prop_map(|v| respell(&dsml_spelling(v), V41_SPACED))
+);
+properties!(
+    gigachat35,
+    Format::GigaChat35,
+    qwen_output().prop_map(|v| respell(&respell(&dsml_spelling(v), V4_BLOCK), GCML)),
+    qwen_calls().prop_map(|v| respell(&respell(&dsml_spelling(v), V4_BLOCK), GCML))
+);
 
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.

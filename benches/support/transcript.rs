@@ -329,6 +329,26 @@ pub const DEEPSEEK_V32: XmlLayout = XmlLayout {
     call_close: "</｜DSML｜invoke>\n</｜DSML｜function_calls>",
 };
 
+/// DeepSeek V4.1's spaced DSML.
+pub const DEEPSEEK_V41: XmlLayout = XmlLayout {
+    call_open: "<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"",
+    name_end: "\">\n",
+    param_open: "<｜DSML｜ parameter name=\"",
+    key_end: "\" string=\"true\">",
+    value_end: "</｜DSML｜ parameter>\n",
+    call_close: "</｜DSML｜ invoke>\n</｜DSML｜ calls>",
+};
+
+/// GigaChat 3.5's GCML: V4's DSML spelled `GCML`.
+pub const GIGACHAT35: XmlLayout = XmlLayout {
+    call_open: "<｜GCML｜tool_calls>\n<｜GCML｜invoke name=\"",
+    name_end: "\">\n",
+    param_open: "<｜GCML｜parameter name=\"",
+    key_end: "\" string=\"true\">",
+    value_end: "</｜GCML｜parameter>\n",
+    call_close: "</｜GCML｜invoke>\n</｜GCML｜tool_calls>",
+};
+
 /// Leaked `<function_calls><invoke name="NAME">…` calls: MiniMax-M2's
 /// layout in that block.
 pub const XML_INVOKE: XmlLayout = XmlLayout {

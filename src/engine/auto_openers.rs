@@ -63,6 +63,8 @@ pub(crate) const DETECTED: &[Format] = &[
     // Not ERNIE 4.5 (Hermes's opener) nor openPangu V2 (LFM2's markers).
     Format::NemotronJson,
     Format::SolarOpen2,
+    Format::DeepSeekV41,
+    Format::GigaChat35,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

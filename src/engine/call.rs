@@ -227,6 +227,11 @@ impl CallWriter {
         }
     }
 
+    /// Whether the open call has a parameter yet.
+    pub(crate) fn has_params(&self) -> bool {
+        self.param_count > 0
+    }
+
     /// How many calls have started.
     pub(crate) fn count(&self) -> usize {
         self.calls

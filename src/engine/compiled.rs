@@ -30,10 +30,18 @@ impl Compiled {
         }
         Ok(Compiled {
             desc,
-            markers: MarkerSet::new(desc.markers),
+            markers: MarkerSet::new(&with_recovered_spellings(desc)),
             texts,
             line_starts: desc.json.is_some_and(|json| json.open_at_line_start),
         })
+    }
+
+    /// Whether `written`, an opener as the input spelled it, is one the
+    /// description does not spell: a malformed spelling its recoveries
+    /// read (see [`with_recovered_spellings`]).
+    pub(crate) fn is_recovered_spelling(&self, written: &str) -> bool {
+        self.desc.recoveries.call_open_without_close
+            && !self.desc.markers.iter().any(|&(_, text)| text == written)
     }
 
     /// A format's compiled description: a built-in one's is compiled on
@@ -60,4 +68,32 @@ impl Compiled {
     pub(crate) fn text(&self, role: Role) -> &'static str {
         self.texts[role as usize]
     }
+}
+
+/// The description's markers, and the malformed spellings its recoveries
+/// read as markers: with `call_open_without_close`, each wrapper opener
+/// that ends in `>` also without it, a line end in its place
+/// (`<｜DSML｜tool_calls` ⏎). A spelling that would not keep the set
+/// prefix-free is left out. Kept for the process, as the description is.
+fn with_recovered_spellings(desc: &Description) -> Vec<(Role, &'static str)> {
+    let mut markers = desc.markers.to_vec();
+    if !desc.recoveries.call_open_without_close {
+        return markers;
+    }
+    for &(role, text) in desc.markers {
+        let Some(name) = text.strip_suffix('>') else {
+            continue;
+        };
+        if role != Role::CallOpen {
+            continue;
+        }
+        let spelled = format!("{name}\n");
+        let clashes = markers
+            .iter()
+            .any(|(_, t)| t.starts_with(&spelled) || spelled.starts_with(t));
+        if !clashes {
+            markers.push((role, Box::leak(spelled.into_boxed_str())));
+        }
+    }
+    markers
 }

@@ -205,7 +205,10 @@ impl Engine {
             State::FuncName | State::ParamName { .. } => self.name_text(s, sink),
             State::Confirming => {
                 let (ws, decide) = self.hold_layout(s);
-                if decide {
+                if decide && self.json_body_at(s, ws) {
+                    self.confirm_bare_call(sink);
+                    self.begin_json_body();
+                } else if decide {
                     self.reject_opening(sink);
                 }
                 ws
@@ -215,6 +218,11 @@ impl Engine {
                 s.len()
             }
             State::InCall => {
+                let ws = leading_ws(s);
+                if self.stray.len == 0 && self.json_body_at(s, ws) {
+                    self.begin_json_body();
+                    return ws;
+                }
                 self.stray.push(s);
                 s.len()
             }
@@ -421,8 +429,10 @@ impl Engine {
                     // A JSON body right after the wrapper's opener (after a
                     // function opener, where the format has one).
                     // (Mistral: a body, or a name, by what follows.)
-                    let body_here =
-                        |j: crate::format::Json| j.body.is_some() && !desc.has(Role::FuncOpen);
+                    let body_here = |j: crate::format::Json| {
+                        j.body.is_some()
+                            && (!desc.has(Role::FuncOpen) || j.body_openers.contains(&text))
+                    };
                     if desc.json.is_some_and(body_here) {
                         self.begin_json(true);
                     } else if desc.has(Role::FuncOpen) {

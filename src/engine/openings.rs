@@ -284,10 +284,29 @@ impl Engine {
         );
     }
 
+    /// The wrapper's opener as written, when it is a malformed spelling
+    /// that a recovery read (`call_open_without_close`).
+    fn report_recovered_opener<S: Sink>(&mut self, sink: &mut S) {
+        let written = self.hold.text.get(..self.hold.opener_len).unwrap_or("");
+        if !self.format.is_recovered_spelling(written) {
+            return;
+        }
+        let (open, call) = (self.marker(Role::CallOpen), Some(self.call.count()));
+        let written = written.trim_end_matches(WS);
+        super::diagnostic(
+            sink,
+            &mut self.call.message,
+            Kind::MalformedMarker,
+            call,
+            format_args!("`{written}` without its `>` was read as `{open}`"),
+        );
+    }
+
     /// The opening is a call: text inside the wrapper before the function
     /// opener goes back to content, and the call starts.
     pub(super) fn confirm_call<S: Sink>(&mut self, sink: &mut S) {
         if self.hold.opening == Opening::Wrapper {
+            self.report_recovered_opener(sink);
             let inner = self.hold.after_opener(self.hold.inner_end);
             if !inner.trim_matches(WS).is_empty() {
                 // (The text is held text: its code fences need no tracking,
@@ -469,6 +488,29 @@ impl Engine {
         }
         self.begin_json(false);
         self.json.attr_end = quote.map_or(AttrEnd::Rest, AttrEnd::Quote);
+    }
+
+    /// Whether a function's arguments written as its body begin at `at` in
+    /// `s` (`Description::json_args_body`): their `{`, before any
+    /// parameter of the call.
+    pub(super) fn json_body_at(&self, s: &str, at: usize) -> bool {
+        self.desc().json_args_body && s.as_bytes().get(at) == Some(&b'{') && !self.call.has_params()
+    }
+
+    /// The arguments written as the function's body: the JSON reader takes
+    /// them from their `{`; the function's closer follows them.
+    pub(super) fn begin_json_body(&mut self) {
+        self.begin_json(false);
+        self.json.attr_end = AttrEnd::Tag;
+    }
+
+    /// A bare function opener confirmed by what followed its name (a
+    /// function body's JSON): reported, and the call starts.
+    pub(super) fn confirm_bare_call<S: Sink>(&mut self, sink: &mut S) {
+        if self.hold.opening == Opening::Bare {
+            self.report_bare_call(sink);
+        }
+        self.confirm_call(sink);
     }
 
     /// Whether the arguments' `{` also ends a function name and opens them

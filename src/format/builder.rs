@@ -72,6 +72,10 @@ pub enum Recovery {
     /// `<arg_key>K</arg_key>VALUE</arg_value>`: text where the value
     /// opener belongs starts the value.
     ValueWithoutOpen,
+    /// A wrapper opener spelled with a closing `>` (`<｜DSML｜tool_calls>`)
+    /// is also read without it when a line end follows (`<｜DSML｜tool_calls`
+    /// ⏎), reported as `malformed_marker` once its call is confirmed.
+    CallOpenWithoutClose,
 }
 
 /// The language a format writes its call bodies in
@@ -245,6 +249,15 @@ impl FormatBuilder {
         self
     }
 
+    /// A function's arguments may instead be one JSON object written as
+    /// its body, between the end of its opening (the name's end) and its
+    /// closer (`<invoke name="N">{"city": "Paris"}</invoke>`), read as it
+    /// streams; only where no parameter came first.
+    pub fn json_args_body(mut self, on: bool) -> FormatBuilder {
+        self.owned.json_args_body = on;
+        self
+    }
+
     /// Markers that, after a function name and whitespace, show that a
     /// call really began; none: the name's end is enough.
     pub fn call_confirmed_by(mut self, roles: impl IntoIterator<Item = Role>) -> FormatBuilder {
@@ -286,6 +299,7 @@ impl FormatBuilder {
             Recovery::EqualsInParameterName => r.equals_in_param_name = on,
             Recovery::ValueAfterEmptyClose => r.value_after_empty_close = on,
             Recovery::ValueWithoutOpen => r.value_without_open = on,
+            Recovery::CallOpenWithoutClose => r.call_open_without_close = on,
         }
         self
     }
@@ -401,6 +415,17 @@ impl FormatBuilder {
         S: Into<String>,
     {
         self.json().unclosed_openers = openers.into_iter().map(Into::into).collect();
+        self
+    }
+
+    /// Spellings of [`Role::CallOpen`] that the call body follows at once,
+    /// without the [`Role::FuncOpen`] the format's other openers need.
+    pub fn json_body_openers<I, S>(mut self, openers: I) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.json().body_openers = openers.into_iter().map(Into::into).collect();
         self
     }
 

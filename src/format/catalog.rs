@@ -188,6 +188,15 @@ pub enum Format {
     /// `<|tool_arg:value|>VALUE<|tool_arg:end|>\n<|tool_call:end|>`. Name:
     /// `solar_open2`.
     SolarOpen2,
+    /// DeepSeek V4.1's spaced DSML: `<｜DSML｜ calls><｜DSML｜ invoke`
+    /// `name="NAME"><｜DSML｜ parameter name="KEY" string="true|false">VALUE`
+    /// `</｜DSML｜ parameter></｜DSML｜ invoke></｜DSML｜ calls>`, or an
+    /// invoke whose body is its JSON arguments. vLLM name: `deepseek_v41`.
+    DeepSeekV41,
+    /// GigaChat 3.5's GCML: DeepSeek V4's DSML with `GCML` for `DSML`,
+    /// `<｜GCML｜tool_calls><｜GCML｜invoke name="NAME">…`. SGLang name:
+    /// `gigachat35`.
+    GigaChat35,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -248,6 +257,8 @@ impl Format {
         Format::NemotronJson,
         Format::OpenPanguV2,
         Format::SolarOpen2,
+        Format::DeepSeekV41,
+        Format::GigaChat35,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -322,6 +333,8 @@ impl Format {
             Format::NemotronJson => &json_lists::NEMOTRON_JSON,
             Format::OpenPanguV2 => &json_lists::OPENPANGU_V2,
             Format::SolarOpen2 => &solar::SOLAR_OPEN2,
+            Format::DeepSeekV41 => &dsml::DEEPSEEK_V41,
+            Format::GigaChat35 => &dsml::GIGACHAT35,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -9,7 +9,8 @@
 //! the call's opener to `<｜tool▁sep｜>`, and the arguments are one JSON
 //! object, ended by its own `}`. V3's shape (below) under V3.1 is read as
 //! V3 reads it: what follows `<｜tool▁sep｜>` tells the two apart (the
-//! arguments' `{`, or a name).
+//! arguments' `{`, or a name). V3 (R1) also opens its section in three
+//! other spellings, and may leave its closing fence out.
 
 use super::{Description, Json, NameEnd, Recoveries, Role};
 
@@ -45,13 +46,34 @@ pub(crate) static DEEPSEEK_V31: Description = Description {
     )
 };
 
+/// V3's markers, with the section's opener (and closer) in the other
+/// spellings R1 is seen writing: a space for `▁`, `\_` (escaped
+/// Markdown), and `<｜tool▁calls｜>` without `begin`. Not `_` for `▁`:
+/// `<｜tool_calls_begin｜>` is Step-3's opener, which `auto` tells apart by
+/// it.
+const V3_MARKERS: &[(Role, &str)] = &[
+    (Role::CallOpen, "<｜tool▁calls▁begin｜>"),
+    (Role::CallClose, "<｜tool▁calls▁end｜>"),
+    (Role::FuncOpen, "<｜tool▁call▁begin｜>"),
+    (Role::FuncClose, "<｜tool▁call▁end｜>"),
+    (Role::ArgsOpen, "<｜tool▁sep｜>"),
+    (Role::ReasoningOpen, "<think>"),
+    (Role::ReasoningClose, "</think>"),
+    (Role::EndOfTurn, "<｜end▁of▁sentence｜>"),
+    (Role::CallOpen, "<｜tool calls begin｜>"),
+    (Role::CallClose, "<｜tool calls end｜>"),
+    (Role::CallOpen, "<｜tool\\_calls\\_begin｜>"),
+    (Role::CallClose, "<｜tool\\_calls\\_end｜>"),
+    (Role::CallOpen, "<｜tool▁calls｜>"),
+];
+
 pub(crate) static DEEPSEEK_V3: Description = Description {
     // The name ends at its line end, which confirms the call.
     func_name_end: NameEnd::Marker { line: true },
     call_confirmed_by: &[],
     ..Description::json(
         "deepseek_v3",
-        MARKERS,
+        V3_MARKERS,
         Json {
             call_type: Some("function"),
             fenced: true,

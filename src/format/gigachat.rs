@@ -11,9 +11,9 @@
 //! The role's words open the call and `<|role_sep|>` confirms it (as
 //! InternLM's `<|plugin|>` does); the body follows. In prose, `function
 //! call` without `<|role_sep|>` after it is text. There is no closer: the
-//! body's own end ends the call. GigaChat 3.1's `<|function_call|>` opener
-//! is not read: it holds `f`, the first byte of `function call`, after its
-//! own first byte, which the marker rules refuse.
+//! body's own end ends the call. GigaChat 3.1 writes one token,
+//! `<|function_call|>`, in place of the role's words and `<|role_sep|>`:
+//! the body follows it at once.
 
 use super::{BodyKeys, Description, Json, Role};
 
@@ -23,11 +23,15 @@ pub(crate) static GIGACHAT3: Description = Description::json(
         (Role::CallOpen, "function call"),
         (Role::FuncOpen, "<|role_sep|>"),
         (Role::EndOfTurn, "</s>"),
+        (Role::CallOpen, "<|function_call|>"),
     ],
-    Json::body(BodyKeys {
-        name: &["name"],
-        arguments: &["arguments", "parameters"],
-        list: false,
-        name_is_key: false,
-    }),
+    Json {
+        body_openers: &["<|function_call|>"],
+        ..Json::body(BodyKeys {
+            name: &["name"],
+            arguments: &["arguments", "parameters"],
+            list: false,
+            name_is_key: false,
+        })
+    },
 );

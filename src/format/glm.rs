@@ -59,6 +59,7 @@ const fn glm(
         json_value_attribute: None,
         string_value_attribute: None,
         json_args_attribute: None,
+        json_args_body: false,
         item_type: None,
         wrapped_arguments: &[],
         recoveries: Recoveries {
@@ -66,6 +67,7 @@ const fn glm(
             equals_in_param_name: false,
             value_after_empty_close: false,
             value_without_open: true,
+            call_open_without_close: false,
         },
         json: None,
     }

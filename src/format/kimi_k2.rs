@@ -34,6 +34,10 @@ pub(crate) static KIMI_K2: Description = Description {
             (Role::ReasoningOpen, "◁think▷"),
             (Role::ReasoningClose, "◁/think▷"),
             (Role::EndOfTurn, "<|im_end|>"),
+            // The section's singular spelling (K2's technical report, some
+            // checkpoints).
+            (Role::CallOpen, "<|tool_call_section_begin|>"),
+            (Role::CallClose, "<|tool_call_section_end|>"),
         ],
         Json {
             id_in_name: Some(IdInName {

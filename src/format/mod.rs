@@ -274,6 +274,10 @@ pub(crate) struct Json {
     /// `<tool_call>`…`</tool_call>`). A body that opens the output
     /// without a marker (`open_at_start`) has none either.
     pub unclosed_openers: &'static [&'static str],
+    /// Openers (`CallOpen` spellings) the body follows at once, without the
+    /// function opener the format's other openers need (GigaChat 3.1's
+    /// `<|function_call|>{…}` beside 3's `function call<|role_sep|>{…}`).
+    pub body_openers: &'static [&'static str],
     /// The language bodies are written in: JSON, or a call syntax
     /// (`NAME(a=1)`, `call:NAME{a:1}`) read as the same call bodies.
     pub syntax: Syntax,
@@ -335,6 +339,7 @@ impl Json {
         open_at_line_start: false,
         body_separator: None,
         unclosed_openers: &[],
+        body_openers: &[],
         syntax: Syntax::Json,
     };
 
@@ -410,6 +415,10 @@ pub(crate) struct Recoveries {
     /// `<arg_key>K</arg_key>VALUE</arg_value>`: text where the value
     /// opener belongs starts the value.
     pub value_without_open: bool,
+    /// A wrapper opener spelled with a closing `>` is also read without
+    /// it, when a line end follows its last byte before the `>`
+    /// (`<｜DSML｜tool_calls` ⏎): the line end stands for the `>`.
+    pub call_open_without_close: bool,
 }
 
 impl Recoveries {
@@ -419,6 +428,7 @@ impl Recoveries {
         equals_in_param_name: false,
         value_after_empty_close: false,
         value_without_open: false,
+        call_open_without_close: false,
     };
 }
 
@@ -471,6 +481,11 @@ pub(crate) struct Description {
     /// then ends with `/>`, or with `>` and its closer (the leaked
     /// `<invoke name="N" args='{…}'/>`).
     pub json_args_attribute: Option<&'static str>,
+    /// A function's arguments may instead be one JSON object written as
+    /// its body, after the name's end and before its closer (DeepSeek
+    /// V4.1's `<｜DSML｜ invoke name="N">{…}</｜DSML｜ invoke>`), read as it
+    /// streams. Only where no parameter came first.
+    pub json_args_body: bool,
     /// In formats whose wrapper holds one item per call (`ItemOpen` …
     /// `ItemClose` around a marked-up function), the word an item's opener
     /// is followed by, up to `ItemSep`: the call's type (Step-3's
@@ -512,6 +527,7 @@ impl Description {
         json_value_attribute: None,
         string_value_attribute: None,
         json_args_attribute: None,
+        json_args_body: false,
         item_type: None,
         wrapped_arguments: &[],
         recoveries: Recoveries::NONE,

@@ -38,6 +38,10 @@ impl Format {
         // writes V3.1's JSON, V3.2 and V4 DSML.
         ("deepseek-v3.2-exp", Format::DeepSeekV31),
         ("deepseek-v3.2", Format::DeepSeekV32),
+        // V4.1's spaced DSML: before `deepseek-v4`, which holds the
+        // API's `deepseek-v4-pro` (served by V4.1 since 2026-09).
+        ("deepseek-v4.1", Format::DeepSeekV41),
+        ("deepseek-v4-pro", Format::DeepSeekV41),
         ("deepseek-v4", Format::DeepSeekV4),
         ("deepseek-v3.1", Format::DeepSeekV31),
         ("deepseek-v3", Format::DeepSeekV3),
@@ -107,6 +111,10 @@ impl Format {
         ("nemotron-nano-12b-v2", Format::NemotronJson),
         ("openpangu", Format::OpenPanguV2),
         ("solar-open2", Format::SolarOpen2),
+        // The DeepSeek API's name for V4.1-Flash.
+        ("deepseek-flash", Format::DeepSeekV41),
+        ("gigachat-3.5", Format::GigaChat35),
+        ("gigachat-3.1", Format::GigaChat3),
     ];
 
     /// The format the model named `model` writes, from
@@ -253,6 +261,8 @@ mod tests {
         "ibm-granite/granite-20b-functioncalling",
         "deepseek-ai/DeepSeek-V3.2-Exp",
         "deepseek-ai/DeepSeek-V3.2",
+        "deepseek-ai/DeepSeek-V4.1-Flash",
+        "deepseek-v4-pro",
         "deepseek-ai/DeepSeek-V4",
         "deepseek-ai/DeepSeek-V3.1",
         "deepseek-ai/DeepSeek-V3-0324",
@@ -317,6 +327,9 @@ mod tests {
         "nvidia/NVIDIA-Nemotron-Nano-12B-v2",
         "FreedomIntelligence/openPangu-Embedded-7B-V2",
         "upstage/Solar-Open2-250B",
+        "deepseek-flash",
+        "ai-sage/GigaChat3.5-10B-A1.8B",
+        "ai-sage/GigaChat3.1-10B-A1.8B",
     ];
 
     #[test]
@@ -508,6 +521,13 @@ mod tests {
             ("nvidia/NVIDIA-Nemotron-Nano-12B-v2-Base", NemotronJson),
             ("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B", Qwen3Coder),
             ("upstage/Solar-Open2-250B", SolarOpen2),
+            // DeepSeek V4.1 and the API names serving it.
+            ("deepseek-ai/DeepSeek-V4.1-Flash", DeepSeekV41),
+            ("deepseek-flash", DeepSeekV41),
+            ("deepseek-v4-pro", DeepSeekV41),
+            ("deepseek-ai/DeepSeek-V4-Flash", DeepSeekV4),
+            ("ai-sage/GigaChat3.5-702B-A36B", GigaChat35),
+            ("ai-sage/GigaChat3.1-702B-A36B", GigaChat3),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

@@ -47,6 +47,7 @@ pub(crate) struct OwnedJson {
     pub open_at_line_start: bool,
     pub body_separator: Option<u8>,
     pub unclosed_openers: Vec<String>,
+    pub body_openers: Vec<String>,
     pub syntax: CallSyntax,
 }
 
@@ -67,6 +68,7 @@ pub(crate) struct Owned {
     pub json_value_attribute: Option<(String, String)>,
     pub string_value_attribute: Option<(String, String)>,
     pub json_args_attribute: Option<String>,
+    pub json_args_body: bool,
     pub item_type: Option<String>,
     pub wrapped_arguments: Vec<String>,
     pub recoveries: Recoveries,
@@ -109,6 +111,7 @@ impl Owned {
                 .string_value_attribute
                 .map(|(k, v)| (k.to_owned(), v.to_owned())),
             json_args_attribute: desc.json_args_attribute.map(str::to_owned),
+            json_args_body: desc.json_args_body,
             item_type: desc.item_type.map(str::to_owned),
             wrapped_arguments: strings(desc.wrapped_arguments),
             recoveries: desc.recoveries,
@@ -136,6 +139,7 @@ impl Owned {
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: strings(json.unclosed_openers),
+                body_openers: strings(json.body_openers),
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -253,6 +257,7 @@ impl Owned {
                 .as_ref()
                 .map(|(k, v)| (leak_str(k), leak_str(v))),
             json_args_attribute: self.json_args_attribute.as_deref().map(leak_str),
+            json_args_body: self.json_args_body,
             item_type: self.item_type.as_deref().map(leak_str),
             wrapped_arguments: leak_strs(&self.wrapped_arguments),
             recoveries: self.recoveries,
@@ -281,6 +286,7 @@ impl Owned {
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: leak_strs(&json.unclosed_openers),
+                body_openers: leak_strs(&json.body_openers),
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,

@@ -71,6 +71,7 @@ pub(crate) static QWEN3_CODER: Description = Description {
     json_value_attribute: None,
     string_value_attribute: None,
     json_args_attribute: None,
+    json_args_body: false,
     item_type: None,
     wrapped_arguments: &[],
     recoveries: Recoveries {
@@ -78,6 +79,7 @@ pub(crate) static QWEN3_CODER: Description = Description {
         equals_in_param_name: true,
         value_after_empty_close: true,
         value_without_open: false,
+        call_open_without_close: false,
     },
     json: None,
 };

@@ -43,6 +43,7 @@ struct Values {
     string_attribute: Option<Spanned<(String, String)>>,
     arguments_attribute: Option<Spanned<String>>,
     wrapped_arguments: Option<Vec<String>>,
+    arguments_body: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -62,6 +63,7 @@ struct Recoveries {
     equals_in_parameter_name: Option<bool>,
     value_after_empty_close: Option<bool>,
     value_without_open: Option<bool>,
+    call_open_without_close: Option<bool>,
 }
 
 #[derive(Deserialize)]
@@ -76,6 +78,7 @@ struct Json {
     open_at_line_start: Option<bool>,
     body_separator: Option<Spanned<String>>,
     unclosed_openers: Option<Vec<String>>,
+    body_openers: Option<Vec<String>>,
     syntax: Option<Spanned<String>>,
     string_delimiter: Option<String>,
     body: Option<Spanned<Body>>,
@@ -443,6 +446,9 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         if let Some(names) = values.wrapped_arguments {
             b = b.wrapped_arguments(names);
         }
+        if let Some(on) = values.arguments_body {
+            b = b.json_args_body(on);
+        }
         if let Some(attribute) = values.string_attribute {
             places.json_attribute = Some(attribute.span().start);
             let (key, value) = attribute.into_inner();
@@ -472,6 +478,7 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             (Recovery::EqualsInParameterName, r.equals_in_parameter_name),
             (Recovery::ValueAfterEmptyClose, r.value_after_empty_close),
             (Recovery::ValueWithoutOpen, r.value_without_open),
+            (Recovery::CallOpenWithoutClose, r.call_open_without_close),
         ] {
             if let Some(on) = on {
                 b = b.recovery(recovery, on);
@@ -517,6 +524,9 @@ fn json_settings(
     }
     if let Some(openers) = json.unclosed_openers {
         b = b.json_unclosed_openers(openers);
+    }
+    if let Some(openers) = json.body_openers {
+        b = b.json_body_openers(openers);
     }
     if let Some(syntax) = &json.syntax {
         let call_syntax = match (syntax.get_ref().as_str(), json.string_delimiter) {

@@ -98,6 +98,9 @@ fn write(d: &Description) -> String {
     if let Some(attribute) = d.json_args_attribute {
         let _ = writeln!(out, "arguments_attribute = {}", quoted(attribute));
     }
+    if d.json_args_body {
+        out.push_str("arguments_body = true\n");
+    }
     if !d.wrapped_arguments.is_empty() {
         let _ = writeln!(
             out,
@@ -132,6 +135,11 @@ fn write(d: &Description) -> String {
         r.value_after_empty_close
     );
     let _ = writeln!(out, "value_without_open = {}", r.value_without_open);
+    let _ = writeln!(
+        out,
+        "call_open_without_close = {}",
+        r.call_open_without_close
+    );
     if let Some(json) = d.json {
         out.push_str("\n[json]\n");
         let _ = writeln!(out, "arguments_after_name = {}", json.args_after_name);
@@ -163,6 +171,13 @@ fn write(d: &Description) -> String {
                 out,
                 "unclosed_openers = {}",
                 list(json.unclosed_openers.iter().copied())
+            );
+        }
+        if !json.body_openers.is_empty() {
+            let _ = writeln!(
+                out,
+                "body_openers = {}",
+                list(json.body_openers.iter().copied())
             );
         }
         if let Some(keys) = json.body {

@@ -121,6 +121,8 @@ pub fn markup(format: Format) -> bool {
             | Format::KimiK3
             | Format::Step3
             | Format::SolarOpen2
+            | Format::DeepSeekV41
+            | Format::GigaChat35
     )
 }
 
@@ -130,7 +132,11 @@ pub fn markup(format: Format) -> bool {
 pub fn json_attribute(format: Format) -> bool {
     matches!(
         format,
-        Format::DeepSeekV32 | Format::DeepSeekV4 | Format::KimiK3
+        Format::DeepSeekV32
+            | Format::DeepSeekV4
+            | Format::KimiK3
+            | Format::DeepSeekV41
+            | Format::GigaChat35
     )
 }
 
