@@ -7,7 +7,7 @@ use std::str::FromStr;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
+    kimi_k2, kimi_k3, llama3, minimax_m2, minimax_m3, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
     xml_invoke, xml_json, CustomFormat, Description, Role,
 };
 
@@ -170,6 +170,12 @@ pub enum Format {
     /// FunctionGemma: `<start_function_call>call:NAME{KEY:<escape>VALUE`
     /// `<escape>}<end_function_call>`. vLLM name: `functiongemma`.
     FunctionGemma,
+    /// MiniMax-M3: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="NAME">`
+    /// `]<]minimax[>[<KEY>VALUE]<]minimax[>[</KEY>…`, every tag after the
+    /// namespace token, a parameter named by its tag, objects and arrays
+    /// as nested elements; reasoning in `<mm:think>`. vLLM name:
+    /// `minimax_m3`.
+    MiniMaxM3,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -225,6 +231,7 @@ impl Format {
         Format::Lfm2,
         Format::Gemma4,
         Format::FunctionGemma,
+        Format::MiniMaxM3,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -295,6 +302,7 @@ impl Format {
             Format::Lfm2 => &pythonic::LFM2,
             Format::Gemma4 => &gemma::GEMMA4,
             Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
+            Format::MiniMaxM3 => &minimax_m3::MINIMAX_M3,
             Format::Custom(custom) => custom.description(),
         }
     }
