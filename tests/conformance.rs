@@ -75,6 +75,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("olmo3", Format::Olmo3),
     ("lfm2", Format::Lfm2),
     ("gemma4", Format::Gemma4),
+    ("minimax_m3", Format::MiniMaxM3),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -105,6 +106,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Olmo3, 4),
     (Format::Lfm2, 4),
     (Format::Gemma4, 9),
+    (Format::MiniMaxM3, 4),
 ];
 
 struct Case {

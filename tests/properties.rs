@@ -1013,6 +1013,15 @@ properties!(
     syntax_calls(FORMAT)
 );
 
+#[path = "properties/elements.rs"]
+mod elements;
+properties!(
+    minimax_m3,
+    Format::MiniMaxM3,
+    elements::soup(FORMAT),
+    elements::calls(FORMAT)
+);
+
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.
 const TYPED_VALUES: &[&str] = &[

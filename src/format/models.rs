@@ -101,6 +101,7 @@ impl Format {
         ("lfm2.5", Format::Lfm2),
         ("lfm2", Format::Lfm2),
         ("gemma-4", Format::Gemma4),
+        ("minimax-m3", Format::MiniMaxM3),
     ];
 
     /// The format the model named `model` writes, from
@@ -487,6 +488,9 @@ mod tests {
             ("google/gemma-4-E4B-it", Gemma4),
             ("gemma4:27b", Gemma4),
             ("google/functiongemma-270m-it", FunctionGemma),
+            ("MiniMaxAI/MiniMax-M3", MiniMaxM3),
+            ("mlx-community/MiniMax-M3-4bit", MiniMaxM3),
+            ("unsloth/MiniMax-M3-GGUF", MiniMaxM3),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");
