@@ -307,6 +307,7 @@ mod tests {
         "LiquidAI/LFM2.5-1.2B-Instruct",
         "LiquidAI/LFM2-1.2B-Tool",
         "google/gemma-4-31b-it",
+        "MiniMaxAI/MiniMax-M3",
     ];
 
     #[test]
