@@ -7,8 +7,8 @@ use std::str::FromStr;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, kimi_k3, llama3, minimax_m2, minimax_m3, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
-    xml_invoke, xml_json, CustomFormat, Description, Role,
+    kimi_k2, kimi_k3, llama3, minimax_m2, minimax_m3, mistral, pythonic, qwen3_coder, seed_oss,
+    step3, xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`

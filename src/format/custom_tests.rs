@@ -218,9 +218,12 @@ syntax = "elements"
 elements = { tag_prefix = "@", call_element = "call" }
 "#;
     let format = Format::from_toml(file).unwrap();
-    let message = crate::Parser::new(format)
-        .parse(b"<calls>@<call name=f>@ <q>x <y>@</q>@</call></calls>");
+    let message =
+        crate::Parser::new(format).parse(b"<calls>@<call name=f>@ <q>x <y>@</q>@</call></calls>");
     assert_eq!(message.tool_calls[0].arguments, r#"{"q": "x <y>"}"#);
-    let missing = file.replace("elements = { tag_prefix = \"@\", call_element = \"call\" }\n", "");
+    let missing = file.replace(
+        "elements = { tag_prefix = \"@\", call_element = \"call\" }\n",
+        "",
+    );
     assert!(Format::from_toml(&missing).is_err());
 }

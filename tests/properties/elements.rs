@@ -39,8 +39,8 @@ fn markers(format: Format) -> &'static [&'static str] {
 
 /// What else the soup holds: angles, entities, brackets, text.
 const PIECES: &[&str] = &[
-    "<", ">", "</", "/>", "&", "&amp;", "&lt;", "&#65;", "&bogus;", "]", "[", "\"", "=", " ",
-    "\n", "é", "東京", "text ", "<city>",
+    "<", ">", "</", "/>", "&", "&amp;", "&lt;", "&#65;", "&bogus;", "]", "[", "\"", "=", " ", "\n",
+    "é", "東京", "text ", "<city>",
 ];
 
 /// Marker soup for `format`.
@@ -58,8 +58,26 @@ pub fn soup(format: Format) -> impl Strategy<Value = Vec<u8>> + Clone {
 /// What text holds: markup-like bytes, entities' characters, markers of
 /// the format without their token, non-ASCII text.
 const STRING_PIECES: &[&str] = &[
-    "<", ">", "&", "\"", "'", "]", "[", "<b>", "</city>", "<tool_call>", "]<]", "\n", "\t", "é",
-    "😀", "東京", "a", " ", "{", "}",
+    "<",
+    ">",
+    "&",
+    "\"",
+    "'",
+    "]",
+    "[",
+    "<b>",
+    "</city>",
+    "<tool_call>",
+    "]<]",
+    "\n",
+    "\t",
+    "é",
+    "😀",
+    "東京",
+    "a",
+    " ",
+    "{",
+    "}",
 ];
 
 fn string() -> impl Strategy<Value = String> {

@@ -174,7 +174,10 @@ fn parse_tag(body: &str) -> Option<Tag<'_>> {
         let name = name.trim_end_matches(|c: char| c.is_ascii_whitespace());
         return (!name.is_empty() && name.bytes().all(is_name_byte)).then_some(Tag::Close(name));
     }
-    let end = body.bytes().position(|b| !is_name_byte(b)).unwrap_or(body.len());
+    let end = body
+        .bytes()
+        .position(|b| !is_name_byte(b))
+        .unwrap_or(body.len());
     let (name, rest) = body.split_at(end);
     let rest_ok = rest.is_empty() || rest.as_bytes()[0].is_ascii_whitespace();
     (!name.is_empty() && rest_ok).then_some(Tag::Open(name, rest.trim()))
@@ -246,7 +249,13 @@ impl ElementsReader {
 
     /// Whether `b` begins a tag (the prefix, or `<` without one).
     fn opens_tag(&self, b: u8) -> bool {
-        self.spelling.prefix.as_bytes().first().copied().unwrap_or(b'<') == b
+        self.spelling
+            .prefix
+            .as_bytes()
+            .first()
+            .copied()
+            .unwrap_or(b'<')
+            == b
     }
 
     fn top(&self) -> Holds {
@@ -528,7 +537,11 @@ impl ElementsReader {
     }
 
     /// An element opens inside an object or array.
-    fn open(&mut self, name: &str, sink: &mut impl FnMut(JsonEvent<'_>)) -> Result<(), ElementsErrorKind> {
+    fn open(
+        &mut self,
+        name: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), ElementsErrorKind> {
         if self.stack.len() >= self.max_depth {
             return Err(ElementsErrorKind::TooDeep);
         }

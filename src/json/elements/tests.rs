@@ -52,19 +52,25 @@ fn call(spelling: Spelling, text: &str) -> (Value, Vec<String>) {
 }
 
 fn m3(body: &str) -> String {
-    format!("]<]minimax[>[<invoke name=\"f\">{body}]<]minimax[>[</invoke>").replace('^', "]<]minimax[>[")
+    format!("]<]minimax[>[<invoke name=\"f\">{body}]<]minimax[>[</invoke>")
+        .replace('^', "]<]minimax[>[")
 }
 
 #[test]
 fn parameters_are_elements_named_by_their_tag() {
     let (value, lenient) = call(M3, &m3("\n^<city>Paris^</city>\n^<days>3^</days>\n"));
-    assert_eq!(value, json!({"name": "f", "arguments": {"city": "Paris", "days": "3"}}));
+    assert_eq!(
+        value,
+        json!({"name": "f", "arguments": {"city": "Paris", "days": "3"}})
+    );
     assert!(lenient.is_empty());
 }
 
 #[test]
 fn nested_elements_are_objects_and_items_arrays() {
-    let text = m3("^<opts>\n  ^<days>3^</days>\n  ^<tags>^<item>a^</item>^<item>b^</item>^</tags>\n^</opts>");
+    let text = m3(
+        "^<opts>\n  ^<days>3^</days>\n  ^<tags>^<item>a^</item>^<item>b^</item>^</tags>\n^</opts>",
+    );
     let (value, _) = call(M3, &text);
     assert_eq!(
         value,
@@ -87,7 +93,10 @@ fn whitespace_may_follow_the_prefix() {
 
 #[test]
 fn entities_are_decoded_and_a_bare_ampersand_kept() {
-    let (value, lenient) = call(M3, &m3("^<c>&lt;b&gt; &amp;&quot;&apos;&#65;&#x42; && x &bogus y^</c>"));
+    let (value, lenient) = call(
+        M3,
+        &m3("^<c>&lt;b&gt; &amp;&quot;&apos;&#65;&#x42; && x &bogus y^</c>"),
+    );
     assert_eq!(value["arguments"]["c"], "<b> &\"'AB && x &bogus y");
     assert_eq!(lenient, ["Lenient(RawAmpersand)"; 3]);
 }
@@ -96,7 +105,10 @@ fn entities_are_decoded_and_a_bare_ampersand_kept() {
 fn a_closer_in_text_ends_the_value_and_the_rest_is_dropped() {
     let (value, lenient) = call(M3, &m3("^<c>the closer ^</c> in text^</c>\n"));
     assert_eq!(value["arguments"], json!({"c": "the closer "}));
-    assert_eq!(lenient, ["Lenient(TextBetweenElements)", "Lenient(StrayCloser)"]);
+    assert_eq!(
+        lenient,
+        ["Lenient(TextBetweenElements)", "Lenient(StrayCloser)"]
+    );
 }
 
 #[test]
@@ -108,7 +120,10 @@ fn an_element_closed_by_its_parent_ends_there() {
 
 #[test]
 fn without_a_prefix_tags_are_bare_and_other_angles_text() {
-    let (value, _) = call(BARE, "<invoke name='f'><q>a < b > c</q><n><item>1</item></n></invoke>");
+    let (value, _) = call(
+        BARE,
+        "<invoke name='f'><q>a < b > c</q><n><item>1</item></n></invoke>",
+    );
     assert_eq!(value["arguments"], json!({"q": "a < b > c", "n": ["1"]}));
 }
 
