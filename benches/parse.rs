@@ -39,6 +39,9 @@
 //!   <|"|>,…}`), in that format's wrapper (`transcript::CallLayout`),
 //!   checked against `tool_dense_hermes`'s calls and measured as the JSON
 //!   rows are.
+//! * `tool_dense_minimax_m3` ([`ELEMENT_INPUTS`]): the same calls as nested
+//!   elements (`<invoke name="…">` holding `<path>…</path>`, text
+//!   entity-escaped), checked against `tool_dense`'s calls.
 //!
 //! Each input is fed through one reused [`Parser`] (`reset()` between
 //! iterations, as a server reuses one per response): `one_shot` feeds it
@@ -161,6 +164,11 @@ const CALL_INPUTS: [(&CallLayout, Format); 5] = [
     (&transcript::GEMMA4, Format::Gemma4),
     (&transcript::FUNCTIONGEMMA, Format::FunctionGemma),
 ];
+
+/// The nested-element formats: the session's calls as elements, whose
+/// integers are text like the XML formats' (no schema types them), so
+/// checked against `tool_dense`'s calls.
+const ELEMENT_INPUTS: [(&CallLayout, Format); 1] = [(&transcript::MINIMAX_M3, Format::MiniMaxM3)];
 
 /// The chunk sizes [`JSON_INPUTS`] are pushed in, besides whole.
 const JSON_CHUNK_SIZES: [usize; 1] = [4];
@@ -291,7 +299,7 @@ fn calls(format: Format, input: &[u8]) -> Vec<(String, String)> {
         .collect()
 }
 
-/// [`JSON_INPUTS`], [`XML_INPUTS`] and [`CALL_INPUTS`]: 1 MiB each, through `feed_with`,
+/// [`JSON_INPUTS`], [`XML_INPUTS`], [`CALL_INPUTS`] and [`ELEMENT_INPUTS`]: 1 MiB each, through `feed_with`,
 /// whole and in 4-byte pieces. Each input must parse to the same calls as
 /// `tool_dense_hermes` (a JSON or call-syntax format) or `tool_dense` (an XML one), names
 /// and arguments (as many as both hold), so that only the markup differs.
@@ -311,7 +319,10 @@ fn bench_format_inputs(c: &mut Criterion) {
     let call = CALL_INPUTS
         .iter()
         .map(|&(layout, format)| (Layout::Call(layout), format, &hermes, "tool_dense_hermes"));
-    for (layout, format, expected, like) in json.chain(xml).chain(call) {
+    let elements = ELEMENT_INPUTS
+        .iter()
+        .map(|&(layout, format)| (Layout::Call(layout), format, &qwen, "tool_dense"));
+    for (layout, format, expected, like) in json.chain(xml).chain(call).chain(elements) {
         let name = format!("tool_dense_{}", format.name());
         let transcript = transcript::mixed_in(layout, size);
         let input = checked(&format!("{name}-{size_name}"), format, transcript);

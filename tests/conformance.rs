@@ -82,6 +82,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("mimo", Format::Qwen3Coder),
     ("deepseek_v4", Format::DeepSeekV4),
     ("deepseek_v41", Format::DeepSeekV41),
+    ("minimax_m3", Format::MiniMaxM3),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -115,6 +116,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Ernie45, 5),
     (Format::DeepSeekV4, 3),
     (Format::DeepSeekV41, 2),
+    (Format::MiniMaxM3, 4),
 ];
 
 struct Case {

@@ -445,6 +445,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::Lfm2
                 | Format::Gemma4
                 | Format::FunctionGemma
+                | Format::MiniMaxM3
         )
     });
     for &format in formats {
@@ -520,6 +521,22 @@ fn stream_call_syntax(format: Format, repeats: usize) -> Measured {
         Format::Lfm2 => python("<|tool_call_start|>[", "]<|tool_call_end|>"),
         Format::Gemma4 => gemma("<|tool_call>", "<|\"|>", "<tool_call|>"),
         Format::FunctionGemma => gemma("<start_function_call>", "<escape>", "<end_function_call>"),
+        // Nested elements: a text element, then an array of `repeats` items.
+        Format::MiniMaxM3 => {
+            let t = "]<]minimax[>[";
+            [
+                (format!("{t}<tool_call>\n"), 1),
+                (format!("{t}<invoke name=\"write_file\">"), 1),
+                (format!("{t}<path>big.txt{t}</path>{t}<content>"), 1),
+                (
+                    "a line, with <tags> &amp; &lt;b&gt; ]<] [ \"q\" </content> more\n".to_owned(),
+                    repeats,
+                ),
+                (format!("{t}</content>{t}<data>"), 1),
+                (format!("{t}<item>{t}<k>v</k>{t}</k>{t}</item>"), repeats),
+                (format!("{t}</data>{t}</invoke>\n{t}</tool_call>"), 1),
+            ]
+        }
         other => panic!("{other} does not write a call syntax"),
     };
     let parts: Vec<(&str, usize)> = parts.iter().map(|(p, n)| (p.as_str(), *n)).collect();
@@ -534,6 +551,7 @@ fn a_ten_megabyte_call_syntax_string_streams_in_constant_memory() {
         Format::Lfm2,
         Format::Gemma4,
         Format::FunctionGemma,
+        Format::MiniMaxM3,
     ] {
         let runs = [15_000, 150_000].map(|repeats| stream_call_syntax(format, repeats));
         let [small, large] = &runs;

@@ -1091,6 +1091,15 @@ properties!(
     qwen_calls().prop_map(|v| respell(&respell(&dsml_spelling(v), V4_BLOCK), GCML))
 );
 
+#[path = "properties/elements.rs"]
+mod elements;
+properties!(
+    minimax_m3,
+    Format::MiniMaxM3,
+    elements::soup(FORMAT),
+    elements::calls(FORMAT)
+);
+
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.
 const TYPED_VALUES: &[&str] = &[

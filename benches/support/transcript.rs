@@ -636,6 +636,9 @@ pub enum CallSyntax {
     /// `call:NAME{key:VALUE,…}`, strings between two `delimiter`s, taken
     /// as they are.
     Gemma { delimiter: &'static str },
+    /// `PREFIX<invoke name="NAME">` then `PREFIX<key>VALUE PREFIX</key>` per
+    /// argument (text entity-escaped), then `PREFIX</invoke>`.
+    Elements { prefix: &'static str },
 }
 
 /// Llama 3.2's pythonic list at a line's start: `[f(a='x'), g(b=1)]`.
@@ -716,6 +719,28 @@ pub const SOLAR_OPEN2: XmlLayout = XmlLayout {
     value_end: "<|tool_arg:end|>\n",
     call_close: "<|tool_call:end|>",
 };
+
+/// MiniMax-M3: a `]<]minimax[>[<tool_call>` wrapper around invokes whose
+/// parameters are elements named by their key.
+pub const MINIMAX_M3: CallLayout = CallLayout {
+    group_open: "]<]minimax[>[<tool_call>\n",
+    call_open: "]<]minimax[>[<invoke name=\"",
+    syntax: CallSyntax::Elements {
+        prefix: "]<]minimax[>[",
+    },
+    call_close: "",
+    separator: "\n",
+    group_close: "\n]<]minimax[>[</tool_call>",
+};
+
+/// `value` as an element named `key`, its text entity-escaped.
+fn element(out: &mut String, prefix: &str, key: &str, value: &str) {
+    let value = value
+        .replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    out.push_str(&format!("\n{prefix}<{key}>{value}{prefix}</{key}>"));
+}
 
 /// `text` as Python's `repr` writes a string, preferring `quote`.
 pub fn python_string(out: &mut String, text: &str, quote: char) {
@@ -823,9 +848,10 @@ fn open_call(layout: Layout, out: &mut String, name: &str, index: usize) {
         Layout::Call(call) => {
             out.push_str(call.call_open);
             out.push_str(name);
-            out.push(match call.syntax {
-                CallSyntax::Python { .. } => '(',
-                CallSyntax::Gemma { .. } => '{',
+            out.push_str(match call.syntax {
+                CallSyntax::Python { .. } => "(",
+                CallSyntax::Gemma { .. } => "{",
+                CallSyntax::Elements { .. } => "\">",
             });
         }
     }
@@ -842,10 +868,15 @@ fn close_call(layout: Layout, out: &mut String) {
             out.push_str(json.call_close);
         }
         Layout::Call(call) => {
-            out.push(match call.syntax {
-                CallSyntax::Python { .. } => ')',
-                CallSyntax::Gemma { .. } => '}',
-            });
+            match call.syntax {
+                CallSyntax::Python { .. } => out.push(')'),
+                CallSyntax::Gemma { .. } => out.push('}'),
+                CallSyntax::Elements { prefix } => {
+                    out.push('\n');
+                    out.push_str(prefix);
+                    out.push_str("</invoke>");
+                }
+            }
             out.push_str(call.call_close);
         }
     }
@@ -869,6 +900,7 @@ fn call_key(call: &CallLayout, out: &mut String, key: &str) {
             out.push_str(key);
             out.push(':');
         }
+        CallSyntax::Elements { .. } => unreachable!("elements are written whole"),
     }
 }
 
@@ -900,6 +932,10 @@ fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
             json_key(out, key);
             json_string(out, value);
         }
+        Layout::Call(CallLayout {
+            syntax: CallSyntax::Elements { prefix },
+            ..
+        }) => element(out, prefix, key, value),
         Layout::Call(call) => {
             call_key(call, out, key);
             match call.syntax {
@@ -909,6 +945,7 @@ fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
                     out.push_str(value);
                     out.push_str(delimiter);
                 }
+                CallSyntax::Elements { .. } => unreachable!("written above"),
             }
         }
     }
@@ -921,6 +958,10 @@ fn integer_parameter(layout: Layout, out: &mut String, key: &str, value: usize) 
             json_key(out, key);
             out.push_str(&value.to_string());
         }
+        Layout::Call(CallLayout {
+            syntax: CallSyntax::Elements { prefix },
+            ..
+        }) => element(out, prefix, key, &value.to_string()),
         Layout::Call(call) => {
             call_key(call, out, key);
             out.push_str(&value.to_string());

@@ -65,6 +65,7 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::SolarOpen2,
     Format::DeepSeekV41,
     Format::GigaChat35,
+    Format::MiniMaxM3,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

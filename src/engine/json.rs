@@ -81,7 +81,7 @@ pub(crate) struct JsonCall {
     /// name, before it).
     pub(super) made_call: bool,
     /// Leniencies already reported in this value.
-    pub(super) reported: [bool; 6],
+    pub(super) reported: [bool; 10],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -118,7 +118,7 @@ impl JsonCall {
         self.body.reset();
         self.mode = Mode::Reading;
         self.made_call = false;
-        self.reported = [false; 6];
+        self.reported = [false; 10];
         self.mark_opening = false;
         self.fence = Fence::None;
         self.attr_end = AttrEnd::None;

@@ -24,6 +24,10 @@ pub(super) fn report_leniency<S: Sink>(
         Leniency::BareText => 3,
         Leniency::JsonQuoted => 4,
         Leniency::NumberOutOfRange => 5,
+        Leniency::TextBetweenElements => 6,
+        Leniency::RawAmpersand => 7,
+        Leniency::UnclosedElement => 8,
+        Leniency::StrayCloser => 9,
     };
     if std::mem::replace(&mut json.reported[slot], true) {
         return;
@@ -49,6 +53,16 @@ pub(super) fn report_leniency<S: Sink>(
             "a number was past the range JSON readers accept (such as 1e400); it was read as a \
              string"
         }
+        Leniency::TextBetweenElements => {
+            "text stood between elements, where only elements belong; it was dropped"
+        }
+        Leniency::RawAmpersand => {
+            "an `&` in an element's text began no entity reference; it was kept as written"
+        }
+        Leniency::UnclosedElement => {
+            "an element was closed by the closer of an element around it; it ended there"
+        }
+        Leniency::StrayCloser => "a closing tag closed no open element; it was dropped",
     };
     diagnostic(
         sink,

@@ -97,6 +97,21 @@ pub enum CallSyntax {
         /// What opens and closes a string (`<|"|>`, `<escape>`).
         string_delimiter: String,
     },
+    /// Nested XML elements (MiniMax-M3): `<invoke name="NAME">` holding
+    /// one element per parameter, named by it (`<city>Paris</city>`);
+    /// an element holding elements is an object, or an array when they
+    /// are `item_element`s; text is entity-decoded and typed by the
+    /// schema.
+    Elements {
+        /// Written before every tag's `<` (`]<]minimax[>[`), or empty.
+        tag_prefix: String,
+        /// The element around one call (`invoke`).
+        call_element: String,
+        /// Its attribute that names the function (`name`).
+        name_attribute: String,
+        /// The children that make their parent an array (`item`).
+        item_element: String,
+    },
 }
 
 /// Describes a format of one's own, checked by the rules the built-in

@@ -7,8 +7,8 @@ use std::str::FromStr;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
-    xml_invoke, xml_json, CustomFormat, Description, Role,
+    kimi_k2, kimi_k3, llama3, minimax_m2, minimax_m3, mistral, pythonic, qwen3_coder, seed_oss,
+    step3, xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
 };
 use super::{ernie45, json_lists, solar};
 
@@ -197,6 +197,12 @@ pub enum Format {
     /// `<｜GCML｜tool_calls><｜GCML｜invoke name="NAME">…`. SGLang name:
     /// `gigachat35`.
     GigaChat35,
+    /// MiniMax-M3: `]<]minimax[>[<tool_call>]<]minimax[>[<invoke name="NAME">`
+    /// `]<]minimax[>[<KEY>VALUE]<]minimax[>[</KEY>…`, every tag after the
+    /// namespace token, a parameter named by its tag, objects and arrays
+    /// as nested elements; reasoning in `<mm:think>`. vLLM name:
+    /// `minimax_m3`.
+    MiniMaxM3,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -259,6 +265,7 @@ impl Format {
         Format::SolarOpen2,
         Format::DeepSeekV41,
         Format::GigaChat35,
+        Format::MiniMaxM3,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -335,6 +342,7 @@ impl Format {
             Format::SolarOpen2 => &solar::SOLAR_OPEN2,
             Format::DeepSeekV41 => &dsml::DEEPSEEK_V41,
             Format::GigaChat35 => &dsml::GIGACHAT35,
+            Format::MiniMaxM3 => &minimax_m3::MINIMAX_M3,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -176,3 +176,54 @@ fn a_format_file_names_its_end_of_turn_tokens() {
     assert_eq!(error.line(), Some(4), "{error}");
     assert_eq!(error.rule(), "no marker is the start of another");
 }
+
+#[test]
+fn a_users_element_syntax_is_checked_and_read() {
+    let elements = |call: &str| {
+        FormatBuilder::new("acme_elements")
+            .marker(Role::CallOpen, "<calls>")
+            .marker(Role::CallClose, "</calls>")
+            .json_call_syntax(CallSyntax::Elements {
+                tag_prefix: String::new(),
+                call_element: call.to_owned(),
+                name_attribute: "name".to_owned(),
+                item_element: "item".to_owned(),
+            })
+            .build()
+    };
+    assert_eq!(
+        elements("").err(),
+        Some(DescriptionError::EmptyKeys("elements"))
+    );
+    let format = elements("call").unwrap();
+    let message = crate::Parser::new(format).parse(
+        b"<calls><call name=\"f\"><q>a &lt; b</q><o><n>1</n><l><item>x</item></l></o></call></calls>",
+    );
+    assert_eq!(
+        message.tool_calls[0].arguments,
+        r#"{"q": "a < b", "o": {"n": "1", "l": ["x"]}}"#
+    );
+}
+
+#[cfg(feature = "toml")]
+#[test]
+fn a_format_file_names_the_element_spellings() {
+    let file = r#"
+name = "acme_elements"
+[markers]
+call_open = "<calls>"
+call_close = "</calls>"
+[json]
+syntax = "elements"
+elements = { tag_prefix = "@", call_element = "call" }
+"#;
+    let format = Format::from_toml(file).unwrap();
+    let message =
+        crate::Parser::new(format).parse(b"<calls>@<call name=f>@ <q>x <y>@</q>@</call></calls>");
+    assert_eq!(message.tool_calls[0].arguments, r#"{"q": "x <y>"}"#);
+    let missing = file.replace(
+        "elements = { tag_prefix = \"@\", call_element = \"call\" }\n",
+        "",
+    );
+    assert!(Format::from_toml(&missing).is_err());
+}

@@ -32,6 +32,7 @@ mod kimi_k2;
 mod kimi_k3;
 mod llama3;
 mod minimax_m2;
+mod minimax_m3;
 mod mistral;
 mod models;
 mod owned;

@@ -115,6 +115,7 @@ impl Format {
         ("deepseek-flash", Format::DeepSeekV41),
         ("gigachat-3.5", Format::GigaChat35),
         ("gigachat-3.1", Format::GigaChat3),
+        ("minimax-m3", Format::MiniMaxM3),
     ];
 
     /// The format the model named `model` writes, from
@@ -330,6 +331,7 @@ mod tests {
         "deepseek-flash",
         "ai-sage/GigaChat3.5-10B-A1.8B",
         "ai-sage/GigaChat3.1-10B-A1.8B",
+        "MiniMaxAI/MiniMax-M3",
     ];
 
     #[test]
@@ -528,6 +530,9 @@ mod tests {
             ("deepseek-ai/DeepSeek-V4-Flash", DeepSeekV4),
             ("ai-sage/GigaChat3.5-702B-A36B", GigaChat35),
             ("ai-sage/GigaChat3.1-702B-A36B", GigaChat3),
+            ("MiniMaxAI/MiniMax-M3", MiniMaxM3),
+            ("mlx-community/MiniMax-M3-4bit", MiniMaxM3),
+            ("unsloth/MiniMax-M3-GGUF", MiniMaxM3),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

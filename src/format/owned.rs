@@ -146,6 +146,12 @@ impl Owned {
                     Syntax::Gemma { delimiter } => CallSyntax::Gemma {
                         string_delimiter: delimiter.to_owned(),
                     },
+                    Syntax::Elements(spelling) => CallSyntax::Elements {
+                        tag_prefix: spelling.prefix.to_owned(),
+                        call_element: spelling.call.to_owned(),
+                        name_attribute: spelling.name_attribute.to_owned(),
+                        item_element: spelling.item.to_owned(),
+                    },
                 },
             }),
         }
@@ -168,6 +174,20 @@ impl Owned {
                         return Err(DescriptionError::EmptyKeys(which));
                     }
                 }
+            }
+        }
+        if let Some(CallSyntax::Elements {
+            call_element,
+            name_attribute,
+            item_element,
+            ..
+        }) = self.json.as_ref().map(|json| &json.syntax)
+        {
+            if [call_element, name_attribute, item_element]
+                .iter()
+                .any(|name| name.is_empty())
+            {
+                return Err(DescriptionError::EmptyKeys("elements"));
             }
         }
         let markers: Vec<(Role, &str)> =
@@ -293,6 +313,17 @@ impl Owned {
                     CallSyntax::Gemma { string_delimiter } => Syntax::Gemma {
                         delimiter: leak_str(string_delimiter),
                     },
+                    CallSyntax::Elements {
+                        tag_prefix,
+                        call_element,
+                        name_attribute,
+                        item_element,
+                    } => Syntax::Elements(crate::json::elements::Spelling {
+                        prefix: leak_str(tag_prefix),
+                        call: leak_str(call_element),
+                        name_attribute: leak_str(name_attribute),
+                        item: leak_str(item_element),
+                    }),
                 },
             }),
         }

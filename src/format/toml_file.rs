@@ -81,9 +81,31 @@ struct Json {
     body_openers: Option<Vec<String>>,
     syntax: Option<Spanned<String>>,
     string_delimiter: Option<String>,
+    elements: Option<Elements>,
     body: Option<Spanned<Body>>,
     id_in_name: Option<IdInName>,
     headers: Option<Headers>,
+}
+
+/// `syntax = "elements"`'s spellings (`[json.elements]`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Elements {
+    #[serde(default)]
+    tag_prefix: String,
+    call_element: String,
+    #[serde(default = "default_name_attribute")]
+    name_attribute: String,
+    #[serde(default = "default_item_element")]
+    item_element: String,
+}
+
+fn default_name_attribute() -> String {
+    "name".to_owned()
+}
+
+fn default_item_element() -> String {
+    "item".to_owned()
 }
 
 #[derive(Deserialize)]
@@ -528,7 +550,27 @@ fn json_settings(
     if let Some(openers) = json.body_openers {
         b = b.json_body_openers(openers);
     }
-    if let Some(syntax) = &json.syntax {
+    if let Some(syntax) = json.syntax.as_ref().filter(|s| s.get_ref() == "elements") {
+        let Some(elements) = json.elements else {
+            return Err(file_error(
+                text,
+                Some(syntax.span()),
+                "syntax \"elements\" needs [json.elements] (call_element, …)".to_owned(),
+            ));
+        };
+        b = b.json_call_syntax(CallSyntax::Elements {
+            tag_prefix: elements.tag_prefix,
+            call_element: elements.call_element,
+            name_attribute: elements.name_attribute,
+            item_element: elements.item_element,
+        });
+    } else if json.elements.is_some() {
+        return Err(file_error(
+            text,
+            None,
+            "[json.elements] is only for syntax \"elements\"".to_owned(),
+        ));
+    } else if let Some(syntax) = &json.syntax {
         let call_syntax = match (syntax.get_ref().as_str(), json.string_delimiter) {
             ("json", None) => CallSyntax::Json,
             ("python", None) => CallSyntax::Python,
@@ -551,7 +593,7 @@ fn json_settings(
                 return Err(file_error(
                     text,
                     Some(syntax.span()),
-                    format!("unknown syntax {other:?}; syntaxes: json, python, gemma"),
+                    format!("unknown syntax {other:?}; syntaxes: json, python, gemma, elements"),
                 ))
             }
         };

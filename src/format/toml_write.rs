@@ -162,6 +162,18 @@ fn write(d: &Description) -> String {
                 out.push_str("syntax = \"gemma\"\n");
                 let _ = writeln!(out, "string_delimiter = {}", quoted(delimiter));
             }
+            crate::format::Syntax::Elements(spelling) => {
+                out.push_str("syntax = \"elements\"\n");
+                let _ = writeln!(
+                    out,
+                    "elements = {{ tag_prefix = {}, call_element = {}, name_attribute = {}, \
+                     item_element = {} }}",
+                    quoted(spelling.prefix),
+                    quoted(spelling.call),
+                    quoted(spelling.name_attribute),
+                    quoted(spelling.item)
+                );
+            }
         }
         if let Some(b) = json.body_separator {
             let _ = writeln!(out, "body_separator = {}", quoted(&(b as char).to_string()));

@@ -9,6 +9,7 @@ pub(crate) mod calls;
 // The engine steps the Python and Gemma readers through `calls`; their own
 // `feed` and `finish` serve their tests.
 #[cfg_attr(not(test), allow(dead_code))]
+pub(crate) mod elements;
 pub(crate) mod gemma;
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod python;

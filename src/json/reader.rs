@@ -65,6 +65,15 @@ pub enum Leniency {
     /// A number past the range strict JSON readers accept (`1e400`, an
     /// integer of 310 digits): read as a string of its text.
     NumberOutOfRange,
+    /// Text between elements, where only elements belong: dropped.
+    TextBetweenElements,
+    /// An `&` in an element's text that begins no entity reference: kept.
+    RawAmpersand,
+    /// An element closed by the closer of an element around it: it ends
+    /// there.
+    UnclosedElement,
+    /// A closer of no open element: dropped.
+    StrayCloser,
 }
 
 /// Why the text is not one JSON value.

@@ -6,10 +6,11 @@
 use std::fmt;
 
 use super::calls::{CallShape, Calls, CallsErrorKind};
+use super::elements::{ElementsError, ElementsReader, Spelling};
 use super::gemma::{GemmaError, GemmaReader};
 use super::python::{PyError, PyReader};
 use super::reader::{Fed, JsonError, JsonEvent, JsonReader};
-use super::stepper::{feed_until, Nesting};
+use super::stepper::{feed_until, Nesting, Stepper};
 
 /// How a format writes its calls' bodies and arguments.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -21,6 +22,10 @@ pub(crate) enum Syntax {
     Python,
     /// Gemma's `call:NAME{key:value,…}`, strings between two `delimiter`s.
     Gemma { delimiter: &'static str },
+    /// Nested XML elements: `<invoke name="NAME">` holding one element per
+    /// parameter, named by it, whose children make objects and arrays
+    /// (`json::elements`).
+    Elements(Spelling),
 }
 
 /// Nesting, and a key, number or name held whole: the bounds every reader
@@ -40,6 +45,7 @@ impl Syntax {
             // Only `call:`: other text after the opener is prose that
             // mentions it, content (as for the JSON formats' openers).
             Syntax::Gemma { .. } => marked && b == b'c',
+            Syntax::Elements(spelling) => marked && b == tag_start(spelling),
         }
     }
 
@@ -50,6 +56,7 @@ impl Syntax {
             Syntax::Json => b == b'{',
             Syntax::Python => super::python::is_name_start(b),
             Syntax::Gemma { .. } => b == b'c',
+            Syntax::Elements(spelling) => b == tag_start(spelling),
         }
     }
 
@@ -77,8 +84,16 @@ impl Syntax {
                 GemmaReader::new(delimiter, MAX_DEPTH, MAX_HELD),
                 MAX_HELD,
             )),
+            Syntax::Elements(spelling) => {
+                SyntaxReader::Elements(ElementsReader::new(spelling, MAX_DEPTH, MAX_HELD))
+            }
         }
     }
+}
+
+/// The first byte of an element's tag: its prefix's, or `<`.
+fn tag_start(spelling: Spelling) -> u8 {
+    spelling.prefix.as_bytes().first().copied().unwrap_or(b'<')
 }
 
 /// A reader of one body (or arguments value) in a format's syntax.
@@ -87,6 +102,7 @@ pub(crate) enum SyntaxReader {
     Json(JsonReader),
     Python(Calls<PyReader>),
     Gemma(Calls<GemmaReader>),
+    Elements(ElementsReader),
 }
 
 impl Default for SyntaxReader {
@@ -142,6 +158,7 @@ impl SyntaxReader {
             SyntaxReader::Json(r) => r.offset(),
             SyntaxReader::Python(r) => r.offset(),
             SyntaxReader::Gemma(r) => r.offset(),
+            SyntaxReader::Elements(r) => r.offset(),
         }
     }
 
@@ -174,6 +191,14 @@ impl SyntaxReader {
                     })
                 })
             }
+            SyntaxReader::Elements(r) => {
+                feed_until(r, text, sink).map_err(|(kind, at, unread, nesting)| SyntaxError {
+                    what: ElementsError { kind, at }.to_string(),
+                    at,
+                    unread,
+                    nesting,
+                })
+            }
         }
     }
 
@@ -184,6 +209,7 @@ impl SyntaxReader {
             SyntaxReader::Json(r) => r.finish(&mut |_| {}).is_ok(),
             SyntaxReader::Python(r) => r.finished(),
             SyntaxReader::Gemma(r) => r.finished(),
+            SyntaxReader::Elements(r) => r.is_done(),
         }
     }
 }

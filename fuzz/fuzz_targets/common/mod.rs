@@ -170,6 +170,7 @@ pub fn generated_ids(format: Format) -> bool {
                 | Format::Ernie45
                 | Format::NemotronJson
                 | Format::OpenPanguV2
+                | Format::MiniMaxM3
         )
 }
 

@@ -1,0 +1,623 @@
+//! An incremental reader of calls written as nested XML elements, whose
+//! parameters are elements named by the parameter (MiniMax-M3):
+//!
+//! ```text
+//! <invoke name="get_weather">
+//! <city>Paris</city>
+//! <opts><days>3</days><tags><item>a</item><item>b</item></tags></opts>
+//! </invoke>
+//! ```
+//!
+//! A tag may have to carry a prefix token before its `<` (whitespace may sit
+//! between the two): where it does, a `<` without it is text. The call
+//! element (`invoke`) names its function in an attribute (`name="…"`). Each
+//! child element is a parameter, whose name is its tag; an element holding
+//! text is a string (entity-decoded: `&lt; &gt; &amp; &quot; &apos;` and
+//! numeric references; an `&` that begins none is kept, reported); one
+//! holding elements is an object, or an array when its children are `item`
+//! elements. The events are the JSON reader's for `{"name": NAME,
+//! "arguments": {…}}`, so the engine types the leaves by the schema and
+//! streams the arguments as it does any call body's.
+//!
+//! Lenient where models are: text between elements is dropped, a closer of
+//! no open element is dropped, an element closed by its parent's closer
+//! ends there (each reported). Bounded: nesting, a tag, an entity and the
+//! whitespace before an element's first child have limits; text streams.
+
+#[cfg(test)]
+mod tests;
+
+use super::calls::{ARGUMENTS_KEY, NAME_KEY};
+use super::reader::{JsonEvent, Leniency};
+use super::stepper::Stepper;
+use super::{char_at, is_json_space};
+
+/// How a format spells its elements.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct Spelling {
+    /// Written before every tag's `<` (`]<]minimax[>[`), or empty.
+    pub prefix: &'static str,
+    /// The element that holds one call (`invoke`).
+    pub call: &'static str,
+    /// The call element's attribute that names the function (`name`).
+    pub name_attribute: &'static str,
+    /// Children of this name make their parent an array (`item`).
+    pub item: &'static str,
+}
+
+/// Why the text is not an element call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ElementsErrorKind {
+    /// A byte (shown as a char) that cannot come there.
+    Unexpected(char),
+    /// Nesting past the limit.
+    TooDeep,
+}
+
+/// The error, where it was found (a byte offset in the whole text).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ElementsError {
+    pub kind: ElementsErrorKind,
+    pub at: u64,
+}
+
+impl std::fmt::Display for ElementsError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.kind {
+            ElementsErrorKind::Unexpected(c) => write!(f, "unexpected {c:?}")?,
+            ElementsErrorKind::TooDeep => f.write_str("elements nested too deep")?,
+        }
+        write!(f, " at byte {} of the call", self.at)
+    }
+}
+
+/// What an open element holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Holds {
+    /// Nothing but whitespace yet (held).
+    Undecided,
+    Text,
+    Object,
+    Array,
+}
+
+#[derive(Debug, Clone)]
+struct Open {
+    name: String,
+    holds: Holds,
+}
+
+/// Where a tag being matched was met: it decides what the tag's bytes are
+/// when they turn out to be no tag.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Place {
+    /// Before the call element.
+    Start,
+    /// Between the elements of an object or array: no tag is stray text.
+    Between,
+    /// In an element's text (or its leading whitespace): no tag is text.
+    Text,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// Outside a tag, at a `Place`.
+    At(Place),
+    /// Stray text between elements, skipped up to the next tag.
+    Stray,
+    /// Matching a tag met at a `Place`: this many bytes of the prefix, then
+    /// whitespace and `<` (`Lt`), then the tag up to `>` (`Body`).
+    Prefix(Place, usize),
+    Lt(Place),
+    Body(Place),
+    /// An entity reference in text, from its `&`.
+    Entity,
+    Done,
+    Failed,
+}
+
+const MAX_ENTITY: usize = 12;
+
+/// Reads one call element from text given in pieces.
+#[derive(Debug, Clone)]
+pub struct ElementsReader {
+    spelling: Spelling,
+    state: State,
+    /// The open elements inside the call element (the arguments first).
+    stack: Vec<Open>,
+    /// A tag's bytes, an entity, or an element's leading whitespace.
+    held: String,
+    /// Whitespace held before an element's first child or text.
+    space: String,
+    offset: u64,
+    max_depth: usize,
+    max_held: usize,
+}
+
+impl Stepper for ElementsReader {
+    type Kind = ElementsErrorKind;
+
+    fn is_done(&self) -> bool {
+        matches!(self.state, State::Done)
+    }
+
+    fn step(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, ElementsErrorKind> {
+        self.read_step(text, at, sink)
+    }
+
+    fn fail(&mut self) {
+        self.state = State::Failed;
+    }
+
+    fn offset_mut(&mut self) -> &mut u64 {
+        &mut self.offset
+    }
+}
+
+/// A tag as written between `<` and `>`.
+enum Tag<'a> {
+    Open(&'a str, &'a str),
+    Close(&'a str),
+}
+
+fn is_name_byte(b: u8) -> bool {
+    !matches!(b, b'<' | b'>' | b'/' | b'=' | b'"' | b'\'' | b'&') && !is_json_space(b)
+}
+
+fn parse_tag(body: &str) -> Option<Tag<'_>> {
+    if let Some(name) = body.strip_prefix('/') {
+        let name = name.trim_end_matches(|c: char| c.is_ascii_whitespace());
+        return (!name.is_empty() && name.bytes().all(is_name_byte)).then_some(Tag::Close(name));
+    }
+    let end = body
+        .bytes()
+        .position(|b| !is_name_byte(b))
+        .unwrap_or(body.len());
+    let (name, rest) = body.split_at(end);
+    let rest_ok = rest.is_empty() || rest.as_bytes()[0].is_ascii_whitespace();
+    (!name.is_empty() && rest_ok).then_some(Tag::Open(name, rest.trim()))
+}
+
+/// The value of `attribute` in a tag's attributes (`name="x" id=1`): in
+/// double, single or no quotes.
+fn attribute<'a>(attrs: &'a str, attribute: &str) -> Option<&'a str> {
+    let mut rest = attrs;
+    while !rest.is_empty() {
+        let eq = rest.find('=')?;
+        let key = rest[..eq].trim();
+        let value = rest[eq + 1..].trim_start();
+        let (found, after) = match value.as_bytes().first() {
+            Some(&q @ (b'"' | b'\'')) => {
+                let end = value[1..].find(q as char)? + 1;
+                (&value[1..end], &value[end + 1..])
+            }
+            _ => {
+                let end = value.find(char::is_whitespace).unwrap_or(value.len());
+                (&value[..end], &value[end..])
+            }
+        };
+        if key == attribute {
+            return Some(found);
+        }
+        rest = after.trim_start();
+    }
+    None
+}
+
+/// An entity reference's text (after `&`, before `;`) decoded.
+fn entity(name: &str) -> Option<char> {
+    match name {
+        "lt" => Some('<'),
+        "gt" => Some('>'),
+        "amp" => Some('&'),
+        "quot" => Some('"'),
+        "apos" => Some('\''),
+        _ => {
+            let code = name.strip_prefix('#')?;
+            let value = match code.strip_prefix(['x', 'X']) {
+                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
+                None => code.parse().ok()?,
+            };
+            char::from_u32(value)
+        }
+    }
+}
+
+impl ElementsReader {
+    pub fn new(spelling: Spelling, max_depth: usize, max_held: usize) -> ElementsReader {
+        ElementsReader {
+            spelling,
+            state: State::At(Place::Start),
+            stack: Vec::new(),
+            held: String::new(),
+            space: String::new(),
+            offset: 0,
+            max_depth,
+            max_held,
+        }
+    }
+
+    /// How many bytes of the text have been read.
+    pub fn offset(&self) -> u64 {
+        self.offset
+    }
+
+    /// Whether `b` begins a tag (the prefix, or `<` without one).
+    fn opens_tag(&self, b: u8) -> bool {
+        self.spelling
+            .prefix
+            .as_bytes()
+            .first()
+            .copied()
+            .unwrap_or(b'<')
+            == b
+    }
+
+    fn top(&self) -> Holds {
+        self.stack.last().map_or(Holds::Object, |open| open.holds)
+    }
+
+    fn read_step(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, ElementsErrorKind> {
+        let bytes = text.as_bytes();
+        let b = bytes[at];
+        match self.state {
+            State::At(place) if self.opens_tag(b) => {
+                self.begin_tag(place);
+                Ok(at)
+            }
+            State::At(Place::Start) if is_json_space(b) => Ok(at + 1),
+            State::At(Place::Start) => Err(ElementsErrorKind::Unexpected(char_at(text, at))),
+            State::At(Place::Between) if is_json_space(b) => Ok(at + 1),
+            State::At(Place::Between) => {
+                sink(JsonEvent::Lenient(Leniency::TextBetweenElements));
+                self.state = State::Stray;
+                Ok(at)
+            }
+            State::Stray => {
+                let run = bytes[at..]
+                    .iter()
+                    .position(|&b| self.opens_tag(b))
+                    .unwrap_or(bytes.len() - at);
+                if run == 0 {
+                    self.state = State::At(Place::Between);
+                }
+                Ok(at + run)
+            }
+            State::At(Place::Text) => Ok(self.text_run(text, at, sink)),
+            State::Entity => self.entity_byte(text, at, sink),
+            State::Prefix(place, k) => {
+                let prefix = self.spelling.prefix.as_bytes();
+                if b != prefix[k] {
+                    return self.no_tag(place, text, at, sink);
+                }
+                self.held.push(b as char);
+                self.state = if k + 1 == prefix.len() {
+                    State::Lt(place)
+                } else {
+                    State::Prefix(place, k + 1)
+                };
+                Ok(at + 1)
+            }
+            State::Lt(place) => {
+                if b == b'<' {
+                    self.held.push('<');
+                    self.state = State::Body(place);
+                    return Ok(at + 1);
+                }
+                if is_json_space(b) && self.held.len() < self.max_held {
+                    self.held.push(b as char);
+                    return Ok(at + 1);
+                }
+                self.no_tag(place, text, at, sink)
+            }
+            State::Body(place) => {
+                if b == b'>' {
+                    let lt = self.held.rfind('<').unwrap_or(0);
+                    let tag = std::mem::take(&mut self.held);
+                    let result = self.tag(place, &tag, lt, sink);
+                    self.held = tag;
+                    self.held.clear();
+                    return result.map(|()| at + 1);
+                }
+                if b == b'<' || self.held.len() >= self.max_held {
+                    return self.no_tag(place, text, at, sink);
+                }
+                let c = char_at(text, at);
+                self.held.push(c);
+                Ok(at + c.len_utf8())
+            }
+            State::Done | State::Failed => Ok(text.len()),
+        }
+    }
+
+    fn begin_tag(&mut self, place: Place) {
+        self.held.clear();
+        self.state = if self.spelling.prefix.is_empty() {
+            State::Lt(place)
+        } else {
+            State::Prefix(place, 0)
+        };
+    }
+
+    /// Text in an element: streamed up to an entity or a tag's first byte.
+    fn text_run(&mut self, text: &str, at: usize, sink: &mut impl FnMut(JsonEvent<'_>)) -> usize {
+        let bytes = text.as_bytes();
+        let b = bytes[at];
+        if b == b'&' {
+            self.start_text(sink);
+            self.held.clear();
+            self.held.push('&');
+            self.state = State::Entity;
+            return at + 1;
+        }
+        if self.top() == Holds::Undecided && is_json_space(b) {
+            if self.space.len() >= self.max_held {
+                self.start_text(sink);
+            } else {
+                self.space.push(b as char);
+                return at + 1;
+            }
+        }
+        self.start_text(sink);
+        let run = bytes[at..]
+            .iter()
+            .position(|&b| b == b'&' || self.opens_tag(b))
+            .unwrap_or(bytes.len() - at);
+        let run = run.max(1);
+        // Whole characters only: a tag's first byte is ASCII.
+        let end = (at + run..=text.len())
+            .find(|&end| text.is_char_boundary(end))
+            .unwrap_or(text.len());
+        sink(JsonEvent::Text(&text[at..end]));
+        end
+    }
+
+    /// The open element holds text: its string begins, with the
+    /// whitespace held before it.
+    fn start_text(&mut self, sink: &mut impl FnMut(JsonEvent<'_>)) {
+        if let Some(open) = self.stack.last_mut() {
+            if open.holds == Holds::Undecided {
+                open.holds = Holds::Text;
+                sink(JsonEvent::BeginString);
+                if !self.space.is_empty() {
+                    sink(JsonEvent::Text(&self.space));
+                    self.space.clear();
+                }
+            }
+        }
+    }
+
+    fn entity_byte(
+        &mut self,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, ElementsErrorKind> {
+        let b = text.as_bytes()[at];
+        if b == b';' {
+            if let Some(c) = entity(&self.held[1..]) {
+                let mut buf = [0; 4];
+                sink(JsonEvent::Text(c.encode_utf8(&mut buf)));
+                self.held.clear();
+                self.state = State::At(Place::Text);
+                return Ok(at + 1);
+            }
+        } else if (b.is_ascii_alphanumeric() || (b == b'#' && self.held.len() == 1))
+            && self.held.len() < MAX_ENTITY
+        {
+            self.held.push(b as char);
+            return Ok(at + 1);
+        }
+        // No entity: the `&` and what followed are text; the byte is read
+        // again as text.
+        sink(JsonEvent::Lenient(Leniency::RawAmpersand));
+        sink(JsonEvent::Text(&self.held));
+        self.held.clear();
+        self.state = State::At(Place::Text);
+        Ok(at)
+    }
+
+    /// The bytes matched as a tag are none: text in an element, stray
+    /// between elements (the byte at `at` is read again). The first byte
+    /// only is given up, so that a tag starting inside the held bytes is
+    /// still found.
+    fn no_tag(
+        &mut self,
+        place: Place,
+        text: &str,
+        at: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<usize, ElementsErrorKind> {
+        if place == Place::Start {
+            return Err(ElementsErrorKind::Unexpected(char_at(text, at)));
+        }
+        let held = std::mem::take(&mut self.held);
+        let first = held.chars().next().map_or(0, char::len_utf8);
+        match place {
+            Place::Start => {}
+            Place::Between => sink(JsonEvent::Lenient(Leniency::TextBetweenElements)),
+            Place::Text => {
+                self.start_text(sink);
+                sink(JsonEvent::Text(&held[..first]));
+            }
+        }
+        self.state = match place {
+            Place::Between => State::Stray,
+            _ => State::At(place),
+        };
+        // The rest is matched again, byte by byte, as if it came now.
+        let rest = &held[first..];
+        let mut k = 0;
+        while k < rest.len() {
+            k = match self.read_step(rest, k, sink) {
+                Ok(next) => next,
+                Err(_) => rest.len(),
+            };
+        }
+        Ok(at)
+    }
+
+    /// A whole tag, `<` at `lt` in `held`.
+    fn tag(
+        &mut self,
+        place: Place,
+        held: &str,
+        lt: usize,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), ElementsErrorKind> {
+        let Some(tag) = parse_tag(&held[lt + 1..]) else {
+            return self.not_a_tag(place, held, sink);
+        };
+        match (place, tag) {
+            (Place::Start, Tag::Open(name, attrs)) if name == self.spelling.call => {
+                let Some(function) = attribute(attrs, self.spelling.name_attribute) else {
+                    return Err(ElementsErrorKind::Unexpected('>'));
+                };
+                sink(JsonEvent::BeginObject);
+                sink(JsonEvent::Key(NAME_KEY));
+                sink(JsonEvent::BeginString);
+                sink(JsonEvent::Text(function));
+                sink(JsonEvent::EndString);
+                sink(JsonEvent::Key(ARGUMENTS_KEY));
+                sink(JsonEvent::BeginObject);
+                self.state = State::At(Place::Between);
+                Ok(())
+            }
+            (Place::Start, _) => Err(ElementsErrorKind::Unexpected('<')),
+            (_, Tag::Close(name)) => self.close(place, name, held, sink),
+            (Place::Between, Tag::Open(name, _)) => self.open(name, sink),
+            (Place::Text, Tag::Open(name, _)) if self.top() == Holds::Undecided => {
+                let holds = if name == self.spelling.item {
+                    sink(JsonEvent::BeginArray);
+                    Holds::Array
+                } else {
+                    sink(JsonEvent::BeginObject);
+                    Holds::Object
+                };
+                if let Some(open) = self.stack.last_mut() {
+                    open.holds = holds;
+                }
+                self.space.clear();
+                self.open(name, sink)
+            }
+            (Place::Text, Tag::Open(..)) => self.not_a_tag(place, held, sink),
+        }
+    }
+
+    fn not_a_tag(
+        &mut self,
+        place: Place,
+        held: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), ElementsErrorKind> {
+        match place {
+            Place::Start => return Err(ElementsErrorKind::Unexpected('>')),
+            Place::Between => {
+                sink(JsonEvent::Lenient(Leniency::TextBetweenElements));
+                self.state = State::At(Place::Between);
+            }
+            Place::Text => {
+                self.start_text(sink);
+                sink(JsonEvent::Text(held));
+                sink(JsonEvent::Text(">"));
+                self.state = State::At(Place::Text);
+            }
+        }
+        Ok(())
+    }
+
+    /// An element opens inside an object or array.
+    fn open(
+        &mut self,
+        name: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), ElementsErrorKind> {
+        if self.stack.len() >= self.max_depth {
+            return Err(ElementsErrorKind::TooDeep);
+        }
+        if self.top() == Holds::Object {
+            sink(JsonEvent::Key(name));
+        }
+        self.stack.push(Open {
+            name: name.to_owned(),
+            holds: Holds::Undecided,
+        });
+        self.space.clear();
+        self.state = State::At(Place::Text);
+        Ok(())
+    }
+
+    /// A closer: of the open element, of one around it (the elements
+    /// inside end there, reported), of the call, or of nothing (dropped,
+    /// reported; text where text was read).
+    fn close(
+        &mut self,
+        place: Place,
+        name: &str,
+        held: &str,
+        sink: &mut impl FnMut(JsonEvent<'_>),
+    ) -> Result<(), ElementsErrorKind> {
+        let open_at = self.stack.iter().rposition(|open| open.name == name);
+        let Some(open_at) = open_at else {
+            if name == self.spelling.call {
+                if !self.stack.is_empty() {
+                    sink(JsonEvent::Lenient(Leniency::UnclosedElement));
+                }
+                while !self.stack.is_empty() {
+                    self.end_element(sink);
+                }
+                sink(JsonEvent::EndObject);
+                sink(JsonEvent::EndObject);
+                self.state = State::Done;
+                return Ok(());
+            }
+            if place == Place::Text && self.top() == Holds::Text {
+                return self.not_a_tag(place, held, sink);
+            }
+            sink(JsonEvent::Lenient(Leniency::StrayCloser));
+            self.state = if self.top() == Holds::Undecided {
+                State::At(Place::Text)
+            } else {
+                State::At(Place::Between)
+            };
+            return Ok(());
+        };
+        if open_at + 1 < self.stack.len() {
+            sink(JsonEvent::Lenient(Leniency::UnclosedElement));
+        }
+        while self.stack.len() > open_at {
+            self.end_element(sink);
+        }
+        self.state = State::At(Place::Between);
+        Ok(())
+    }
+
+    fn end_element(&mut self, sink: &mut impl FnMut(JsonEvent<'_>)) {
+        let Some(open) = self.stack.pop() else {
+            return;
+        };
+        match open.holds {
+            Holds::Undecided => {
+                sink(JsonEvent::BeginString);
+                if !self.space.is_empty() {
+                    sink(JsonEvent::Text(&self.space));
+                    self.space.clear();
+                }
+                sink(JsonEvent::EndString);
+            }
+            Holds::Text => sink(JsonEvent::EndString),
+            Holds::Object => sink(JsonEvent::EndObject),
+            Holds::Array => sink(JsonEvent::EndArray),
+        }
+    }
+}
