@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use toolcall_stream::{
-    DiagnosticKind, Format, Ids, Message, Parser, ParserBuilder, Tools, ValueTermination,
+    DiagnosticKind, Format, Ids, Message, Parser, ParserBuilder, Reasoning, Tools, ValueTermination,
 };
 
 /// Cases where this crate deliberately differs from vLLM's non-streaming
@@ -75,6 +75,9 @@ const PARSERS: &[(&str, Format)] = &[
     ("olmo3", Format::Olmo3),
     ("lfm2", Format::Lfm2),
     ("gemma4", Format::Gemma4),
+    ("plamo3", Format::Plamo3),
+    ("cohere_command3", Format::CohereCommand3),
+    ("cohere_command4", Format::CohereCommand3),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -105,6 +108,8 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Olmo3, 4),
     (Format::Lfm2, 4),
     (Format::Gemma4, 9),
+    (Format::Plamo3, 5),
+    (Format::CohereCommand3, 7),
 ];
 
 struct Case {
@@ -181,11 +186,25 @@ fn parser_for(case: &Case, mode: ValueTermination) -> Parser {
     builder_for(case, mode).build()
 }
 
+/// vLLM names whose parser always splits reasoning (a reasoning parser
+/// and a tool parser in one), with the reasoning option that does the
+/// same here: Command A's thinking block; `cohere_command4`'s prompt
+/// opens it, so its output starts inside reasoning.
+const REASONING_SPLIT: &[(&str, Reasoning)] = &[
+    ("cohere_command3", Reasoning::On),
+    ("cohere_command4", Reasoning::Started),
+];
+
 fn builder_for(case: &Case, mode: ValueTermination) -> ParserBuilder {
     let tools = Tools::from_value(&case.tools)
         .unwrap_or_else(|e| panic!("{}: tools rejected: {e}", case.id));
+    let reasoning = REASONING_SPLIT
+        .iter()
+        .find(|(name, _)| *name == case.parser)
+        .map_or(Reasoning::Off, |&(_, reasoning)| reasoning);
     Parser::builder()
         .format(case.format)
+        .reasoning(reasoning)
         .value_termination(mode)
         .tools(Arc::new(tools))
         .ids(Ids::sequential("call_"))
@@ -327,7 +346,6 @@ fn every_vllm_name_is_accepted() {
 /// to [`PARSERS`] and [`MIN_CASES`] (a test fails until it does).
 const NOT_IN_CORPUS: &[(&str, Format)] = &[
     ("minimax", Format::MiniMax),
-    ("cohere_command3", Format::CohereCommand3),
     ("granite-20b-fc", Format::Granite20bFc),
     ("apertus", Format::Apertus),
     ("gigachat3", Format::GigaChat3),

@@ -348,6 +348,13 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<|channel|>commentary to=functions.write_file <|constrain|>json<|message|>",
             "<|call|>",
         ),
+        Format::Plamo3 => (
+            "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>\
+             <|plamo:begin_tool_name:plamo|>write_file<|plamo:end_tool_name:plamo|>\
+             <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>",
+            "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>\
+             <|plamo:end_tool_requests:plamo|>",
+        ),
         other => panic!("{other} is not a JSON format"),
     };
     let text =

@@ -978,6 +978,12 @@ properties!(
     json_soup(FORMAT),
     json_calls(FORMAT)
 );
+properties!(
+    plamo3,
+    Format::Plamo3,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
 
 #[path = "properties/call_syntax.rs"]
 mod call_syntax;

@@ -60,6 +60,7 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::Lfm2,
     Format::Gemma4,
     Format::FunctionGemma,
+    Format::Plamo3,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -5,6 +5,7 @@
 
 use super::hold::Opening;
 use super::item::Item;
+use super::json::Fence;
 
 use super::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
@@ -393,6 +394,13 @@ impl Engine {
                 Role::ReasoningOpen if !self.in_reasoning() => {
                     self.reasoning_at = Some(self.call.count());
                 }
+                // The prompt opened reasoning and the output opens it again
+                // first (Command A's `<|START_THINKING|>`, which some of its
+                // templates write in the prompt and some leave to the model):
+                // structure, not reasoning text.
+                Role::ReasoningOpen
+                    if self.opts.reasoning == crate::Reasoning::Started
+                        && self.call.message.at == text.len() as u64 => {}
                 // Also the closer of reasoning that a call ended: the
                 // model's own end of it, which is structure.
                 Role::ReasoningClose if self.reasoning_at.is_some() => self.reasoning_at = None,
@@ -656,6 +664,20 @@ impl Engine {
             }
             State::JsonStart { body: true } if role == Role::CallClose => {
                 self.close_preamble(text, sink)
+            }
+            // A content type before the arguments (`<|constrain|>json`,
+            // then `ArgsOpen` again): layout.
+            State::JsonStart { body: false }
+                if role == Role::HeadAttr && self.json.fence == Fence::None =>
+            {
+                self.hold.text.push_str(text);
+                self.json.fence = Fence::ContentType;
+            }
+            State::JsonStart { body: false }
+                if role == Role::ArgsOpen && self.json.fence == Fence::ContentType =>
+            {
+                self.hold.text.push_str(text);
+                self.json.fence = Fence::None;
             }
             State::JsonStart { .. } => {
                 self.no_json(sink);

@@ -38,6 +38,10 @@ pub(crate) enum Fence {
     Closing(u8),
     /// Closed after the JSON.
     Closed,
+    /// After a content-type marker before the arguments (`HeadAttr`,
+    /// PLaMo 3's `<|plamo:constrain|>`): its word (`json`), layout, up to
+    /// the `ArgsOpen` that ends it.
+    ContentType,
 }
 
 /// Arguments written in an attribute (`args='{…}'/>`): what of the
@@ -197,6 +201,9 @@ impl Engine {
                 (Fence::None | Fence::Open, b) if body && self.opens_body(b, true) => None,
                 (Fence::None, b'`') if json.fenced => Some(Fence::Ticks(1)),
                 (Fence::Ticks(n), b'`') if n < 3 => Some(Fence::Ticks(n + 1)),
+                (Fence::ContentType, b) if b.is_ascii_alphanumeric() || b.is_ascii_whitespace() => {
+                    Some(Fence::ContentType)
+                }
                 (Fence::Ticks(3) | Fence::Tag, b'\n') => Some(Fence::Open),
                 (Fence::Ticks(3) | Fence::Tag, b) if b.is_ascii_alphanumeric() || b == b'\r' => {
                     Some(Fence::Tag)

@@ -7,8 +7,8 @@ use std::str::FromStr;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
-    xml_invoke, xml_json, CustomFormat, Description, Role,
+    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, plamo3, pythonic, qwen3_coder, seed_oss, step3,
+    xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -170,6 +170,12 @@ pub enum Format {
     /// FunctionGemma: `<start_function_call>call:NAME{KEY:<escape>VALUE`
     /// `<escape>}<end_function_call>`. vLLM name: `functiongemma`.
     FunctionGemma,
+    /// PLaMo 3: `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>`
+    /// `<|plamo:begin_tool_name:plamo|>NAME<|plamo:end_tool_name:plamo|>`
+    /// `<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{…}`
+    /// `<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>`
+    /// `<|plamo:end_tool_requests:plamo|>`. vLLM name: `plamo3`.
+    Plamo3,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -225,6 +231,7 @@ impl Format {
         Format::Lfm2,
         Format::Gemma4,
         Format::FunctionGemma,
+        Format::Plamo3,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -295,6 +302,7 @@ impl Format {
             Format::Lfm2 => &pythonic::LFM2,
             Format::Gemma4 => &gemma::GEMMA4,
             Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
+            Format::Plamo3 => &plamo3::PLAMO3,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -33,6 +33,7 @@ mod minimax_m2;
 mod mistral;
 mod models;
 mod owned;
+mod plamo3;
 mod pythonic;
 mod qwen3_coder;
 mod rules;

@@ -101,6 +101,7 @@ impl Format {
         ("lfm2.5", Format::Lfm2),
         ("lfm2", Format::Lfm2),
         ("gemma-4", Format::Gemma4),
+        ("plamo-3", Format::Plamo3),
     ];
 
     /// The format the model named `model` writes, from
@@ -306,6 +307,7 @@ mod tests {
         "LiquidAI/LFM2.5-1.2B-Instruct",
         "LiquidAI/LFM2-1.2B-Tool",
         "google/gemma-4-31b-it",
+        "pfnet/plamo-3-nict-31b-instruct",
     ];
 
     #[test]
@@ -487,6 +489,8 @@ mod tests {
             ("google/gemma-4-E4B-it", Gemma4),
             ("gemma4:27b", Gemma4),
             ("google/functiongemma-270m-it", FunctionGemma),
+            ("pfnet/plamo-3-nict-8b-instruct", Plamo3),
+            ("plamo3:31b", Plamo3),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

@@ -167,6 +167,23 @@ fn markers(format: Format) -> &'static [&'static str] {
             "\"tool_name\"",
             "<|START_THINKING|>",
         ],
+        Format::Plamo3 => &[
+            "<|plamo:begin_tool_requests:plamo|>",
+            "<|plamo:end_tool_requests:plamo|>",
+            "<|plamo:begin_tool_request:plamo|>",
+            "<|plamo:end_tool_request:plamo|>",
+            "<|plamo:begin_tool_name:plamo|>",
+            "<|plamo:end_tool_name:plamo|>",
+            "<|plamo:begin_tool_arguments:plamo|>",
+            "<|plamo:end_tool_arguments:plamo|>",
+            "<|plamo:constrain|>",
+            "json",
+            "<|plamo:msg|>",
+            "<|plamo:begin_think:plamo|>",
+            "<|plamo:end_think:plamo|>",
+            "<|plamo:begin_tool_",
+            "<|plamo:",
+        ],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -358,6 +375,25 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 }
                 Format::MiniMax => {
                     out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))
+                }
+                // One request per call; the content type one call in two.
+                Format::Plamo3 => {
+                    out += "<|plamo:begin_tool_requests:plamo|>";
+                    for (name, arguments, pretty) in &calls {
+                        let arguments = written(arguments, *pretty);
+                        let content_type = if *pretty {
+                            "<|plamo:constrain|>json<|plamo:msg|>"
+                        } else {
+                            ""
+                        };
+                        out += &format!(
+                            "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{name}\
+                             <|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>\
+                             {content_type}{arguments}<|plamo:end_tool_arguments:plamo|>\
+                             <|plamo:end_tool_request:plamo|>"
+                        );
+                    }
+                    out += "<|plamo:end_tool_requests:plamo|>";
                 }
                 _ => {
                     for (i, (name, args, pretty)) in calls.iter().enumerate() {

@@ -160,6 +160,7 @@ pub fn generated_ids(format: Format) -> bool {
                 | Format::XmlFunctionCall
                 | Format::Granite20bFc
                 | Format::BareJson
+                | Format::Plamo3
         )
 }
 
