@@ -111,7 +111,7 @@ const INPUTS: [(&str, Generator, Format); 7] = [
 /// write their marker forms (`<tool_call>[…]</tool_call>`,
 /// `<|python_tag|>{…}; {…}`): their bare list or object opens a call only
 /// at the start of the output, so one stream could hold one group.
-const JSON_INPUTS: [(&JsonLayout, Format); 20] = [
+const JSON_INPUTS: [(&JsonLayout, Format); 21] = [
     (&transcript::KIMI_K2, Format::KimiK2),
     (&transcript::DEEPSEEK_V31, Format::DeepSeekV31),
     (&transcript::DEEPSEEK_V3, Format::DeepSeekV3),
@@ -132,6 +132,7 @@ const JSON_INPUTS: [(&JsonLayout, Format); 20] = [
     (&transcript::XML_TOOL_USE, Format::XmlToolUse),
     (&transcript::XML_FUNCTION_CALL, Format::XmlFunctionCall),
     (&transcript::PLAMO3, Format::Plamo3),
+    (&transcript::INKLING, Format::Inkling),
 ];
 
 /// The XML-parameter formats without a row in [`INPUTS`]: the

@@ -176,10 +176,11 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
     for fixture in fixtures() {
         // Not detected: their openers are words that prose holds
         // (`functools`, `function call`), or there is none (`bare_json`,
-        // opt-in: JSON content would be calls).
+        // opt-in: JSON content would be calls; Inkling's output starts
+        // inside the header its prompt opened).
         if matches!(
             fixture.format,
-            Format::Phi4MiniJson | Format::GigaChat3 | Format::BareJson
+            Format::Phi4MiniJson | Format::GigaChat3 | Format::BareJson | Format::Inkling
         ) {
             continue;
         }

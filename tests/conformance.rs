@@ -78,6 +78,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("plamo3", Format::Plamo3),
     ("cohere_command3", Format::CohereCommand3),
     ("cohere_command4", Format::CohereCommand3),
+    ("inkling", Format::Inkling),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -110,6 +111,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Gemma4, 9),
     (Format::Plamo3, 5),
     (Format::CohereCommand3, 7),
+    (Format::Inkling, 5),
 ];
 
 struct Case {

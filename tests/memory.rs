@@ -355,6 +355,10 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>\
              <|plamo:end_tool_requests:plamo|>",
         ),
+        Format::Inkling => (
+            "<|message_model|>write_file<|content_invoke_tool_json|>{\"name\": \"write_file\", \"args\": ",
+            "}<|end_message|>",
+        ),
         other => panic!("{other} is not a JSON format"),
     };
     let text =

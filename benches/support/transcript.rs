@@ -608,6 +608,18 @@ pub const PLAMO3: JsonLayout = JsonLayout {
     group_close: "<|plamo:end_tool_requests:plamo|>",
 };
 
+/// Inkling: each call a message with an empty header, a JSON body keyed
+/// `args`.
+pub const INKLING: JsonLayout = per_call(
+    "<|message_model|><|content_invoke_tool_json|>",
+    JsonCall::Object {
+        id_key: None,
+        name_key: "name",
+        args_key: "args",
+    },
+    "<|end_message|>",
+);
+
 /// How a call-syntax format writes a group of calls: `group_open`, then
 /// each call as `call_open`, the call in [`CallSyntax`] and `call_close`,
 /// `separator` between two calls, then `group_close`.

@@ -445,6 +445,12 @@ impl Engine {
                 }
                 Role::ItemOpen if desc.recoveries.bare_function => self.begin_item(text, sink),
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
+                // A block's opener without a header before it (Inkling's
+                // `<|content_text|>` after a block's end): an empty header.
+                Role::ArgsOpen if self.headers().is_some_and(|h| h.name_only) => {
+                    self.begin_header("");
+                    self.header_marker(role, text, sink);
+                }
                 // The end of a message that was not a call (or of one to a
                 // built-in tool, or of one whose call failed): structure,
                 // never text, in a format with messages; outside one, text

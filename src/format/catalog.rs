@@ -6,9 +6,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{
-    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, plamo3, pythonic, qwen3_coder, seed_oss, step3,
-    xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
+    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, inkling,
+    json_wrapped, kimi_k2, kimi_k3, llama3, minimax_m2, mistral, plamo3, pythonic, qwen3_coder,
+    seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -176,6 +176,11 @@ pub enum Format {
     /// `<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>`
     /// `<|plamo:end_tool_requests:plamo|>`. vLLM name: `plamo3`.
     Plamo3,
+    /// Thinking Machines Inkling's TML: `<|message_model|>NAME`
+    /// `<|content_invoke_tool_json|>{"name": NAME, "args": {…}}<|end_message|>`,
+    /// typed blocks (`<|content_text|>`, `<|content_thinking|>`, …) each
+    /// after a message header. vLLM name: `inkling`.
+    Inkling,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -232,6 +237,7 @@ impl Format {
         Format::Gemma4,
         Format::FunctionGemma,
         Format::Plamo3,
+        Format::Inkling,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -303,6 +309,7 @@ impl Format {
             Format::Gemma4 => &gemma::GEMMA4,
             Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
             Format::Plamo3 => &plamo3::PLAMO3,
+            Format::Inkling => &inkling::INKLING,
             Format::Custom(custom) => custom.description(),
         }
     }

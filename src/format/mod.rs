@@ -25,6 +25,7 @@ mod gigachat;
 mod glm;
 mod harmony;
 mod hermes;
+mod inkling;
 mod json_wrapped;
 mod kimi_k2;
 mod kimi_k3;
@@ -289,6 +290,35 @@ pub(crate) struct Headers {
     /// How a recipient that is one of the client's functions begins
     /// (`functions.`); the function's name follows.
     pub functions: &'static str,
+    /// `ArgsOpen` spellings that say the body is reasoning, whatever the
+    /// header says (Inkling's `<|content_thinking|>`).
+    pub reasoning_openers: &'static [&'static str],
+    /// `ArgsOpen` spellings that say the body is a JSON call body
+    /// (`{"name": …, "args": {…}}`, read with the format's body keys),
+    /// whatever the header says (Inkling's `<|content_invoke_tool_json|>`).
+    pub call_openers: &'static [&'static str],
+    /// A header's only text is the name of the function its body calls
+    /// (Inkling's `<|message_model|>NAME`), never content: the header the
+    /// prompt opened goes on while its text may be a name (no whitespace).
+    pub name_only: bool,
+}
+
+impl Headers {
+    /// Harmony's kind: the header alone says what its body is.
+    pub(crate) const fn by_recipient(
+        reasoning_channels: &'static [&'static str],
+        recipient: &'static str,
+        functions: &'static str,
+    ) -> Headers {
+        Headers {
+            reasoning_channels,
+            recipient,
+            functions,
+            reasoning_openers: &[],
+            call_openers: &[],
+            name_only: false,
+        }
+    }
 }
 
 /// How a function name is written inside a call id: `PREFIX NAME SEP N`.

@@ -102,6 +102,7 @@ impl Format {
         ("lfm2", Format::Lfm2),
         ("gemma-4", Format::Gemma4),
         ("plamo-3", Format::Plamo3),
+        ("inkling", Format::Inkling),
     ];
 
     /// The format the model named `model` writes, from
@@ -308,6 +309,7 @@ mod tests {
         "LiquidAI/LFM2-1.2B-Tool",
         "google/gemma-4-31b-it",
         "pfnet/plamo-3-nict-31b-instruct",
+        "thinkingmachines/Inkling",
     ];
 
     #[test]
@@ -491,6 +493,7 @@ mod tests {
             ("google/functiongemma-270m-it", FunctionGemma),
             ("pfnet/plamo-3-nict-8b-instruct", Plamo3),
             ("plamo3:31b", Plamo3),
+            ("thinkingmachines/Inkling-Small", Inkling),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

@@ -30,6 +30,9 @@ pub(crate) struct OwnedHeaders {
     pub reasoning_channels: Vec<String>,
     pub recipient: String,
     pub functions: String,
+    pub reasoning_openers: Vec<String>,
+    pub call_openers: Vec<String>,
+    pub name_only: bool,
 }
 
 /// [`Json`], owned.
@@ -131,6 +134,9 @@ impl Owned {
                     reasoning_channels: strings(h.reasoning_channels),
                     recipient: h.recipient.to_owned(),
                     functions: h.functions.to_owned(),
+                    reasoning_openers: strings(h.reasoning_openers),
+                    call_openers: strings(h.call_openers),
+                    name_only: h.name_only,
                 }),
                 open_at_start: json.open_at_start,
                 open_at_line_start: json.open_at_line_start,
@@ -276,6 +282,9 @@ impl Owned {
                     reasoning_channels: leak_strs(&h.reasoning_channels),
                     recipient: leak_str(&h.recipient),
                     functions: leak_str(&h.functions),
+                    reasoning_openers: leak_strs(&h.reasoning_openers),
+                    call_openers: leak_strs(&h.call_openers),
+                    name_only: h.name_only,
                 }),
                 open_at_start: json.open_at_start,
                 open_at_line_start: json.open_at_line_start,

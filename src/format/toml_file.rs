@@ -111,6 +111,12 @@ struct Headers {
     functions: String,
     #[serde(default)]
     reasoning_channels: Vec<String>,
+    #[serde(default)]
+    reasoning_openers: Vec<String>,
+    #[serde(default)]
+    call_openers: Vec<String>,
+    #[serde(default)]
+    name_only: bool,
 }
 
 /// A role as a key or list item (`call_open`).
@@ -576,6 +582,9 @@ fn json_settings(
     }
     if let Some(h) = json.headers {
         b = b.json_headers(h.recipient, h.functions, h.reasoning_channels);
+        if !h.reasoning_openers.is_empty() || !h.call_openers.is_empty() || h.name_only {
+            b = b.json_header_bodies(h.reasoning_openers, h.call_openers, h.name_only);
+        }
     }
     Ok(b)
 }

@@ -184,6 +184,18 @@ fn markers(format: Format) -> &'static [&'static str] {
             "<|plamo:begin_tool_",
             "<|plamo:",
         ],
+        Format::Inkling => &[
+            "<|message_model|>",
+            "f",
+            "<|content_thinking|>",
+            "<|content_invoke_tool_json|>",
+            "<|end_message|>",
+            "<|content_model_end_sampling|>",
+            "\"args\"",
+            "&quot;",
+            "<|content_",
+            "<|message",
+        ],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -375,6 +387,20 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 }
                 Format::MiniMax => {
                     out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))
+                }
+                // A message per call, the name in its header one call in
+                // two, a thinking block before and a text block after.
+                Format::Inkling => {
+                    for (name, arguments, pretty) in &calls {
+                        let arguments = written(arguments, *pretty);
+                        let header = if *pretty { "" } else { *name };
+                        out += &format!(
+                            "<|message_model|><|content_thinking|>Call {name}.<|end_message|>\
+                             <|message_model|>{header}<|content_invoke_tool_json|>\
+                             {{\"name\": \"{name}\", \"args\": {arguments}}}<|end_message|>"
+                        );
+                    }
+                    out += "<|message_model|><|content_text|>Done.<|end_message|>";
                 }
                 // One request per call; the content type one call in two.
                 Format::Plamo3 => {

@@ -161,6 +161,7 @@ pub fn generated_ids(format: Format) -> bool {
                 | Format::Granite20bFc
                 | Format::BareJson
                 | Format::Plamo3
+                | Format::Inkling
         )
 }
 
