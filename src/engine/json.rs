@@ -85,7 +85,7 @@ pub(crate) struct JsonCall {
     /// name, before it).
     pub(super) made_call: bool,
     /// Leniencies already reported in this value.
-    pub(super) reported: [bool; 6],
+    pub(super) reported: [bool; 7],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -122,7 +122,7 @@ impl JsonCall {
         self.body.reset();
         self.mode = Mode::Reading;
         self.made_call = false;
-        self.reported = [false; 6];
+        self.reported = [false; 7];
         self.mark_opening = false;
         self.fence = Fence::None;
         self.attr_end = AttrEnd::None;
@@ -180,6 +180,11 @@ impl Engine {
         } else {
             SyntaxReader::default()
         };
+        if self.json().entity_quotes {
+            if let SyntaxReader::Json(reader) = &mut self.json_reader {
+                *reader = std::mem::take(reader).entity_quotes(true);
+            }
+        }
         self.json.reset();
         self.json.is_body = body;
         self.json.content_json = body && self.format.line_starts;

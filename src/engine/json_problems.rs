@@ -24,6 +24,7 @@ pub(super) fn report_leniency<S: Sink>(
         Leniency::BareText => 3,
         Leniency::JsonQuoted => 4,
         Leniency::NumberOutOfRange => 5,
+        Leniency::EntityQuote => 6,
     };
     if std::mem::replace(&mut json.reported[slot], true) {
         return;
@@ -44,6 +45,10 @@ pub(super) fn report_leniency<S: Sink>(
         }
         Leniency::BareText => {
             "a value was written bare but is no JSON literal; it was read as a string"
+        }
+        Leniency::EntityQuote => {
+            "a JSON string was closed by `&quot;` where its quote belongs; it was read as that \
+             quote"
         }
         Leniency::NumberOutOfRange => {
             "a number was past the range JSON readers accept (such as 1e400); it was read as a \

@@ -372,6 +372,14 @@ impl FormatBuilder {
         self
     }
 
+    /// `&quot;` right before `,`, `}`, `]` or `:` in a JSON string is the
+    /// string's closing quote, reported as `lenient_json` (Inkling writes
+    /// it after URLs).
+    pub fn json_entity_quotes(mut self, on: bool) -> FormatBuilder {
+        self.json().entity_quotes = on;
+        self
+    }
+
     /// The JSON may sit in a Markdown code fence, which is layout.
     pub fn json_fenced(mut self, fenced: bool) -> FormatBuilder {
         self.json().fenced = fenced;

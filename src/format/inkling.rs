@@ -33,6 +33,7 @@ pub(crate) static INKLING: Description = Description::json(
         (Role::EndOfTurn, "<|content_model_end_sampling|>"),
     ],
     Json {
+        entity_quotes: true,
         headers: Some(Headers {
             reasoning_channels: &[],
             recipient: "",

@@ -274,6 +274,9 @@ pub(crate) struct Json {
     /// The language bodies are written in: JSON, or a call syntax
     /// (`NAME(a=1)`, `call:NAME{a:1}`) read as the same call bodies.
     pub syntax: Syntax,
+    /// `&quot;` right before `,`, `}`, `]` or `:` in a JSON string is the
+    /// string's closing quote, reported (Inkling writes it after URLs).
+    pub entity_quotes: bool,
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -362,6 +365,7 @@ impl Json {
         body_separator: None,
         unclosed_openers: &[],
         syntax: Syntax::Json,
+        entity_quotes: false,
     };
 
     /// Calls in a call syntax (`NAME(a=1)`, `call:NAME{a:1}`) after the

@@ -51,6 +51,7 @@ pub(crate) struct OwnedJson {
     pub body_separator: Option<u8>,
     pub unclosed_openers: Vec<String>,
     pub syntax: CallSyntax,
+    pub entity_quotes: bool,
 }
 
 /// [`Description`], owned.
@@ -142,6 +143,7 @@ impl Owned {
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: strings(json.unclosed_openers),
+                entity_quotes: json.entity_quotes,
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -290,6 +292,7 @@ impl Owned {
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: leak_strs(&json.unclosed_openers),
+                entity_quotes: json.entity_quotes,
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,

@@ -71,6 +71,7 @@ struct Json {
     call_type: Option<String>,
     call_type_optional: Option<bool>,
     fenced: Option<bool>,
+    entity_quotes: Option<bool>,
     brace_opens_arguments: Option<bool>,
     open_at_start: Option<bool>,
     open_at_line_start: Option<bool>,
@@ -505,6 +506,9 @@ fn json_settings(
     }
     if let Some(optional) = json.call_type_optional {
         b = b.json_call_type_optional(optional);
+    }
+    if let Some(on) = json.entity_quotes {
+        b = b.json_entity_quotes(on);
     }
     if let Some(fenced) = json.fenced {
         b = b.json_fenced(fenced);

@@ -142,6 +142,9 @@ fn write(d: &Description) -> String {
             }
         }
         let _ = writeln!(out, "fenced = {}", json.fenced);
+        if json.entity_quotes {
+            let _ = writeln!(out, "entity_quotes = true");
+        }
         if json.brace_opens_args {
             let _ = writeln!(out, "brace_opens_arguments = true");
         }
