@@ -28,7 +28,7 @@ enum Body {
     /// A call: where the function name is in the held header.
     Call(std::ops::Range<usize>),
     /// A JSON call body, named inside it (the header's opener said so).
-    CallBody,
+    CallObject,
 }
 
 impl Engine {
@@ -148,7 +148,7 @@ impl Engine {
         };
         let channel_open = self.marker(Role::ChannelOpen);
         let body = if headers.call_openers.contains(&opener) {
-            Body::CallBody
+            Body::CallObject
         } else if headers.reasoning_openers.contains(&opener) {
             Body::Reasoning
         } else if headers.name_only {
@@ -156,7 +156,7 @@ impl Engine {
         } else {
             read_header(&self.hold.text, channel_open, headers)
         };
-        if S::WANTS_RAW && !matches!(body, Body::Call(_) | Body::CallBody) {
+        if S::WANTS_RAW && !matches!(body, Body::Call(_) | Body::CallObject) {
             // The header's own marker (`<|message|>`) comes after this.
             sink.not_a_call();
         }
@@ -173,7 +173,7 @@ impl Engine {
                 self.in_message = true;
                 self.state = State::Content;
             }
-            Body::CallBody => {
+            Body::CallObject => {
                 self.reasoning_at = None;
                 // The header (a name at most) is structure; the opener is
                 // held with the body, should it not be a call. No wrapper
@@ -274,7 +274,7 @@ mod tests {
             Body::Content => "content".into(),
             Body::Reasoning => "reasoning".into(),
             Body::Call(name) => format!("call {}", &header[name]),
-            Body::CallBody => "call body".into(),
+            Body::CallObject => "call body".into(),
         }
     }
 
