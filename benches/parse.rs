@@ -114,7 +114,7 @@ const INPUTS: [(&str, Generator, Format); 7] = [
 /// write their marker forms (`<tool_call>[…]</tool_call>`,
 /// `<|python_tag|>{…}; {…}`): their bare list or object opens a call only
 /// at the start of the output, so one stream could hold one group.
-const JSON_INPUTS: [(&JsonLayout, Format); 22] = [
+const JSON_INPUTS: [(&JsonLayout, Format); 24] = [
     (&transcript::KIMI_K2, Format::KimiK2),
     (&transcript::DEEPSEEK_V31, Format::DeepSeekV31),
     (&transcript::DEEPSEEK_V3, Format::DeepSeekV3),
@@ -137,6 +137,8 @@ const JSON_INPUTS: [(&JsonLayout, Format); 22] = [
     (&transcript::ERNIE45, Format::Ernie45),
     (&transcript::NEMOTRON_JSON, Format::NemotronJson),
     (&transcript::OPENPANGU_V2, Format::OpenPanguV2),
+    (&transcript::PLAMO3, Format::Plamo3),
+    (&transcript::INKLING, Format::Inkling),
 ];
 
 /// The XML-parameter formats without a row in [`INPUTS`]: the

@@ -179,11 +179,16 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
     for fixture in fixtures() {
         // Not detected: their openers are words that prose holds
         // (`functools`, `function call`), or there is none (`bare_json`,
-        // opt-in: JSON content would be calls).
+        // opt-in: JSON content would be calls; Inkling's output starts
+        // inside the header its prompt opened).
         // openPangu V2 writes LFM2's markers, which `auto` gives to LFM2.
         if matches!(
             fixture.format,
-            Format::Phi4MiniJson | Format::GigaChat3 | Format::BareJson | Format::OpenPanguV2
+            Format::Phi4MiniJson
+                | Format::GigaChat3
+                | Format::BareJson
+                | Format::OpenPanguV2
+                | Format::Inkling
         ) {
             continue;
         }

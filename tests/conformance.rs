@@ -20,7 +20,7 @@ use std::sync::Arc;
 
 use serde_json::Value;
 use toolcall_stream::{
-    DiagnosticKind, Format, Ids, Message, Parser, ParserBuilder, Tools, ValueTermination,
+    DiagnosticKind, Format, Ids, Message, Parser, ParserBuilder, Reasoning, Tools, ValueTermination,
 };
 
 /// Cases where this crate deliberately differs from vLLM's non-streaming
@@ -83,6 +83,10 @@ const PARSERS: &[(&str, Format)] = &[
     ("deepseek_v4", Format::DeepSeekV4),
     ("deepseek_v41", Format::DeepSeekV41),
     ("minimax_m3", Format::MiniMaxM3),
+    ("plamo3", Format::Plamo3),
+    ("cohere_command3", Format::CohereCommand3),
+    ("cohere_command4", Format::CohereCommand3),
+    ("inkling", Format::Inkling),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names
@@ -117,6 +121,9 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::DeepSeekV4, 3),
     (Format::DeepSeekV41, 2),
     (Format::MiniMaxM3, 4),
+    (Format::Plamo3, 5),
+    (Format::CohereCommand3, 7),
+    (Format::Inkling, 5),
 ];
 
 struct Case {
@@ -193,11 +200,25 @@ fn parser_for(case: &Case, mode: ValueTermination) -> Parser {
     builder_for(case, mode).build()
 }
 
+/// vLLM names whose parser always splits reasoning (a reasoning parser
+/// and a tool parser in one), with the reasoning option that does the
+/// same here: Command A's thinking block; `cohere_command4`'s prompt
+/// opens it, so its output starts inside reasoning.
+const REASONING_SPLIT: &[(&str, Reasoning)] = &[
+    ("cohere_command3", Reasoning::On),
+    ("cohere_command4", Reasoning::Started),
+];
+
 fn builder_for(case: &Case, mode: ValueTermination) -> ParserBuilder {
     let tools = Tools::from_value(&case.tools)
         .unwrap_or_else(|e| panic!("{}: tools rejected: {e}", case.id));
+    let reasoning = REASONING_SPLIT
+        .iter()
+        .find(|(name, _)| *name == case.parser)
+        .map_or(Reasoning::Off, |&(_, reasoning)| reasoning);
     Parser::builder()
         .format(case.format)
+        .reasoning(reasoning)
         .value_termination(mode)
         .tools(Arc::new(tools))
         .ids(Ids::sequential("call_"))
@@ -339,7 +360,6 @@ fn every_vllm_name_is_accepted() {
 /// to [`PARSERS`] and [`MIN_CASES`] (a test fails until it does).
 const NOT_IN_CORPUS: &[(&str, Format)] = &[
     ("minimax", Format::MiniMax),
-    ("cohere_command3", Format::CohereCommand3),
     ("granite-20b-fc", Format::Granite20bFc),
     ("apertus", Format::Apertus),
     ("gigachat3", Format::GigaChat3),

@@ -365,6 +365,17 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<｜DSML｜ calls>\n<｜DSML｜ invoke name=\"write_file\">",
             "</｜DSML｜ invoke>\n</｜DSML｜ calls>",
         ),
+        Format::Plamo3 => (
+            "<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>\
+             <|plamo:begin_tool_name:plamo|>write_file<|plamo:end_tool_name:plamo|>\
+             <|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>",
+            "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>\
+             <|plamo:end_tool_requests:plamo|>",
+        ),
+        Format::Inkling => (
+            "<|message_model|>write_file<|content_invoke_tool_json|>{\"name\": \"write_file\", \"args\": ",
+            "}<|end_message|>",
+        ),
         other => panic!("{other} is not a JSON format"),
     };
     let text =

@@ -639,7 +639,15 @@ fn check_partial_views(
 /// message's header and end are structure even when it is not a call, so
 /// such input does not come back as content byte for byte.
 fn has_messages(format: Format, input: &[u8]) -> bool {
-    format == Format::OpenAi && input.windows(11).any(|w| w == b"<|message|>")
+    headed(format)
+        && format.markers().any(|(role, marker)| {
+            role == Role::ArgsOpen && input.windows(marker.len()).any(|w| w == marker.as_bytes())
+        })
+}
+
+/// Formats whose output is messages with headers (gpt-oss, Inkling).
+fn headed(format: Format) -> bool {
+    matches!(format, Format::OpenAi | Format::Inkling)
 }
 
 /// The input as content, without the markers a format drops wherever they
@@ -648,8 +656,7 @@ fn has_messages(format: Format, input: &[u8]) -> bool {
 fn as_content(format: Format, input: &[u8]) -> String {
     let mut text = String::from_utf8_lossy(input).into_owned();
     for (role, marker) in format.markers() {
-        let headed = format == Format::OpenAi;
-        let ends = matches!(role, Role::BodyClose | Role::FuncClose) && headed;
+        let ends = matches!(role, Role::BodyClose | Role::FuncClose) && headed(format);
         if role == Role::EndOfTurn || ends {
             text = text.replace(marker, "");
         }
@@ -1001,6 +1008,18 @@ properties!(
 properties!(
     bare_json,
     Format::BareJson,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    plamo3,
+    Format::Plamo3,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    inkling,
+    Format::Inkling,
     json_soup(FORMAT),
     json_calls(FORMAT)
 );

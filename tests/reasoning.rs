@@ -350,3 +350,33 @@ fn events_serialize_with_their_type() {
         r#"{"type":"reasoning","text":"a"}"#
     );
 }
+
+/// Where the prompt opened reasoning (`Reasoning::Started`), an output
+/// that opens it again at its very start (Command A, whose templates differ
+/// on which side writes `<|START_THINKING|>`) has one reasoning block, not
+/// the opener as reasoning text; later, a second opener is text.
+#[test]
+fn an_opener_the_prompt_already_wrote_is_structure_at_the_start() {
+    let text = "<|START_THINKING|>The user wants the weather.<|END_THINKING|><|START_ACTION|>[{\"tool_call_id\": \"0\", \"tool_name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}]<|END_ACTION|>";
+    let message = parse(Format::CohereCommand3, Reasoning::Started, text);
+    assert_eq!(
+        message.reasoning.as_deref(),
+        Some("The user wants the weather.")
+    );
+    assert_eq!(message.content, None);
+    assert_eq!(message.tool_calls.len(), 1);
+    assert_split_invariant(
+        parser(Format::CohereCommand3, Reasoning::Started, true),
+        text,
+    );
+    let later = parse(
+        Format::CohereCommand3,
+        Reasoning::Started,
+        "Thinking <|START_THINKING|> here.<|END_THINKING|>Answer.",
+    );
+    assert_eq!(
+        later.reasoning.as_deref(),
+        Some("Thinking <|START_THINKING|> here.")
+    );
+    assert_eq!(later.content.as_deref(), Some("Answer."));
+}

@@ -613,6 +613,33 @@ pub const XML_FUNCTION_CALL: JsonLayout = per_call(
     "</arguments></function_call>",
 );
 
+/// PLaMo 3: each call a request inside the requests' tags, its content
+/// type before the arguments.
+pub const PLAMO3: JsonLayout = JsonLayout {
+    group_open: "<|plamo:begin_tool_requests:plamo|>",
+    call_open: "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>",
+    call: JsonCall::Named {
+        index: false,
+        after_name: "<|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>\
+                     <|plamo:constrain|>json<|plamo:msg|>",
+    },
+    call_close: "<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>",
+    separator: "",
+    group_close: "<|plamo:end_tool_requests:plamo|>",
+};
+
+/// Inkling: each call a message with an empty header, a JSON body keyed
+/// `args`.
+pub const INKLING: JsonLayout = per_call(
+    "<|message_model|><|content_invoke_tool_json|>",
+    JsonCall::Object {
+        id_key: None,
+        name_key: "name",
+        args_key: "args",
+    },
+    "<|end_message|>",
+);
+
 /// How a call-syntax format writes a group of calls: `group_open`, then
 /// each call as `call_open`, the call in [`CallSyntax`] and `call_close`,
 /// `separator` between two calls, then `group_close`.

@@ -66,6 +66,7 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::DeepSeekV41,
     Format::GigaChat35,
     Format::MiniMaxM3,
+    Format::Plamo3,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

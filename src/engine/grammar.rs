@@ -5,6 +5,7 @@
 
 use super::hold::Opening;
 use super::item::Item;
+use super::json::Fence;
 
 use super::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
@@ -401,6 +402,13 @@ impl Engine {
                 Role::ReasoningOpen if !self.in_reasoning() => {
                     self.reasoning_at = Some(self.call.count());
                 }
+                // The prompt opened reasoning and the output opens it again
+                // first (Command A's `<|START_THINKING|>`, which some of its
+                // templates write in the prompt and some leave to the model):
+                // structure, not reasoning text.
+                Role::ReasoningOpen
+                    if self.opts.reasoning == crate::Reasoning::Started
+                        && self.call.message.at == text.len() as u64 => {}
                 // Also the closer of reasoning that a call ended: the
                 // model's own end of it, which is structure.
                 Role::ReasoningClose if self.reasoning_at.is_some() => self.reasoning_at = None,
@@ -447,6 +455,12 @@ impl Engine {
                 }
                 Role::ItemOpen if desc.recoveries.bare_function => self.begin_item(text, sink),
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
+                // A block's opener without a header before it (Inkling's
+                // `<|content_text|>` after a block's end): an empty header.
+                Role::ArgsOpen if self.headers().is_some_and(|h| h.name_only) => {
+                    self.begin_header("");
+                    self.header_marker(role, text, sink);
+                }
                 // The end of a message that was not a call (or of one to a
                 // built-in tool, or of one whose call failed): structure,
                 // never text, in a format with messages; outside one, text
@@ -666,6 +680,20 @@ impl Engine {
             }
             State::JsonStart { body: true } if role == Role::CallClose => {
                 self.close_preamble(text, sink)
+            }
+            // A content type before the arguments (`<|constrain|>json`,
+            // then `ArgsOpen` again): layout.
+            State::JsonStart { body: false }
+                if role == Role::HeadAttr && self.json.fence == Fence::None =>
+            {
+                self.hold.text.push_str(text);
+                self.json.fence = Fence::ContentType;
+            }
+            State::JsonStart { body: false }
+                if role == Role::ArgsOpen && self.json.fence == Fence::ContentType =>
+            {
+                self.hold.text.push_str(text);
+                self.json.fence = Fence::None;
             }
             State::JsonStart { .. } => {
                 self.no_json(sink);

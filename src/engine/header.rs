@@ -27,6 +27,8 @@ enum Body {
     Reasoning,
     /// A call: where the function name is in the held header.
     Call(std::ops::Range<usize>),
+    /// A JSON call body, named inside it (the header's opener said so).
+    CallObject,
 }
 
 impl Engine {
@@ -64,7 +66,8 @@ impl Engine {
         self.prompt_header
             && self.headers().is_some_and(|headers| {
                 let held = self.hold.text.trim_start();
-                held.len() < headers.recipient.len() && headers.recipient.starts_with(held)
+                (held.len() < headers.recipient.len() && headers.recipient.starts_with(held))
+                    || (headers.name_only && !held.contains(char::is_whitespace))
             })
     }
 
@@ -81,10 +84,14 @@ impl Engine {
         if self.prompt_header {
             let held = self.hold.text.len();
             self.hold.text.push_str(s);
-            let recipient = self.headers().map_or("", |headers| headers.recipient);
+            let headers = self.headers();
+            let recipient = headers.map_or("", |headers| headers.recipient);
             let text = self.hold.text.trim_start();
             let shown = text.len().min(recipient.len());
-            if text.as_bytes()[..shown] != recipient.as_bytes()[..shown] {
+            // A header that is only a name has no whitespace in it.
+            let name_only = headers.is_some_and(|headers| headers.name_only);
+            let not_a_name = name_only && text.contains(char::is_whitespace);
+            if not_a_name || text.as_bytes()[..shown] != recipient.as_bytes()[..shown] {
                 // Not a header: the held text is content, `s` follows.
                 self.hold.text.truncate(held);
                 self.prompt_header_was_text(sink);
@@ -126,7 +133,7 @@ impl Engine {
                     self.reject_header("it grew past the lookahead window", sink);
                 }
             }
-            Role::ArgsOpen => self.header_done(sink),
+            Role::ArgsOpen => self.header_done(text, sink),
             _ => {
                 self.reject_header(&format!("`{text}` came before its body"), sink);
                 self.on_marker(role, sink);
@@ -135,13 +142,21 @@ impl Engine {
     }
 
     /// The header is whole: its body starts.
-    fn header_done<S: Sink>(&mut self, sink: &mut S) {
+    fn header_done<S: Sink>(&mut self, opener: &str, sink: &mut S) {
         let Some(headers) = self.headers() else {
             return self.reject_header("the format has no headers", sink);
         };
         let channel_open = self.marker(Role::ChannelOpen);
-        let body = read_header(&self.hold.text, channel_open, headers);
-        if S::WANTS_RAW && !matches!(body, Body::Call(_)) {
+        let body = if headers.call_openers.contains(&opener) {
+            Body::CallObject
+        } else if headers.reasoning_openers.contains(&opener) {
+            Body::Reasoning
+        } else if headers.name_only {
+            Body::Content
+        } else {
+            read_header(&self.hold.text, channel_open, headers)
+        };
+        if S::WANTS_RAW && !matches!(body, Body::Call(_) | Body::CallObject) {
             // The header's own marker (`<|message|>`) comes after this.
             sink.not_a_call();
         }
@@ -157,6 +172,18 @@ impl Engine {
                 self.reasoning_at = Some(self.call.count());
                 self.in_message = true;
                 self.state = State::Content;
+            }
+            Body::CallObject => {
+                self.reasoning_at = None;
+                // The header (a name at most) is structure; the opener is
+                // held with the body, should it not be a call. No wrapper
+                // is around it.
+                self.hold_start(opener);
+                // (Where the opener began, however the input was split.)
+                self.hold.from = self.call.message.at.saturating_sub(opener.len() as u64);
+                self.hold.opening = Opening::Bare;
+                self.name.clear();
+                self.begin_json(true);
             }
             Body::Call(name) => {
                 self.reasoning_at = None;
@@ -210,7 +237,10 @@ fn read_header(header: &str, channel_open: &str, headers: Headers) -> Body {
         s.find(|c: char| c.is_whitespace() || c == '<')
             .unwrap_or(s.len())
     };
-    if let Some(at) = header.find(headers.recipient) {
+    if let Some(at) = header
+        .find(headers.recipient)
+        .filter(|_| !headers.recipient.is_empty())
+    {
         let start = at + headers.recipient.len();
         let recipient = &header[start..start + word_end(&header[start..])];
         if let Some(name) = recipient.strip_prefix(headers.functions) {
@@ -237,17 +267,14 @@ fn read_header(header: &str, channel_open: &str, headers: Headers) -> Body {
 mod tests {
     use super::*;
 
-    const HARMONY: Headers = Headers {
-        reasoning_channels: &["analysis"],
-        recipient: "to=",
-        functions: "functions.",
-    };
+    const HARMONY: Headers = Headers::by_recipient(&["analysis"], "to=", "functions.");
 
     fn read(header: &str) -> String {
         match read_header(header, "<|channel|>", HARMONY) {
             Body::Content => "content".into(),
             Body::Reasoning => "reasoning".into(),
             Body::Call(name) => format!("call {}", &header[name]),
+            Body::CallObject => "call body".into(),
         }
     }
 

@@ -38,6 +38,10 @@ pub(crate) enum Fence {
     Closing(u8),
     /// Closed after the JSON.
     Closed,
+    /// After a content-type marker before the arguments (`HeadAttr`,
+    /// PLaMo 3's `<|plamo:constrain|>`): its word (`json`), layout, up to
+    /// the `ArgsOpen` that ends it.
+    ContentType,
 }
 
 /// Arguments written in an attribute (`args='{…}'/>`): what of the
@@ -81,7 +85,7 @@ pub(crate) struct JsonCall {
     /// name, before it).
     pub(super) made_call: bool,
     /// Leniencies already reported in this value.
-    pub(super) reported: [bool; 10],
+    pub(super) reported: [bool; 11],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -118,7 +122,7 @@ impl JsonCall {
         self.body.reset();
         self.mode = Mode::Reading;
         self.made_call = false;
-        self.reported = [false; 10];
+        self.reported = [false; 11];
         self.mark_opening = false;
         self.fence = Fence::None;
         self.attr_end = AttrEnd::None;
@@ -176,6 +180,11 @@ impl Engine {
         } else {
             SyntaxReader::default()
         };
+        if self.json().entity_quotes {
+            if let SyntaxReader::Json(reader) = &mut self.json_reader {
+                *reader = std::mem::take(reader).entity_quotes(true);
+            }
+        }
         self.json.reset();
         self.json.is_body = body;
         self.json.content_json = body && self.format.line_starts;
@@ -197,6 +206,9 @@ impl Engine {
                 (Fence::None | Fence::Open, b) if body && self.opens_body(b, true) => None,
                 (Fence::None, b'`') if json.fenced => Some(Fence::Ticks(1)),
                 (Fence::Ticks(n), b'`') if n < 3 => Some(Fence::Ticks(n + 1)),
+                (Fence::ContentType, b) if b.is_ascii_alphanumeric() || b.is_ascii_whitespace() => {
+                    Some(Fence::ContentType)
+                }
                 (Fence::Ticks(3) | Fence::Tag, b'\n') => Some(Fence::Open),
                 (Fence::Ticks(3) | Fence::Tag, b) if b.is_ascii_alphanumeric() || b == b'\r' => {
                     Some(Fence::Tag)

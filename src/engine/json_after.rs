@@ -190,8 +190,13 @@ impl Engine {
                         ),
                     );
                 }
-                self.call.end_call(true, &self.opts, sink);
                 self.hold.text.clear();
+                if self.item.is_used() {
+                    // In an item, the item's closer ends the call.
+                    self.state = State::ItemEnd { bare };
+                    return;
+                }
+                self.call.end_call(true, &self.opts, sink);
                 self.state = State::Between { bare };
             }
             Role::CallClose => {

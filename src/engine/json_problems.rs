@@ -28,6 +28,7 @@ pub(super) fn report_leniency<S: Sink>(
         Leniency::RawAmpersand => 7,
         Leniency::UnclosedElement => 8,
         Leniency::StrayCloser => 9,
+        Leniency::EntityQuote => 10,
     };
     if std::mem::replace(&mut json.reported[slot], true) {
         return;
@@ -48,6 +49,10 @@ pub(super) fn report_leniency<S: Sink>(
         }
         Leniency::BareText => {
             "a value was written bare but is no JSON literal; it was read as a string"
+        }
+        Leniency::EntityQuote => {
+            "a JSON string was closed by `&quot;` where its quote belongs; it was read as that \
+             quote"
         }
         Leniency::NumberOutOfRange => {
             "a number was past the range JSON readers accept (such as 1e400); it was read as a \

@@ -509,8 +509,12 @@ impl Engine {
                         self.reached_marker(i, spelled.len());
                         self.on_marker(role, sink);
                         if S::WANTS_RAW {
-                            // An opener that went to content opened nothing.
-                            let opening = role.opens() && self.state != grammar::State::Content;
+                            // An opener that went to content opened nothing;
+                            // a marker after which a call body begins (a
+                            // typed block's opener) opens one.
+                            let opening = (role.opens()
+                                || self.state == grammar::State::JsonStart { body: true })
+                                && self.state != grammar::State::Content;
                             if mem::take(&mut self.dropped_marker) {
                                 sink.dropped(spelled);
                             } else {

@@ -401,6 +401,14 @@ impl FormatBuilder {
         self
     }
 
+    /// `&quot;` right before `,`, `}`, `]` or `:` in a JSON string is the
+    /// string's closing quote, reported as `lenient_json` (Inkling writes
+    /// it after URLs).
+    pub fn json_entity_quotes(mut self, on: bool) -> FormatBuilder {
+        self.json().entity_quotes = on;
+        self
+    }
+
     /// The JSON may sit in a Markdown code fence, which is layout.
     pub fn json_fenced(mut self, fenced: bool) -> FormatBuilder {
         self.json().fenced = fenced;
@@ -494,7 +502,35 @@ impl FormatBuilder {
             reasoning_channels: reasoning_channels.into_iter().map(Into::into).collect(),
             recipient: recipient.into(),
             functions: functions.into(),
+            ..OwnedHeaders::default()
         });
+        self
+    }
+
+    /// With [`json_headers`](FormatBuilder::json_headers): the
+    /// `arguments_open` spellings that end a header also say what its body
+    /// is (Inkling's typed blocks): reasoning after one of
+    /// `reasoning_openers`, a JSON call body (read with
+    /// [`json_body`](FormatBuilder::json_body)'s keys) after one of
+    /// `call_openers`, content after the others. With `name_only`, a
+    /// header's only text is the called function's name, never content.
+    pub fn json_header_bodies<I, S>(
+        mut self,
+        reasoning_openers: I,
+        call_openers: I,
+        name_only: bool,
+    ) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let headers = self
+            .json()
+            .headers
+            .get_or_insert_with(OwnedHeaders::default);
+        headers.reasoning_openers = reasoning_openers.into_iter().map(Into::into).collect();
+        headers.call_openers = call_openers.into_iter().map(Into::into).collect();
+        headers.name_only = name_only;
         self
     }
 

@@ -6,9 +6,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{
-    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
-    kimi_k2, kimi_k3, llama3, minimax_m2, minimax_m3, mistral, pythonic, qwen3_coder, seed_oss,
-    step3, xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
+    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, inkling,
+    json_wrapped, kimi_k2, kimi_k3, llama3, minimax_m2, minimax_m3, mistral, plamo3, pythonic,
+    qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
 };
 use super::{ernie45, json_lists, solar};
 
@@ -203,6 +203,17 @@ pub enum Format {
     /// as nested elements; reasoning in `<mm:think>`. vLLM name:
     /// `minimax_m3`.
     MiniMaxM3,
+    /// PLaMo 3: `<|plamo:begin_tool_requests:plamo|><|plamo:begin_tool_request:plamo|>`
+    /// `<|plamo:begin_tool_name:plamo|>NAME<|plamo:end_tool_name:plamo|>`
+    /// `<|plamo:begin_tool_arguments:plamo|><|plamo:constrain|>json<|plamo:msg|>{…}`
+    /// `<|plamo:end_tool_arguments:plamo|><|plamo:end_tool_request:plamo|>`
+    /// `<|plamo:end_tool_requests:plamo|>`. vLLM name: `plamo3`.
+    Plamo3,
+    /// Thinking Machines Inkling's TML: `<|message_model|>NAME`
+    /// `<|content_invoke_tool_json|>{"name": NAME, "args": {…}}<|end_message|>`,
+    /// typed blocks (`<|content_text|>`, `<|content_thinking|>`, …) each
+    /// after a message header. vLLM name: `inkling`.
+    Inkling,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -266,6 +277,8 @@ impl Format {
         Format::DeepSeekV41,
         Format::GigaChat35,
         Format::MiniMaxM3,
+        Format::Plamo3,
+        Format::Inkling,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -343,6 +356,8 @@ impl Format {
             Format::DeepSeekV41 => &dsml::DEEPSEEK_V41,
             Format::GigaChat35 => &dsml::GIGACHAT35,
             Format::MiniMaxM3 => &minimax_m3::MINIMAX_M3,
+            Format::Plamo3 => &plamo3::PLAMO3,
+            Format::Inkling => &inkling::INKLING,
             Format::Custom(custom) => custom.description(),
         }
     }

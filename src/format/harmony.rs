@@ -33,11 +33,7 @@ pub(crate) static HARMONY: Description = Description {
             (Role::EndOfTurn, "<|endoftext|>"),
         ],
         Json {
-            headers: Some(Headers {
-                reasoning_channels: &["analysis"],
-                recipient: "to=",
-                functions: "functions.",
-            }),
+            headers: Some(Headers::by_recipient(&["analysis"], "to=", "functions.")),
             ..Json::ARGS
         },
     )

@@ -105,8 +105,9 @@ pub(crate) static MINIMAX: Description = wrapped("minimax", TOOL_CALLS_LIST, KEY
 /// Command R7B and Command A: a list of call objects (or one) between
 /// the action markers; the name is `tool_name`, the arguments
 /// `parameters`, and the `tool_call_id` is skipped (ids are made as for
-/// every format). Cohere's `<|START_THINKING|>` and `<|START_RESPONSE|>`
-/// blocks are content to this description.
+/// every format). Command A thinks in `<|START_THINKING|>` (reasoning,
+/// where reasoning is split) and answers in `<|START_RESPONSE|>`, whose
+/// tags are layout: the answer is content without them.
 pub(crate) static COHERE_COMMAND3: Description = Description {
     aliases: &["cohere_command4"],
     ..wrapped(
@@ -117,6 +118,8 @@ pub(crate) static COHERE_COMMAND3: Description = Description {
             // Command A thinks before it acts.
             (Role::ReasoningOpen, "<|START_THINKING|>"),
             (Role::ReasoningClose, "<|END_THINKING|>"),
+            (Role::Layout, "<|START_RESPONSE|>"),
+            (Role::Layout, "<|END_RESPONSE|>"),
             (Role::EndOfTurn, "<|END_OF_TURN_TOKEN|>"),
         ],
         BodyKeys {

@@ -27,6 +27,7 @@ mod glm;
 mod harmony;
 mod hermes;
 mod json_lists;
+mod inkling;
 mod json_wrapped;
 mod kimi_k2;
 mod kimi_k3;
@@ -36,6 +37,7 @@ mod minimax_m3;
 mod mistral;
 mod models;
 mod owned;
+mod plamo3;
 mod pythonic;
 mod qwen3_coder;
 mod response_template;
@@ -282,6 +284,9 @@ pub(crate) struct Json {
     /// The language bodies are written in: JSON, or a call syntax
     /// (`NAME(a=1)`, `call:NAME{a:1}`) read as the same call bodies.
     pub syntax: Syntax,
+    /// `&quot;` right before `,`, `}`, `]` or `:` in a JSON string is the
+    /// string's closing quote, reported (Inkling writes it after URLs).
+    pub entity_quotes: bool,
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -298,6 +303,35 @@ pub(crate) struct Headers {
     /// How a recipient that is one of the client's functions begins
     /// (`functions.`); the function's name follows.
     pub functions: &'static str,
+    /// `ArgsOpen` spellings that say the body is reasoning, whatever the
+    /// header says (Inkling's `<|content_thinking|>`).
+    pub reasoning_openers: &'static [&'static str],
+    /// `ArgsOpen` spellings that say the body is a JSON call body
+    /// (`{"name": …, "args": {…}}`, read with the format's body keys),
+    /// whatever the header says (Inkling's `<|content_invoke_tool_json|>`).
+    pub call_openers: &'static [&'static str],
+    /// A header's only text is the name of the function its body calls
+    /// (Inkling's `<|message_model|>NAME`), never content: the header the
+    /// prompt opened goes on while its text may be a name (no whitespace).
+    pub name_only: bool,
+}
+
+impl Headers {
+    /// Harmony's kind: the header alone says what its body is.
+    pub(crate) const fn by_recipient(
+        reasoning_channels: &'static [&'static str],
+        recipient: &'static str,
+        functions: &'static str,
+    ) -> Headers {
+        Headers {
+            reasoning_channels,
+            recipient,
+            functions,
+            reasoning_openers: &[],
+            call_openers: &[],
+            name_only: false,
+        }
+    }
 }
 
 /// How a function name is written inside a call id: `PREFIX NAME SEP N`.
@@ -342,6 +376,7 @@ impl Json {
         unclosed_openers: &[],
         body_openers: &[],
         syntax: Syntax::Json,
+        entity_quotes: false,
     };
 
     /// Calls in a call syntax (`NAME(a=1)`, `call:NAME{a:1}`) after the

@@ -116,6 +116,8 @@ impl Format {
         ("gigachat-3.5", Format::GigaChat35),
         ("gigachat-3.1", Format::GigaChat3),
         ("minimax-m3", Format::MiniMaxM3),
+        ("plamo-3", Format::Plamo3),
+        ("inkling", Format::Inkling),
     ];
 
     /// The format the model named `model` writes, from
@@ -332,6 +334,8 @@ mod tests {
         "ai-sage/GigaChat3.5-10B-A1.8B",
         "ai-sage/GigaChat3.1-10B-A1.8B",
         "MiniMaxAI/MiniMax-M3",
+        "pfnet/plamo-3-nict-31b-instruct",
+        "thinkingmachines/Inkling",
     ];
 
     #[test]
@@ -533,6 +537,9 @@ mod tests {
             ("MiniMaxAI/MiniMax-M3", MiniMaxM3),
             ("mlx-community/MiniMax-M3-4bit", MiniMaxM3),
             ("unsloth/MiniMax-M3-GGUF", MiniMaxM3),
+            ("pfnet/plamo-3-nict-8b-instruct", Plamo3),
+            ("plamo3:31b", Plamo3),
+            ("thinkingmachines/Inkling-Small", Inkling),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

@@ -30,6 +30,9 @@ pub(crate) struct OwnedHeaders {
     pub reasoning_channels: Vec<String>,
     pub recipient: String,
     pub functions: String,
+    pub reasoning_openers: Vec<String>,
+    pub call_openers: Vec<String>,
+    pub name_only: bool,
 }
 
 /// [`Json`], owned.
@@ -49,6 +52,7 @@ pub(crate) struct OwnedJson {
     pub unclosed_openers: Vec<String>,
     pub body_openers: Vec<String>,
     pub syntax: CallSyntax,
+    pub entity_quotes: bool,
 }
 
 /// [`Description`], owned.
@@ -134,12 +138,16 @@ impl Owned {
                     reasoning_channels: strings(h.reasoning_channels),
                     recipient: h.recipient.to_owned(),
                     functions: h.functions.to_owned(),
+                    reasoning_openers: strings(h.reasoning_openers),
+                    call_openers: strings(h.call_openers),
+                    name_only: h.name_only,
                 }),
                 open_at_start: json.open_at_start,
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: strings(json.unclosed_openers),
                 body_openers: strings(json.body_openers),
+                entity_quotes: json.entity_quotes,
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -301,12 +309,16 @@ impl Owned {
                     reasoning_channels: leak_strs(&h.reasoning_channels),
                     recipient: leak_str(&h.recipient),
                     functions: leak_str(&h.functions),
+                    reasoning_openers: leak_strs(&h.reasoning_openers),
+                    call_openers: leak_strs(&h.call_openers),
+                    name_only: h.name_only,
                 }),
                 open_at_start: json.open_at_start,
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
                 unclosed_openers: leak_strs(&json.unclosed_openers),
                 body_openers: leak_strs(&json.body_openers),
+                entity_quotes: json.entity_quotes,
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,

@@ -131,6 +131,7 @@ impl Shape<'_> {
             }
         }
         let mut needed = match self.layout {
+            Layout::Headed if self.has(Role::HeadOpen) => vec![],
             Layout::Headed => vec![Role::ChannelOpen],
             // A body that may open without a marker needs no opener.
             Layout::JsonBody { unmarked: true } => vec![],

@@ -73,6 +73,7 @@ struct Json {
     call_type: Option<String>,
     call_type_optional: Option<bool>,
     fenced: Option<bool>,
+    entity_quotes: Option<bool>,
     brace_opens_arguments: Option<bool>,
     open_at_start: Option<bool>,
     open_at_line_start: Option<bool>,
@@ -136,6 +137,12 @@ struct Headers {
     functions: String,
     #[serde(default)]
     reasoning_channels: Vec<String>,
+    #[serde(default)]
+    reasoning_openers: Vec<String>,
+    #[serde(default)]
+    call_openers: Vec<String>,
+    #[serde(default)]
+    name_only: bool,
 }
 
 /// A role as a key or list item (`call_open`).
@@ -529,6 +536,9 @@ fn json_settings(
     if let Some(optional) = json.call_type_optional {
         b = b.json_call_type_optional(optional);
     }
+    if let Some(on) = json.entity_quotes {
+        b = b.json_entity_quotes(on);
+    }
     if let Some(fenced) = json.fenced {
         b = b.json_fenced(fenced);
     }
@@ -628,6 +638,9 @@ fn json_settings(
     }
     if let Some(h) = json.headers {
         b = b.json_headers(h.recipient, h.functions, h.reasoning_channels);
+        if !h.reasoning_openers.is_empty() || !h.call_openers.is_empty() || h.name_only {
+            b = b.json_header_bodies(h.reasoning_openers, h.call_openers, h.name_only);
+        }
     }
     Ok(b)
 }

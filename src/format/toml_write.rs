@@ -150,6 +150,9 @@ fn write(d: &Description) -> String {
             }
         }
         let _ = writeln!(out, "fenced = {}", json.fenced);
+        if json.entity_quotes {
+            let _ = writeln!(out, "entity_quotes = true");
+        }
         if json.brace_opens_args {
             let _ = writeln!(out, "brace_opens_arguments = true");
         }
@@ -220,6 +223,19 @@ fn write(d: &Description) -> String {
                 "reasoning_channels = {}",
                 list(h.reasoning_channels.iter().copied())
             );
+            if !h.reasoning_openers.is_empty() || !h.call_openers.is_empty() || h.name_only {
+                let _ = writeln!(
+                    out,
+                    "reasoning_openers = {}",
+                    list(h.reasoning_openers.iter().copied())
+                );
+                let _ = writeln!(
+                    out,
+                    "call_openers = {}",
+                    list(h.call_openers.iter().copied())
+                );
+                let _ = writeln!(out, "name_only = {}", h.name_only);
+            }
         }
     }
     out

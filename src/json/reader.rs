@@ -74,6 +74,11 @@ pub enum Leniency {
     UnclosedElement,
     /// A closer of no open element: dropped.
     StrayCloser,
+    /// `&quot;` where a string's closing quote belongs (`,`, `}`, `]` or
+    /// `:` right after it), as some models write after a URL: read as
+    /// that quote. Only where the reader is asked to
+    /// ([`JsonReader::entity_quotes`]).
+    EntityQuote,
 }
 
 /// Why the text is not one JSON value.
@@ -186,6 +191,9 @@ enum Escape {
         value: u16,
         upper: u8,
     },
+    /// After this many bytes of `&quot;` (all six: the structure that
+    /// follows decides).
+    Entity(u8),
 }
 
 /// Reads one JSON value from text given in pieces.
@@ -203,7 +211,12 @@ pub struct JsonReader {
     max_depth: usize,
     max_key: usize,
     max_number: usize,
+    /// Read `&quot;` before structure as a string's closing quote.
+    entity_quotes: bool,
 }
+
+/// What a model writes for `"` in HTML's spelling.
+const QUOT: &[u8; 6] = b"&quot;";
 
 impl Default for JsonReader {
     fn default() -> Self {
@@ -272,6 +285,7 @@ impl Stepper for JsonReader {
                     }
                     text
                 }
+                Escape::Entity(n) => String::from_utf8_lossy(&QUOT[..usize::from(n)]).into_owned(),
             },
             _ => String::new(),
         }
@@ -294,7 +308,15 @@ impl JsonReader {
             max_depth,
             max_key,
             max_number,
+            entity_quotes: false,
         }
+    }
+
+    /// Reads `&quot;` right before `,`, `}`, `]` or `:` inside a string
+    /// as the string's closing quote, reported ([`Leniency::EntityQuote`]).
+    pub fn entity_quotes(mut self, on: bool) -> JsonReader {
+        self.entity_quotes = on;
+        self
     }
 
     /// How many bytes of the text have been read (after an error: up to
@@ -499,7 +521,10 @@ impl JsonReader {
         if self.escape != Escape::None {
             return self.escaped(text, at, sink);
         }
-        let run = first_escape(&bytes[at..]).map_or(bytes.len(), |k| at + k);
+        let mut run = first_escape(&bytes[at..]).map_or(bytes.len(), |k| at + k);
+        if self.entity_quotes {
+            run = memchr::memchr(b'&', &bytes[at..run]).map_or(run, |k| at + k);
+        }
         if run > at {
             // A pending high surrogate with text after it: half a pair.
             self.lone_surrogate(sink)?;
@@ -512,16 +537,13 @@ impl JsonReader {
             b'\\' => {
                 self.escape = Escape::Backslash;
             }
+            b'&' if self.entity_quotes => {
+                self.lone_surrogate(sink)?;
+                self.escape = Escape::Entity(1);
+            }
             b'"' => {
                 self.lone_surrogate(sink)?;
-                if self.state == State::InKey {
-                    sink(JsonEvent::Key(&self.held));
-                    self.held.clear();
-                    self.state = State::Colon;
-                } else {
-                    sink(JsonEvent::EndString);
-                    self.value_ended();
-                }
+                self.string_closed(sink);
             }
             _ => {
                 // A raw control character: JSON forbids it, models write it.
@@ -531,6 +553,18 @@ impl JsonReader {
             }
         }
         Ok(at + 1)
+    }
+
+    /// The closing quote of a key or a string value.
+    fn string_closed(&mut self, sink: &mut impl FnMut(JsonEvent<'_>)) {
+        if self.state == State::InKey {
+            sink(JsonEvent::Key(&self.held));
+            self.held.clear();
+            self.state = State::Colon;
+        } else {
+            sink(JsonEvent::EndString);
+            self.value_ended();
+        }
     }
 
     /// After a `\`, across any border.
@@ -585,6 +619,27 @@ impl JsonReader {
                 }
                 self.escape = Escape::None;
                 self.code_unit(value, sink)?;
+            }
+            Escape::Entity(n) => {
+                let n = usize::from(n);
+                if n < QUOT.len() {
+                    if b == QUOT[n] {
+                        self.escape = Escape::Entity(n as u8 + 1);
+                        return Ok(at + 1);
+                    }
+                } else if matches!(b, b',' | b'}' | b']' | b':') {
+                    // The quote it stands for ends the string; `b` is
+                    // structure, read again.
+                    self.escape = Escape::None;
+                    sink(JsonEvent::Lenient(Leniency::EntityQuote));
+                    self.string_closed(sink);
+                    return Ok(at);
+                }
+                // Text after all: what was held, then `b` read again.
+                self.escape = Escape::None;
+                let held = std::str::from_utf8(&QUOT[..n]).unwrap_or_default();
+                self.text(held, sink)?;
+                return Ok(at);
             }
             Escape::None => {}
         }

@@ -179,6 +179,35 @@ fn markers(format: Format) -> &'static [&'static str] {
         ],
         Format::NemotronJson => &["<TOOLCALL>", "</TOOLCALL>", "<TOOLCALL", "</TOOL", ", "],
         Format::OpenPanguV2 => &["<|tool_call_start|>", "<|tool_call_end|>", "<|tool_call"],
+        Format::Plamo3 => &[
+            "<|plamo:begin_tool_requests:plamo|>",
+            "<|plamo:end_tool_requests:plamo|>",
+            "<|plamo:begin_tool_request:plamo|>",
+            "<|plamo:end_tool_request:plamo|>",
+            "<|plamo:begin_tool_name:plamo|>",
+            "<|plamo:end_tool_name:plamo|>",
+            "<|plamo:begin_tool_arguments:plamo|>",
+            "<|plamo:end_tool_arguments:plamo|>",
+            "<|plamo:constrain|>",
+            "json",
+            "<|plamo:msg|>",
+            "<|plamo:begin_think:plamo|>",
+            "<|plamo:end_think:plamo|>",
+            "<|plamo:begin_tool_",
+            "<|plamo:",
+        ],
+        Format::Inkling => &[
+            "<|message_model|>",
+            "f",
+            "<|content_thinking|>",
+            "<|content_invoke_tool_json|>",
+            "<|end_message|>",
+            "<|content_model_end_sampling|>",
+            "\"args\"",
+            "&quot;",
+            "<|content_",
+            "<|message",
+        ],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -388,6 +417,39 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                         "<|tool_call_start|>[{}]<|tool_call_end|>",
                         bodies.join(", ")
                     )
+                }
+                // A message per call, the name in its header one call in
+                // two, a thinking block before and a text block after.
+                Format::Inkling => {
+                    for (name, arguments, pretty) in &calls {
+                        let arguments = written(arguments, *pretty);
+                        let header = if *pretty { "" } else { *name };
+                        out += &format!(
+                            "<|message_model|><|content_thinking|>Call {name}.<|end_message|>\
+                             <|message_model|>{header}<|content_invoke_tool_json|>\
+                             {{\"name\": \"{name}\", \"args\": {arguments}}}<|end_message|>"
+                        );
+                    }
+                    out += "<|message_model|><|content_text|>Done.<|end_message|>";
+                }
+                // One request per call; the content type one call in two.
+                Format::Plamo3 => {
+                    out += "<|plamo:begin_tool_requests:plamo|>";
+                    for (name, arguments, pretty) in &calls {
+                        let arguments = written(arguments, *pretty);
+                        let content_type = if *pretty {
+                            "<|plamo:constrain|>json<|plamo:msg|>"
+                        } else {
+                            ""
+                        };
+                        out += &format!(
+                            "<|plamo:begin_tool_request:plamo|><|plamo:begin_tool_name:plamo|>{name}\
+                             <|plamo:end_tool_name:plamo|><|plamo:begin_tool_arguments:plamo|>\
+                             {content_type}{arguments}<|plamo:end_tool_arguments:plamo|>\
+                             <|plamo:end_tool_request:plamo|>"
+                        );
+                    }
+                    out += "<|plamo:end_tool_requests:plamo|>";
                 }
                 _ => {
                     for (i, (name, args, pretty)) in calls.iter().enumerate() {

@@ -75,7 +75,7 @@ pub fn check_no_byte_lost(
                 ..
             }
         )
-    }) || format == Format::OpenAi
+    }) || matches!(format, Format::OpenAi | Format::Inkling)
     {
         // A wrapper with nothing in it is dropped, and gpt-oss's headers
         // are structure, with or without calls.

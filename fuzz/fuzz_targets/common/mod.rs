@@ -171,6 +171,8 @@ pub fn generated_ids(format: Format) -> bool {
                 | Format::NemotronJson
                 | Format::OpenPanguV2
                 | Format::MiniMaxM3
+                | Format::Plamo3
+                | Format::Inkling
         )
 }
 

@@ -260,3 +260,33 @@ proptest! {
         }
     }
 }
+
+#[test]
+fn an_entity_quote_before_structure_ends_a_string_when_asked() {
+    let text = r#"{"url":"https://a.example/?q=1&quot;,"note":"say &quot;hi&quot; & bye&quot;}"#;
+    for cut in 0..=text.len() {
+        let (a, b) = text.split_at(cut);
+        let mut reader = JsonReader::default().entity_quotes(true);
+        let (mut texts, mut lenient, mut keys) = (String::new(), 0, 0);
+        let mut sink = |e: JsonEvent<'_>| match e {
+            JsonEvent::Text(t) => texts.push_str(t),
+            JsonEvent::EndString => texts.push('|'),
+            JsonEvent::Key(_) => keys += 1,
+            JsonEvent::Lenient(Leniency::EntityQuote) => lenient += 1,
+            _ => {}
+        };
+        reader.feed(a, &mut sink).unwrap();
+        reader.feed(b, &mut sink).unwrap();
+        reader.finish(&mut sink).unwrap();
+        assert_eq!(
+            texts, "https://a.example/?q=1|say &quot;hi&quot; & bye|",
+            "cut {cut}"
+        );
+        assert_eq!((lenient, keys), (2, 2), "cut {cut}");
+    }
+    // Without the option, `&quot;` is text and the string goes on.
+    let mut reader = JsonReader::default();
+    let mut sink = |_: JsonEvent<'_>| {};
+    assert!(reader.feed(r#"{"u":"a&quot;}"#, &mut sink).is_ok());
+    assert!(reader.finish(&mut sink).is_err());
+}
