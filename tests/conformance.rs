@@ -75,6 +75,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("olmo3", Format::Olmo3),
     ("lfm2", Format::Lfm2),
     ("gemma4", Format::Gemma4),
+    ("ling3", Format::Glm47),
 ];
 
 /// The fewest corpus cases each format must have (all its vLLM names

@@ -75,6 +75,13 @@ const fn glm(
 // value ends it (a missing `</arg_value>`) only at a line start, and a file
 // that quotes GLM's markup inline stays whole. GLM-4.7's compact layout has
 // no line starts: there any `<arg_key>` ends an open value.
-pub(crate) static GLM45: Description = glm("glm45", &["glm-4.5", "glm4", "glm46"], true);
-// GLM-5 writes GLM-4.7's layout.
-pub(crate) static GLM47: Description = glm("glm47", &["glm-4.7", "glm5"], false);
+// iFlytek Spark (SGLang's `spark25`, vLLM's `spark3`) and Naver's
+// HyperCLOVAX-SEED-Think write GLM-4.5's calls.
+pub(crate) static GLM45: Description = glm(
+    "glm45",
+    &["glm-4.5", "glm4", "glm46", "spark25", "spark3", "hyperclovax"],
+    true,
+);
+// GLM-5 writes GLM-4.7's layout, and so does inclusionAI's Ling 3 (vLLM's
+// and SGLang's `ling3`).
+pub(crate) static GLM47: Description = glm("glm47", &["glm-4.7", "glm5", "ling3"], false);

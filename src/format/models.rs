@@ -101,6 +101,8 @@ impl Format {
         ("lfm2.5", Format::Lfm2),
         ("lfm2", Format::Lfm2),
         ("gemma-4", Format::Gemma4),
+        ("ling-3", Format::Glm47),
+        ("hyperclovax-seed-think", Format::Glm45),
     ];
 
     /// The format the model named `model` writes, from
@@ -306,6 +308,8 @@ mod tests {
         "LiquidAI/LFM2.5-1.2B-Instruct",
         "LiquidAI/LFM2-1.2B-Tool",
         "google/gemma-4-31b-it",
+        "inclusionAI/Ling-3-Flash",
+        "naver-hyperclovax/HyperCLOVAX-SEED-Think-32B",
     ];
 
     #[test]
@@ -487,6 +491,8 @@ mod tests {
             ("google/gemma-4-E4B-it", Gemma4),
             ("gemma4:27b", Gemma4),
             ("google/functiongemma-270m-it", FunctionGemma),
+            ("inclusionAI/Ling-3-Flash", Glm47),
+            ("naver-hyperclovax/HyperCLOVAX-SEED-Think-14B", Glm45),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");
