@@ -6,7 +6,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{
-    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, json_wrapped,
+    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, hy, json_wrapped,
     kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
     xml_invoke, xml_json, CustomFormat, Description, Role,
 };
@@ -170,6 +170,17 @@ pub enum Format {
     /// FunctionGemma: `<start_function_call>call:NAME{KEY:<escape>VALUE`
     /// `<escape>}<end_function_call>`. vLLM name: `functiongemma`.
     FunctionGemma,
+    /// Tencent Hy3: `<tool_calls:opensource><tool_call:opensource>NAME`
+    /// `<tool_sep:opensource><arg_key:opensource>KEY</arg_key:opensource>`
+    /// `<arg_value:opensource>VALUE</arg_value:opensource></tool_call:opensource>`
+    /// `</tool_calls:opensource>`; every marker carries the checkpoint's
+    /// suffix (none on Hy3-preview: [`Format::with_marker_suffix`]). vLLM
+    /// name: `hy_v3`.
+    HyV3,
+    /// Tencent Hy4: Hy3's block without `<tool_sep>`, the suffix one per
+    /// checkpoint (`:6124c78e` on Hy4-preview; another:
+    /// [`Format::with_marker_suffix`]). vLLM name: `hy_v4`.
+    HyV4,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -225,6 +236,8 @@ impl Format {
         Format::Lfm2,
         Format::Gemma4,
         Format::FunctionGemma,
+        Format::HyV3,
+        Format::HyV4,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -295,6 +308,8 @@ impl Format {
             Format::Lfm2 => &pythonic::LFM2,
             Format::Gemma4 => &gemma::GEMMA4,
             Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
+            Format::HyV3 => &hy::HY_V3,
+            Format::HyV4 => &hy::HY_V4,
             Format::Custom(custom) => custom.description(),
         }
     }

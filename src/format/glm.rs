@@ -68,6 +68,7 @@ const fn glm(
             value_without_open: true,
         },
         json: None,
+        marker_suffix: "",
     }
 }
 

@@ -73,4 +73,5 @@ pub(crate) static QWEN3_CODER: Description = Description {
         value_without_open: false,
     },
     json: None,
+    marker_suffix: "",
 };
