@@ -76,7 +76,14 @@ const PARSERS: &[(&str, Format)] = &[
     ("lfm2", Format::Lfm2),
     ("gemma4", Format::Gemma4),
     ("ling3", Format::Glm47),
+    ("hy_v3", Format::HyV3),
+    ("hy_v4", Format::HyV4),
 ];
+
+/// The marker suffix of the checkpoint vLLM's parser was run with, where a
+/// format has one: the oracle's stand-in vocabulary spells Hy's markers
+/// without a suffix (Hy3-preview's), not the shipping checkpoints'.
+const ORACLE_SUFFIX: &[(&str, &str)] = &[("hy_v3", ""), ("hy_v4", "")];
 
 /// The fewest corpus cases each format must have (all its vLLM names
 /// together), so that a corpus refresh that loses cases is noticed.
@@ -106,6 +113,8 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Olmo3, 4),
     (Format::Lfm2, 4),
     (Format::Gemma4, 9),
+    (Format::HyV3, 4),
+    (Format::HyV4, 5),
 ];
 
 struct Case {
@@ -185,8 +194,12 @@ fn parser_for(case: &Case, mode: ValueTermination) -> Parser {
 fn builder_for(case: &Case, mode: ValueTermination) -> ParserBuilder {
     let tools = Tools::from_value(&case.tools)
         .unwrap_or_else(|e| panic!("{}: tools rejected: {e}", case.id));
+    let format = match ORACLE_SUFFIX.iter().find(|(name, _)| *name == case.parser) {
+        Some((_, suffix)) => case.format.with_marker_suffix(suffix).expect("a valid suffix"),
+        None => case.format,
+    };
     Parser::builder()
-        .format(case.format)
+        .format(format)
         .value_termination(mode)
         .tools(Arc::new(tools))
         .ids(Ids::sequential("call_"))
