@@ -136,13 +136,15 @@ const JSON_INPUTS: [(&JsonLayout, Format); 19] = [
 /// The XML-parameter formats without a row in [`INPUTS`]: the
 /// `tool_dense` session's calls in each one's markup, benched and checked
 /// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
-const XML_INPUTS: [(&XmlLayout, Format); 6] = [
+const XML_INPUTS: [(&XmlLayout, Format); 8] = [
     (&transcript::SEED_OSS, Format::SeedOss),
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
     (&transcript::KIMI_K3, Format::KimiK3),
     (&transcript::XML_INVOKE, Format::XmlInvoke),
     (&transcript::STEP3, Format::Step3),
+    (&transcript::HY_V3, Format::HyV3),
+    (&transcript::HY_V4, Format::HyV4),
 ];
 
 /// The call-syntax formats: `tool_dense_hermes`'s calls as Python calls

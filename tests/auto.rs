@@ -352,6 +352,12 @@ fn a_call_in_another_format_is_content_and_said_to_be() {
             "kimi_k3",
         ),
         (
+            "<tool_calls:6124c78e><tool_call:6124c78e>f<arg_key:6124c78e>a</arg_key:6124c78e>\
+             <arg_value:6124c78e>1</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>",
+            Format::Glm47,
+            "hy_v4",
+        ),
+        (
             "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke \
              name=\"f\"><steptml:parameter name=\"a\">1</steptml:parameter></steptml:invoke>\
              <｜tool_call_end｜><｜tool_calls_end｜>",

@@ -34,6 +34,8 @@ const BASES: &[Format] = &[
     Format::Step3,
     Format::KimiK3,
     Format::XmlInvoke,
+    Format::HyV3,
+    Format::HyV4,
 ];
 
 const TEXT: &[&str] = &[

@@ -426,6 +426,8 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::Lfm2
                 | Format::Gemma4
                 | Format::FunctionGemma
+                | Format::HyV3
+                | Format::HyV4
         )
     });
     for &format in formats {

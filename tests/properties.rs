@@ -1013,6 +1013,42 @@ properties!(
     syntax_calls(FORMAT)
 );
 
+/// GLM's output in Tencent Hy's block, every marker with the checkpoint's
+/// suffix: `<tool_call>` opens a block and its call, `</tool_call>` closes
+/// both (Hy3 reads a name without `<tool_sep>` as Hy4 does).
+fn hy_spelling(glm: Vec<u8>, suffix: &str) -> Vec<u8> {
+    let tag = |name: &str| format!("<{name}{suffix}>").into_bytes();
+    let open = [tag("tool_calls"), tag("tool_call")].concat();
+    let close = [tag("/tool_call"), tag("/tool_calls")].concat();
+    let pairs: Vec<(Vec<u8>, Vec<u8>)> = vec![
+        (b"</tool_call>".to_vec(), close),
+        (b"<tool_call>".to_vec(), open),
+        (b"</arg_key>".to_vec(), tag("/arg_key")),
+        (b"<arg_key>".to_vec(), tag("arg_key")),
+        (b"</arg_value>".to_vec(), tag("/arg_value")),
+        (b"<arg_value>".to_vec(), tag("arg_value")),
+        (b"</think>".to_vec(), tag("/think")),
+        (b"<think>".to_vec(), tag("think")),
+    ];
+    let pairs: Vec<(&[u8], &[u8])> = pairs
+        .iter()
+        .map(|(a, b)| (a.as_slice(), b.as_slice()))
+        .collect();
+    respell(&glm, &pairs)
+}
+properties!(
+    hy_v3,
+    Format::HyV3,
+    glm_output().prop_map(|v| hy_spelling(v, ":opensource")),
+    glm_calls().prop_map(|v| hy_spelling(v, ":opensource"))
+);
+properties!(
+    hy_v4,
+    Format::HyV4,
+    glm_output().prop_map(|v| hy_spelling(v, ":6124c78e")),
+    glm_calls().prop_map(|v| hy_spelling(v, ":6124c78e"))
+);
+
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.
 const TYPED_VALUES: &[&str] = &[

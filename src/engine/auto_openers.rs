@@ -60,6 +60,8 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::Lfm2,
     Format::Gemma4,
     Format::FunctionGemma,
+    Format::HyV3,
+    Format::HyV4,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

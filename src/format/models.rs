@@ -103,6 +103,8 @@ impl Format {
         ("gemma-4", Format::Gemma4),
         ("ling-3", Format::Glm47),
         ("hyperclovax-seed-think", Format::Glm45),
+        ("hy3", Format::HyV3),
+        ("hy4", Format::HyV4),
     ];
 
     /// The format the model named `model` writes, from
@@ -310,6 +312,8 @@ mod tests {
         "google/gemma-4-31b-it",
         "inclusionAI/Ling-3-Flash",
         "naver-hyperclovax/HyperCLOVAX-SEED-Think-32B",
+        "tencent/Hy3",
+        "tencent/Hy4-preview",
     ];
 
     #[test]
@@ -493,6 +497,8 @@ mod tests {
             ("google/functiongemma-270m-it", FunctionGemma),
             ("inclusionAI/Ling-3-Flash", Glm47),
             ("naver-hyperclovax/HyperCLOVAX-SEED-Think-14B", Glm45),
+            ("tencent/Hy3", HyV3),
+            ("tencent/Hy4-preview", HyV4),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

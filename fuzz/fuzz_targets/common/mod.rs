@@ -120,6 +120,8 @@ pub fn markup(format: Format) -> bool {
             | Format::XmlInvoke
             | Format::KimiK3
             | Format::Step3
+            | Format::HyV3
+            | Format::HyV4
     )
 }
 
