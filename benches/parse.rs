@@ -136,7 +136,7 @@ const JSON_INPUTS: [(&JsonLayout, Format); 19] = [
 /// The XML-parameter formats without a row in [`INPUTS`]: the
 /// `tool_dense` session's calls in each one's markup, benched and checked
 /// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
-const XML_INPUTS: [(&XmlLayout, Format); 8] = [
+const XML_INPUTS: [(&XmlLayout, Format); 10] = [
     (&transcript::SEED_OSS, Format::SeedOss),
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
@@ -145,6 +145,8 @@ const XML_INPUTS: [(&XmlLayout, Format); 8] = [
     (&transcript::STEP3, Format::Step3),
     (&transcript::HY_V3, Format::HyV3),
     (&transcript::HY_V4, Format::HyV4),
+    (&transcript::IQUEST_Q1, Format::IquestQ1),
+    (&transcript::TELECHAT4, Format::TeleChat4),
 ];
 
 /// The call-syntax formats: `tool_dense_hermes`'s calls as Python calls

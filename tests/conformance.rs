@@ -78,6 +78,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("ling3", Format::Glm47),
     ("hy_v3", Format::HyV3),
     ("hy_v4", Format::HyV4),
+    ("poolside_v1", Format::Glm45),
 ];
 
 /// The marker suffix of the checkpoint vLLM's parser was run with, where a
@@ -354,6 +355,9 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
 /// Formats that are not vLLM parsers at all (calls that leak into text,
 /// seed 002): nothing to compare with.
 const NOT_VLLM: &[Format] = &[
+    // SGLang's names for GLM's shape under other tags.
+    Format::IquestQ1,
+    Format::TeleChat4,
     Format::XmlToolUse,
     Format::XmlFunctionCall,
     // Seed 002's `<function_calls><invoke …>` (Anthropic's older XML).

@@ -36,6 +36,8 @@ const BASES: &[Format] = &[
     Format::XmlInvoke,
     Format::HyV3,
     Format::HyV4,
+    Format::IquestQ1,
+    Format::TeleChat4,
 ];
 
 const TEXT: &[&str] = &[

@@ -428,6 +428,8 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::FunctionGemma
                 | Format::HyV3
                 | Format::HyV4
+                | Format::IquestQ1
+                | Format::TeleChat4
         )
     });
     for &format in formats {

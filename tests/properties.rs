@@ -1048,6 +1048,32 @@ properties!(
     glm_output().prop_map(|v| hy_spelling(v, ":6124c78e")),
     glm_calls().prop_map(|v| hy_spelling(v, ":6124c78e"))
 );
+properties!(
+    iquest_q1,
+    Format::IquestQ1,
+    glm_output().prop_map(|v| respell(&v, IQUEST)),
+    glm_calls().prop_map(|v| respell(&v, IQUEST))
+);
+properties!(
+    telechat4,
+    Format::TeleChat4,
+    glm_output().prop_map(|v| respell(&v, TELECHAT)),
+    glm_calls().prop_map(|v| respell(&v, TELECHAT))
+);
+
+/// GLM's output in IQuest Q1's wrapper.
+const IQUEST: &[(&[u8], &[u8])] = &[
+    (b"</tool_call>", b"</iquest_tool_call>"),
+    (b"<tool_call>", b"<iquest_tool_call>"),
+];
+
+/// GLM's output with TeleChat4's key and value tags.
+const TELECHAT: &[(&[u8], &[u8])] = &[
+    (b"</arg_key>", b"</param_key>"),
+    (b"<arg_key>", b"<param_key>"),
+    (b"</arg_value>", b"</param_value>"),
+    (b"<arg_value>", b"<param_value>"),
+];
 
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.

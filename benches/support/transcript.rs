@@ -369,6 +369,21 @@ pub const HY_V4: XmlLayout = XmlLayout {
     call_close: "</tool_call:6124c78e></tool_calls:6124c78e>",
 };
 
+/// GLM-4.5's layout in IQuest Q1's wrapper.
+pub const IQUEST_Q1: XmlLayout = XmlLayout {
+    call_open: "<iquest_tool_call>",
+    call_close: "</iquest_tool_call>",
+    ..GLM
+};
+
+/// GLM-4.5's layout with TeleChat4's key and value tags.
+pub const TELECHAT4: XmlLayout = XmlLayout {
+    param_open: "<param_key>",
+    key_end: "</param_key>\n<param_value>",
+    value_end: "</param_value>\n",
+    ..GLM
+};
+
 /// How a JSON-argument format writes a group of calls (the one to three
 /// calls a turn of [`mixed_in`] makes): `group_open`, then each call as
 /// `call_open`, its name and arguments in the [`JsonCall`] shape and

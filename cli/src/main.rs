@@ -84,6 +84,11 @@ struct Common {
     /// docs/custom-formats.md), in place of `--format`.
     #[arg(long, value_name = "FILE", conflicts_with = "format")]
     format_file: Option<PathBuf>,
+    /// The model checkpoint's marker suffix, written before the `>` of
+    /// every marker (Tencent Hy: `:opensource`, a Hy4 checkpoint's
+    /// `:6124c78e`, `""` for none), in place of the format's own.
+    #[arg(long, value_name = "SUFFIX", allow_hyphen_values = true)]
+    marker_suffix: Option<String>,
     /// The model that wrote the output (`Qwen/Qwen3-Coder-30B-A3B-Instruct`,
     /// `gpt-oss:20b`): without `--format`, the format is the one its name
     /// says (docs/models.md lists the names known); an unknown name is an
@@ -366,14 +371,21 @@ impl Common {
     /// `--format` (or `--format-file`), else the format `--model` writes,
     /// else `qwen3_coder`.
     fn format(&self) -> Result<Format, Fatal> {
-        if let Some(path) = &self.format_file {
-            return format_file::read(path).map_err(Fatal);
-        }
-        match (self.format, &self.model) {
-            (Some(format), _) => Ok(format),
-            (None, Some(model)) => Format::for_model(model)
-                .map_err(|e| Fatal(format!("--model: {e}; or give --format"))),
-            (None, None) => Ok(Format::Qwen3Coder),
+        let format = if let Some(path) = &self.format_file {
+            format_file::read(path).map_err(Fatal)?
+        } else {
+            match (self.format, &self.model) {
+                (Some(format), _) => format,
+                (None, Some(model)) => Format::for_model(model)
+                    .map_err(|e| Fatal(format!("--model: {e}; or give --format")))?,
+                (None, None) => Format::Qwen3Coder,
+            }
+        };
+        match &self.marker_suffix {
+            Some(suffix) => format
+                .with_marker_suffix(suffix)
+                .map_err(|e| Fatal(format!("--marker-suffix: {e}"))),
+            None => Ok(format),
         }
     }
 

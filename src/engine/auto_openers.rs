@@ -62,6 +62,7 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::FunctionGemma,
     Format::HyV3,
     Format::HyV4,
+    Format::IquestQ1,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -181,6 +181,12 @@ pub enum Format {
     /// checkpoint (`:6124c78e` on Hy4-preview; another:
     /// [`Format::with_marker_suffix`]). vLLM name: `hy_v4`.
     HyV4,
+    /// IQuest Q1: GLM-4.5's calls in `<iquest_tool_call>` …
+    /// `</iquest_tool_call>`. SGLang name: `iquest_q1`.
+    IquestQ1,
+    /// TeleChat4: GLM-4.5's calls with `<param_key>KEY</param_key>`
+    /// `<param_value>VALUE</param_value>`. SGLang's file: `telechat4`.
+    TeleChat4,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -238,6 +244,8 @@ impl Format {
         Format::FunctionGemma,
         Format::HyV3,
         Format::HyV4,
+        Format::IquestQ1,
+        Format::TeleChat4,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -310,6 +318,8 @@ impl Format {
             Format::FunctionGemma => &gemma::FUNCTIONGEMMA,
             Format::HyV3 => &hy::HY_V3,
             Format::HyV4 => &hy::HY_V4,
+            Format::IquestQ1 => &glm::IQUEST_Q1,
+            Format::TeleChat4 => &glm::TELECHAT4,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -219,11 +219,11 @@ fn unknown_names_are_rejected_with_the_known_ones_listed() {
             format!(
                 "unknown format {name:?}; known formats: qwen3_coder (aliases: qwen3_xml, qwen3.5, \
                  mimo, nemotron-3-nano, step3p5), glm45 (aliases: glm-4.5, glm4, glm46, spark25, spark3, \
-                 hyperclovax), glm47 (aliases: glm-4.7, glm5, ling3), hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
+                 hyperclovax, poolside_v1, laguna), glm47 (aliases: glm-4.7, glm5, ling3), hermes, kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
                  granite, phi4_mini_json, mistral, openai (aliases: gpt_oss, harmony), \
                  llama3_json (alias: llama4_json), minimax, cohere_command3 (alias: cohere_command4), \
                  granite-20b-fc, xlam, apertus, gigachat3, xml_tool_use, xml_function_call, bare_json (alias: json), seed_oss, minimax_m2, deepseek_v32, deepseek_v4, xml_invoke, kimi_k3, step3, pythonic (alias: llama4_pythonic), olmo3, lfm2, gemma4, \
-                 functiongemma, hy_v3 (alias: hy3), hy_v4 (alias: hy4), or auto (detected from the output)"
+                 functiongemma, hy_v3 (alias: hy3), hy_v4 (alias: hy4), iquest_q1, telechat4, or auto (detected from the output)"
             )
         );
     }

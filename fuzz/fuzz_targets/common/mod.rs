@@ -122,6 +122,8 @@ pub fn markup(format: Format) -> bool {
             | Format::Step3
             | Format::HyV3
             | Format::HyV4
+            | Format::IquestQ1
+            | Format::TeleChat4
     )
 }
 
