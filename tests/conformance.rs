@@ -196,7 +196,10 @@ fn builder_for(case: &Case, mode: ValueTermination) -> ParserBuilder {
     let tools = Tools::from_value(&case.tools)
         .unwrap_or_else(|e| panic!("{}: tools rejected: {e}", case.id));
     let format = match ORACLE_SUFFIX.iter().find(|(name, _)| *name == case.parser) {
-        Some((_, suffix)) => case.format.with_marker_suffix(suffix).expect("a valid suffix"),
+        Some((_, suffix)) => case
+            .format
+            .with_marker_suffix(suffix)
+            .expect("a valid suffix"),
         None => case.format,
     };
     Parser::builder()

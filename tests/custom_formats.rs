@@ -316,8 +316,17 @@ fn a_marker_suffix_respells_every_marker() {
     assert!(checked >= 20, "only {checked} Hy fixtures");
     // The format's own suffix is the format itself; a suffix that breaks a
     // marker rule is refused as any description is.
-    assert_eq!(Format::HyV4.with_marker_suffix(":6124c78e"), Ok(Format::HyV4));
+    assert_eq!(
+        Format::HyV4.with_marker_suffix(":6124c78e"),
+        Ok(Format::HyV4)
+    );
     let written = Format::HyV3.to_toml();
-    assert!(written.contains("marker_suffix = \":opensource\""), "{written}");
-    assert!(written.contains("call_open = \"<tool_calls>\""), "{written}");
+    assert!(
+        written.contains("marker_suffix = \":opensource\""),
+        "{written}"
+    );
+    assert!(
+        written.contains("call_open = \"<tool_calls>\""),
+        "{written}"
+    );
 }

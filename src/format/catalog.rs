@@ -6,9 +6,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{
-    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, hy, json_wrapped,
-    kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss, step3, xlam,
-    xml_invoke, xml_json, CustomFormat, Description, Role,
+    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, hy,
+    json_wrapped, kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss,
+    step3, xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`

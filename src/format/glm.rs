@@ -103,10 +103,7 @@ pub(crate) static GLM45: Description = glm(
 pub(crate) static GLM47: Description = glm("glm47", &["glm-4.7", "glm5", "ling3"], false);
 
 /// GLM-4.5's markers with another wrapper or other key and value tags.
-const fn respelled(
-    name: &'static str,
-    markers: &'static [(Role, &'static str)],
-) -> Description {
+const fn respelled(name: &'static str, markers: &'static [(Role, &'static str)]) -> Description {
     Description {
         markers,
         ..glm(name, &[], true)

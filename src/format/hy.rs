@@ -78,10 +78,7 @@ const HY: Description = Description {
 pub(crate) static HY_V3: Description = Description {
     name: "hy_v3",
     aliases: &["hy3"],
-    markers: hy_markers!(
-        ":opensource",
-        (Role::NameClose, "<tool_sep:opensource>")
-    ),
+    markers: hy_markers!(":opensource", (Role::NameClose, "<tool_sep:opensource>")),
     // Hy3's template puts each tag on a line of its own.
     param_open_at_line_start: true,
     marker_suffix: ":opensource",

@@ -507,7 +507,10 @@ pub(crate) fn with_suffix(marker: &str, suffix: &str) -> String {
 /// `marker` without the `suffix` before its closing `>`, the spelling
 /// [`with_suffix`] makes it from.
 pub(crate) fn without_suffix(marker: &str, suffix: &str) -> String {
-    match marker.strip_suffix('>').and_then(|m| m.strip_suffix(suffix)) {
+    match marker
+        .strip_suffix('>')
+        .and_then(|m| m.strip_suffix(suffix))
+    {
         Some(head) if !suffix.is_empty() => format!("{head}>"),
         _ => marker.to_owned(),
     }

@@ -83,7 +83,12 @@ fn write(d: &Description) -> String {
                 let _ = writeln!(out, "{} = {}", role.key(), quoted(one));
             }
             many => {
-                let _ = writeln!(out, "{} = {}", role.key(), list(many.iter().map(String::as_str)));
+                let _ = writeln!(
+                    out,
+                    "{} = {}",
+                    role.key(),
+                    list(many.iter().map(String::as_str))
+                );
             }
         }
     }
