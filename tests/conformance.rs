@@ -79,6 +79,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("hy_v3", Format::HyV3),
     ("hy_v4", Format::HyV4),
     ("poolside_v1", Format::Glm45),
+    ("k2_horizon", Format::K2Horizon),
 ];
 
 /// The marker suffix of the checkpoint vLLM's parser was run with, where a
@@ -116,6 +117,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Gemma4, 9),
     (Format::HyV3, 4),
     (Format::HyV4, 5),
+    (Format::K2Horizon, 5),
 ];
 
 struct Case {

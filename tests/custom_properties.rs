@@ -38,6 +38,7 @@ const BASES: &[Format] = &[
     Format::HyV4,
     Format::IquestQ1,
     Format::TeleChat4,
+    Format::K2Horizon,
 ];
 
 const TEXT: &[&str] = &[

@@ -430,6 +430,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::HyV4
                 | Format::IquestQ1
                 | Format::TeleChat4
+                | Format::K2Horizon
         )
     });
     for &format in formats {

@@ -1061,6 +1061,26 @@ properties!(
     glm_calls().prop_map(|v| respell(&v, TELECHAT))
 );
 
+properties!(
+    k2_horizon,
+    Format::K2Horizon,
+    glm_output().prop_map(|v| respell(&v, K2_HORIZON)),
+    glm_calls().prop_map(|v| respell(&v, K2_HORIZON))
+);
+
+/// GLM's output in K2-Horizon's `ifm|` tags: `<tool_call>` opens a group
+/// and its call, `</tool_call>` closes both.
+const K2_HORIZON: &[(&[u8], &[u8])] = &[
+    (b"</tool_call>", b"</ifm|tool_call></ifm|tool_calls>"),
+    (b"<tool_call>", b"<ifm|tool_calls><ifm|tool_call>"),
+    (b"</arg_key>", b"</ifm|arg_key>"),
+    (b"<arg_key>", b"<ifm|arg_key>"),
+    (b"</arg_value>", b"</ifm|arg_value>"),
+    (b"<arg_value>", b"<ifm|arg_value>"),
+    (b"</think>", b"</ifm|think>"),
+    (b"<think>", b"<ifm|think>"),
+];
+
 /// GLM's output in IQuest Q1's wrapper.
 const IQUEST: &[(&[u8], &[u8])] = &[
     (b"</tool_call>", b"</iquest_tool_call>"),

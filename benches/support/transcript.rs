@@ -376,6 +376,16 @@ pub const IQUEST_Q1: XmlLayout = XmlLayout {
     ..GLM
 };
 
+/// K2-Horizon's `xml` dialect, compact.
+pub const K2_HORIZON: XmlLayout = XmlLayout {
+    call_open: "<ifm|tool_calls><ifm|tool_call>",
+    name_end: "",
+    param_open: "<ifm|arg_key>",
+    key_end: "</ifm|arg_key><ifm|arg_value>",
+    value_end: "</ifm|arg_value>",
+    call_close: "</ifm|tool_call></ifm|tool_calls>",
+};
+
 /// GLM-4.5's layout with TeleChat4's key and value tags.
 pub const TELECHAT4: XmlLayout = XmlLayout {
     param_open: "<param_key>",

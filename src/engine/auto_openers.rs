@@ -63,6 +63,7 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::HyV3,
     Format::HyV4,
     Format::IquestQ1,
+    Format::K2Horizon,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -7,8 +7,8 @@ use std::str::FromStr;
 
 use super::{
     apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, hy,
-    json_wrapped, kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder, seed_oss,
-    step3, xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
+    json_wrapped, k2_horizon, kimi_k2, kimi_k3, llama3, minimax_m2, mistral, pythonic, qwen3_coder,
+    seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
 };
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
@@ -187,6 +187,10 @@ pub enum Format {
     /// TeleChat4: GLM-4.5's calls with `<param_key>KEY</param_key>`
     /// `<param_value>VALUE</param_value>`. SGLang's file: `telechat4`.
     TeleChat4,
+    /// K2-Horizon's `xml` dialect: `<ifm|tool_calls><ifm|tool_call>NAME`
+    /// `<ifm|arg_key>KEY</ifm|arg_key><ifm|arg_value>VALUE</ifm|arg_value>`
+    /// `</ifm|tool_call></ifm|tool_calls>`. vLLM name: `k2_horizon`.
+    K2Horizon,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -246,6 +250,7 @@ impl Format {
         Format::HyV4,
         Format::IquestQ1,
         Format::TeleChat4,
+        Format::K2Horizon,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -320,6 +325,7 @@ impl Format {
             Format::HyV4 => &hy::HY_V4,
             Format::IquestQ1 => &glm::IQUEST_Q1,
             Format::TeleChat4 => &glm::TELECHAT4,
+            Format::K2Horizon => &k2_horizon::K2_HORIZON,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -57,7 +57,7 @@ const FOLLOWS: &[(Role, &[Role])] = &[
     (Role::CallClose, &[Role::CallOpen]),
 ];
 
-const HY: Description = Description {
+pub(super) const HY: Description = Description {
     name: "",
     markers: &[],
     func_name_end: NameEnd::Marker { line: true },

@@ -27,6 +27,7 @@ mod harmony;
 mod hermes;
 mod hy;
 mod json_wrapped;
+mod k2_horizon;
 mod kimi_k2;
 mod kimi_k3;
 mod llama3;

@@ -108,6 +108,7 @@ impl Format {
         ("laguna", Format::Glm45),
         ("iquest-q1", Format::IquestQ1),
         ("telechat4", Format::TeleChat4),
+        ("k2-horizon", Format::K2Horizon),
     ];
 
     /// The format the model named `model` writes, from
@@ -320,6 +321,7 @@ mod tests {
         "poolside/Laguna-XS.2",
         "IQuestLab/IQuest-Q1-40B",
         "Tele-AI/TeleChat4-36B",
+        "LLM360/K2-Horizon",
     ];
 
     #[test]
@@ -508,6 +510,7 @@ mod tests {
             ("poolside/Laguna-M.1", Glm45),
             ("IQuestLab/IQuest-Q1-40B", IquestQ1),
             ("Tele-AI/TeleChat4-36B", TeleChat4),
+            ("LLM360/K2-Horizon-36B", K2Horizon),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

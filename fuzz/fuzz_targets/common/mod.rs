@@ -124,6 +124,7 @@ pub fn markup(format: Format) -> bool {
             | Format::HyV4
             | Format::IquestQ1
             | Format::TeleChat4
+            | Format::K2Horizon
     )
 }
 
