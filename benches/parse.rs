@@ -144,7 +144,7 @@ const JSON_INPUTS: [(&JsonLayout, Format); 24] = [
 /// The XML-parameter formats without a row in [`INPUTS`]: the
 /// `tool_dense` session's calls in each one's markup, benched and checked
 /// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
-const XML_INPUTS: [(&XmlLayout, Format); 9] = [
+const XML_INPUTS: [(&XmlLayout, Format); 14] = [
     (&transcript::SEED_OSS, Format::SeedOss),
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
@@ -154,6 +154,11 @@ const XML_INPUTS: [(&XmlLayout, Format); 9] = [
     (&transcript::SOLAR_OPEN2, Format::SolarOpen2),
     (&transcript::DEEPSEEK_V41, Format::DeepSeekV41),
     (&transcript::GIGACHAT35, Format::GigaChat35),
+    (&transcript::HY_V3, Format::HyV3),
+    (&transcript::HY_V4, Format::HyV4),
+    (&transcript::IQUEST_Q1, Format::IquestQ1),
+    (&transcript::TELECHAT4, Format::TeleChat4),
+    (&transcript::K2_HORIZON, Format::K2Horizon),
 ];
 
 /// The call-syntax formats: `tool_dense_hermes`'s calls as Python calls

@@ -162,6 +162,10 @@ const DIFFERENT: &[(&str, &str)] = &[
         "V4.1's spaced DSML is text to `deepseek_v4`, which reports `foreign_format`; `auto` \
          reads the V4.1 call it is",
     ),
+    (
+        "iquest_q1/glm_wrapper_is_text",
+        "GLM's `<tool_call>` is text to `iquest_q1` (`foreign_format`); `auto` reads the GLM call it is",
+    ),
 ];
 
 fn calls(message: &Message) -> Vec<(String, String, bool)> {
@@ -180,7 +184,8 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
         // Not detected: their openers are words that prose holds
         // (`functools`, `function call`), or there is none (`bare_json`,
         // opt-in: JSON content would be calls; Inkling's output starts
-        // inside the header its prompt opened).
+        // inside the header its prompt opened; TeleChat4 opens with GLM's
+        // and Hermes's `<tool_call>`, and is named rather than detected).
         // openPangu V2 writes LFM2's markers, which `auto` gives to LFM2.
         if matches!(
             fixture.format,
@@ -189,6 +194,7 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
                 | Format::BareJson
                 | Format::OpenPanguV2
                 | Format::Inkling
+                | Format::TeleChat4
         ) {
             continue;
         }
@@ -359,6 +365,12 @@ fn a_call_in_another_format_is_content_and_said_to_be() {
              <|close|>tools<|sep|>",
             Format::KimiK2,
             "kimi_k3",
+        ),
+        (
+            "<tool_calls:6124c78e><tool_call:6124c78e>f<arg_key:6124c78e>a</arg_key:6124c78e>\
+             <arg_value:6124c78e>1</arg_value:6124c78e></tool_call:6124c78e></tool_calls:6124c78e>",
+            Format::Glm47,
+            "hy_v4",
         ),
         (
             "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke \

@@ -87,7 +87,17 @@ const PARSERS: &[(&str, Format)] = &[
     ("cohere_command3", Format::CohereCommand3),
     ("cohere_command4", Format::CohereCommand3),
     ("inkling", Format::Inkling),
+    ("ling3", Format::Glm47),
+    ("hy_v3", Format::HyV3),
+    ("hy_v4", Format::HyV4),
+    ("poolside_v1", Format::Glm45),
+    ("k2_horizon", Format::K2Horizon),
 ];
+
+/// The marker suffix of the checkpoint vLLM's parser was run with, where a
+/// format has one: the oracle's stand-in vocabulary spells Hy's markers
+/// without a suffix (Hy3-preview's), not the shipping checkpoints'.
+const ORACLE_SUFFIX: &[(&str, &str)] = &[("hy_v3", ""), ("hy_v4", "")];
 
 /// The fewest corpus cases each format must have (all its vLLM names
 /// together), so that a corpus refresh that loses cases is noticed.
@@ -124,6 +134,9 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::Plamo3, 5),
     (Format::CohereCommand3, 7),
     (Format::Inkling, 5),
+    (Format::HyV3, 4),
+    (Format::HyV4, 5),
+    (Format::K2Horizon, 5),
 ];
 
 struct Case {
@@ -216,8 +229,15 @@ fn builder_for(case: &Case, mode: ValueTermination) -> ParserBuilder {
         .iter()
         .find(|(name, _)| *name == case.parser)
         .map_or(Reasoning::Off, |&(_, reasoning)| reasoning);
+    let format = match ORACLE_SUFFIX.iter().find(|(name, _)| *name == case.parser) {
+        Some((_, suffix)) => case
+            .format
+            .with_marker_suffix(suffix)
+            .expect("a valid suffix"),
+        None => case.format,
+    };
     Parser::builder()
-        .format(case.format)
+        .format(format)
         .reasoning(reasoning)
         .value_termination(mode)
         .tools(Arc::new(tools))
@@ -373,6 +393,9 @@ const NOT_IN_CORPUS: &[(&str, Format)] = &[
 /// Formats that are not vLLM parsers at all (calls that leak into text,
 /// seed 002): nothing to compare with.
 const NOT_VLLM: &[Format] = &[
+    // SGLang's names for GLM's shape under other tags.
+    Format::IquestQ1,
+    Format::TeleChat4,
     Format::XmlToolUse,
     Format::XmlFunctionCall,
     // Seed 002's `<function_calls><invoke …>` (Anthropic's older XML).

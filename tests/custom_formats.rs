@@ -260,3 +260,73 @@ fn the_references_roles_table_names_every_role() {
         );
     }
 }
+
+/// A checkpoint's marker suffix is a setting: every Hy fixture respelled
+/// with another suffix (or none, as Hy3-preview writes) parses alike under
+/// the format with that suffix, set from Rust or from a format file.
+#[test]
+fn a_marker_suffix_respells_every_marker() {
+    let mut checked = 0;
+    for fixture in fixtures() {
+        let own = match fixture.format {
+            Format::HyV3 => ":opensource",
+            Format::HyV4 => ":6124c78e",
+            _ => continue,
+        };
+        // (Fixtures of other checkpoints' spellings, which stay text.)
+        if fixture.name.ends_with("_text") {
+            continue;
+        }
+        let want = common::render(one_shot(&mut fixture.parser(), &fixture.input));
+        for suffix in ["", ":0a1b2c3d"] {
+            let input = String::from_utf8(fixture.input.clone())
+                .unwrap()
+                .replace(own, suffix);
+            let from_rust = fixture.format.with_marker_suffix(suffix).unwrap();
+            let file = format!(
+                "name = \"hy_mine\"\nbase = \"{}\"\nmarker_suffix = \"{suffix}\"\n",
+                fixture.format.name()
+            );
+            let from_file = Format::from_toml(&file).unwrap();
+            assert_eq!(from_rust.name(), fixture.format.name());
+            for format in [from_rust, from_file] {
+                let mut parser = fixture.builder().format(format).build();
+                let got = common::render(one_shot(&mut parser, input.as_bytes()))
+                    .replace(suffix, "")
+                    .replace(format.name(), fixture.format.name());
+                let context = format!("{}/{} with {suffix:?}", fixture.format, fixture.name);
+                let want = want.replace(own, "");
+                // Spans shift with the suffix's length: compare the rest.
+                let strip = |s: &str| -> String {
+                    s.lines()
+                        .map(|l| l.split(",\"span\"").next().unwrap_or(l).to_owned() + "\n")
+                        .collect()
+                };
+                assert_eq!(strip(&got), strip(&want), "{context}");
+            }
+            let chunked_got = chunked(
+                &mut fixture.builder().format(from_rust).build(),
+                input.as_bytes(),
+                3,
+            );
+            check_contract(&chunked_got, &fixture.name);
+        }
+        checked += 1;
+    }
+    assert!(checked >= 20, "only {checked} Hy fixtures");
+    // The format's own suffix is the format itself; a suffix that breaks a
+    // marker rule is refused as any description is.
+    assert_eq!(
+        Format::HyV4.with_marker_suffix(":6124c78e"),
+        Ok(Format::HyV4)
+    );
+    let written = Format::HyV3.to_toml();
+    assert!(
+        written.contains("marker_suffix = \":opensource\""),
+        "{written}"
+    );
+    assert!(
+        written.contains("call_open = \"<tool_calls>\""),
+        "{written}"
+    );
+}

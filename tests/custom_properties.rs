@@ -34,6 +34,11 @@ const BASES: &[Format] = &[
     Format::Step3,
     Format::KimiK3,
     Format::XmlInvoke,
+    Format::HyV3,
+    Format::HyV4,
+    Format::IquestQ1,
+    Format::TeleChat4,
+    Format::K2Horizon,
 ];
 
 const TEXT: &[&str] = &[

@@ -457,6 +457,11 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::Gemma4
                 | Format::FunctionGemma
                 | Format::MiniMaxM3
+                | Format::HyV3
+                | Format::HyV4
+                | Format::IquestQ1
+                | Format::TeleChat4
+                | Format::K2Horizon
         )
     });
     for &format in formats {

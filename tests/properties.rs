@@ -1119,6 +1119,88 @@ properties!(
     elements::calls(FORMAT)
 );
 
+/// GLM's output in Tencent Hy's block, every marker with the checkpoint's
+/// suffix: `<tool_call>` opens a block and its call, `</tool_call>` closes
+/// both (Hy3 reads a name without `<tool_sep>` as Hy4 does).
+fn hy_spelling(glm: Vec<u8>, suffix: &str) -> Vec<u8> {
+    let tag = |name: &str| format!("<{name}{suffix}>").into_bytes();
+    let open = [tag("tool_calls"), tag("tool_call")].concat();
+    let close = [tag("/tool_call"), tag("/tool_calls")].concat();
+    let pairs: Vec<(Vec<u8>, Vec<u8>)> = vec![
+        (b"</tool_call>".to_vec(), close),
+        (b"<tool_call>".to_vec(), open),
+        (b"</arg_key>".to_vec(), tag("/arg_key")),
+        (b"<arg_key>".to_vec(), tag("arg_key")),
+        (b"</arg_value>".to_vec(), tag("/arg_value")),
+        (b"<arg_value>".to_vec(), tag("arg_value")),
+        (b"</think>".to_vec(), tag("/think")),
+        (b"<think>".to_vec(), tag("think")),
+    ];
+    let pairs: Vec<(&[u8], &[u8])> = pairs
+        .iter()
+        .map(|(a, b)| (a.as_slice(), b.as_slice()))
+        .collect();
+    respell(&glm, &pairs)
+}
+properties!(
+    hy_v3,
+    Format::HyV3,
+    glm_output().prop_map(|v| hy_spelling(v, ":opensource")),
+    glm_calls().prop_map(|v| hy_spelling(v, ":opensource"))
+);
+properties!(
+    hy_v4,
+    Format::HyV4,
+    glm_output().prop_map(|v| hy_spelling(v, ":6124c78e")),
+    glm_calls().prop_map(|v| hy_spelling(v, ":6124c78e"))
+);
+properties!(
+    iquest_q1,
+    Format::IquestQ1,
+    glm_output().prop_map(|v| respell(&v, IQUEST)),
+    glm_calls().prop_map(|v| respell(&v, IQUEST))
+);
+properties!(
+    telechat4,
+    Format::TeleChat4,
+    glm_output().prop_map(|v| respell(&v, TELECHAT)),
+    glm_calls().prop_map(|v| respell(&v, TELECHAT))
+);
+
+properties!(
+    k2_horizon,
+    Format::K2Horizon,
+    glm_output().prop_map(|v| respell(&v, K2_HORIZON)),
+    glm_calls().prop_map(|v| respell(&v, K2_HORIZON))
+);
+
+/// GLM's output in K2-Horizon's `ifm|` tags: `<tool_call>` opens a group
+/// and its call, `</tool_call>` closes both.
+const K2_HORIZON: &[(&[u8], &[u8])] = &[
+    (b"</tool_call>", b"</ifm|tool_call></ifm|tool_calls>"),
+    (b"<tool_call>", b"<ifm|tool_calls><ifm|tool_call>"),
+    (b"</arg_key>", b"</ifm|arg_key>"),
+    (b"<arg_key>", b"<ifm|arg_key>"),
+    (b"</arg_value>", b"</ifm|arg_value>"),
+    (b"<arg_value>", b"<ifm|arg_value>"),
+    (b"</think>", b"</ifm|think>"),
+    (b"<think>", b"<ifm|think>"),
+];
+
+/// GLM's output in IQuest Q1's wrapper.
+const IQUEST: &[(&[u8], &[u8])] = &[
+    (b"</tool_call>", b"</iquest_tool_call>"),
+    (b"<tool_call>", b"<iquest_tool_call>"),
+];
+
+/// GLM's output with TeleChat4's key and value tags.
+const TELECHAT: &[(&[u8], &[u8])] = &[
+    (b"</arg_key>", b"</param_key>"),
+    (b"<arg_key>", b"<param_key>"),
+    (b"</arg_value>", b"</param_value>"),
+    (b"<arg_value>", b"<param_value>"),
+];
+
 /// Value texts for typed parameters: each type's forms, its near misses,
 /// and text that fits no type.
 const TYPED_VALUES: &[&str] = &[

@@ -368,6 +368,52 @@ pub const KIMI_K3: XmlLayout = XmlLayout {
     call_close: "<|close|>call<|sep|>\n<|close|>tools<|sep|>",
 };
 
+/// Tencent Hy3's block, every marker with its checkpoint suffix:
+/// `<tool_calls:opensource>\n<tool_call:opensource>NAME<tool_sep:opensource>\n…`
+pub const HY_V3: XmlLayout = XmlLayout {
+    call_open: "<tool_calls:opensource>\n<tool_call:opensource>",
+    name_end: "<tool_sep:opensource>\n",
+    param_open: "<arg_key:opensource>",
+    key_end: "</arg_key:opensource>\n<arg_value:opensource>",
+    value_end: "</arg_value:opensource>\n",
+    call_close: "</tool_call:opensource>\n</tool_calls:opensource>",
+};
+
+/// Tencent Hy4's, compact, with Hy4-preview's suffix.
+pub const HY_V4: XmlLayout = XmlLayout {
+    call_open: "<tool_calls:6124c78e><tool_call:6124c78e>",
+    name_end: "",
+    param_open: "<arg_key:6124c78e>",
+    key_end: "</arg_key:6124c78e><arg_value:6124c78e>",
+    value_end: "</arg_value:6124c78e>",
+    call_close: "</tool_call:6124c78e></tool_calls:6124c78e>",
+};
+
+/// GLM-4.5's layout in IQuest Q1's wrapper.
+pub const IQUEST_Q1: XmlLayout = XmlLayout {
+    call_open: "<iquest_tool_call>",
+    call_close: "</iquest_tool_call>",
+    ..GLM
+};
+
+/// K2-Horizon's `xml` dialect, compact.
+pub const K2_HORIZON: XmlLayout = XmlLayout {
+    call_open: "<ifm|tool_calls><ifm|tool_call>",
+    name_end: "",
+    param_open: "<ifm|arg_key>",
+    key_end: "</ifm|arg_key><ifm|arg_value>",
+    value_end: "</ifm|arg_value>",
+    call_close: "</ifm|tool_call></ifm|tool_calls>",
+};
+
+/// GLM-4.5's layout with TeleChat4's key and value tags.
+pub const TELECHAT4: XmlLayout = XmlLayout {
+    param_open: "<param_key>",
+    key_end: "</param_key>\n<param_value>",
+    value_end: "</param_value>\n",
+    ..GLM
+};
+
 /// How a JSON-argument format writes a group of calls (the one to three
 /// calls a turn of [`mixed_in`] makes): `group_open`, then each call as
 /// `call_open`, its name and arguments in the [`JsonCall`] shape and

@@ -90,6 +90,11 @@ struct Common {
     /// out, or be `hf` or `beam`.
     #[arg(long, value_name = "FILE", conflicts_with = "format_file")]
     format_from_model_config: Option<PathBuf>,
+    /// The model checkpoint's marker suffix, written before the `>` of
+    /// every marker (Tencent Hy: `:opensource`, a Hy4 checkpoint's
+    /// `:6124c78e`, `""` for none), in place of the format's own.
+    #[arg(long, value_name = "SUFFIX", allow_hyphen_values = true)]
+    marker_suffix: Option<String>,
     /// The model that wrote the output (`Qwen/Qwen3-Coder-30B-A3B-Instruct`,
     /// `gpt-oss:20b`): without `--format`, the format is the one its name
     /// says (docs/models.md lists the names known); an unknown name is an
@@ -376,21 +381,27 @@ impl Common {
     /// `--format` (or `--format-file`), else the format `--model` writes,
     /// else `qwen3_coder`.
     fn format(&self) -> Result<Format, Fatal> {
-        if let Some(path) = &self.format_from_model_config {
+        let format = if let Some(path) = &self.format_from_model_config {
             let name =
                 format_file::model_config_format_name(self.format.as_deref()).map_err(Fatal)?;
-            return format_file::read_model_config(path, &name).map_err(Fatal);
-        }
-        if let Some(path) = &self.format_file {
-            return format_file::read(path).map_err(Fatal);
-        }
-        match (&self.format, &self.model) {
-            (Some(name), _) => name
-                .parse::<Format>()
-                .map_err(|e| Fatal(format!("--format: {e}"))),
-            (None, Some(model)) => Format::for_model(model)
-                .map_err(|e| Fatal(format!("--model: {e}; or give --format"))),
-            (None, None) => Ok(Format::Qwen3Coder),
+            format_file::read_model_config(path, &name).map_err(Fatal)?
+        } else if let Some(path) = &self.format_file {
+            format_file::read(path).map_err(Fatal)?
+        } else {
+            match (&self.format, &self.model) {
+                (Some(name), _) => name
+                    .parse::<Format>()
+                    .map_err(|e| Fatal(format!("--format: {e}")))?,
+                (None, Some(model)) => Format::for_model(model)
+                    .map_err(|e| Fatal(format!("--model: {e}; or give --format")))?,
+                (None, None) => Format::Qwen3Coder,
+            }
+        };
+        match &self.marker_suffix {
+            Some(suffix) => format
+                .with_marker_suffix(suffix)
+                .map_err(|e| Fatal(format!("--marker-suffix: {e}"))),
+            None => Ok(format),
         }
     }
 

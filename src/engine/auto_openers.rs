@@ -67,6 +67,10 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::GigaChat35,
     Format::MiniMaxM3,
     Format::Plamo3,
+    Format::HyV3,
+    Format::HyV4,
+    Format::IquestQ1,
+    Format::K2Horizon,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -54,6 +54,38 @@ impl fmt::Debug for CustomFormat {
     }
 }
 
+impl Format {
+    /// The format with every marker that ends in `>` carrying `suffix`
+    /// just before it, in place of its own suffix: the spelling of one
+    /// model checkpoint (see [`FormatBuilder::marker_suffix`]). The format
+    /// keeps its name; with its own suffix it is the format itself.
+    /// [`Format::Auto`] is returned as it is.
+    ///
+    /// ```
+    /// use toolcall_stream::{parse, Format};
+    /// // Hy3-preview writes Hy3's markers without a suffix.
+    /// let preview = Format::HyV3.with_marker_suffix("")?;
+    /// let message = parse(
+    ///     preview,
+    ///     "<tool_calls><tool_call>f<tool_sep><arg_key>a</arg_key><arg_value>1</arg_value></tool_call></tool_calls>",
+    /// );
+    /// assert_eq!(message.tool_calls[0].arguments, r#"{"a": "1"}"#);
+    /// assert_eq!(preview.name(), "hy_v3");
+    /// assert_eq!(Format::HyV3.with_marker_suffix(":opensource")?, Format::HyV3);
+    /// # Ok::<(), toolcall_stream::DescriptionError>(())
+    /// ```
+    pub fn with_marker_suffix(self, suffix: &str) -> Result<Format, DescriptionError> {
+        let desc = self.description();
+        if self == Format::Auto || desc.marker_suffix == suffix {
+            return Ok(self);
+        }
+        let mut owned = Owned::of(desc, desc.name.to_owned());
+        owned.marker_suffix = suffix.to_owned();
+        let compiled = owned.compile_variant()?;
+        Ok(Format::Custom(CustomFormat { compiled }))
+    }
+}
+
 /// A recovery that only some layouts know; each one is reported with its
 /// own diagnostic when it applies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -181,6 +213,29 @@ impl FormatBuilder {
         self.owned
             .markers
             .extend(texts.into_iter().map(|t| (role, t.into())));
+        self
+    }
+
+    /// Every marker that ends in `>` carries `suffix` just before it, in
+    /// place of the suffix so far: a model checkpoint's own spelling of its
+    /// markers (Tencent Hy3's `<tool_call:opensource>`, a Hy4 checkpoint's
+    /// `<tool_call:6124c78e>`; none on Hy3-preview). Markers given to
+    /// [`marker`](FormatBuilder::marker) are spelled without it.
+    ///
+    /// ```
+    /// use toolcall_stream::{parse, Format, FormatBuilder};
+    /// let format = FormatBuilder::based_on("hy4_mine", Format::HyV4)
+    ///     .marker_suffix(":0a1b2c3d")
+    ///     .build()?;
+    /// let message = parse(
+    ///     format,
+    ///     "<tool_calls:0a1b2c3d><tool_call:0a1b2c3d>f</tool_call:0a1b2c3d></tool_calls:0a1b2c3d>",
+    /// );
+    /// assert_eq!(message.tool_calls[0].name, "f");
+    /// # Ok::<(), toolcall_stream::DescriptionError>(())
+    /// ```
+    pub fn marker_suffix(mut self, suffix: impl Into<String>) -> FormatBuilder {
+        self.owned.marker_suffix = suffix.into();
         self
     }
 

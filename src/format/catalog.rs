@@ -6,9 +6,10 @@ use std::fmt;
 use std::str::FromStr;
 
 use super::{
-    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, inkling,
-    json_wrapped, kimi_k2, kimi_k3, llama3, minimax_m2, minimax_m3, mistral, plamo3, pythonic,
-    qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description, Role,
+    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, hy, inkling,
+    json_wrapped, k2_horizon, kimi_k2, kimi_k3, llama3, minimax_m2, minimax_m3, mistral, plamo3,
+    pythonic, qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description,
+    Role,
 };
 use super::{ernie45, json_lists, solar};
 
@@ -214,6 +215,27 @@ pub enum Format {
     /// typed blocks (`<|content_text|>`, `<|content_thinking|>`, …) each
     /// after a message header. vLLM name: `inkling`.
     Inkling,
+    /// Tencent Hy3: `<tool_calls:opensource><tool_call:opensource>NAME`
+    /// `<tool_sep:opensource><arg_key:opensource>KEY</arg_key:opensource>`
+    /// `<arg_value:opensource>VALUE</arg_value:opensource></tool_call:opensource>`
+    /// `</tool_calls:opensource>`; every marker carries the checkpoint's
+    /// suffix (none on Hy3-preview: [`Format::with_marker_suffix`]). vLLM
+    /// name: `hy_v3`.
+    HyV3,
+    /// Tencent Hy4: Hy3's block without `<tool_sep>`, the suffix one per
+    /// checkpoint (`:6124c78e` on Hy4-preview; another:
+    /// [`Format::with_marker_suffix`]). vLLM name: `hy_v4`.
+    HyV4,
+    /// IQuest Q1: GLM-4.5's calls in `<iquest_tool_call>` …
+    /// `</iquest_tool_call>`. SGLang name: `iquest_q1`.
+    IquestQ1,
+    /// TeleChat4: GLM-4.5's calls with `<param_key>KEY</param_key>`
+    /// `<param_value>VALUE</param_value>`. SGLang's file: `telechat4`.
+    TeleChat4,
+    /// K2-Horizon's `xml` dialect: `<ifm|tool_calls><ifm|tool_call>NAME`
+    /// `<ifm|arg_key>KEY</ifm|arg_key><ifm|arg_value>VALUE</ifm|arg_value>`
+    /// `</ifm|tool_call></ifm|tool_calls>`. vLLM name: `k2_horizon`.
+    K2Horizon,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -279,6 +301,11 @@ impl Format {
         Format::MiniMaxM3,
         Format::Plamo3,
         Format::Inkling,
+        Format::HyV3,
+        Format::HyV4,
+        Format::IquestQ1,
+        Format::TeleChat4,
+        Format::K2Horizon,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -358,6 +385,11 @@ impl Format {
             Format::MiniMaxM3 => &minimax_m3::MINIMAX_M3,
             Format::Plamo3 => &plamo3::PLAMO3,
             Format::Inkling => &inkling::INKLING,
+            Format::HyV3 => &hy::HY_V3,
+            Format::HyV4 => &hy::HY_V4,
+            Format::IquestQ1 => &glm::IQUEST_Q1,
+            Format::TeleChat4 => &glm::TELECHAT4,
+            Format::K2Horizon => &k2_horizon::K2_HORIZON,
             Format::Custom(custom) => custom.description(),
         }
     }

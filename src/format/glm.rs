@@ -13,6 +13,11 @@
 //! `</tool_call>` after it. Keys end at `</arg_key>`, values are verbatim
 //! between `<arg_value>` and `</arg_value>`. Both versions read either
 //! layout; they differ only in where an `<arg_key>` inside a value ends it.
+//!
+//! Two models write the same shape under other tags: IQuest Q1 in its own
+//! wrapper (`<iquest_tool_call>NAME…</iquest_tool_call>`, SGLang's
+//! `iquest_q1`), and TeleChat4 with `<param_key>`/`<param_value>` in place
+//! of `<arg_key>`/`<arg_value>` (`telechat4`).
 
 use super::{Description, NameEnd, Recoveries, Role};
 
@@ -70,6 +75,7 @@ const fn glm(
             call_open_without_close: false,
         },
         json: None,
+        marker_suffix: "",
     }
 }
 
@@ -77,6 +83,59 @@ const fn glm(
 // value ends it (a missing `</arg_value>`) only at a line start, and a file
 // that quotes GLM's markup inline stays whole. GLM-4.7's compact layout has
 // no line starts: there any `<arg_key>` ends an open value.
-pub(crate) static GLM45: Description = glm("glm45", &["glm-4.5", "glm4", "glm46"], true);
-// GLM-5 writes GLM-4.7's layout.
-pub(crate) static GLM47: Description = glm("glm47", &["glm-4.7", "glm5"], false);
+// iFlytek Spark (SGLang's `spark25`, vLLM's `spark3`), Naver's
+// HyperCLOVAX-SEED-Think and Poolside's Laguna (vLLM's `poolside_v1`,
+// Ollama's `laguna`) write GLM-4.5's calls.
+pub(crate) static GLM45: Description = glm(
+    "glm45",
+    &[
+        "glm-4.5",
+        "glm4",
+        "glm46",
+        "spark25",
+        "spark3",
+        "hyperclovax",
+        "poolside_v1",
+        "laguna",
+    ],
+    true,
+);
+// GLM-5 writes GLM-4.7's layout, and so does inclusionAI's Ling 3 (vLLM's
+// and SGLang's `ling3`).
+pub(crate) static GLM47: Description = glm("glm47", &["glm-4.7", "glm5", "ling3"], false);
+
+/// GLM-4.5's markers with another wrapper or other key and value tags.
+const fn respelled(name: &'static str, markers: &'static [(Role, &'static str)]) -> Description {
+    Description {
+        markers,
+        ..glm(name, &[], true)
+    }
+}
+
+pub(crate) static IQUEST_Q1: Description = respelled(
+    "iquest_q1",
+    &[
+        (Role::CallOpen, "<iquest_tool_call>"),
+        (Role::CallClose, "</iquest_tool_call>"),
+        (Role::ParamOpen, "<arg_key>"),
+        (Role::KeyClose, "</arg_key>"),
+        (Role::ValueOpen, "<arg_value>"),
+        (Role::ParamClose, "</arg_value>"),
+        (Role::ReasoningOpen, "<think>"),
+        (Role::ReasoningClose, "</think>"),
+    ],
+);
+
+pub(crate) static TELECHAT4: Description = respelled(
+    "telechat4",
+    &[
+        (Role::CallOpen, "<tool_call>"),
+        (Role::CallClose, "</tool_call>"),
+        (Role::ParamOpen, "<param_key>"),
+        (Role::KeyClose, "</param_key>"),
+        (Role::ValueOpen, "<param_value>"),
+        (Role::ParamClose, "</param_value>"),
+        (Role::ReasoningOpen, "<think>"),
+        (Role::ReasoningClose, "</think>"),
+    ],
+);

@@ -26,9 +26,11 @@ mod gigachat;
 mod glm;
 mod harmony;
 mod hermes;
-mod json_lists;
+mod hy;
 mod inkling;
+mod json_lists;
 mod json_wrapped;
+mod k2_horizon;
 mod kimi_k2;
 mod kimi_k3;
 mod llama3;
@@ -542,6 +544,33 @@ pub(crate) struct Description {
     /// Whether calls are written as JSON, and how; `None`: parameters are
     /// marked up (`ParamOpen`, `ParamClose`).
     pub json: Option<Json>,
+    /// A suffix every marker that ends in `>` carries just before it, one
+    /// per model checkpoint (Tencent Hy's `<tool_call:opensource>`): the
+    /// markers above are spelled with it, and setting another
+    /// ([`FormatBuilder::marker_suffix`], [`Format::with_marker_suffix`], a
+    /// format file's `marker_suffix`) respells each of them. Empty: none.
+    pub marker_suffix: &'static str,
+}
+
+/// `marker` with `suffix` written before its closing `>` (unchanged when it
+/// does not end in one).
+pub(crate) fn with_suffix(marker: &str, suffix: &str) -> String {
+    match marker.strip_suffix('>') {
+        Some(head) if !suffix.is_empty() => format!("{head}{suffix}>"),
+        _ => marker.to_owned(),
+    }
+}
+
+/// `marker` without the `suffix` before its closing `>`, the spelling
+/// [`with_suffix`] makes it from.
+pub(crate) fn without_suffix(marker: &str, suffix: &str) -> String {
+    match marker
+        .strip_suffix('>')
+        .and_then(|m| m.strip_suffix(suffix))
+    {
+        Some(head) if !suffix.is_empty() => format!("{head}>"),
+        _ => marker.to_owned(),
+    }
 }
 
 impl Description {
@@ -568,6 +597,7 @@ impl Description {
         wrapped_arguments: &[],
         recoveries: Recoveries::NONE,
         json: None,
+        marker_suffix: "",
     };
 
     /// A format that writes its calls as JSON: the fields that only

@@ -118,6 +118,14 @@ impl Format {
         ("minimax-m3", Format::MiniMaxM3),
         ("plamo-3", Format::Plamo3),
         ("inkling", Format::Inkling),
+        ("ling-3", Format::Glm47),
+        ("hyperclovax-seed-think", Format::Glm45),
+        ("hy3", Format::HyV3),
+        ("hy4", Format::HyV4),
+        ("laguna", Format::Glm45),
+        ("iquest-q1", Format::IquestQ1),
+        ("telechat4", Format::TeleChat4),
+        ("k2-horizon", Format::K2Horizon),
     ];
 
     /// The format the model named `model` writes, from
@@ -336,6 +344,14 @@ mod tests {
         "MiniMaxAI/MiniMax-M3",
         "pfnet/plamo-3-nict-31b-instruct",
         "thinkingmachines/Inkling",
+        "inclusionAI/Ling-3-Flash",
+        "naver-hyperclovax/HyperCLOVAX-SEED-Think-32B",
+        "tencent/Hy3",
+        "tencent/Hy4-preview",
+        "poolside/Laguna-XS.2",
+        "IQuestLab/IQuest-Q1-40B",
+        "Tele-AI/TeleChat4-36B",
+        "LLM360/K2-Horizon",
     ];
 
     #[test]
@@ -540,6 +556,14 @@ mod tests {
             ("pfnet/plamo-3-nict-8b-instruct", Plamo3),
             ("plamo3:31b", Plamo3),
             ("thinkingmachines/Inkling-Small", Inkling),
+            ("inclusionAI/Ling-3-Flash", Glm47),
+            ("naver-hyperclovax/HyperCLOVAX-SEED-Think-14B", Glm45),
+            ("tencent/Hy3", HyV3),
+            ("tencent/Hy4-preview", HyV4),
+            ("poolside/Laguna-M.1", Glm45),
+            ("IQuestLab/IQuest-Q1-40B", IquestQ1),
+            ("Tele-AI/TeleChat4-36B", TeleChat4),
+            ("LLM360/K2-Horizon-36B", K2Horizon),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

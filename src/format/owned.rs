@@ -12,8 +12,8 @@ use std::sync::{Mutex, OnceLock};
 
 use super::rules::{Layout, Shape};
 use super::{
-    BodyKeys, CallSyntax, Description, DescriptionError, Format, Headers, IdInName, Json, NameEnd,
-    Recoveries, Role, Syntax,
+    with_suffix, without_suffix, BodyKeys, CallSyntax, Description, DescriptionError, Format,
+    Headers, IdInName, Json, NameEnd, Recoveries, Role, Syntax,
 };
 use crate::engine::Compiled;
 
@@ -77,6 +77,9 @@ pub(crate) struct Owned {
     pub wrapped_arguments: Vec<String>,
     pub recoveries: Recoveries,
     pub json: Option<OwnedJson>,
+    /// Markers are kept without it and spelled with it (see
+    /// `Description::marker_suffix`).
+    pub marker_suffix: String,
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -98,8 +101,9 @@ impl Owned {
             markers: desc
                 .markers
                 .iter()
-                .map(|&(r, t)| (r, t.to_owned()))
+                .map(|&(r, t)| (r, without_suffix(t, desc.marker_suffix)))
                 .collect(),
+            marker_suffix: desc.marker_suffix.to_owned(),
             func_name_end: desc.func_name_end,
             param_name_end: desc.param_name_end,
             strip_one_newline: desc.strip_one_newline,
@@ -172,6 +176,19 @@ impl Owned {
         for alias in &self.aliases {
             check_name(alias)?;
         }
+        self.check_shape()
+    }
+
+    /// The markers as the engine reads them: with the suffix.
+    fn spelled_markers(&self) -> Vec<(Role, String)> {
+        self.markers
+            .iter()
+            .map(|(r, t)| (*r, with_suffix(t, &self.marker_suffix)))
+            .collect()
+    }
+
+    /// The rules of descriptions, names aside.
+    fn check_shape(&self) -> Result<(), DescriptionError> {
         if self.wrapped_arguments.iter().any(String::is_empty) {
             return Err(DescriptionError::EmptyKeys("wrapped arguments"));
         }
@@ -198,8 +215,8 @@ impl Owned {
                 return Err(DescriptionError::EmptyKeys("elements"));
             }
         }
-        let markers: Vec<(Role, &str)> =
-            self.markers.iter().map(|(r, t)| (*r, t.as_str())).collect();
+        let spelled = self.spelled_markers();
+        let markers: Vec<(Role, &str)> = spelled.iter().map(|(r, t)| (*r, t.as_str())).collect();
         let follows: Vec<(Role, &[Role])> = self
             .follows
             .iter()
@@ -236,8 +253,19 @@ impl Owned {
     /// Checks the description and compiles it, once per process for equal
     /// descriptions.
     pub(crate) fn compile(self) -> Result<&'static Compiled, DescriptionError> {
-        static KEPT: OnceLock<Mutex<HashMap<Owned, &'static Compiled>>> = OnceLock::new();
         self.check()?;
+        self.keep()
+    }
+
+    /// A built-in format with another setting (a marker suffix), under the
+    /// built-in's own name: checked as a built-in one is, its name aside.
+    pub(crate) fn compile_variant(self) -> Result<&'static Compiled, DescriptionError> {
+        self.check_shape()?;
+        self.keep()
+    }
+
+    fn keep(self) -> Result<&'static Compiled, DescriptionError> {
+        static KEPT: OnceLock<Mutex<HashMap<Owned, &'static Compiled>>> = OnceLock::new();
         let kept = KEPT.get_or_init(Default::default);
         // A panic elsewhere while the lock was held left the map whole: it
         // is only ever inserted into.
@@ -258,11 +286,12 @@ impl Owned {
             name: leak_str(&self.name),
             aliases: leak_strs(&self.aliases),
             markers: Vec::leak(
-                self.markers
+                self.spelled_markers()
                     .iter()
                     .map(|(r, t)| (*r, leak_str(t)))
                     .collect(),
             ),
+            marker_suffix: leak_str(&self.marker_suffix),
             func_name_end: self.func_name_end,
             param_name_end: self.param_name_end,
             strip_one_newline: self.strip_one_newline,

@@ -82,4 +82,5 @@ pub(crate) static QWEN3_CODER: Description = Description {
         call_open_without_close: false,
     },
     json: None,
+    marker_suffix: "",
 };

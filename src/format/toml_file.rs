@@ -19,6 +19,7 @@ struct File {
     #[serde(default)]
     aliases: Vec<Spanned<String>>,
     base: Option<Spanned<String>>,
+    marker_suffix: Option<String>,
     markers: Option<Spanned<BTreeMap<Spanned<RoleKey>, Spanned<Spellings>>>>,
     names: Option<Names>,
     values: Option<Values>,
@@ -436,6 +437,9 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             .aliases
             .push((alias.get_ref().clone(), alias.span().start));
         b = b.alias(alias.into_inner());
+    }
+    if let Some(suffix) = file.marker_suffix {
+        b = b.marker_suffix(suffix);
     }
     for (role, spellings) in file.markers.map(Spanned::into_inner).unwrap_or_default() {
         let RoleKey(role) = role.into_inner();

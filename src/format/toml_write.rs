@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{Description, Format, NameEnd, Role};
+use super::{without_suffix, Description, Format, NameEnd, Role};
 
 /// `text` as a TOML basic string.
 fn quoted(text: &str) -> String {
@@ -65,13 +65,17 @@ fn write(d: &Description) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# {}'s description as a format file.", d.name);
     let _ = writeln!(out, "name = {}", quoted(&format!("custom_{}", d.name)));
+    if !d.marker_suffix.is_empty() {
+        // The markers below are written without it.
+        let _ = writeln!(out, "marker_suffix = {}", quoted(d.marker_suffix));
+    }
     out.push_str("\n[markers]\n");
     for role in Role::ALL {
-        let texts: Vec<&str> = d
+        let texts: Vec<String> = d
             .markers
             .iter()
             .filter(|(r, _)| *r == role)
-            .map(|(_, t)| *t)
+            .map(|(_, t)| without_suffix(t, d.marker_suffix))
             .collect();
         match texts.as_slice() {
             [] => {}
@@ -79,7 +83,12 @@ fn write(d: &Description) -> String {
                 let _ = writeln!(out, "{} = {}", role.key(), quoted(one));
             }
             many => {
-                let _ = writeln!(out, "{} = {}", role.key(), list(many.iter().copied()));
+                let _ = writeln!(
+                    out,
+                    "{} = {}",
+                    role.key(),
+                    list(many.iter().map(String::as_str))
+                );
             }
         }
     }

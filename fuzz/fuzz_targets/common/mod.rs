@@ -123,6 +123,11 @@ pub fn markup(format: Format) -> bool {
             | Format::SolarOpen2
             | Format::DeepSeekV41
             | Format::GigaChat35
+            | Format::HyV3
+            | Format::HyV4
+            | Format::IquestQ1
+            | Format::TeleChat4
+            | Format::K2Horizon
     )
 }
 
