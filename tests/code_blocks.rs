@@ -3,7 +3,7 @@
 
 mod common;
 
-use toolcall_stream::{coalesce, DiagnosticKind, Format, Message, Parser};
+use toolcall_stream::{coalesce, DiagnosticKind, Format, Message, Parser, Role};
 
 fn parser(format: Format, calls: bool) -> Parser {
     Parser::builder()
@@ -36,7 +36,13 @@ fn find_clean_calls() -> Vec<(Format, String)> {
             !message.tool_calls.is_empty() && message.diagnostics.is_empty()
         });
         if let Some(fixture) = pick {
-            found.push((*format, String::from_utf8(fixture.input).unwrap()));
+            // The model's end of turn ends the output wherever it is, a
+            // code block too: the examples here go on after it.
+            let mut text = String::from_utf8(fixture.input).unwrap();
+            for (_, marker) in format.markers().filter(|(r, _)| *r == Role::EndOfTurn) {
+                text = text.replace(marker, "");
+            }
+            found.push((*format, text));
         }
     }
     found

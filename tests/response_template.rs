@@ -1,17 +1,22 @@
 //! Formats read from models' `response_template` metadata (vLLM's `hf` and
 //! `beam` parsers): tokenizer configurations as checkpoints ship them, in
-//! tests/fixtures/hf/, read into formats that parse the models' outputs,
+//! tests/model_configs/, read into formats that parse the models' outputs,
 //! whole and at every chunk size.
 
 mod common;
 
 use std::sync::Arc;
 
-use common::{check_contract, chunked, fixtures_dir, message_of, one_shot};
+use common::{check_contract, chunked, message_of, one_shot};
 use toolcall_stream::{Format, Ids, Parser, Reasoning, ResponseTemplateError, Role, Tools};
 
+/// The model configs (`tokenizer_config.json`s) and their sample outputs.
+fn configs_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/model_configs")
+}
+
 fn read(file: &str) -> String {
-    std::fs::read_to_string(fixtures_dir().join("hf").join(file)).unwrap()
+    std::fs::read_to_string(configs_dir().join(file)).unwrap()
 }
 
 fn parser(format: Format, reasoning: Reasoning) -> Parser {
@@ -122,7 +127,7 @@ fn the_names_hf_and_beam_ask_for_the_model_config() {
         .needs_response_template());
 }
 
-/// Every output in tests/fixtures/hf/ gives the calls vLLM 0.33's `hf`
+/// Every output in tests/model_configs/ gives the calls vLLM 0.33's `hf`
 /// parser gives with the same config (its non-streaming results, in
 /// `vllm_hf_expected.json`), whole and at every chunk size.
 #[test]

@@ -106,6 +106,17 @@ fn rejected_calls_come_back_as_their_text() {
                 "{}: {content:?}",
                 fixture.name
             );
+        } else if fixture.format == Format::Inkling {
+            // Inkling: block markers and message ends are structure, a
+            // thinking block reasoning; each rejected call comes back
+            // whole, from its block's opener on.
+            assert!(content.len() <= input.len(), "{}", fixture.name);
+            assert_eq!(
+                content.matches("<|content_invoke_tool_json|>").count(),
+                lenient.tool_calls.len(),
+                "{}: {content:?}",
+                fixture.name
+            );
         } else if fixture.hold_text_after_wrapper {
             // Held stray text is content before the call's text, so the
             // order differs; nothing is lost or repeated.

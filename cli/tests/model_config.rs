@@ -11,7 +11,7 @@ fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .unwrap()
-        .join("tests/fixtures/hf")
+        .join("tests/model_configs")
         .join(name)
 }
 

@@ -11,6 +11,11 @@ fn every_format_is_detected_or_said_not_to_be() {
                     format,
                     // Openers that are plain words; no opener at all (opt-in).
                     Format::Phi4MiniJson | Format::GigaChat3 | Format::BareJson
+                    // Another format's openers: Hermes's `<tool_call>`,
+                    // LFM2's markers, GLM's and Hermes's `<tool_call>`.
+                    | Format::Ernie45 | Format::OpenPanguV2 | Format::TeleChat4
+                    // Output that starts inside the prompt's header.
+                    | Format::Inkling
                 ),
             "{format}"
         );

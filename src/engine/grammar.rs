@@ -456,8 +456,11 @@ impl Engine {
                 Role::ItemOpen if desc.recoveries.bare_function => self.begin_item(text, sink),
                 Role::HeadOpen | Role::ChannelOpen => self.begin_header(text),
                 // A block's opener without a header before it (Inkling's
-                // `<|content_text|>` after a block's end): an empty header.
-                Role::ArgsOpen if self.headers().is_some_and(|h| h.name_only) => {
+                // `<|content_text|>` after a block's end): an empty header;
+                // text in a code block, as a header's opener is there.
+                Role::ArgsOpen
+                    if self.headers().is_some_and(|h| h.name_only) && !self.in_code_block() =>
+                {
                     self.begin_header("");
                     self.header_marker(role, text, sink);
                 }

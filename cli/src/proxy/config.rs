@@ -555,7 +555,7 @@ mod tests {
     fn a_model_config_gives_every_models_format_named_as_vllm_names_it() {
         let config_file = concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/../tests/fixtures/hf/json_calls.tokenizer_config.json"
+            "/../tests/model_configs/json_calls.tokenizer_config.json"
         );
         let flags = ["--format-from-model-config", config_file];
         let config = Config::from_args(&args(&flags)).unwrap();
