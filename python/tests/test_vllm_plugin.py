@@ -155,6 +155,9 @@ def differences(case, content, calls):
 
 
 EXPECTED = {c["id"]: c for c in json.loads((CONFORMANCE / "expected.json").read_text())["cases"]}
+# Tencent Hy's markers carry the checkpoint's suffix (`<tool_call:opensource>`);
+# the vendored cases were produced with a vocabulary that has none.
+UNSUFFIXED_ORACLE = {"hy_v3", "hy_v4"}
 LISTED = {d["id"]: d["reason"] for d in json.loads((CONFORMANCE / "divergences.json").read_text())}
 
 
@@ -167,6 +170,9 @@ def test_each_difference_from_vllms_own_parser_is_listed(case):
     name, tools = format_of(case), case.get("tools") or None
     if not tools:
         pytest.skip("no tools: vLLM serves tool_choice none, calling no parser for calls")
+    if case["parser"] in UNSUFFIXED_ORACLE:
+        pytest.skip("vLLM read these with an unsuffixed vocabulary: compared in tests/conformance.rs, "
+                    "with the marker suffix set to match")
     # The whole output, as vLLM's non-streaming result it is compared with.
     content, calls = whole(name, case["text"], tools)
     diffs = differences(case, content, calls)
