@@ -163,6 +163,16 @@ const DIFFERENT: &[(&str, &str)] = &[
          reads the V4.1 call it is",
     ),
     (
+        "llama3_json/llama4_type_function_key",
+        "as `llama3_json/bare_at_start`",
+    ),
+    (
+        "step3/text_after_type.hold",
+        "`<｜tool_calls_begin｜>` is also R1's opener: with `hold_text_after_wrapper`, R1's candidate \
+         holds the block to its `<｜tool_calls_end｜>` after Step-3's gave up at the text after the \
+         type, and the bare invoke inside, which Step-3 alone recovers, is content with the block",
+    ),
+    (
         "iquest_q1/glm_wrapper_is_text",
         "GLM's `<tool_call>` is text to `iquest_q1` (`foreign_format`); `auto` reads the GLM call it is",
     ),
@@ -449,7 +459,10 @@ fn r1_and_step3_share_an_opener_and_their_items_tell_them_apart() {
                  name=\"get_weather\"><steptml:parameter name=\"city\">Paris</steptml:parameter>\
                  </steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>";
     for (text, name) in [(r1, "deepseek_v3"), (step3, "step3")] {
-        let mut parser = Parser::new(Format::Auto);
+        let mut parser = Parser::builder()
+            .format(Format::Auto)
+            .ids(Ids::sequential("call_"))
+            .build();
         let message = parser.parse(text);
         assert_eq!(
             calls(&message),
