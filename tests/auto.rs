@@ -474,7 +474,9 @@ fn r1_and_step3_share_an_opener_and_their_items_tell_them_apart() {
             "{name}: {message:?}"
         );
         assert!(
-            message.diagnostics[0].message.contains(&format!("`{name}`")),
+            message.diagnostics[0]
+                .message
+                .contains(&format!("`{name}`")),
             "{name}: {message:?}"
         );
         let whole = coalesce(one_shot(&mut parser, text.as_bytes()));

@@ -446,7 +446,7 @@ impl Engine {
                     let body_here = |j: crate::format::Json| {
                         j.body.is_some()
                             && (j.body_openers.contains(&text)
-                                || !desc.has(Role::FuncOpen) && !desc.has(Role::ParamOpen))
+                                || (!desc.has(Role::FuncOpen) && !desc.has(Role::ParamOpen)))
                     };
                     if desc.json.is_some_and(body_here) {
                         self.begin_json(true);

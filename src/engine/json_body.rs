@@ -311,7 +311,12 @@ impl BodyReader {
             self.problem = Some(BodyProblem::BadName);
             return;
         }
-        if self.needs_tool && !opts.tools.as_ref().is_some_and(|tools| tools.contains(name)) {
+        if self.needs_tool
+            && !opts
+                .tools
+                .as_ref()
+                .is_some_and(|tools| tools.contains(name))
+        {
             self.problem = Some(BodyProblem::NotACall);
             return;
         }

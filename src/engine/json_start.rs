@@ -334,7 +334,10 @@ mod tests {
             b.build()
         };
         for (reasoning, text) in [
-            (Reasoning::On, format!("<think>\nwhich tool?\n</think>\n\n{call}")),
+            (
+                Reasoning::On,
+                format!("<think>\nwhich tool?\n</think>\n\n{call}"),
+            ),
             (Reasoning::Started, format!("which tool?</think>\n{call}")),
         ] {
             let whole = parser(reasoning, Some(&tools)).parse(&text);

@@ -340,7 +340,8 @@ impl Engine {
                 // An id whose separators were lost (`functionsexec5`) names a
                 // tool of the request once they are taken out.
                 if let Some(tools) = self.opts.tools.as_ref().filter(|t| !t.contains(name)) {
-                    if let Some(found) = id.name_without_separators(written, |n| tools.contains(n)) {
+                    if let Some(found) = id.name_without_separators(written, |n| tools.contains(n))
+                    {
                         name = found;
                         let index = Some(self.call.count());
                         super::diagnostic(
