@@ -68,7 +68,9 @@ pub enum DiagnosticKind {
     /// A function name inside the wrapper (`<tool_call>` then
     /// `<function=`) was malformed: one with whitespace inside is kept as
     /// written; one that could not be read (empty, too long, a control
-    /// character or a marker inside) sends the opening back to content.
+    /// character or a marker inside) sends the opening back to content. A
+    /// call id that holds the name without its separators (Kimi's
+    /// `functionsexec5`) is read as the request's tool it names, the id kept.
     InvalidName,
     /// A call named the same parameter twice; both are in its arguments.
     DuplicateParameter,

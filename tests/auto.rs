@@ -163,6 +163,16 @@ const DIFFERENT: &[(&str, &str)] = &[
          reads the V4.1 call it is",
     ),
     (
+        "llama3_json/llama4_type_function_key",
+        "as `llama3_json/bare_at_start`",
+    ),
+    (
+        "step3/text_after_type.hold",
+        "`<｜tool_calls_begin｜>` is also R1's opener: with `hold_text_after_wrapper`, R1's candidate \
+         holds the block to its `<｜tool_calls_end｜>` after Step-3's gave up at the text after the \
+         type, and the bare invoke inside, which Step-3 alone recovers, is content with the block",
+    ),
+    (
         "iquest_q1/glm_wrapper_is_text",
         "GLM's `<tool_call>` is text to `iquest_q1` (`foreign_format`); `auto` reads the GLM call it is",
     ),
@@ -185,7 +195,8 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
         // (`functools`, `function call`), or there is none (`bare_json`,
         // opt-in: JSON content would be calls; Inkling's output starts
         // inside the header its prompt opened; TeleChat4 opens with GLM's
-        // and Hermes's `<tool_call>`, and is named rather than detected).
+        // and Hermes's `<tool_call>`, and is named rather than detected; so
+        // is Laguna, whose tags are GLM's and bare JSON has no opener).
         // openPangu V2 writes LFM2's markers, which `auto` gives to LFM2.
         if matches!(
             fixture.format,
@@ -195,6 +206,7 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
                 | Format::OpenPanguV2
                 | Format::Inkling
                 | Format::TeleChat4
+                | Format::PoolsideV1
         ) {
             continue;
         }
@@ -437,4 +449,40 @@ fn each_foreign_format_is_reported_once_per_stream_and_at_the_same_place_for_eve
         coalesce(feed_cut(&mut parser, text.as_bytes(), &bytewise)),
         whole
     );
+}
+
+#[test]
+fn r1_and_step3_share_an_opener_and_their_items_tell_them_apart() {
+    let r1 = "Let me check.\n<｜tool_calls_begin｜><｜tool▁call▁begin｜>function<｜tool▁sep｜>get_weather\n\
+              ```json\n{\"city\": \"Paris\"}\n```<｜tool▁call▁end｜><｜tool_calls_end｜>";
+    let step3 = "<｜tool_calls_begin｜><｜tool_call_begin｜>function<｜tool_sep｜><steptml:invoke \
+                 name=\"get_weather\"><steptml:parameter name=\"city\">Paris</steptml:parameter>\
+                 </steptml:invoke><｜tool_call_end｜><｜tool_calls_end｜>";
+    for (text, name) in [(r1, "deepseek_v3"), (step3, "step3")] {
+        let mut parser = Parser::builder()
+            .format(Format::Auto)
+            .ids(Ids::sequential("call_"))
+            .build();
+        let message = parser.parse(text);
+        assert_eq!(
+            calls(&message),
+            [(
+                "get_weather".to_owned(),
+                "{\"city\": \"Paris\"}".to_owned(),
+                true
+            )],
+            "{name}: {message:?}"
+        );
+        assert!(
+            message.diagnostics[0]
+                .message
+                .contains(&format!("`{name}`")),
+            "{name}: {message:?}"
+        );
+        let whole = coalesce(one_shot(&mut parser, text.as_bytes()));
+        for (cut, _) in text.char_indices() {
+            let split = coalesce(feed_cut(&mut parser, text.as_bytes(), &[cut]));
+            assert_eq!(split, whole, "{name}: cut at {cut}");
+        }
+    }
 }

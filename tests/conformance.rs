@@ -90,8 +90,8 @@ const PARSERS: &[(&str, Format)] = &[
     ("ling3", Format::Glm47),
     ("hy_v3", Format::HyV3),
     ("hy_v4", Format::HyV4),
-    ("poolside_v1", Format::Glm45),
     ("k2_horizon", Format::K2Horizon),
+    ("poolside_v1", Format::PoolsideV1),
 ];
 
 /// The marker suffix of the checkpoint vLLM's parser was run with, where a
@@ -137,6 +137,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::HyV3, 4),
     (Format::HyV4, 5),
     (Format::K2Horizon, 5),
+    (Format::PoolsideV1, 4),
 ];
 
 struct Case {

@@ -39,6 +39,7 @@ const BASES: &[Format] = &[
     Format::IquestQ1,
     Format::TeleChat4,
     Format::K2Horizon,
+    Format::PoolsideV1,
 ];
 
 const TEXT: &[&str] = &[

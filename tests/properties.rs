@@ -1174,6 +1174,8 @@ properties!(
     glm_calls().prop_map(|v| respell(&v, K2_HORIZON))
 );
 
+properties!(poolside_v1, Format::PoolsideV1, glm_output(), glm_calls());
+
 /// GLM's output in K2-Horizon's `ifm|` tags: `<tool_call>` opens a group
 /// and its call, `</tool_call>` closes both.
 const K2_HORIZON: &[(&[u8], &[u8])] = &[

@@ -14,6 +14,8 @@ fn every_format_is_detected_or_said_not_to_be() {
                     // Another format's openers: Hermes's `<tool_call>`,
                     // LFM2's markers, GLM's and Hermes's `<tool_call>`.
                     | Format::Ernie45 | Format::OpenPanguV2 | Format::TeleChat4
+                    // GLM's tags, and bare JSON with no opener at all.
+                    | Format::PoolsideV1
                     // Output that starts inside the prompt's header.
                     | Format::Inkling
                 ),

@@ -397,6 +397,11 @@ impl Engine {
             State::Start => {
                 self.state = State::Content;
                 self.on_marker(role, sink);
+                // Reasoning before the output's first text keeps its start:
+                // a body may open the content after it.
+                if role.is_reasoning() && self.state == State::Content {
+                    self.state = State::Start;
+                }
             }
             State::Content => match role {
                 Role::ReasoningOpen if !self.in_reasoning() => {
@@ -435,11 +440,13 @@ impl Engine {
                         .is_some_and(|json| json.unclosed_openers.contains(&text));
                     self.name.clear();
                     // A JSON body right after the wrapper's opener (after a
-                    // function opener, where the format has one).
+                    // function opener, where the format has one; never where
+                    // parameters are marked up).
                     // (Mistral: a body, or a name, by what follows.)
                     let body_here = |j: crate::format::Json| {
                         j.body.is_some()
-                            && (!desc.has(Role::FuncOpen) || j.body_openers.contains(&text))
+                            && (j.body_openers.contains(&text)
+                                || (!desc.has(Role::FuncOpen) && !desc.has(Role::ParamOpen)))
                     };
                     if desc.json.is_some_and(body_here) {
                         self.begin_json(true);
@@ -732,7 +739,7 @@ impl Engine {
         self.opts.reasoning != crate::Reasoning::Off
             && matches!(
                 self.state,
-                State::Content | State::AfterCall | State::AfterJson
+                State::Start | State::Content | State::AfterCall | State::AfterJson
             )
     }
 }

@@ -144,6 +144,10 @@ pub(crate) struct BodyReader {
     /// A call of a list ended at the last event: the engine hands its raw
     /// text on before reading further.
     pub ended_in_list: bool,
+    /// The body opened without a marker in a format where such a body is a
+    /// call only when the keys before its name are arguments keys and its
+    /// name is one of the request's tools (`Json::unmarked_needs_tool`).
+    pub needs_tool: bool,
 }
 
 impl BodyReader {
@@ -152,6 +156,7 @@ impl BodyReader {
         self.list = false;
         self.new_object();
         self.problem = None;
+        self.needs_tool = false;
     }
 
     fn new_object(&mut self) {
@@ -272,6 +277,9 @@ impl BodyReader {
                 } else {
                     Field::Skip
                 };
+                if self.needs_tool && self.field == Field::Skip && !self.name_done {
+                    self.problem = Some(BodyProblem::NotACall);
+                }
             }
             JsonEvent::EndObject if self.depth == object_depth => {
                 self.depth -= 1;
@@ -301,6 +309,15 @@ impl BodyReader {
         let name = self.name.trim();
         if name.is_empty() || name.chars().any(char::is_control) {
             self.problem = Some(BodyProblem::BadName);
+            return;
+        }
+        if self.needs_tool
+            && !opts
+                .tools
+                .as_ref()
+                .is_some_and(|tools| tools.contains(name))
+        {
+            self.problem = Some(BodyProblem::NotACall);
             return;
         }
         if !call.may_start_call(opts, sink) {

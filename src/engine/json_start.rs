@@ -39,6 +39,12 @@ impl Engine {
     /// state; the first other byte decides, and is left for the state it
     /// leads to.
     pub(super) fn start_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        if self.in_reasoning() && self.desc().has(crate::format::Role::ReasoningClose) {
+            // Reasoning before the content: the content's start is still
+            // to come.
+            self.content(sink, s);
+            return s.len();
+        }
         let ws = leading_ws(s);
         if ws > 0 {
             self.content(sink, &s[..ws]);
@@ -61,6 +67,11 @@ impl Engine {
         self.unclosed_wrapper = true;
         self.name.clear();
         self.begin_json(true);
+        if self.json().unmarked_needs_tool {
+            // JSON that is not a call of the request's tools is content here.
+            self.json.body.needs_tool = true;
+            self.json.content_json = true;
+        }
         if S::WANTS_RAW {
             // Strict mode: the opening starts at this byte.
             sink.raw("", true);
@@ -299,5 +310,68 @@ mod tests {
         let m = parse(text);
         assert!(m.tool_calls.is_empty());
         assert_eq!(m.content.as_deref(), Some(text));
+    }
+
+    /// Laguna's bare JSON (`Json::unmarked_needs_tool`): after reasoning that
+    /// opened the output, at every split; a tool the request does not name,
+    /// or no tools at all, leave it content.
+    #[test]
+    fn an_unmarked_body_after_reasoning_needs_a_requested_tool() {
+        use crate::{Format, Reasoning, Tools};
+        let tools = Tools::from_json(
+            r#"[{"type": "function", "function": {"name": "f", "parameters": {}}}]"#,
+        )
+        .unwrap();
+        let call = "{\"name\": \"f\", \"arguments\": {\"a\": 1}}";
+        let parser = |reasoning, tools: Option<&Tools>| {
+            let mut b = Parser::builder()
+                .format(Format::PoolsideV1)
+                .reasoning(reasoning)
+                .ids(Ids::sequential("call_"));
+            if let Some(tools) = tools {
+                b = b.tools(tools.clone());
+            }
+            b.build()
+        };
+        for (reasoning, text) in [
+            (
+                Reasoning::On,
+                format!("<think>\nwhich tool?\n</think>\n\n{call}"),
+            ),
+            (Reasoning::Started, format!("which tool?</think>\n{call}")),
+        ] {
+            let whole = parser(reasoning, Some(&tools)).parse(&text);
+            assert_eq!(whole.tool_calls.len(), 1, "{text:?}: {whole:?}");
+            assert_eq!(whole.tool_calls[0].arguments, "{\"a\": 1}");
+            assert!(whole
+                .reasoning
+                .as_deref()
+                .is_some_and(|r| r.contains("which tool?")));
+            assert!(whole.diagnostics.is_empty(), "{:?}", whole.diagnostics);
+            for (at, _) in text.char_indices() {
+                let mut p = parser(reasoning, Some(&tools));
+                let mut message = MessageBuilder::new();
+                for piece in [&text[..at], &text[at..]] {
+                    p.feed_with(piece.as_bytes(), |e| message.push(e));
+                }
+                p.finish_with(|e| message.push(e));
+                assert_eq!(
+                    serde_json::to_value(message.finish()).unwrap(),
+                    serde_json::to_value(&whole).unwrap(),
+                    "cut at {at} of {text:?}"
+                );
+            }
+            // No tools: content, quietly.
+            let none = parser(reasoning, None).parse(&text);
+            assert!(none.tool_calls.is_empty());
+            assert!(none.diagnostics.is_empty(), "{:?}", none.diagnostics);
+        }
+        // Text before it, or another name: content, quietly.
+        for text in [format!("Here:\n{call}"), call.replace("\"f\"", "\"g\"")] {
+            let m = parser(Reasoning::Off, Some(&tools)).parse(&text);
+            assert!(m.tool_calls.is_empty(), "{text:?}");
+            assert_eq!(m.content.as_deref(), Some(text.as_str()));
+            assert!(m.diagnostics.is_empty(), "{:?}", m.diagnostics);
+        }
     }
 }

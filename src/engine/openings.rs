@@ -336,7 +336,26 @@ impl Engine {
             // `NAME[CALL_ID]ID`: the text read last is the id.
             (Some(func), _) => self.call.start_call(func, Some(written), &self.opts, sink),
             (None, Some(id)) => {
-                let name = id.name_of(written);
+                let mut name = id.name_of(written);
+                // An id whose separators were lost (`functionsexec5`) names a
+                // tool of the request once they are taken out.
+                if let Some(tools) = self.opts.tools.as_ref().filter(|t| !t.contains(name)) {
+                    if let Some(found) = id.name_without_separators(written, |n| tools.contains(n))
+                    {
+                        name = found;
+                        let index = Some(self.call.count());
+                        super::diagnostic(
+                            sink,
+                            &mut self.call.message,
+                            Kind::InvalidName,
+                            index,
+                            format_args!(
+                                "call id `{written}` lacks the separators around its name; it \
+                                 was read as tool `{name}`, and kept as the call's id"
+                            ),
+                        );
+                    }
+                }
                 self.call.start_call(name, Some(written), &self.opts, sink)
             }
             (None, None) => self.call.start_call(written, None, &self.opts, sink),

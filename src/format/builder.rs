@@ -479,6 +479,16 @@ impl FormatBuilder {
         self
     }
 
+    /// With [`json_open_unmarked`](FormatBuilder::json_open_unmarked): a body
+    /// that opens without a marker is a call only when the keys before its
+    /// name are arguments keys and its name is one of the request's tools;
+    /// any other such JSON is content, quietly (Laguna's bare JSON beside its
+    /// marked-up calls).
+    pub fn json_unmarked_needs_tool(mut self, on: bool) -> FormatBuilder {
+        self.json().unmarked_needs_tool = on;
+        self
+    }
+
     /// Call bodies may follow one another with only whitespace and this
     /// byte between them (Llama 3's `;`).
     pub fn json_body_separator(mut self, separator: u8) -> FormatBuilder {

@@ -236,6 +236,10 @@ pub enum Format {
     /// `<ifm|arg_key>KEY</ifm|arg_key><ifm|arg_value>VALUE</ifm|arg_value>`
     /// `</ifm|tool_call></ifm|tool_calls>`. vLLM name: `k2_horizon`.
     K2Horizon,
+    /// Poolside Laguna: GLM-4.5's calls, and a call as bare JSON
+    /// (`{"name": NAME, "arguments": {…}}`) where it opens the content and
+    /// names one of the request's tools. vLLM name: `poolside_v1`.
+    PoolsideV1,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -306,6 +310,7 @@ impl Format {
         Format::IquestQ1,
         Format::TeleChat4,
         Format::K2Horizon,
+        Format::PoolsideV1,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -390,6 +395,7 @@ impl Format {
             Format::IquestQ1 => &glm::IQUEST_Q1,
             Format::TeleChat4 => &glm::TELECHAT4,
             Format::K2Horizon => &k2_horizon::K2_HORIZON,
+            Format::PoolsideV1 => &glm::POOLSIDE_V1,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -9,7 +9,7 @@
 //! the call's opener to `<｜tool▁sep｜>`, and the arguments are one JSON
 //! object, ended by its own `}`. V3's shape (below) under V3.1 is read as
 //! V3 reads it: what follows `<｜tool▁sep｜>` tells the two apart (the
-//! arguments' `{`, or a name). V3 (R1) also opens its section in three
+//! arguments' `{`, or a name). V3 (R1) also opens its section in four
 //! other spellings, and may leave its closing fence out.
 
 use super::{Description, Json, NameEnd, Recoveries, Role};
@@ -47,10 +47,10 @@ pub(crate) static DEEPSEEK_V31: Description = Description {
 };
 
 /// V3's markers, with the section's opener (and closer) in the other
-/// spellings R1 is seen writing: a space for `▁`, `\_` (escaped
-/// Markdown), and `<｜tool▁calls｜>` without `begin`. Not `_` for `▁`:
-/// `<｜tool_calls_begin｜>` is Step-3's opener, which `auto` tells apart by
-/// it.
+/// spellings R1 is seen writing: `_` or a space for `▁`, `\_` (escaped
+/// Markdown), and `<｜tool▁calls｜>` without `begin`. `<｜tool_calls_begin｜>`
+/// is also Step-3's opener: `auto` gives it to both, and the item after it
+/// (`<｜tool▁call▁begin｜>` or Step-3's `<｜tool_call_begin｜>`) decides.
 const V3_MARKERS: &[(Role, &str)] = &[
     (Role::CallOpen, "<｜tool▁calls▁begin｜>"),
     (Role::CallClose, "<｜tool▁calls▁end｜>"),
@@ -65,6 +65,8 @@ const V3_MARKERS: &[(Role, &str)] = &[
     (Role::CallOpen, "<｜tool\\_calls\\_begin｜>"),
     (Role::CallClose, "<｜tool\\_calls\\_end｜>"),
     (Role::CallOpen, "<｜tool▁calls｜>"),
+    (Role::CallOpen, "<｜tool_calls_begin｜>"),
+    (Role::CallClose, "<｜tool_calls_end｜>"),
 ];
 
 pub(crate) static DEEPSEEK_V3: Description = Description {

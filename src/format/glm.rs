@@ -19,7 +19,7 @@
 //! `iquest_q1`), and TeleChat4 with `<param_key>`/`<param_value>` in place
 //! of `<arg_key>`/`<arg_value>` (`telechat4`).
 
-use super::{Description, NameEnd, Recoveries, Role};
+use super::{BodyKeys, Description, Json, NameEnd, Recoveries, Role};
 
 const MARKERS: &[(Role, &str)] = &[
     (Role::CallOpen, "<tool_call>"),
@@ -83,9 +83,8 @@ const fn glm(
 // value ends it (a missing `</arg_value>`) only at a line start, and a file
 // that quotes GLM's markup inline stays whole. GLM-4.7's compact layout has
 // no line starts: there any `<arg_key>` ends an open value.
-// iFlytek Spark (SGLang's `spark25`, vLLM's `spark3`), Naver's
-// HyperCLOVAX-SEED-Think and Poolside's Laguna (vLLM's `poolside_v1`,
-// Ollama's `laguna`) write GLM-4.5's calls.
+// iFlytek Spark (SGLang's `spark25`, vLLM's `spark3`) and Naver's
+// HyperCLOVAX-SEED-Think write GLM-4.5's calls.
 pub(crate) static GLM45: Description = glm(
     "glm45",
     &[
@@ -95,8 +94,6 @@ pub(crate) static GLM45: Description = glm(
         "spark25",
         "spark3",
         "hyperclovax",
-        "poolside_v1",
-        "laguna",
     ],
     true,
 );
@@ -139,3 +136,23 @@ pub(crate) static TELECHAT4: Description = respelled(
         (Role::ReasoningClose, "</think>"),
     ],
 );
+
+/// Poolside's Laguna (vLLM's and SGLang's `poolside_v1`, Ollama's `laguna`)
+/// writes GLM-4.5's calls, and sometimes a call as bare JSON with no tags,
+/// `{"name": "get_weather", "arguments": {"city": "Paris"}}`. Such an
+/// object is a call only where it opens the content (after reasoning) and
+/// names one of the request's tools: JSON later in the answer, or naming
+/// no tool, is content, quietly.
+pub(crate) static POOLSIDE_V1: Description = Description {
+    json: Some(Json {
+        open_at_start: true,
+        unmarked_needs_tool: true,
+        ..Json::body(BodyKeys {
+            name: &["name"],
+            arguments: &["arguments"],
+            list: false,
+            name_is_key: false,
+        })
+    }),
+    ..glm("poolside_v1", &["laguna"], true)
+};

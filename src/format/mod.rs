@@ -289,6 +289,13 @@ pub(crate) struct Json {
     /// `&quot;` right before `,`, `}`, `]` or `:` in a JSON string is the
     /// string's closing quote, reported (Inkling writes it after URLs).
     pub entity_quotes: bool,
+    /// A body that opens without a marker (`open_at_start`,
+    /// `open_at_line_start`) is a call only when the keys before its name
+    /// are arguments keys and its name is one of the request's tools (so
+    /// never without tools); any other such JSON is content, quietly, as
+    /// JSON in prose is (Laguna's bare `{"name": …, "arguments": …}` beside
+    /// its marked-up calls).
+    pub unmarked_needs_tool: bool,
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -359,6 +366,27 @@ impl IdInName {
             _ => name,
         }
     }
+
+    /// The function name inside an id whose separators were left out or
+    /// replaced (`functionsexec5`, `functions_read_file_3`), when `known`
+    /// accepts it: the id without the prefix's letters, the index's digits
+    /// and the separators (or `_`) between them.
+    pub(crate) fn name_without_separators(
+        self,
+        written: &str,
+        known: impl Fn(&str) -> bool,
+    ) -> Option<&str> {
+        let is_sep = |c: char| c == self.index_sep || c == '_' || self.prefix.ends_with(c);
+        let letters = self.prefix.trim_matches(|c: char| !c.is_alphanumeric());
+        let written = written.trim();
+        let rest = written
+            .strip_prefix(self.prefix)
+            .or_else(|| written.strip_prefix(letters))?;
+        let name = rest
+            .trim_end_matches(|c: char| c.is_ascii_digit())
+            .trim_matches(is_sep);
+        (!name.is_empty() && known(name)).then_some(name)
+    }
 }
 
 impl Json {
@@ -377,6 +405,7 @@ impl Json {
         body_separator: None,
         unclosed_openers: &[],
         body_openers: &[],
+        unmarked_needs_tool: false,
         syntax: Syntax::Json,
         entity_quotes: false,
     };

@@ -122,10 +122,10 @@ impl Format {
         ("hyperclovax-seed-think", Format::Glm45),
         ("hy3", Format::HyV3),
         ("hy4", Format::HyV4),
-        ("laguna", Format::Glm45),
         ("iquest-q1", Format::IquestQ1),
         ("telechat4", Format::TeleChat4),
         ("k2-horizon", Format::K2Horizon),
+        ("laguna", Format::PoolsideV1),
     ];
 
     /// The format the model named `model` writes, from
@@ -348,10 +348,10 @@ mod tests {
         "naver-hyperclovax/HyperCLOVAX-SEED-Think-32B",
         "tencent/Hy3",
         "tencent/Hy4-preview",
-        "poolside/Laguna-XS.2",
         "IQuestLab/IQuest-Q1-40B",
         "Tele-AI/TeleChat4-36B",
         "LLM360/K2-Horizon",
+        "poolside/Laguna-XS.2",
     ];
 
     #[test]
@@ -560,10 +560,11 @@ mod tests {
             ("naver-hyperclovax/HyperCLOVAX-SEED-Think-14B", Glm45),
             ("tencent/Hy3", HyV3),
             ("tencent/Hy4-preview", HyV4),
-            ("poolside/Laguna-M.1", Glm45),
             ("IQuestLab/IQuest-Q1-40B", IquestQ1),
             ("Tele-AI/TeleChat4-36B", TeleChat4),
             ("LLM360/K2-Horizon-36B", K2Horizon),
+            ("poolside/Laguna-M.1", PoolsideV1),
+            ("poolside/Laguna-XS.2.1", PoolsideV1),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

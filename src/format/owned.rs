@@ -53,6 +53,7 @@ pub(crate) struct OwnedJson {
     pub body_openers: Vec<String>,
     pub syntax: CallSyntax,
     pub entity_quotes: bool,
+    pub unmarked_needs_tool: bool,
 }
 
 /// [`Description`], owned.
@@ -152,6 +153,7 @@ impl Owned {
                 unclosed_openers: strings(json.unclosed_openers),
                 body_openers: strings(json.body_openers),
                 entity_quotes: json.entity_quotes,
+                unmarked_needs_tool: json.unmarked_needs_tool,
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -237,6 +239,7 @@ impl Owned {
             item_type: self.item_type.is_some(),
             layout: self.json.as_ref().map_or(Layout::Marked, |json| {
                 Layout::of_json(
+                    markers.iter().any(|(role, _)| *role == Role::ParamOpen),
                     json.headers.is_some(),
                     json.body.is_some(),
                     json.open_at_start || json.open_at_line_start,
@@ -348,6 +351,7 @@ impl Owned {
                 unclosed_openers: leak_strs(&json.unclosed_openers),
                 body_openers: leak_strs(&json.body_openers),
                 entity_quotes: json.entity_quotes,
+                unmarked_needs_tool: json.unmarked_needs_tool,
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,

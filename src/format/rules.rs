@@ -43,9 +43,12 @@ pub(crate) enum Layout {
 
 impl Layout {
     /// A JSON format's layout: headed, a call body (which may open
-    /// `unmarked`), or arguments after a name.
-    pub(crate) fn of_json(headed: bool, body: bool, unmarked: bool) -> Layout {
+    /// `unmarked`), or arguments after a name. A format whose parameters
+    /// are `marked` up (it spells `ParamOpen`) is marked up after its
+    /// markers, its JSON bodies only those that open unmarked (Laguna).
+    pub(crate) fn of_json(marked: bool, headed: bool, body: bool, unmarked: bool) -> Layout {
         match (headed, body) {
+            _ if marked => Layout::Marked,
             (true, _) => Layout::Headed,
             (false, true) => Layout::JsonBody { unmarked },
             (false, false) => Layout::JsonArgs,
@@ -70,6 +73,7 @@ impl Description {
             item_type: self.item_type.is_some(),
             layout: self.json.map_or(Layout::Marked, |json| {
                 Layout::of_json(
+                    self.has(Role::ParamOpen),
                     json.headers.is_some(),
                     json.body.is_some(),
                     json.open_at_start || json.open_at_line_start,

@@ -219,11 +219,11 @@ fn unknown_names_are_rejected_with_the_known_ones_listed() {
             format!(
                 "unknown format {name:?}; known formats: qwen3_coder (aliases: qwen3_xml, qwen3.5, \
                  mimo, nemotron-3-nano, step3p5, step5), glm45 (aliases: glm-4.5, glm4, glm46, spark25, spark3, \
-                 hyperclovax, poolside_v1, laguna), glm47 (aliases: glm-4.7, glm5, ling3), hermes (aliases: granite4, qwen3_json, trinity, exaone), kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
+                 hyperclovax), glm47 (aliases: glm-4.7, glm5, ling3), hermes (aliases: granite4, qwen3_json, trinity, exaone), kimi_k2, deepseek_v31, deepseek_v3, longcat, internlm, jamba, hunyuan_a13b, \
                  granite, phi4_mini_json, mistral, openai (aliases: gpt_oss, harmony), \
                  llama3_json (alias: llama4_json), minimax, cohere_command3 (alias: cohere_command4), \
                  granite-20b-fc, xlam, apertus (alias: apertus2509), gigachat3, xml_tool_use, xml_function_call, bare_json (alias: json), seed_oss, minimax_m2, deepseek_v32, deepseek_v4, xml_invoke, kimi_k3, step3, pythonic (alias: llama4_pythonic), olmo3, lfm2, gemma4, \
-                 functiongemma, ernie45, nemotron_json, openpangu_v2, solar_open2, deepseek_v41, gigachat35, minimax_m3, plamo3, inkling, hy_v3 (alias: hy3), hy_v4 (alias: hy4), iquest_q1, telechat4, k2_horizon (alias: k2h), or auto (detected from the output)"
+                 functiongemma, ernie45, nemotron_json, openpangu_v2, solar_open2, deepseek_v41, gigachat35, minimax_m3, plamo3, inkling, hy_v3 (alias: hy3), hy_v4 (alias: hy4), iquest_q1, telechat4, k2_horizon (alias: k2h), poolside_v1 (alias: laguna), or auto (detected from the output)"
             )
         );
     }

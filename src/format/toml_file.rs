@@ -78,6 +78,7 @@ struct Json {
     brace_opens_arguments: Option<bool>,
     open_at_start: Option<bool>,
     open_at_line_start: Option<bool>,
+    unmarked_needs_tool: Option<bool>,
     body_separator: Option<Spanned<String>>,
     unclosed_openers: Option<Vec<String>>,
     body_openers: Option<Vec<String>>,
@@ -554,6 +555,9 @@ fn json_settings(
             json.open_at_start.unwrap_or(false),
             json.open_at_line_start.unwrap_or(false),
         );
+    }
+    if let Some(on) = json.unmarked_needs_tool {
+        b = b.json_unmarked_needs_tool(on);
     }
     if let Some(separator) = &json.body_separator {
         b = b.json_body_separator(one_byte(text, separator, "body_separator")?);

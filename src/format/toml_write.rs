@@ -167,6 +167,9 @@ fn write(d: &Description) -> String {
         }
         let _ = writeln!(out, "open_at_start = {}", json.open_at_start);
         let _ = writeln!(out, "open_at_line_start = {}", json.open_at_line_start);
+        if json.unmarked_needs_tool {
+            out.push_str("unmarked_needs_tool = true\n");
+        }
         match json.syntax {
             crate::format::Syntax::Json => {}
             crate::format::Syntax::Python => out.push_str("syntax = \"python\"\n"),
