@@ -92,6 +92,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("hy_v4", Format::HyV4),
     ("poolside_v1", Format::Glm45),
     ("k2_horizon", Format::K2Horizon),
+    ("dots", Format::Dots),
 ];
 
 /// The marker suffix of the checkpoint vLLM's parser was run with, where a
@@ -137,6 +138,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::HyV3, 4),
     (Format::HyV4, 5),
     (Format::K2Horizon, 5),
+    (Format::Dots, 5),
 ];
 
 struct Case {

@@ -11,7 +11,7 @@ use super::{
     pythonic, qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description,
     Role,
 };
-use super::{ernie45, json_lists, solar};
+use super::{dots, ernie45, json_lists, solar};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
@@ -236,6 +236,10 @@ pub enum Format {
     /// `<ifm|arg_key>KEY</ifm|arg_key><ifm|arg_value>VALUE</ifm|arg_value>`
     /// `</ifm|tool_call></ifm|tool_calls>`. vLLM name: `k2_horizon`.
     K2Horizon,
+    /// dots (rednote-hilab): MiniMax-M2's `<invoke name="NAME">` calls, or
+    /// one JSON `{"name", "arguments"}` object, in `<dots_function_call>` …
+    /// `</dots_function_call>`. vLLM name: `dots`.
+    Dots,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -306,6 +310,7 @@ impl Format {
         Format::IquestQ1,
         Format::TeleChat4,
         Format::K2Horizon,
+        Format::Dots,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -390,6 +395,7 @@ impl Format {
             Format::IquestQ1 => &glm::IQUEST_Q1,
             Format::TeleChat4 => &glm::TELECHAT4,
             Format::K2Horizon => &k2_horizon::K2_HORIZON,
+            Format::Dots => &dots::DOTS,
             Format::Custom(custom) => custom.description(),
         }
     }

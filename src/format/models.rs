@@ -126,6 +126,8 @@ impl Format {
         ("iquest-q1", Format::IquestQ1),
         ("telechat4", Format::TeleChat4),
         ("k2-horizon", Format::K2Horizon),
+        // rednote-hilab's dots.llm chat models (vLLM's `dots`).
+        ("dots.llm", Format::Dots),
     ];
 
     /// The format the model named `model` writes, from
@@ -352,6 +354,7 @@ mod tests {
         "IQuestLab/IQuest-Q1-40B",
         "Tele-AI/TeleChat4-36B",
         "LLM360/K2-Horizon",
+        "rednote-hilab/dots.llm1.inst",
     ];
 
     #[test]
@@ -564,6 +567,7 @@ mod tests {
             ("IQuestLab/IQuest-Q1-40B", IquestQ1),
             ("Tele-AI/TeleChat4-36B", TeleChat4),
             ("LLM360/K2-Horizon-36B", K2Horizon),
+            ("rednote-hilab/dots.llm1.inst", Dots),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

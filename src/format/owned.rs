@@ -53,6 +53,7 @@ pub(crate) struct OwnedJson {
     pub body_openers: Vec<String>,
     pub syntax: CallSyntax,
     pub entity_quotes: bool,
+    pub body_in_wrapper: bool,
 }
 
 /// [`Description`], owned.
@@ -152,6 +153,7 @@ impl Owned {
                 unclosed_openers: strings(json.unclosed_openers),
                 body_openers: strings(json.body_openers),
                 entity_quotes: json.entity_quotes,
+                body_in_wrapper: json.body_in_wrapper,
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -348,6 +350,7 @@ impl Owned {
                 unclosed_openers: leak_strs(&json.unclosed_openers),
                 body_openers: leak_strs(&json.body_openers),
                 entity_quotes: json.entity_quotes,
+                body_in_wrapper: json.body_in_wrapper,
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,
