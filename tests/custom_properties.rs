@@ -39,6 +39,8 @@ const BASES: &[Format] = &[
     Format::IquestQ1,
     Format::TeleChat4,
     Format::K2Horizon,
+    // Marked-up invokes, or a JSON body in their place.
+    Format::Dots,
 ];
 
 const TEXT: &[&str] = &[
