@@ -144,7 +144,7 @@ const JSON_INPUTS: [(&JsonLayout, Format); 24] = [
 /// The XML-parameter formats without a row in [`INPUTS`]: the
 /// `tool_dense` session's calls in each one's markup, benched and checked
 /// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
-const XML_INPUTS: [(&XmlLayout, Format); 15] = [
+const XML_INPUTS: [(&XmlLayout, Format); 16] = [
     (&transcript::SEED_OSS, Format::SeedOss),
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
@@ -160,6 +160,7 @@ const XML_INPUTS: [(&XmlLayout, Format); 15] = [
     (&transcript::TELECHAT4, Format::TeleChat4),
     (&transcript::K2_HORIZON, Format::K2Horizon),
     (&transcript::GLM, Format::PoolsideV1),
+    (&transcript::DOTS, Format::Dots),
 ];
 
 /// The call-syntax formats: `tool_dense_hermes`'s calls as Python calls

@@ -92,6 +92,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("hy_v4", Format::HyV4),
     ("k2_horizon", Format::K2Horizon),
     ("poolside_v1", Format::PoolsideV1),
+    ("dots", Format::Dots),
 ];
 
 /// The marker suffix of the checkpoint vLLM's parser was run with, where a
@@ -138,6 +139,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::HyV4, 5),
     (Format::K2Horizon, 5),
     (Format::PoolsideV1, 4),
+    (Format::Dots, 5),
 ];
 
 struct Case {

@@ -40,6 +40,8 @@ const BASES: &[Format] = &[
     Format::TeleChat4,
     Format::K2Horizon,
     Format::PoolsideV1,
+    // Marked-up invokes, or a JSON body in their place.
+    Format::Dots,
 ];
 
 const TEXT: &[&str] = &[

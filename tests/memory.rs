@@ -376,6 +376,11 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<|message_model|>write_file<|content_invoke_tool_json|>{\"name\": \"write_file\", \"args\": ",
             "}<|end_message|>",
         ),
+        // A JSON body in the block, in the function's place.
+        Format::Dots => (
+            "<dots_function_call>\n{\"name\": \"write_file\", \"arguments\": ",
+            "}\n</dots_function_call>",
+        ),
         other => panic!("{other} is not a JSON format"),
     };
     let text =

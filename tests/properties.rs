@@ -1346,3 +1346,29 @@ proptest! {
         }
     }
 }
+
+properties!(
+    dots,
+    Format::Dots,
+    qwen_output().prop_map(dots_spelling),
+    qwen_calls().prop_map(dots_spelling)
+);
+properties!(
+    dots_json,
+    Format::Dots,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+
+/// Qwen3-Coder's output in dots' block, with MiniMax-M2's invokes.
+fn dots_spelling(qwen: Vec<u8>) -> Vec<u8> {
+    respell(
+        &qwen,
+        &[
+            (b"tool_call>", b"dots_function_call>"),
+            (b"<function=", b"<invoke name="),
+            (b"</function>", b"</invoke>"),
+            (b"<parameter=", b"<parameter name="),
+        ],
+    )
+}

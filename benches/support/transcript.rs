@@ -406,6 +406,13 @@ pub const K2_HORIZON: XmlLayout = XmlLayout {
     call_close: "</ifm|tool_call></ifm|tool_calls>",
 };
 
+/// dots' block around MiniMax-M2's invokes.
+pub const DOTS: XmlLayout = XmlLayout {
+    call_open: "<dots_function_call>\n<invoke name=\"",
+    call_close: "</invoke>\n</dots_function_call>",
+    ..MINIMAX_M2
+};
+
 /// GLM-4.5's layout with TeleChat4's key and value tags.
 pub const TELECHAT4: XmlLayout = XmlLayout {
     param_open: "<param_key>",

@@ -71,6 +71,8 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::HyV4,
     Format::IquestQ1,
     Format::K2Horizon,
+    // By `<dots_function_call>`; its bare `<invoke name=` is MiniMax-M2's.
+    Format::Dots,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -190,10 +190,17 @@ impl Engine {
                 // waiting (a call after it is still recovered, as a bare
                 // one). Holding such text is an option: it costs latency.
                 // (Not in an item: its text would be neither item nor wrapper.)
+                let ws = leading_ws(s);
+                if self.body_in_wrapper_at(s, ws) {
+                    self.hold.text.push_str(&s[..ws]);
+                    self.hold.inner_end = self.hold.len();
+                    self.begin_json(true);
+                    return ws;
+                }
                 let held = if self.opts.hold_text_after_wrapper && self.item != Item::Open {
                     s.len()
                 } else {
-                    leading_ws(s)
+                    ws
                 };
                 self.hold.text.push_str(&s[..held]);
                 let open = self.hold.opener_len;
@@ -486,7 +493,11 @@ impl Engine {
             },
             State::Preamble => match role {
                 // InternLM's `<|action_start|><|plugin|>` then a JSON body.
-                Role::FuncOpen if desc.json.is_some_and(|json| json.body.is_some()) => {
+                Role::FuncOpen
+                    if desc
+                        .json
+                        .is_some_and(|json| json.body.is_some() && !json.body_in_wrapper) =>
+                {
                     self.hold.inner_end = self.hold.len();
                     self.hold.text.push_str(text);
                     self.begin_json(true);
@@ -498,6 +509,7 @@ impl Engine {
                     }
                     self.hold.text.push_str(text);
                     self.name.clear();
+                    self.json.is_body = false;
                     self.state = State::FuncName;
                 }
                 Role::ItemOpen => self.begin_item(text, sink),

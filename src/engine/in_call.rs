@@ -36,7 +36,10 @@ impl Engine {
         }
         self.flush_stray(sink);
         let bare = self.hold.opening == Opening::Bare;
-        let has_func_close = self.desc().has(Role::FuncClose);
+        // A call body in the function's place has no function closer.
+        let body_in_wrapper =
+            self.json.is_body && self.desc().json.is_some_and(|json| json.body_in_wrapper);
+        let has_func_close = self.desc().has(Role::FuncClose) && !body_in_wrapper;
         match role {
             // Only a call still open takes its arguments (after invalid
             // JSON ended it, a second `ArgsOpen` is stray).

@@ -516,6 +516,22 @@ impl Engine {
         self.desc().json_args_body && s.as_bytes().get(at) == Some(&b'{') && !self.call.has_params()
     }
 
+    /// Whether a call body begins at `at` in `s`, in the wrapper where the
+    /// function opener would come (`Json::body_in_wrapper`): its first
+    /// byte, before any text that is not whitespace.
+    pub(super) fn body_in_wrapper_at(&self, s: &str, at: usize) -> bool {
+        self.desc().json.is_some_and(|json| json.body_in_wrapper)
+            && self.item == super::item::Item::Closed
+            && self
+                .hold
+                .after_opener(self.hold.len())
+                .trim_matches(WS)
+                .is_empty()
+            && s.as_bytes()
+                .get(at)
+                .is_some_and(|&b| self.opens_body(b, true))
+    }
+
     /// The arguments written as the function's body: the JSON reader takes
     /// them from their `{`; the function's closer follows them.
     pub(super) fn begin_json_body(&mut self) {
@@ -570,6 +586,8 @@ impl Engine {
         self.hold_start(text);
         self.name.clear();
         self.hold.opening = opening;
+        // A marked-up function: no call body is being read.
+        self.json.is_body = false;
         self.state = State::FuncName;
     }
 

@@ -464,6 +464,14 @@ impl FormatBuilder {
         self
     }
 
+    /// In a format whose calls are marked up: a call body may also stand
+    /// in the wrapper where the function opener would come (a body's
+    /// first byte there begins it).
+    pub fn json_body_in_wrapper(mut self, on: bool) -> FormatBuilder {
+        self.json().body_in_wrapper = on;
+        self
+    }
+
     /// The JSON may sit in a Markdown code fence, which is layout.
     pub fn json_fenced(mut self, fenced: bool) -> FormatBuilder {
         self.json().fenced = fenced;

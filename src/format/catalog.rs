@@ -11,7 +11,7 @@ use super::{
     pythonic, qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description,
     Role,
 };
-use super::{ernie45, json_lists, solar};
+use super::{dots, ernie45, json_lists, solar};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
@@ -240,6 +240,10 @@ pub enum Format {
     /// (`{"name": NAME, "arguments": {…}}`) where it opens the content and
     /// names one of the request's tools. vLLM name: `poolside_v1`.
     PoolsideV1,
+    /// dots (rednote-hilab): MiniMax-M2's `<invoke name="NAME">` calls, or
+    /// one JSON `{"name", "arguments"}` object, in `<dots_function_call>` …
+    /// `</dots_function_call>`. vLLM name: `dots`.
+    Dots,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -311,6 +315,7 @@ impl Format {
         Format::TeleChat4,
         Format::K2Horizon,
         Format::PoolsideV1,
+        Format::Dots,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -396,6 +401,7 @@ impl Format {
             Format::TeleChat4 => &glm::TELECHAT4,
             Format::K2Horizon => &k2_horizon::K2_HORIZON,
             Format::PoolsideV1 => &glm::POOLSIDE_V1,
+            Format::Dots => &dots::DOTS,
             Format::Custom(custom) => custom.description(),
         }
     }

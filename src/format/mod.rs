@@ -19,6 +19,7 @@ mod bare_json;
 mod builder;
 mod catalog;
 mod deepseek;
+mod dots;
 mod dsml;
 mod ernie45;
 mod gemma;
@@ -296,6 +297,13 @@ pub(crate) struct Json {
     /// JSON in prose is (Laguna's bare `{"name": …, "arguments": …}` beside
     /// its marked-up calls).
     pub unmarked_needs_tool: bool,
+    /// In a format whose calls are marked up (a function opener after the
+    /// wrapper's), a call body may stand in the wrapper in the function's
+    /// place: a body's first byte where the function opener would come
+    /// begins it (dots' `<dots_function_call>{"name": …}` beside its
+    /// `<dots_function_call><invoke name=…>`). The function opener there
+    /// still opens a marked-up function.
+    pub body_in_wrapper: bool,
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -408,6 +416,7 @@ impl Json {
         unmarked_needs_tool: false,
         syntax: Syntax::Json,
         entity_quotes: false,
+        body_in_wrapper: false,
     };
 
     /// Calls in a call syntax (`NAME(a=1)`, `call:NAME{a:1}`) after the

@@ -126,6 +126,8 @@ impl Format {
         ("telechat4", Format::TeleChat4),
         ("k2-horizon", Format::K2Horizon),
         ("laguna", Format::PoolsideV1),
+        // rednote-hilab's dots.llm chat models (vLLM's `dots`).
+        ("dots.llm", Format::Dots),
     ];
 
     /// The format the model named `model` writes, from
@@ -352,6 +354,7 @@ mod tests {
         "Tele-AI/TeleChat4-36B",
         "LLM360/K2-Horizon",
         "poolside/Laguna-XS.2",
+        "rednote-hilab/dots.llm1.inst",
     ];
 
     #[test]
@@ -565,6 +568,7 @@ mod tests {
             ("LLM360/K2-Horizon-36B", K2Horizon),
             ("poolside/Laguna-M.1", PoolsideV1),
             ("poolside/Laguna-XS.2.1", PoolsideV1),
+            ("rednote-hilab/dots.llm1.inst", Dots),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

@@ -54,6 +54,7 @@ pub(crate) struct OwnedJson {
     pub syntax: CallSyntax,
     pub entity_quotes: bool,
     pub unmarked_needs_tool: bool,
+    pub body_in_wrapper: bool,
 }
 
 /// [`Description`], owned.
@@ -154,6 +155,7 @@ impl Owned {
                 body_openers: strings(json.body_openers),
                 entity_quotes: json.entity_quotes,
                 unmarked_needs_tool: json.unmarked_needs_tool,
+                body_in_wrapper: json.body_in_wrapper,
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -352,6 +354,7 @@ impl Owned {
                 body_openers: leak_strs(&json.body_openers),
                 entity_quotes: json.entity_quotes,
                 unmarked_needs_tool: json.unmarked_needs_tool,
+                body_in_wrapper: json.body_in_wrapper,
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,

@@ -75,6 +75,7 @@ struct Json {
     call_type_optional: Option<bool>,
     fenced: Option<bool>,
     entity_quotes: Option<bool>,
+    body_in_wrapper: Option<bool>,
     brace_opens_arguments: Option<bool>,
     open_at_start: Option<bool>,
     open_at_line_start: Option<bool>,
@@ -543,6 +544,9 @@ fn json_settings(
     }
     if let Some(on) = json.entity_quotes {
         b = b.json_entity_quotes(on);
+    }
+    if let Some(on) = json.body_in_wrapper {
+        b = b.json_body_in_wrapper(on);
     }
     if let Some(fenced) = json.fenced {
         b = b.json_fenced(fenced);

@@ -162,6 +162,9 @@ fn write(d: &Description) -> String {
         if json.entity_quotes {
             let _ = writeln!(out, "entity_quotes = true");
         }
+        if json.body_in_wrapper {
+            let _ = writeln!(out, "body_in_wrapper = true");
+        }
         if json.brace_opens_args {
             let _ = writeln!(out, "brace_opens_arguments = true");
         }

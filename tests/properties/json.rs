@@ -208,6 +208,14 @@ fn markers(format: Format) -> &'static [&'static str] {
             "<|content_",
             "<|message",
         ],
+        Format::Dots => &[
+            "<dots_function_call>",
+            "</dots_function_call>",
+            "<invoke name=\"f\">",
+            "</invoke>",
+            "<dots_function",
+            "</dots_",
+        ],
         other => panic!("{other} is not a JSON format"),
     }
 }
@@ -399,6 +407,12 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 }
                 Format::MiniMax => {
                     out += &format!("<tool_calls>\n{}\n</tool_calls>", bodies.join("\n"))
+                }
+                // One body per block.
+                Format::Dots => {
+                    for body in &bodies {
+                        out += &format!("<dots_function_call>\n{body}\n</dots_function_call>\n");
+                    }
                 }
                 Format::Ernie45 => {
                     for body in &bodies {

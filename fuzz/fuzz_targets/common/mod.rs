@@ -179,6 +179,9 @@ pub fn generated_ids(format: Format) -> bool {
                 | Format::MiniMaxM3
                 | Format::Plamo3
                 | Format::Inkling
+                // Marked-up invokes, or a JSON body: its values stream as
+                // the JSON formats' do.
+                | Format::Dots
         )
 }
 
