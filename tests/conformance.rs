@@ -92,6 +92,8 @@ const PARSERS: &[(&str, Format)] = &[
     ("hy_v4", Format::HyV4),
     ("poolside_v1", Format::Glm45),
     ("k2_horizon", Format::K2Horizon),
+    ("muse", Format::Muse),
+    ("muse_glimmer", Format::Muse),
 ];
 
 /// The marker suffix of the checkpoint vLLM's parser was run with, where a
@@ -137,6 +139,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::HyV3, 4),
     (Format::HyV4, 5),
     (Format::K2Horizon, 5),
+    (Format::Muse, 7),
 ];
 
 struct Case {

@@ -11,7 +11,7 @@ use super::{
     pythonic, qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description,
     Role,
 };
-use super::{ernie45, json_lists, solar};
+use super::{ernie45, json_lists, muse, solar};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
@@ -236,6 +236,13 @@ pub enum Format {
     /// `<ifm|arg_key>KEY</ifm|arg_key><ifm|arg_value>VALUE</ifm|arg_value>`
     /// `</ifm|tool_call></ifm|tool_calls>`. vLLM name: `k2_horizon`.
     K2Horizon,
+    /// Meta Muse (Muse-Glimmer, Muse Spark): messages addressed by
+    /// recipient (` to=self<|message|>` reasoning, `to=user` the answer,
+    /// `to=NAME` a function's), whose calls are
+    /// `<atem:function_calls><atem:invoke name="N"><atem:parameter name="K">V`
+    /// `</atem:parameter></atem:invoke></atem:function_calls>`. vLLM names:
+    /// `muse`, `musespark1x`, `muse_glimmer`.
+    Muse,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -306,6 +313,7 @@ impl Format {
         Format::IquestQ1,
         Format::TeleChat4,
         Format::K2Horizon,
+        Format::Muse,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -390,6 +398,7 @@ impl Format {
             Format::IquestQ1 => &glm::IQUEST_Q1,
             Format::TeleChat4 => &glm::TELECHAT4,
             Format::K2Horizon => &k2_horizon::K2_HORIZON,
+            Format::Muse => &muse::MUSE,
             Format::Custom(custom) => custom.description(),
         }
     }
