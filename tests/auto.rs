@@ -185,7 +185,8 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
         // (`functools`, `function call`), or there is none (`bare_json`,
         // opt-in: JSON content would be calls; Inkling's output starts
         // inside the header its prompt opened; TeleChat4 opens with GLM's
-        // and Hermes's `<tool_call>`, and is named rather than detected).
+        // and Hermes's `<tool_call>`, and is named rather than detected;
+        // Muse's output starts in its prompt's header, gpt-oss's markers).
         // openPangu V2 writes LFM2's markers, which `auto` gives to LFM2.
         if matches!(
             fixture.format,
@@ -195,6 +196,7 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
                 | Format::OpenPanguV2
                 | Format::Inkling
                 | Format::TeleChat4
+                | Format::Muse
         ) {
             continue;
         }

@@ -462,6 +462,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::IquestQ1
                 | Format::TeleChat4
                 | Format::K2Horizon
+                | Format::Muse
         )
     });
     for &format in formats {

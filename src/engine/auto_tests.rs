@@ -16,6 +16,9 @@ fn every_format_is_detected_or_said_not_to_be() {
                     | Format::Ernie45 | Format::OpenPanguV2 | Format::TeleChat4
                     // Output that starts inside the prompt's header.
                     | Format::Inkling
+                    // Muse: that too, and its `<|start|>` … `<|message|>`
+                    // headers are gpt-oss's.
+                    | Format::Muse
                 ),
             "{format}"
         );

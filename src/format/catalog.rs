@@ -241,7 +241,9 @@ pub enum Format {
     /// `to=NAME` a function's), whose calls are
     /// `<atem:function_calls><atem:invoke name="N"><atem:parameter name="K">V`
     /// `</atem:parameter></atem:invoke></atem:function_calls>`. vLLM names:
-    /// `muse`, `musespark1x`, `muse_glimmer`.
+    /// `muse`, `musespark1x`, `muse_glimmer`. Not detected by `auto` (its
+    /// output starts inside the header its prompt opened, and its headers
+    /// are gpt-oss's markers).
     Muse,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)

@@ -126,6 +126,8 @@ impl Format {
         ("iquest-q1", Format::IquestQ1),
         ("telechat4", Format::TeleChat4),
         ("k2-horizon", Format::K2Horizon),
+        ("muse-glimmer", Format::Muse),
+        ("muse-spark", Format::Muse),
     ];
 
     /// The format the model named `model` writes, from
@@ -352,6 +354,8 @@ mod tests {
         "IQuestLab/IQuest-Q1-40B",
         "Tele-AI/TeleChat4-36B",
         "LLM360/K2-Horizon",
+        "meta-models/Muse-Glimmer-30B",
+        "meta/muse-spark-1.2",
     ];
 
     #[test]
@@ -564,6 +568,10 @@ mod tests {
             ("IQuestLab/IQuest-Q1-40B", IquestQ1),
             ("Tele-AI/TeleChat4-36B", TeleChat4),
             ("LLM360/K2-Horizon-36B", K2Horizon),
+            ("meta-models/Muse-Glimmer-30B", Muse),
+            ("meta/muse-glimmer-30b", Muse),
+            ("muse-glimmer:30b", Muse),
+            ("muse-spark-1.3", Muse),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

@@ -128,6 +128,7 @@ pub fn markup(format: Format) -> bool {
             | Format::IquestQ1
             | Format::TeleChat4
             | Format::K2Horizon
+            | Format::Muse
     )
 }
 
