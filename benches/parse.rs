@@ -144,7 +144,7 @@ const JSON_INPUTS: [(&JsonLayout, Format); 24] = [
 /// The XML-parameter formats without a row in [`INPUTS`]: the
 /// `tool_dense` session's calls in each one's markup, benched and checked
 /// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
-const XML_INPUTS: [(&XmlLayout, Format); 14] = [
+const XML_INPUTS: [(&XmlLayout, Format); 15] = [
     (&transcript::SEED_OSS, Format::SeedOss),
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
@@ -159,6 +159,7 @@ const XML_INPUTS: [(&XmlLayout, Format); 14] = [
     (&transcript::IQUEST_Q1, Format::IquestQ1),
     (&transcript::TELECHAT4, Format::TeleChat4),
     (&transcript::K2_HORIZON, Format::K2Horizon),
+    (&transcript::MUSE, Format::Muse),
 ];
 
 /// The call-syntax formats: `tool_dense_hermes`'s calls as Python calls
