@@ -71,6 +71,9 @@ pub enum DiagnosticKind {
     /// character or a marker inside) sends the opening back to content. A
     /// call id that holds the name without its separators (Kimi's
     /// `functionsexec5`) is read as the request's tool it names, the id kept.
+    /// A tool's name written twice around a dot (`get_weather.get_weather`,
+    /// Muse) is read as the tool's when the request's tools hold it and
+    /// not the doubled name.
     InvalidName,
     /// A call named the same parameter twice; both are in its arguments.
     DuplicateParameter,
@@ -116,6 +119,9 @@ pub enum DiagnosticKind {
     RejectedCall,
     /// A message header (gpt-oss's `<|start|>` or `<|channel|>` …
     /// `<|message|>`) could not be read: its text was returned as content.
+    /// Or a body's opener (`<|message|>`) came inside a body that was not
+    /// ended (Muse's `…to=read<|message|>` without `<|eom|>` and
+    /// `<|start|>`): it ended that body and began a function's message.
     MalformedHeader,
     /// A call's item (Step-3's `<｜tool_call_begin｜>` … `<｜tool_call_end｜>`)
     /// did not give the call's type as the format writes it (`function`

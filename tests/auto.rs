@@ -196,7 +196,8 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
         // opt-in: JSON content would be calls; Inkling's output starts
         // inside the header its prompt opened; TeleChat4 opens with GLM's
         // and Hermes's `<tool_call>`, and is named rather than detected; so
-        // is Laguna, whose tags are GLM's and bare JSON has no opener).
+        // is Laguna, whose tags are GLM's and bare JSON has no opener;
+        // Muse's output starts in its prompt's header, gpt-oss's markers).
         // openPangu V2 writes LFM2's markers, which `auto` gives to LFM2.
         if matches!(
             fixture.format,
@@ -207,6 +208,7 @@ fn auto_reads_every_fixture_as_its_own_format_does() {
                 | Format::Inkling
                 | Format::TeleChat4
                 | Format::PoolsideV1
+                | Format::Muse
         ) {
             continue;
         }

@@ -93,6 +93,8 @@ const PARSERS: &[(&str, Format)] = &[
     ("k2_horizon", Format::K2Horizon),
     ("poolside_v1", Format::PoolsideV1),
     ("dots", Format::Dots),
+    ("muse", Format::Muse),
+    ("muse_glimmer", Format::Muse),
 ];
 
 /// The marker suffix of the checkpoint vLLM's parser was run with, where a
@@ -140,6 +142,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::K2Horizon, 5),
     (Format::PoolsideV1, 4),
     (Format::Dots, 5),
+    (Format::Muse, 7),
 ];
 
 struct Case {

@@ -469,6 +469,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::K2Horizon
                 // GLM-4.5's markup; its bare JSON calls need the request's tools.
                 | Format::PoolsideV1
+                | Format::Muse
         )
     });
     for &format in formats {

@@ -647,7 +647,7 @@ fn has_messages(format: Format, input: &[u8]) -> bool {
 
 /// Formats whose output is messages with headers (gpt-oss, Inkling).
 fn headed(format: Format) -> bool {
-    matches!(format, Format::OpenAi | Format::Inkling)
+    matches!(format, Format::OpenAi | Format::Inkling | Format::Muse)
 }
 
 /// The input as content, without the markers a format drops wherever they
@@ -656,7 +656,9 @@ fn headed(format: Format) -> bool {
 fn as_content(format: Format, input: &[u8]) -> String {
     let mut text = String::from_utf8_lossy(input).into_owned();
     for (role, marker) in format.markers() {
-        let ends = matches!(role, Role::BodyClose | Role::FuncClose) && headed(format);
+        // (Muse's `FuncClose` is a marked-up call's, no message's end.)
+        let ends = headed(format)
+            && (role == Role::BodyClose || (role == Role::FuncClose && format != Format::Muse));
         if role == Role::EndOfTurn || ends {
             text = text.replace(marker, "");
         }
@@ -1175,6 +1177,32 @@ properties!(
 );
 
 properties!(poolside_v1, Format::PoolsideV1, glm_output(), glm_calls());
+
+properties!(
+    muse,
+    Format::Muse,
+    qwen_output().prop_map(muse_spelling),
+    qwen_calls().prop_map(muse_spelling)
+);
+
+/// Qwen3-Coder's output in Muse's ATEM tags, its wrapper a function's
+/// message (a header before it, `<|eom|>` after it).
+fn muse_spelling(qwen: Vec<u8>) -> Vec<u8> {
+    respell(
+        &qwen,
+        &[
+            (
+                b"<tool_call>",
+                b"<|start|>assistant to=f<|message|><atem:function_calls>",
+            ),
+            (b"</tool_call>", b"</atem:function_calls><|eom|>"),
+            (b"<function=", b"<atem:invoke name="),
+            (b"</function>", b"</atem:invoke>"),
+            (b"<parameter=", b"<atem:parameter name="),
+            (b"</parameter>", b"</atem:parameter>"),
+        ],
+    )
+}
 
 /// GLM's output in K2-Horizon's `ifm|` tags: `<tool_call>` opens a group
 /// and its call, `</tool_call>` closes both.

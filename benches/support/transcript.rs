@@ -413,6 +413,17 @@ pub const DOTS: XmlLayout = XmlLayout {
     ..MINIMAX_M2
 };
 
+/// Muse's: each call its own message to the function (the header, the
+/// ATEM block, `<|eom|>`).
+pub const MUSE: XmlLayout = XmlLayout {
+    call_open: "<|start|>assistant to=f<|message|><atem:function_calls>\n<atem:invoke name=\"",
+    name_end: "\">\n",
+    param_open: "<atem:parameter name=\"",
+    key_end: "\">",
+    value_end: "</atem:parameter>\n",
+    call_close: "</atem:invoke>\n</atem:function_calls><|eom|>",
+};
+
 /// GLM-4.5's layout with TeleChat4's key and value tags.
 pub const TELECHAT4: XmlLayout = XmlLayout {
     param_open: "<param_key>",

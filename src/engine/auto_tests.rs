@@ -18,6 +18,9 @@ fn every_format_is_detected_or_said_not_to_be() {
                     | Format::PoolsideV1
                     // Output that starts inside the prompt's header.
                     | Format::Inkling
+                    // Muse: that too, and its `<|start|>` … `<|message|>`
+                    // headers are gpt-oss's.
+                    | Format::Muse
                 ),
             "{format}"
         );

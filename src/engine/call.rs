@@ -306,6 +306,14 @@ impl CallWriter {
         sink: &mut S,
     ) {
         let index = self.calls;
+        // A tool's name written twice around a dot (Muse's
+        // `get_weather.get_weather`, for a tool registered as
+        // `get_weather`): the tool's, when the request's tools say so.
+        let written = name;
+        let once = opts.tools.as_ref().and_then(|tools| {
+            written_twice(name).filter(|once| !tools.contains(name) && tools.contains(once))
+        });
+        let name = once.unwrap_or(name);
         self.calls += 1;
         self.open = true;
         self.name.clear();
@@ -320,6 +328,18 @@ impl CallWriter {
             id: &self.id,
             name,
         });
+        if once.is_some() {
+            diagnostic(
+                sink,
+                &mut self.message,
+                Kind::InvalidName,
+                Some(index),
+                format_args!(
+                    "call {index} names `{written}`, the tool `{name}`'s name written twice; \
+                     it was read as `{name}`"
+                ),
+            );
+        }
         if let Some(tools) = &opts.tools {
             if !tools.contains(name) {
                 diagnostic(
@@ -716,4 +736,10 @@ impl CallWriter {
         }
         self.open = false;
     }
+}
+
+/// `NAME` when `name` is `NAME.NAME`.
+fn written_twice(name: &str) -> Option<&str> {
+    let (head, tail) = name.split_once('.')?;
+    (!head.is_empty() && head == tail).then_some(head)
 }

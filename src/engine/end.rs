@@ -195,6 +195,7 @@ impl Engine {
             self.item = Item::Closed;
         }
         self.in_message = false;
+        self.tool_message = false;
         self.state = State::Content;
     }
 

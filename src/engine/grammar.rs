@@ -429,6 +429,14 @@ impl Engine {
                 {
                     self.content(sink, text)
                 }
+                // Calls marked up inside messages are read only in a
+                // message to a function (or outside messages): quoted in
+                // reasoning or an answer, they are text.
+                Role::CallOpen | Role::FuncOpen | Role::ItemOpen
+                    if self.in_message && !self.tool_message && desc.headers.is_some() =>
+                {
+                    self.content(sink, text)
+                }
                 // Markers inside a fenced code block are text (an option).
                 Role::CallOpen
                 | Role::FuncOpen
@@ -483,9 +491,15 @@ impl Engine {
                 // never text, in a format with messages; outside one, text
                 // in a code block, as the headers there are.
                 Role::BodyClose | Role::FuncClose
-                    if self.in_message || (self.headers().is_some() && !self.in_code_block()) =>
+                    if (self.in_message || (self.headers().is_some() && !self.in_code_block()))
+                        // (A marked-up call's closer is no message's end.)
+                        && (role == Role::BodyClose || !self.marked_up_messages()) =>
                 {
                     self.message_end()
+                }
+                // A body's opener inside a body: a switch of message.
+                Role::ArgsOpen if self.marked_up_messages() && !self.in_code_block() => {
+                    self.switch_message(text, sink)
                 }
                 // Markup around the content, not content.
                 Role::Layout => {}

@@ -33,7 +33,14 @@ enum Body {
 
 impl Engine {
     pub(super) fn headers(&self) -> Option<Headers> {
-        self.desc().json.and_then(|json| json.headers)
+        let desc = self.desc();
+        desc.headers.or(desc.json.and_then(|json| json.headers))
+    }
+
+    /// Whether calls are marked up inside messages (`Description::headers`),
+    /// not JSON bodies.
+    pub(super) fn marked_up_messages(&self) -> bool {
+        self.desc().headers.is_some()
     }
 
     /// A header opener (`<|start|>`, or `<|channel|>` when the prompt
@@ -41,6 +48,7 @@ impl Engine {
     pub(super) fn begin_header(&mut self, text: &str) {
         // A new header ends a message left open.
         self.in_message = false;
+        self.tool_message = false;
         self.hold_start(text);
         self.hold.opening = Opening::Bare;
         self.state = State::Header;
@@ -156,11 +164,23 @@ impl Engine {
         } else {
             read_header(&self.hold.text, channel_open, headers)
         };
-        if S::WANTS_RAW && !matches!(body, Body::Call(_) | Body::CallObject) {
+        self.in_message = false;
+        self.tool_message = false;
+        let marked_up = self.marked_up_messages();
+        if S::WANTS_RAW && (marked_up || !matches!(body, Body::Call(_) | Body::CallObject)) {
             // The header's own marker (`<|message|>`) comes after this.
             sink.not_a_call();
         }
         match body {
+            // A message to a function, in a format whose calls are marked
+            // up: its body holds them.
+            Body::Call(_) if marked_up => {
+                self.hold.text.clear();
+                self.reasoning_at = None;
+                self.in_message = true;
+                self.tool_message = true;
+                self.state = State::Content;
+            }
             Body::Content => {
                 self.hold.text.clear();
                 self.reasoning_at = None;
@@ -202,6 +222,28 @@ impl Engine {
         }
     }
 
+    /// The body's opener (`<|message|>`) inside a body, in a format whose
+    /// calls are marked up inside messages: the model switched message
+    /// without ending the one it was in and without a header's opener
+    /// (Muse's `…text.to=read<|message|>`); its header's words went with
+    /// the body they followed. The message it begins is read as a
+    /// function's, so that the call it holds is one; reported.
+    pub(super) fn switch_message<S: Sink>(&mut self, text: &str, sink: &mut S) {
+        let end = self.marker(Role::BodyClose);
+        self.diag(
+            sink,
+            Kind::MalformedHeader,
+            None,
+            format_args!(
+                "`{text}` began a message inside a body without `{end}` and a header: \
+                 the body ended there, and what follows was read as a function's message"
+            ),
+        );
+        self.reasoning_at = None;
+        self.in_message = true;
+        self.tool_message = true;
+    }
+
     /// The held header is not one: it is text, reported.
     pub(super) fn reject_header<S: Sink>(&mut self, why: &str, sink: &mut S) {
         let (open, body) = (self.marker(Role::ChannelOpen), self.marker(Role::ArgsOpen));
@@ -228,6 +270,7 @@ impl Engine {
     pub(super) fn message_end(&mut self) {
         self.reasoning_at = None;
         self.in_message = false;
+        self.tool_message = false;
     }
 }
 
@@ -243,6 +286,12 @@ fn read_header(header: &str, channel_open: &str, headers: Headers) -> Body {
     {
         let start = at + headers.recipient.len();
         let recipient = &header[start..start + word_end(&header[start..])];
+        if headers.reasoning_recipients.contains(&recipient) {
+            return Body::Reasoning;
+        }
+        if headers.content_recipients.contains(&recipient) {
+            return Body::Content;
+        }
         if let Some(name) = recipient.strip_prefix(headers.functions) {
             if !name.is_empty() {
                 let from = start + headers.functions.len();

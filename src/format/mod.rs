@@ -39,6 +39,7 @@ mod minimax_m2;
 mod minimax_m3;
 mod mistral;
 mod models;
+mod muse;
 mod owned;
 mod plamo3;
 mod pythonic;
@@ -331,6 +332,11 @@ pub(crate) struct Headers {
     /// (Inkling's `<|message_model|>NAME`), never content: the header the
     /// prompt opened goes on while its text may be a name (no whitespace).
     pub name_only: bool,
+    /// Recipients whose bodies are reasoning (Muse's `self`), where any
+    /// recipient is a function (`functions` empty).
+    pub reasoning_recipients: &'static [&'static str],
+    /// Recipients whose bodies are content (Muse's `user`, `commentary`).
+    pub content_recipients: &'static [&'static str],
 }
 
 impl Headers {
@@ -347,6 +353,8 @@ impl Headers {
             reasoning_openers: &[],
             call_openers: &[],
             name_only: false,
+            reasoning_recipients: &[],
+            content_recipients: &[],
         }
     }
 }
@@ -588,6 +596,14 @@ pub(crate) struct Description {
     /// ([`FormatBuilder::marker_suffix`], [`Format::with_marker_suffix`], a
     /// format file's `marker_suffix`) respells each of them. Empty: none.
     pub marker_suffix: &'static str,
+    /// Marked-up calls inside messages with headers (Muse): the header says
+    /// what its body is, as in a JSON format's [`Json::headers`]; a body
+    /// addressed to a function holds the format's calls, which are text in
+    /// any other body (reasoning, an answer). A header may also begin in a
+    /// body where its recipient's introduction (`to=`, a `ChannelOpen`
+    /// marker) comes: the model switched message without ending the one
+    /// it was in (reported).
+    pub headers: Option<Headers>,
 }
 
 /// `marker` with `suffix` written before its closing `>` (unchanged when it
@@ -636,6 +652,7 @@ impl Description {
         recoveries: Recoveries::NONE,
         json: None,
         marker_suffix: "",
+        headers: None,
     };
 
     /// A format that writes its calls as JSON: the fields that only

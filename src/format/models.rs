@@ -128,6 +128,8 @@ impl Format {
         ("laguna", Format::PoolsideV1),
         // rednote-hilab's dots.llm chat models (vLLM's `dots`).
         ("dots.llm", Format::Dots),
+        ("muse-glimmer", Format::Muse),
+        ("muse-spark", Format::Muse),
     ];
 
     /// The format the model named `model` writes, from
@@ -355,6 +357,8 @@ mod tests {
         "LLM360/K2-Horizon",
         "poolside/Laguna-XS.2",
         "rednote-hilab/dots.llm1.inst",
+        "meta-models/Muse-Glimmer-30B",
+        "meta/muse-spark-1.2",
     ];
 
     #[test]
@@ -569,6 +573,10 @@ mod tests {
             ("poolside/Laguna-M.1", PoolsideV1),
             ("poolside/Laguna-XS.2.1", PoolsideV1),
             ("rednote-hilab/dots.llm1.inst", Dots),
+            ("meta-models/Muse-Glimmer-30B", Muse),
+            ("meta/muse-glimmer-30b", Muse),
+            ("muse-glimmer:30b", Muse),
+            ("muse-spark-1.3", Muse),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

@@ -33,6 +33,36 @@ pub(crate) struct OwnedHeaders {
     pub reasoning_openers: Vec<String>,
     pub call_openers: Vec<String>,
     pub name_only: bool,
+    pub reasoning_recipients: Vec<String>,
+    pub content_recipients: Vec<String>,
+}
+
+impl OwnedHeaders {
+    fn of(h: Headers) -> OwnedHeaders {
+        OwnedHeaders {
+            reasoning_channels: strings(h.reasoning_channels),
+            recipient: h.recipient.to_owned(),
+            functions: h.functions.to_owned(),
+            reasoning_openers: strings(h.reasoning_openers),
+            call_openers: strings(h.call_openers),
+            name_only: h.name_only,
+            reasoning_recipients: strings(h.reasoning_recipients),
+            content_recipients: strings(h.content_recipients),
+        }
+    }
+
+    fn leak(&self) -> Headers {
+        Headers {
+            reasoning_channels: leak_strs(&self.reasoning_channels),
+            recipient: leak_str(&self.recipient),
+            functions: leak_str(&self.functions),
+            reasoning_openers: leak_strs(&self.reasoning_openers),
+            call_openers: leak_strs(&self.call_openers),
+            name_only: self.name_only,
+            reasoning_recipients: leak_strs(&self.reasoning_recipients),
+            content_recipients: leak_strs(&self.content_recipients),
+        }
+    }
 }
 
 /// [`Json`], owned.
@@ -82,6 +112,8 @@ pub(crate) struct Owned {
     /// Markers are kept without it and spelled with it (see
     /// `Description::marker_suffix`).
     pub marker_suffix: String,
+    /// [`Description::headers`].
+    pub headers: Option<OwnedHeaders>,
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -106,6 +138,7 @@ impl Owned {
                 .map(|&(r, t)| (r, without_suffix(t, desc.marker_suffix)))
                 .collect(),
             marker_suffix: desc.marker_suffix.to_owned(),
+            headers: desc.headers.map(OwnedHeaders::of),
             func_name_end: desc.func_name_end,
             param_name_end: desc.param_name_end,
             strip_one_newline: desc.strip_one_newline,
@@ -140,14 +173,7 @@ impl Owned {
                 call_type_optional: json.call_type_optional,
                 fenced: json.fenced,
                 brace_opens_args: json.brace_opens_args,
-                headers: json.headers.map(|h| OwnedHeaders {
-                    reasoning_channels: strings(h.reasoning_channels),
-                    recipient: h.recipient.to_owned(),
-                    functions: h.functions.to_owned(),
-                    reasoning_openers: strings(h.reasoning_openers),
-                    call_openers: strings(h.call_openers),
-                    name_only: h.name_only,
-                }),
+                headers: json.headers.map(OwnedHeaders::of),
                 open_at_start: json.open_at_start,
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,
@@ -297,6 +323,7 @@ impl Owned {
                     .collect(),
             ),
             marker_suffix: leak_str(&self.marker_suffix),
+            headers: self.headers.as_ref().map(OwnedHeaders::leak),
             func_name_end: self.func_name_end,
             param_name_end: self.param_name_end,
             strip_one_newline: self.strip_one_newline,
@@ -339,14 +366,7 @@ impl Owned {
                 call_type_optional: json.call_type_optional,
                 fenced: json.fenced,
                 brace_opens_args: json.brace_opens_args,
-                headers: json.headers.as_ref().map(|h| Headers {
-                    reasoning_channels: leak_strs(&h.reasoning_channels),
-                    recipient: leak_str(&h.recipient),
-                    functions: leak_str(&h.functions),
-                    reasoning_openers: leak_strs(&h.reasoning_openers),
-                    call_openers: leak_strs(&h.call_openers),
-                    name_only: h.name_only,
-                }),
+                headers: json.headers.as_ref().map(OwnedHeaders::leak),
                 open_at_start: json.open_at_start,
                 open_at_line_start: json.open_at_line_start,
                 body_separator: json.body_separator,

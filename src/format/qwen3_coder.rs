@@ -83,4 +83,5 @@ pub(crate) static QWEN3_CODER: Description = Description {
     },
     json: None,
     marker_suffix: "",
+    headers: None,
 };

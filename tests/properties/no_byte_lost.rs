@@ -75,10 +75,10 @@ pub fn check_no_byte_lost(
                 ..
             }
         )
-    }) || matches!(format, Format::OpenAi | Format::Inkling)
+    }) || matches!(format, Format::OpenAi | Format::Inkling | Format::Muse)
     {
-        // A wrapper with nothing in it is dropped, and gpt-oss's headers
-        // are structure, with or without calls.
+        // A wrapper with nothing in it is dropped, and gpt-oss's (and
+        // Inkling's, Muse's) headers are structure, with or without calls.
         return Ok(());
     }
     let gated = Segments::of(&gated, |e| {

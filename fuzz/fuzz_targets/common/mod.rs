@@ -129,6 +129,7 @@ pub fn markup(format: Format) -> bool {
             | Format::TeleChat4
             | Format::K2Horizon
             | Format::PoolsideV1
+            | Format::Muse
     )
 }
 
