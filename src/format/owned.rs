@@ -53,6 +53,7 @@ pub(crate) struct OwnedJson {
     pub body_openers: Vec<String>,
     pub syntax: CallSyntax,
     pub entity_quotes: bool,
+    pub body_or_name: bool,
 }
 
 /// [`Description`], owned.
@@ -152,6 +153,7 @@ impl Owned {
                 unclosed_openers: strings(json.unclosed_openers),
                 body_openers: strings(json.body_openers),
                 entity_quotes: json.entity_quotes,
+                body_or_name: json.body_or_name,
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -235,13 +237,16 @@ impl Owned {
                 || self.string_value_attribute.is_some()
                 || self.json_args_attribute.is_some(),
             item_type: self.item_type.is_some(),
-            layout: self.json.as_ref().map_or(Layout::Marked, |json| {
-                Layout::of_json(
-                    json.headers.is_some(),
-                    json.body.is_some(),
-                    json.open_at_start || json.open_at_line_start,
-                )
-            }),
+            layout: self.json.as_ref().filter(|json| !json.body_or_name).map_or(
+                Layout::Marked,
+                |json| {
+                    Layout::of_json(
+                        json.headers.is_some(),
+                        json.body.is_some(),
+                        json.open_at_start || json.open_at_line_start,
+                    )
+                },
+            ),
             string_delimiter: self.json.as_ref().and_then(|json| match &json.syntax {
                 CallSyntax::Gemma { string_delimiter } => Some(string_delimiter.as_str()),
                 _ => None,
@@ -348,6 +353,7 @@ impl Owned {
                 unclosed_openers: leak_strs(&json.unclosed_openers),
                 body_openers: leak_strs(&json.body_openers),
                 entity_quotes: json.entity_quotes,
+                body_or_name: json.body_or_name,
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,

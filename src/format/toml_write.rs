@@ -162,6 +162,9 @@ fn write(d: &Description) -> String {
         if json.entity_quotes {
             let _ = writeln!(out, "entity_quotes = true");
         }
+        if json.body_or_name {
+            let _ = writeln!(out, "body_or_name = true");
+        }
         if json.brace_opens_args {
             let _ = writeln!(out, "brace_opens_arguments = true");
         }
