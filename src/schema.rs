@@ -114,6 +114,18 @@ impl TypeSet {
         types_of(schema, root, &mut budget)
     }
 
+    /// The types a type name written in a call stands for (K2-Horizon's
+    /// `<ifm|arg_type>integer`): as in a schema, from the name before any
+    /// `[` (`array[string]`); `any`, and names that are none, are strings
+    /// (the value as written).
+    pub(crate) fn written_type(name: &str) -> TypeSet {
+        let base = name.split('[').next().unwrap_or_default();
+        match TypeSet::from_type_name(base) {
+            TypeSet::OTHER => TypeSet::STRING,
+            types => types,
+        }
+    }
+
     fn from_type_name(name: &str) -> TypeSet {
         // vLLM strips and lowercases a name, then maps aliases.
         let name = name.trim_matches(is_python_space).to_lowercase();

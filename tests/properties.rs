@@ -1217,6 +1217,42 @@ const K2_HORIZON: &[(&[u8], &[u8])] = &[
     (b"<think>", b"<ifm|think>"),
 ];
 
+properties!(
+    k2_horizon_typed,
+    Format::K2Horizon,
+    glm_output().prop_map(|v| respell(&v, K2_HORIZON_TYPED)),
+    glm_calls().prop_map(|v| respell(&v, K2_HORIZON_TYPED))
+);
+
+/// K2-Horizon's `xml_typed` dialect: a type after every key (`string`:
+/// a value the ladder types may become a JSON string, which these
+/// properties do not expect of a string; the fixtures type the others).
+const K2_HORIZON_TYPED: &[(&[u8], &[u8])] = &[
+    (b"</tool_call>", b"</ifm|tool_call></ifm|tool_calls>"),
+    (b"<tool_call>", b"<ifm|tool_calls><ifm|tool_call>"),
+    (
+        b"</arg_key>",
+        b"</ifm|arg_key><ifm|arg_type>string</ifm|arg_type>",
+    ),
+    (b"<arg_key>", b"<ifm|arg_key>"),
+    (b"</arg_value>", b"</ifm|arg_value>"),
+    (b"<arg_value>", b"<ifm|arg_value>"),
+];
+
+properties!(
+    k2_horizon_json,
+    Format::K2Horizon,
+    json_soup(Format::Hermes).prop_map(|v| respell(&v, K2_HORIZON_JSON)),
+    json_calls(Format::Hermes).prop_map(|v| respell(&v, K2_HORIZON_JSON))
+);
+
+/// Hermes's calls as K2-Horizon's `json` dialect: a group around each
+/// body.
+const K2_HORIZON_JSON: &[(&[u8], &[u8])] = &[
+    (b"</tool_call>", b"</ifm|tool_call></ifm|tool_calls>"),
+    (b"<tool_call>", b"<ifm|tool_calls><ifm|tool_call>"),
+];
+
 /// GLM's output in IQuest Q1's wrapper.
 const IQUEST: &[(&[u8], &[u8])] = &[
     (b"</tool_call>", b"</iquest_tool_call>"),

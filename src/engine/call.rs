@@ -112,6 +112,10 @@ enum ValueKind {
     /// `string="false"`): the schema ladder, or the JSON it is without a
     /// schema.
     TextJson,
+    /// Marked-up text whose type the call wrote beside it (K2-Horizon's
+    /// `<ifm|arg_type>`): the schema ladder, or these types without a
+    /// schema.
+    TextTyped(TypeSet),
     /// A JSON string: the schema ladder; a string without a schema.
     JsonString,
     /// Any other JSON value: written as it is.
@@ -384,6 +388,19 @@ impl CallWriter {
             return self.hold_wrapped(name, inline, kind);
         }
         self.start_param_as(name, inline, kind, opts, sink);
+    }
+
+    /// Starts a parameter whose value is marked-up text of the `types` the
+    /// call wrote beside it (`Role::TypeOpen`): typed as those where the
+    /// schema does not type it.
+    pub(crate) fn start_typed_param<S: Sink>(
+        &mut self,
+        name: &str,
+        types: TypeSet,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        self.start_param_as(name, false, ValueKind::TextTyped(types), opts, sink);
     }
 
     /// Starts a parameter whose value came as JSON. A JSON string goes

@@ -119,6 +119,7 @@ impl Engine {
                 | State::Resync
                 | State::ParamName { .. }
                 | State::KeyDone
+                | State::ValueType
                 | State::Value
                 | State::AfterEmptyClose => {
                     self.flush_stray(sink);

@@ -48,6 +48,9 @@ pub(crate) enum State {
     /// After a parameter name that a marker ended (`</arg_key>`), before
     /// the value opener (`<arg_value>`): whitespace is layout.
     KeyDone,
+    /// After `TypeOpen` in `KeyDone`: the value's type name, up to
+    /// `TypeClose`, which goes back to `KeyDone`.
+    ValueType,
     /// Inside a parameter value: text is value text.
     Value,
     /// `lookahead` mode: a closer was seen inside a value; it ends the
@@ -112,6 +115,7 @@ impl State {
             State::InCall
                 | State::ParamName { .. }
                 | State::KeyDone
+                | State::ValueType
                 | State::Value
                 | State::JsonStart { body: false }
                 | State::Json
@@ -241,6 +245,7 @@ impl Engine {
                 }
                 ws
             }
+            State::ValueType => self.value_type_text(s, sink),
             State::Value => {
                 self.value_text(s, sink);
                 s.len()
@@ -508,9 +513,9 @@ impl Engine {
             State::Preamble => match role {
                 // InternLM's `<|action_start|><|plugin|>` then a JSON body.
                 Role::FuncOpen
-                    if desc
-                        .json
-                        .is_some_and(|json| json.body.is_some() && !json.body_in_wrapper) =>
+                    if desc.json.is_some_and(|json| {
+                        json.body.is_some() && !json.body_in_wrapper && !json.body_or_name
+                    }) =>
                 {
                     self.hold.inner_end = self.hold.len();
                     self.hold.text.push_str(text);
@@ -623,8 +628,13 @@ impl Engine {
                     self.on_marker(role, sink);
                 }
             }
+            State::ValueType => self.marker_in_value_type(role, text, sink),
             State::KeyDone => match role {
                 Role::ValueOpen => self.open_value(sink),
+                Role::TypeOpen => {
+                    self.name.value_type.clear();
+                    self.state = State::ValueType;
+                }
                 Role::ParamClose => {
                     // `<arg_key>K</arg_key></arg_value>`: an empty value.
                     self.open_value(sink);

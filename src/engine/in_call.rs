@@ -19,7 +19,13 @@ impl Engine {
     fn marker_in_call_inner<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
         let stray = matches!(
             role,
-            Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen | Role::ItemSep
+            Role::ParamClose
+                | Role::KeyClose
+                | Role::ValueOpen
+                | Role::IdOpen
+                | Role::ItemSep
+                | Role::TypeOpen
+                | Role::TypeClose
         ) || (role == Role::ArgsOpen && self.call.current().is_none());
         if stray && self.json.rest_is_content {
             // After a call's JSON failed, a marker that is not structure
@@ -30,7 +36,13 @@ impl Engine {
         }
         if matches!(
             role,
-            Role::ParamClose | Role::KeyClose | Role::ValueOpen | Role::IdOpen | Role::ItemSep
+            Role::ParamClose
+                | Role::KeyClose
+                | Role::ValueOpen
+                | Role::IdOpen
+                | Role::ItemSep
+                | Role::TypeOpen
+                | Role::TypeClose
         ) {
             return self.stray.push(text);
         }

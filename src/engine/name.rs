@@ -41,6 +41,9 @@ pub(crate) struct Name {
     /// After [`finish`](Name::finish): the attributes written after a
     /// quoted name (DSML's `string="false"`), trimmed.
     pub attributes: String,
+    /// A parameter's type, written between its key and its value
+    /// (`Role::TypeOpen`); empty when none was.
+    pub value_type: String,
 }
 
 /// How a piece of name text ended.
@@ -76,6 +79,7 @@ impl Name {
         self.open_quote = None;
         self.in_attributes = false;
         self.attributes.clear();
+        self.value_type.clear();
     }
 
     /// Where, in `text`, the character that decided it could not be a name

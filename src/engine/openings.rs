@@ -18,6 +18,23 @@ impl Engine {
         if !param && self.name.type_pending {
             return self.after_type_word(s, sink);
         }
+        if !param && self.body_may_stand_for_name() {
+            let ws = super::grammar::leading_ws(s);
+            if ws < s.len() && self.opens_body(s.as_bytes()[ws], true) {
+                // The layout before the body is held with its opening.
+                self.hold.text.push_str(&s[..ws]);
+                self.decided_by(s, ws);
+                if self.hold.opening == Opening::Bare {
+                    // A bare opener's call is confirmed by its markup: a
+                    // body there is text, never a name.
+                    self.reject_opening(sink);
+                    return ws;
+                }
+                self.name.clear();
+                self.begin_json(true);
+                return ws;
+            }
+        }
         let desc = self.desc();
         let end = if param {
             desc.param_name_end
@@ -111,6 +128,12 @@ impl Engine {
             self.param_name_done(true, sink);
         }
         taken + 1
+    }
+
+    /// Whether a JSON call body may stand where this function name begins
+    /// (`Json::body_or_name`): only whitespace read so far.
+    fn body_may_stand_for_name(&self) -> bool {
+        self.name.is_blank() && self.desc().json.is_some_and(|json| json.body_or_name)
     }
 
     /// Whether a function name is being read after the wrapper's opener

@@ -11,6 +11,7 @@ use super::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
 use crate::options::ValueTermination;
+use crate::schema::TypeSet;
 use crate::sink::Sink;
 
 impl Engine {
@@ -28,10 +29,56 @@ impl Engine {
     pub(super) fn open_value<S: Sink>(&mut self, sink: &mut S) {
         // The whitespace before the value is layout.
         self.hold.text.clear();
+        if !self.name.value_type.is_empty() {
+            let types = TypeSet::written_type(&self.name.value_type);
+            self.call
+                .start_typed_param(&self.name.text, types, &self.opts, sink);
+            self.state = State::Value;
+            return;
+        }
         let may_wrap = self.may_wrap_arguments();
         self.call
             .start_param(&self.name.text, false, false, may_wrap, &self.opts, sink);
         self.state = State::Value;
+    }
+
+    /// The text of a value's type (`Role::TypeOpen` … `TypeClose`), kept
+    /// up to `max_name_len` bytes (a longer one is no type name: the
+    /// value is then a string).
+    pub(super) fn value_type_text<S: Sink>(&mut self, s: &str, _sink: &mut S) -> usize {
+        let max = self.opts.limits.max_name_len;
+        let kept = &mut self.name.value_type;
+        if kept.len() + s.len() > max {
+            // No type name: a control character makes it none.
+            kept.clear();
+            kept.push('\0');
+        } else {
+            kept.push_str(s);
+        }
+        s.len()
+    }
+
+    /// A marker after a value's type: its closer goes back to the key's
+    /// end; any other marker means the closer is missing (reported), and
+    /// the marker is read as after the key.
+    pub(super) fn marker_in_value_type<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        self.state = State::KeyDone;
+        if role == Role::TypeClose {
+            return;
+        }
+        let (close, name) = (self.marker(Role::TypeClose), &self.name.text);
+        let index = self.call.current();
+        super::diagnostic(
+            sink,
+            &mut self.call.message,
+            Kind::MalformedParameter,
+            index,
+            format_args!(
+                "the type of parameter `{name}` was not closed with `{close}` before `{text}`; \
+                 read as closed there"
+            ),
+        );
+        self.on_marker(role, sink);
     }
 
     /// Text where the value opener belongs: the value starts without it.
@@ -113,6 +160,8 @@ impl Engine {
             | Role::ItemOpen
             | Role::ItemSep
             | Role::Layout
+            | Role::TypeOpen
+            | Role::TypeClose
             // (Never here: the end of the turn ends the value first.)
             | Role::EndOfTurn => self.value_text(text, sink),
         }

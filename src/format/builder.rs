@@ -472,6 +472,15 @@ impl FormatBuilder {
         self
     }
 
+    /// After a function opener, a JSON call body (`{…}`, or a list where
+    /// the body keys allow one) or a function name whose parameters are
+    /// marked up, as the first byte after the opener says: one format
+    /// for both (K2-Horizon's dialects).
+    pub fn json_body_or_name(mut self, on: bool) -> FormatBuilder {
+        self.json().body_or_name = on;
+        self
+    }
+
     /// The JSON may sit in a Markdown code fence, which is layout.
     pub fn json_fenced(mut self, fenced: bool) -> FormatBuilder {
         self.json().fenced = fenced;

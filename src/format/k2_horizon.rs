@@ -1,17 +1,24 @@
-//! IFM's K2-Horizon (vLLM: `k2_horizon`), in its default `xml` dialect:
-//! Tencent Hy4's shape in `ifm|` tags, with no suffix:
+//! IFM's K2-Horizon (vLLM: `k2_horizon`): Tencent Hy4's shape in `ifm|`
+//! tags, with no suffix, in the three dialects its chat template writes
+//! (`tool_call_format`):
 //!
 //! ```text
 //! <ifm|tool_calls><ifm|tool_call>get_weather<ifm|arg_key>city</ifm|arg_key><ifm|arg_value>Paris</ifm|arg_value></ifm|tool_call></ifm|tool_calls>
+//! <ifm|tool_calls><ifm|tool_call>get_weather<ifm|arg_key>days</ifm|arg_key><ifm|arg_type>integer</ifm|arg_type><ifm|arg_value>3</ifm|arg_value></ifm|tool_call></ifm|tool_calls>
+//! <ifm|tool_calls><ifm|tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</ifm|tool_call></ifm|tool_calls>
 //! ```
 //!
-//! Reasoning is `<ifm|think>`, `<ifm|think_fast>` or `<ifm|think_faster>`,
-//! each closed by its own closer. The `xml_typed` dialect (an
-//! `<ifm|arg_type>` between key and value) and the `json` one (a JSON body
-//! in `<ifm|tool_call>`) are not read.
+//! `xml` (the default), `xml_typed` (an `<ifm|arg_type>` between key and
+//! value names the value's JSON Schema type, which types it where the
+//! request's schema does not) and `json` (a call object, or a list of
+//! them, in `<ifm|tool_call>`; `parameters` for `arguments`). Each call
+//! says its own dialect, so one description reads all three: after
+//! `<ifm|tool_call>`, a `{` or `[` opens a JSON body, anything else a
+//! name. Reasoning is `<ifm|think>`, `<ifm|think_fast>` or
+//! `<ifm|think_faster>`, each closed by its own closer.
 
 use super::hy::HY;
-use super::{Description, Role};
+use super::{BodyKeys, Description, Json, Role};
 
 pub(crate) static K2_HORIZON: Description = Description {
     name: "k2_horizon",
@@ -31,6 +38,17 @@ pub(crate) static K2_HORIZON: Description = Description {
         (Role::ReasoningClose, "</ifm|think>"),
         (Role::ReasoningClose, "</ifm|think_fast>"),
         (Role::ReasoningClose, "</ifm|think_faster>"),
+        (Role::TypeOpen, "<ifm|arg_type>"),
+        (Role::TypeClose, "</ifm|arg_type>"),
     ],
+    json: Some(Json {
+        body_or_name: true,
+        ..Json::body(BodyKeys {
+            name: &["name"],
+            arguments: &["arguments", "parameters"],
+            list: true,
+            name_is_key: false,
+        })
+    }),
     ..HY
 };

@@ -146,11 +146,18 @@ pub enum Role {
     /// `truncated`), and the token is dropped, silently, as a server that
     /// stops at it would. Inside JSON it is JSON text, as every marker is.
     EndOfTurn,
+    /// Opens a value's type, between its key and its value
+    /// (`<ifm|arg_type>`): a JSON Schema type name (`integer`, `string`,
+    /// `array[string]`, `any`) up to `TypeClose`, which types the value
+    /// where the request's schema does not.
+    TypeOpen,
+    /// Closes a value's type (`</ifm|arg_type>`).
+    TypeClose,
 }
 
 impl Role {
     /// How many roles there are.
-    pub(crate) const COUNT: usize = Role::EndOfTurn as usize + 1;
+    pub(crate) const COUNT: usize = Role::TypeClose as usize + 1;
 
     /// Every role, in the order of this type's documentation.
     pub const ALL: [Role; Role::COUNT] = [
@@ -176,6 +183,8 @@ impl Role {
         Role::ItemClose,
         Role::Layout,
         Role::EndOfTurn,
+        Role::TypeOpen,
+        Role::TypeClose,
     ];
 
     /// The role's name in format files and messages (`call_open`,
@@ -210,6 +219,8 @@ impl Role {
             Role::ItemClose => "item_close",
             Role::Layout => "layout",
             Role::EndOfTurn => "end_of_turn",
+            Role::TypeOpen => "type_open",
+            Role::TypeClose => "type_close",
         }
     }
 
@@ -305,6 +316,12 @@ pub(crate) struct Json {
     /// `<dots_function_call><invoke name=…>`). The function opener there
     /// still opens a marked-up function.
     pub body_in_wrapper: bool,
+    /// After a function opener, a call body (`{…}`, or a list where the
+    /// keys allow one) or a function name whose parameters are marked up,
+    /// as the first byte after the opener's whitespace says (K2-Horizon's
+    /// `json` dialect beside its `xml` ones). The format's other fields
+    /// describe the marked-up calls.
+    pub body_or_name: bool,
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -425,6 +442,7 @@ impl Json {
         syntax: Syntax::Json,
         entity_quotes: false,
         body_in_wrapper: false,
+        body_or_name: false,
     };
 
     /// Calls in a call syntax (`NAME(a=1)`, `call:NAME{a:1}`) after the

@@ -85,6 +85,7 @@ pub(crate) struct OwnedJson {
     pub entity_quotes: bool,
     pub unmarked_needs_tool: bool,
     pub body_in_wrapper: bool,
+    pub body_or_name: bool,
 }
 
 /// [`Description`], owned.
@@ -182,6 +183,7 @@ impl Owned {
                 entity_quotes: json.entity_quotes,
                 unmarked_needs_tool: json.unmarked_needs_tool,
                 body_in_wrapper: json.body_in_wrapper,
+                body_or_name: json.body_or_name,
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -265,14 +267,17 @@ impl Owned {
                 || self.string_value_attribute.is_some()
                 || self.json_args_attribute.is_some(),
             item_type: self.item_type.is_some(),
-            layout: self.json.as_ref().map_or(Layout::Marked, |json| {
-                Layout::of_json(
-                    markers.iter().any(|(role, _)| *role == Role::ParamOpen),
-                    json.headers.is_some(),
-                    json.body.is_some(),
-                    json.open_at_start || json.open_at_line_start,
-                )
-            }),
+            layout: self.json.as_ref().filter(|json| !json.body_or_name).map_or(
+                Layout::Marked,
+                |json| {
+                    Layout::of_json(
+                        markers.iter().any(|(role, _)| *role == Role::ParamOpen),
+                        json.headers.is_some(),
+                        json.body.is_some(),
+                        json.open_at_start || json.open_at_line_start,
+                    )
+                },
+            ),
             string_delimiter: self.json.as_ref().and_then(|json| match &json.syntax {
                 CallSyntax::Gemma { string_delimiter } => Some(string_delimiter.as_str()),
                 _ => None,
@@ -375,6 +380,7 @@ impl Owned {
                 entity_quotes: json.entity_quotes,
                 unmarked_needs_tool: json.unmarked_needs_tool,
                 body_in_wrapper: json.body_in_wrapper,
+                body_or_name: json.body_or_name,
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,

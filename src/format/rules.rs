@@ -71,14 +71,18 @@ impl Description {
                 || self.string_value_attribute.is_some()
                 || self.json_args_attribute.is_some(),
             item_type: self.item_type.is_some(),
-            layout: self.json.map_or(Layout::Marked, |json| {
-                Layout::of_json(
-                    self.has(Role::ParamOpen),
-                    json.headers.is_some(),
-                    json.body.is_some(),
-                    json.open_at_start || json.open_at_line_start,
-                )
-            }),
+            // A body in place of a name: the calls are otherwise marked up.
+            layout: self
+                .json
+                .filter(|json| !json.body_or_name)
+                .map_or(Layout::Marked, |json| {
+                    Layout::of_json(
+                        self.has(Role::ParamOpen),
+                        json.headers.is_some(),
+                        json.body.is_some(),
+                        json.open_at_start || json.open_at_line_start,
+                    )
+                }),
             string_delimiter: match self.json.map(|json| json.syntax) {
                 Some(super::Syntax::Gemma { delimiter }) => Some(delimiter),
                 _ => None,

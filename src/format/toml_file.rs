@@ -83,6 +83,7 @@ struct Json {
     body_separator: Option<Spanned<String>>,
     unclosed_openers: Option<Vec<String>>,
     body_openers: Option<Vec<String>>,
+    body_or_name: Option<bool>,
     syntax: Option<Spanned<String>>,
     string_delimiter: Option<String>,
     elements: Option<Elements>,
@@ -571,6 +572,9 @@ fn json_settings(
     }
     if let Some(openers) = json.body_openers {
         b = b.json_body_openers(openers);
+    }
+    if let Some(on) = json.body_or_name {
+        b = b.json_body_or_name(on);
     }
     if let Some(syntax) = json.syntax.as_ref().filter(|s| s.get_ref() == "elements") {
         let Some(elements) = json.elements else {

@@ -165,6 +165,9 @@ fn write(d: &Description) -> String {
         if json.body_in_wrapper {
             let _ = writeln!(out, "body_in_wrapper = true");
         }
+        if json.body_or_name {
+            let _ = writeln!(out, "body_or_name = true");
+        }
         if json.brace_opens_args {
             let _ = writeln!(out, "brace_opens_arguments = true");
         }

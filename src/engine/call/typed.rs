@@ -58,6 +58,9 @@ impl CallWriter {
                     if schema.declares_properties() {
                         // A value the format says is JSON stays the JSON it
                         // is; others are strings.
+                        if let ValueKind::TextTyped(types) = kind {
+                            return (!types.is_string_only(), types);
+                        }
                         let json = kind == ValueKind::TextJson;
                         let index = self.current();
                         diagnostic(
@@ -84,13 +87,23 @@ impl CallWriter {
         };
         match types {
             _ if kind == ValueKind::JsonRaw => (false, TypeSet::EMPTY),
-            Some(types) => (!types.is_string_only(), types),
+            // The written type picks among the schema's (a union), as
+            // vLLM's k2_horizon does; the schema's otherwise.
+            Some(types) => match kind {
+                ValueKind::TextTyped(written) if !written.is_empty() && types.contains(written) => {
+                    (!written.is_string_only(), written)
+                }
+                _ => (!types.is_string_only(), types),
+            },
             None if opts.typing == Typing::Infer && kind == ValueKind::Text => {
                 (true, TypeSet::EMPTY)
             }
             // Any JSON but a string: text that is not JSON is reported.
             None if kind == ValueKind::TextJson => (true, TypeSet::JSON_NOT_STRING),
-            None => (false, TypeSet::STRING),
+            None => match kind {
+                ValueKind::TextTyped(types) => (!types.is_string_only(), types),
+                _ => (false, TypeSet::STRING),
+            },
         }
     }
 
