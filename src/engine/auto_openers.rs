@@ -71,6 +71,9 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::HyV4,
     Format::IquestQ1,
     Format::K2Horizon,
+    // Not Functionary v3.1 (Qwen3-Coder's `<function=`) nor Sarashina (its
+    // `<|tool_calls|>` is Solar Open's; its usual list has no marker).
+    Format::SolarOpen,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -16,6 +16,9 @@ fn every_format_is_detected_or_said_not_to_be() {
                     | Format::Ernie45 | Format::OpenPanguV2 | Format::TeleChat4
                     // Output that starts inside the prompt's header.
                     | Format::Inkling
+                    // Qwen3-Coder's `<function=`; a bare list, or Solar
+                    // Open's `<|tool_calls|>`.
+                    | Format::FunctionaryV31 | Format::Sarashina
                 ),
             "{format}"
         );

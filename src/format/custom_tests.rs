@@ -143,7 +143,7 @@ fn a_format_file_names_its_syntax() {
         ),
         (
             "syntax = \"yaml\"",
-            "unknown syntax \"yaml\"; syntaxes: json, python, gemma",
+            "unknown syntax \"yaml\"; syntaxes: json, python, python_literal, gemma",
         ),
     ] {
         let error = Format::from_toml(&file(json)).unwrap_err().to_string();

@@ -126,6 +126,10 @@ impl Format {
         ("iquest-q1", Format::IquestQ1),
         ("telechat4", Format::TeleChat4),
         ("k2-horizon", Format::K2Horizon),
+        ("sarashina", Format::Sarashina),
+        ("functionary-small-v3.1", Format::FunctionaryV31),
+        ("functionary-medium-v3.1", Format::FunctionaryV31),
+        ("solar-open-100b", Format::SolarOpen),
     ];
 
     /// The format the model named `model` writes, from
@@ -352,6 +356,10 @@ mod tests {
         "IQuestLab/IQuest-Q1-40B",
         "Tele-AI/TeleChat4-36B",
         "LLM360/K2-Horizon",
+        "sbintuitions/sarashina2.2-3b-instruct-v0.1",
+        "meetkai/functionary-small-v3.1",
+        "meetkai/functionary-medium-v3.1",
+        "upstage/Solar-Open-100B",
     ];
 
     #[test]
@@ -564,6 +572,10 @@ mod tests {
             ("IQuestLab/IQuest-Q1-40B", IquestQ1),
             ("Tele-AI/TeleChat4-36B", TeleChat4),
             ("LLM360/K2-Horizon-36B", K2Horizon),
+            ("sbintuitions/sarashina2-8x70b", Sarashina),
+            ("meetkai/functionary-small-v3.1-GGUF", FunctionaryV31),
+            ("upstage/Solar-Open-100B", SolarOpen),
+            ("upstage/Solar-Open2-250B", SolarOpen2),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

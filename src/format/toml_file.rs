@@ -76,6 +76,7 @@ struct Json {
     fenced: Option<bool>,
     entity_quotes: Option<bool>,
     brace_opens_arguments: Option<bool>,
+    id_before_name: Option<bool>,
     open_at_start: Option<bool>,
     open_at_line_start: Option<bool>,
     body_separator: Option<Spanned<String>>,
@@ -549,6 +550,9 @@ fn json_settings(
     if let Some(on) = json.brace_opens_arguments {
         b = b.json_brace_opens_arguments(on);
     }
+    if let Some(on) = json.id_before_name {
+        b = b.json_id_before_name(on);
+    }
     if json.open_at_start.is_some() || json.open_at_line_start.is_some() {
         b = b.json_open_unmarked(
             json.open_at_start.unwrap_or(false),
@@ -588,6 +592,7 @@ fn json_settings(
         let call_syntax = match (syntax.get_ref().as_str(), json.string_delimiter) {
             ("json", None) => CallSyntax::Json,
             ("python", None) => CallSyntax::Python,
+            ("python_literal", None) => CallSyntax::PythonLiteral,
             ("gemma", Some(string_delimiter)) => CallSyntax::Gemma { string_delimiter },
             ("gemma", None) => {
                 return Err(file_error(
@@ -596,7 +601,7 @@ fn json_settings(
                     "syntax \"gemma\" needs string_delimiter".to_owned(),
                 ))
             }
-            ("json" | "python", Some(_)) => {
+            ("json" | "python" | "python_literal", Some(_)) => {
                 return Err(file_error(
                     text,
                     Some(syntax.span()),
@@ -607,7 +612,7 @@ fn json_settings(
                 return Err(file_error(
                     text,
                     Some(syntax.span()),
-                    format!("unknown syntax {other:?}; syntaxes: json, python, gemma, elements"),
+                    format!("unknown syntax {other:?}; syntaxes: json, python, python_literal, gemma, elements"),
                 ))
             }
         };
