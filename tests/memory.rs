@@ -376,6 +376,11 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<|message_model|>write_file<|content_invoke_tool_json|>{\"name\": \"write_file\", \"args\": ",
             "}<|end_message|>",
         ),
+        Format::FunctionaryV31 => ("<function=write_file>", "}</function>"),
+        Format::SolarOpen => (
+            "<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>write_file<|tool_call:args|>",
+            "}<|tool_call:end|><|calls|>",
+        ),
         other => panic!("{other} is not a JSON format"),
     };
     let text =
@@ -462,6 +467,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::IquestQ1
                 | Format::TeleChat4
                 | Format::K2Horizon
+                | Format::Sarashina
         )
     });
     for &format in formats {
@@ -553,6 +559,15 @@ fn stream_call_syntax(format: Format, repeats: usize) -> Measured {
                 (format!("{t}</data>{t}</invoke>\n{t}</tool_call>"), 1),
             ]
         }
+        // A Python-literal call body: the same hard bytes in a dict.
+        Format::Sarashina => {
+            let mut parts = python("<|tool_calls|>[", "}}]");
+            parts[1].0 =
+                "{'name': 'write_file', 'arguments': {'path': 'big.txt', 'content': '".into();
+            parts[3].0 = "', 'data': [".into();
+            parts[5].0 = "0]".into();
+            parts
+        }
         other => panic!("{other} does not write a call syntax"),
     };
     let parts: Vec<(&str, usize)> = parts.iter().map(|(p, n)| (p.as_str(), *n)).collect();
@@ -568,6 +583,7 @@ fn a_ten_megabyte_call_syntax_string_streams_in_constant_memory() {
         Format::Gemma4,
         Format::FunctionGemma,
         Format::MiniMaxM3,
+        Format::Sarashina,
     ] {
         let runs = [15_000, 150_000].map(|repeats| stream_call_syntax(format, repeats));
         let [small, large] = &runs;

@@ -1173,6 +1173,24 @@ properties!(
     glm_output().prop_map(|v| respell(&v, K2_HORIZON)),
     glm_calls().prop_map(|v| respell(&v, K2_HORIZON))
 );
+properties!(
+    sarashina,
+    Format::Sarashina,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    functionary_v31,
+    Format::FunctionaryV31,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    solar_open,
+    Format::SolarOpen,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
 
 /// GLM's output in K2-Horizon's `ifm|` tags: `<tool_call>` opens a group
 /// and its call, `</tool_call>` closes both.

@@ -178,6 +178,8 @@ pub fn generated_ids(format: Format) -> bool {
                 | Format::MiniMaxM3
                 | Format::Plamo3
                 | Format::Inkling
+                | Format::Sarashina
+                | Format::FunctionaryV31
         )
 }
 
