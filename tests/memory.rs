@@ -376,10 +376,10 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<|message_model|>write_file<|content_invoke_tool_json|>{\"name\": \"write_file\", \"args\": ",
             "}<|end_message|>",
         ),
-        Format::FunctionaryV31 => ("<function=write_file>", "}</function>"),
+        Format::FunctionaryV31 => ("<function=write_file>", "</function>"),
         Format::SolarOpen => (
             "<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>write_file<|tool_call:args|>",
-            "}<|tool_call:end|><|calls|>",
+            "<|tool_call:end|><|calls|>",
         ),
         other => panic!("{other} is not a JSON format"),
     };
