@@ -114,7 +114,7 @@ const INPUTS: [(&str, Generator, Format); 7] = [
 /// write their marker forms (`<tool_call>[…]</tool_call>`,
 /// `<|python_tag|>{…}; {…}`): their bare list or object opens a call only
 /// at the start of the output, so one stream could hold one group.
-const JSON_INPUTS: [(&JsonLayout, Format); 24] = [
+const JSON_INPUTS: [(&JsonLayout, Format); 27] = [
     (&transcript::KIMI_K2, Format::KimiK2),
     (&transcript::DEEPSEEK_V31, Format::DeepSeekV31),
     (&transcript::DEEPSEEK_V3, Format::DeepSeekV3),
@@ -139,6 +139,9 @@ const JSON_INPUTS: [(&JsonLayout, Format); 24] = [
     (&transcript::OPENPANGU_V2, Format::OpenPanguV2),
     (&transcript::PLAMO3, Format::Plamo3),
     (&transcript::INKLING, Format::Inkling),
+    (&transcript::SARASHINA, Format::Sarashina),
+    (&transcript::FUNCTIONARY_V31, Format::FunctionaryV31),
+    (&transcript::SOLAR_OPEN, Format::SolarOpen),
 ];
 
 /// The XML-parameter formats without a row in [`INPUTS`]: the

@@ -381,6 +381,11 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "<dots_function_call>\n{\"name\": \"write_file\", \"arguments\": ",
             "}\n</dots_function_call>",
         ),
+        Format::FunctionaryV31 => ("<function=write_file>", "</function>"),
+        Format::SolarOpen => (
+            "<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>write_file<|tool_call:args|>",
+            "<|tool_call:end|><|calls|>",
+        ),
         other => panic!("{other} is not a JSON format"),
     };
     let text =
@@ -470,6 +475,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 // GLM-4.5's markup; its bare JSON calls need the request's tools.
                 | Format::PoolsideV1
                 | Format::Muse
+                | Format::Sarashina
         )
     });
     for &format in formats {
@@ -561,6 +567,15 @@ fn stream_call_syntax(format: Format, repeats: usize) -> Measured {
                 (format!("{t}</data>{t}</invoke>\n{t}</tool_call>"), 1),
             ]
         }
+        // A Python-literal call body: the same hard bytes in a dict.
+        Format::Sarashina => {
+            let mut parts = python("<|tool_calls|>[", "}}]");
+            parts[1].0 =
+                "{'name': 'write_file', 'arguments': {'path': 'big.txt', 'content': '".into();
+            parts[3].0 = "', 'data': [".into();
+            parts[5].0 = "0]".into();
+            parts
+        }
         other => panic!("{other} does not write a call syntax"),
     };
     let parts: Vec<(&str, usize)> = parts.iter().map(|(p, n)| (p.as_str(), *n)).collect();
@@ -576,6 +591,7 @@ fn a_ten_megabyte_call_syntax_string_streams_in_constant_memory() {
         Format::Gemma4,
         Format::FunctionGemma,
         Format::MiniMaxM3,
+        Format::Sarashina,
     ] {
         let runs = [15_000, 150_000].map(|repeats| stream_call_syntax(format, repeats));
         let [small, large] = &runs;

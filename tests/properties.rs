@@ -1175,6 +1175,24 @@ properties!(
     glm_output().prop_map(|v| respell(&v, K2_HORIZON)),
     glm_calls().prop_map(|v| respell(&v, K2_HORIZON))
 );
+properties!(
+    sarashina,
+    Format::Sarashina,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    functionary_v31,
+    Format::FunctionaryV31,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
+properties!(
+    solar_open,
+    Format::SolarOpen,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);
 
 properties!(poolside_v1, Format::PoolsideV1, glm_output(), glm_calls());
 

@@ -704,6 +704,34 @@ pub const INKLING: JsonLayout = per_call(
     "<|end_message|>",
 );
 
+/// Sarashina: the list after its marker (the bare list opens calls only at
+/// the output's start). JSON's spelling is a Python literal too.
+pub const SARASHINA: JsonLayout = list("<|tool_calls|>[", object("name", "arguments"), "]");
+
+/// Functionary v3.1: `<function=NAME>{…}</function>`.
+pub const FUNCTIONARY_V31: JsonLayout = per_call(
+    "<function=",
+    JsonCall::Named {
+        index: false,
+        after_name: ">",
+    },
+    "</function>",
+);
+
+/// Solar Open: `<|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}`
+/// `<|tool_call:end|>` in a block; the id left out (the parser makes one).
+pub const SOLAR_OPEN: JsonLayout = JsonLayout {
+    group_open: "<|tool_calls|>",
+    call_open: "<|tool_call:begin|><|tool_call:name|>",
+    call: JsonCall::Named {
+        index: false,
+        after_name: "<|tool_call:args|>",
+    },
+    call_close: "<|tool_call:end|>",
+    separator: "",
+    group_close: "<|calls|>",
+};
+
 /// How a call-syntax format writes a group of calls: `group_open`, then
 /// each call as `call_open`, the call in [`CallSyntax`] and `call_close`,
 /// `separator` between two calls, then `group_close`.

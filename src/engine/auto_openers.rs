@@ -73,6 +73,9 @@ pub(crate) const DETECTED: &[Format] = &[
     Format::K2Horizon,
     // By `<dots_function_call>`; its bare `<invoke name=` is MiniMax-M2's.
     Format::Dots,
+    // Not Functionary v3.1 (Qwen3-Coder's `<function=`) nor Sarashina (its
+    // `<|tool_calls|>` is Solar Open's; its usual list has no marker).
+    Format::SolarOpen,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -21,6 +21,9 @@ fn every_format_is_detected_or_said_not_to_be() {
                     // Muse: that too, and its `<|start|>` … `<|message|>`
                     // headers are gpt-oss's.
                     | Format::Muse
+                    // Qwen3-Coder's `<function=`; a bare list, or Solar
+                    // Open's `<|tool_calls|>`.
+                    | Format::FunctionaryV31 | Format::Sarashina
                 ),
             "{format}"
         );

@@ -161,6 +161,9 @@ impl Engine {
                 State::Json => self.json_end_of_stream(sink),
                 State::Header => self.end_header(&format!("{} in it", self.ended()), sink),
                 State::AfterJson => self.end_after_json(sink),
+                // A wrapper whose opener has no closer (`unclosed_openers`)
+                // ends with the stream.
+                State::Between { bare: false } if self.unclosed_wrapper => self.hold.text.clear(),
                 State::Between { bare: false } => {
                     // Trailing whitespace of an unclosed wrapper is layout.
                     self.hold.text.clear();

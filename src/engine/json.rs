@@ -231,7 +231,7 @@ impl Engine {
             match next {
                 Some(fence) => self.json.fence = fence,
                 None => {
-                    if b == b'{' && body && json.syntax != Syntax::Json {
+                    if b == b'{' && body && json.syntax == Syntax::Python {
                         // A call syntax's format that wrote a JSON call
                         // instead (Llama 4 mid-answer): read as JSON.
                         self.json_reader = SyntaxReader::Json(JsonReader::default());

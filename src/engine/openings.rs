@@ -278,7 +278,11 @@ impl Engine {
     /// Returns false when there was no name: it was refused and the
     /// marker is still to be handled.
     pub(super) fn id_after_name<S: Sink>(&mut self, text: &str, sink: &mut S) -> bool {
-        if self.name.func.is_some() || !self.name.finish(false) {
+        // Solar Open's `ID<|tool_call:name|>NAME`: the id came first, and
+        // may be left out.
+        let id_first = self.desc().json.is_some_and(|json| json.id_before_name);
+        let blank_id = id_first && self.name.is_blank();
+        if self.name.func.is_some() || !(blank_id || self.name.finish(false)) {
             self.reject_name(sink);
             return false;
         }
@@ -356,6 +360,11 @@ impl Engine {
             &self.name.func,
             self.desc().json.and_then(|json| json.id_in_name),
         ) {
+            // `ID<|tool_call:name|>NAME`: the text read first is the id.
+            (Some(id), _) if self.desc().json.is_some_and(|json| json.id_before_name) => {
+                let id = Some(id.trim_matches(WS)).filter(|id| !id.is_empty());
+                self.call.start_call(written, id, &self.opts, sink)
+            }
             // `NAME[CALL_ID]ID`: the text read last is the id.
             (Some(func), _) => self.call.start_call(func, Some(written), &self.opts, sink),
             (None, Some(id)) => {

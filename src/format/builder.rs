@@ -122,6 +122,11 @@ pub enum CallSyntax {
     /// Python calls, `NAME(key='value', n=3)`, alone or in a `[…]` list;
     /// arguments are keyword arguments holding literals, never evaluated.
     Python,
+    /// Call bodies as Python literals: the JSON body
+    /// ([`FormatBuilder::json_body`]) written as a dict,
+    /// `{'name': 'f', 'arguments': {'a': True}}`, or a list of them;
+    /// never evaluated.
+    PythonLiteral,
     /// Gemma's `call:NAME{key:<|"|>value<|"|>,n:3}`: bare keys, strings
     /// between two `string_delimiter`s (ASCII, not repeating its first
     /// byte), other values bare.
@@ -447,6 +452,15 @@ impl FormatBuilder {
         self
     }
 
+    /// With JSON arguments after a name: [`Role::IdOpen`] ends the call's
+    /// id, written first after the function opener, and the name follows
+    /// it up to [`Role::ArgsOpen`] (Solar Open's
+    /// `<|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>`).
+    pub fn json_id_before_name(mut self, on: bool) -> FormatBuilder {
+        self.json().id_before_name = on;
+        self
+    }
+
     /// With [`json_call_type`](FormatBuilder::json_call_type): the type may
     /// be left out, the name then coming before [`Role::ArgsOpen`] and the
     /// arguments' `{` right after it (DeepSeek V3.1 beside V3's shape);
@@ -552,7 +566,9 @@ impl FormatBuilder {
     /// ```
     pub fn json_call_syntax(mut self, syntax: CallSyntax) -> FormatBuilder {
         let json = self.json();
-        if syntax != CallSyntax::Json {
+        // A literal body is the JSON body respelled: its keys stay the
+        // format's.
+        if !matches!(syntax, CallSyntax::Json | CallSyntax::PythonLiteral) {
             json.body = Some(OwnedBodyKeys {
                 name: vec![crate::json::calls::NAME_KEY.to_owned()],
                 arguments: crate::json::calls::ARGUMENTS_KEYS

@@ -11,8 +11,7 @@ use super::{
     pythonic, qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description,
     Role,
 };
-use super::{dots, ernie45, json_lists, solar};
-use super::{ernie45, json_lists, muse, solar};
+use super::{dots, ernie45, functionary, json_lists, muse, sarashina, solar};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
@@ -254,6 +253,20 @@ pub enum Format {
     /// output starts inside the header its prompt opened, and its headers
     /// are gpt-oss's markers).
     Muse,
+    /// SoftBank Sarashina: `<|tool_calls|>[{'name': NAME, 'arguments':`
+    /// `{…}}]`, a Python literal (single quotes, `True`), the marker often
+    /// stripped: a list that opens the output is read too. smg name:
+    /// `sarashina`.
+    Sarashina,
+    /// MeetKai Functionary v3.1 (Llama 3.1): `<function=NAME>{…}`
+    /// `</function>`, the element's body the JSON arguments. Name:
+    /// `functionary_v31` (llama.cpp's `FUNCTIONARY_V3_1_LLAMA_3_1`).
+    FunctionaryV31,
+    /// Upstage Solar Open: `<|tool_calls|><|tool_call:begin|>ID`
+    /// `<|tool_call:name|>NAME<|tool_call:args|>{…}<|tool_call:end|>`,
+    /// the id kept; reasoning in `<|think|>` … `<|end|>`. Name:
+    /// `solar_open` (llama.cpp's `SOLAR_OPEN`).
+    SolarOpen,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -327,6 +340,9 @@ impl Format {
         Format::PoolsideV1,
         Format::Dots,
         Format::Muse,
+        Format::Sarashina,
+        Format::FunctionaryV31,
+        Format::SolarOpen,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -414,6 +430,9 @@ impl Format {
             Format::PoolsideV1 => &glm::POOLSIDE_V1,
             Format::Dots => &dots::DOTS,
             Format::Muse => &muse::MUSE,
+            Format::Sarashina => &sarashina::SARASHINA,
+            Format::FunctionaryV31 => &functionary::FUNCTIONARY_V31,
+            Format::SolarOpen => &solar::SOLAR_OPEN,
             Format::Custom(custom) => custom.description(),
         }
     }

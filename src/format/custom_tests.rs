@@ -148,7 +148,7 @@ fn a_format_file_names_its_syntax() {
         ),
         (
             "syntax = \"yaml\"",
-            "unknown syntax \"yaml\"; syntaxes: json, python, gemma",
+            "unknown syntax \"yaml\"; syntaxes: json, python, python_literal, gemma",
         ),
     ] {
         let error = Format::from_toml(&file(json)).unwrap_err().to_string();
@@ -231,4 +231,30 @@ elements = { tag_prefix = "@", call_element = "call" }
         "",
     );
     assert!(Format::from_toml(&missing).is_err());
+}
+
+/// Sarashina's literal bodies and Solar Open's id before the name, in a
+/// user's own markers: the settings, not the built-in descriptions, read them.
+#[test]
+fn literal_bodies_and_ids_before_names_are_a_users_settings() {
+    let literal = FormatBuilder::based_on("literal_test", Format::Hermes)
+        .json_call_syntax(CallSyntax::PythonLiteral)
+        .build()
+        .unwrap();
+    let message = crate::Parser::new(literal)
+        .parse("<tool_call>{'name': 'f', 'arguments': {'a': True, 'b': (1, None)}}</tool_call>");
+    assert_eq!(message.tool_calls[0].name, "f");
+    assert_eq!(
+        message.tool_calls[0].arguments,
+        r#"{"a": true, "b": [1, null]}"#
+    );
+    let id_first = FormatBuilder::based_on("id_first_test", Format::Mistral)
+        .json_id_before_name(true)
+        .build()
+        .unwrap();
+    let message =
+        crate::Parser::new(id_first).parse("[TOOL_CALLS]abc123[CALL_ID]f[ARGS]{\"a\": 1}");
+    assert_eq!(message.tool_calls[0].name, "f");
+    assert_eq!(message.tool_calls[0].id, "abc123");
+    assert_eq!(message.tool_calls[0].arguments, r#"{"a": 1}"#);
 }

@@ -58,6 +58,9 @@ mod toml_write;
 mod xlam;
 mod xml_invoke;
 mod xml_json;
+// Formats other servers read (llama.cpp, smg).
+mod functionary;
+mod sarashina;
 
 use std::fmt;
 
@@ -269,6 +272,11 @@ pub(crate) struct Json {
     /// `ArgsOpen` would (reported: Mistral's older tokenizers drop
     /// `[ARGS]` in decoding). A name with whitespace in it is still none.
     pub brace_opens_args: bool,
+    /// With `args_after_name`: `IdOpen` ends the call's id, written first
+    /// after the function opener, and the name follows it up to `ArgsOpen`
+    /// (Solar Open's `<|tool_call:begin|>ID<|tool_call:name|>NAME`
+    /// `<|tool_call:args|>`), where Mistral writes the id after the name.
+    pub id_before_name: bool,
     /// Calls are messages with headers, which name the function (see
     /// [`Headers`]).
     pub headers: Option<Headers>,
@@ -432,6 +440,7 @@ impl Json {
         call_type_optional: false,
         fenced: false,
         brace_opens_args: false,
+        id_before_name: false,
         headers: None,
         open_at_start: false,
         open_at_line_start: false,

@@ -130,6 +130,10 @@ impl Format {
         ("dots.llm", Format::Dots),
         ("muse-glimmer", Format::Muse),
         ("muse-spark", Format::Muse),
+        ("sarashina", Format::Sarashina),
+        ("functionary-small-v3.1", Format::FunctionaryV31),
+        ("functionary-medium-v3.1", Format::FunctionaryV31),
+        ("solar-open-100b", Format::SolarOpen),
     ];
 
     /// The format the model named `model` writes, from
@@ -359,6 +363,10 @@ mod tests {
         "rednote-hilab/dots.llm1.inst",
         "meta-models/Muse-Glimmer-30B",
         "meta/muse-spark-1.2",
+        "sbintuitions/sarashina2.2-3b-instruct-v0.1",
+        "meetkai/functionary-small-v3.1",
+        "meetkai/functionary-medium-v3.1",
+        "upstage/Solar-Open-100B",
     ];
 
     #[test]
@@ -577,6 +585,10 @@ mod tests {
             ("meta/muse-glimmer-30b", Muse),
             ("muse-glimmer:30b", Muse),
             ("muse-spark-1.3", Muse),
+            ("sbintuitions/sarashina2-8x70b", Sarashina),
+            ("meetkai/functionary-small-v3.1-GGUF", FunctionaryV31),
+            ("upstage/Solar-Open-100B", SolarOpen),
+            ("upstage/Solar-Open2-250B", SolarOpen2),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

@@ -75,6 +75,7 @@ pub(crate) struct OwnedJson {
     pub call_type_optional: bool,
     pub fenced: bool,
     pub brace_opens_args: bool,
+    pub id_before_name: bool,
     pub headers: Option<OwnedHeaders>,
     pub open_at_start: bool,
     pub open_at_line_start: bool,
@@ -174,6 +175,7 @@ impl Owned {
                 call_type_optional: json.call_type_optional,
                 fenced: json.fenced,
                 brace_opens_args: json.brace_opens_args,
+                id_before_name: json.id_before_name,
                 headers: json.headers.map(OwnedHeaders::of),
                 open_at_start: json.open_at_start,
                 open_at_line_start: json.open_at_line_start,
@@ -187,6 +189,7 @@ impl Owned {
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
+                    Syntax::PythonLiteral => CallSyntax::PythonLiteral,
                     Syntax::Gemma { delimiter } => CallSyntax::Gemma {
                         string_delimiter: delimiter.to_owned(),
                     },
@@ -282,6 +285,7 @@ impl Owned {
                 CallSyntax::Gemma { string_delimiter } => Some(string_delimiter.as_str()),
                 _ => None,
             }),
+            json_args_body: self.json_args_body,
         }
         .check()
     }
@@ -371,6 +375,7 @@ impl Owned {
                 call_type_optional: json.call_type_optional,
                 fenced: json.fenced,
                 brace_opens_args: json.brace_opens_args,
+                id_before_name: json.id_before_name,
                 headers: json.headers.as_ref().map(OwnedHeaders::leak),
                 open_at_start: json.open_at_start,
                 open_at_line_start: json.open_at_line_start,
@@ -384,6 +389,7 @@ impl Owned {
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,
+                    CallSyntax::PythonLiteral => Syntax::PythonLiteral,
                     CallSyntax::Gemma { string_delimiter } => Syntax::Gemma {
                         delimiter: leak_str(string_delimiter),
                     },

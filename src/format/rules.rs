@@ -26,6 +26,9 @@ pub(crate) struct Shape<'a> {
     /// The string delimiter of Gemma's object syntax, where the format
     /// writes its calls in it.
     pub string_delimiter: Option<&'a str>,
+    /// Arguments may be a JSON body (`json_args_body`): with no parameter
+    /// opener spelled, calls have no marked-up parameters at all.
+    pub json_args_body: bool,
 }
 
 /// How calls are written, as far as the rules care.
@@ -87,6 +90,7 @@ impl Description {
                 Some(super::Syntax::Gemma { delimiter }) => Some(delimiter),
                 _ => None,
             },
+            json_args_body: self.json_args_body,
         }
     }
 
@@ -138,6 +142,9 @@ impl Shape<'_> {
                 }
             }
         }
+        // Functionary v3.1's `<function=NAME>{…}</function>`: the JSON
+        // body is the only way to write arguments.
+        let no_params = self.json_args_body && !self.has(Role::ParamOpen);
         let mut needed = match self.layout {
             Layout::Headed if self.has(Role::HeadOpen) => vec![],
             Layout::Headed => vec![Role::ChannelOpen],
@@ -146,6 +153,7 @@ impl Shape<'_> {
             _ => vec![Role::CallOpen],
         };
         match self.layout {
+            Layout::Marked if no_params => needed.push(Role::CallClose),
             Layout::Marked => needed.extend([Role::CallClose, Role::ParamOpen, Role::ParamClose]),
             Layout::JsonArgs => needed.push(Role::ArgsOpen),
             Layout::JsonBody { .. } | Layout::Headed => {}
@@ -156,6 +164,7 @@ impl Shape<'_> {
         // A parameter name that ends at a marker ends at `KeyClose`, or at
         // `NameClose` where function and parameter names share their end.
         if matches!(self.layout, Layout::Marked)
+            && !no_params
             && matches!(self.param_name_end, NameEnd::Marker { .. })
             && !self.has(Role::NameClose)
         {

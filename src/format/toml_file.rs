@@ -77,6 +77,7 @@ struct Json {
     entity_quotes: Option<bool>,
     body_in_wrapper: Option<bool>,
     brace_opens_arguments: Option<bool>,
+    id_before_name: Option<bool>,
     open_at_start: Option<bool>,
     open_at_line_start: Option<bool>,
     unmarked_needs_tool: Option<bool>,
@@ -555,6 +556,9 @@ fn json_settings(
     if let Some(on) = json.brace_opens_arguments {
         b = b.json_brace_opens_arguments(on);
     }
+    if let Some(on) = json.id_before_name {
+        b = b.json_id_before_name(on);
+    }
     if json.open_at_start.is_some() || json.open_at_line_start.is_some() {
         b = b.json_open_unmarked(
             json.open_at_start.unwrap_or(false),
@@ -600,6 +604,7 @@ fn json_settings(
         let call_syntax = match (syntax.get_ref().as_str(), json.string_delimiter) {
             ("json", None) => CallSyntax::Json,
             ("python", None) => CallSyntax::Python,
+            ("python_literal", None) => CallSyntax::PythonLiteral,
             ("gemma", Some(string_delimiter)) => CallSyntax::Gemma { string_delimiter },
             ("gemma", None) => {
                 return Err(file_error(
@@ -608,7 +613,7 @@ fn json_settings(
                     "syntax \"gemma\" needs string_delimiter".to_owned(),
                 ))
             }
-            ("json" | "python", Some(_)) => {
+            ("json" | "python" | "python_literal", Some(_)) => {
                 return Err(file_error(
                     text,
                     Some(syntax.span()),
@@ -619,7 +624,7 @@ fn json_settings(
                 return Err(file_error(
                     text,
                     Some(syntax.span()),
-                    format!("unknown syntax {other:?}; syntaxes: json, python, gemma, elements"),
+                    format!("unknown syntax {other:?}; syntaxes: json, python, python_literal, gemma, elements"),
                 ))
             }
         };

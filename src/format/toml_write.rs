@@ -171,6 +171,9 @@ fn write(d: &Description) -> String {
         if json.brace_opens_args {
             let _ = writeln!(out, "brace_opens_arguments = true");
         }
+        if json.id_before_name {
+            let _ = writeln!(out, "id_before_name = true");
+        }
         let _ = writeln!(out, "open_at_start = {}", json.open_at_start);
         let _ = writeln!(out, "open_at_line_start = {}", json.open_at_line_start);
         if json.unmarked_needs_tool {
@@ -179,6 +182,7 @@ fn write(d: &Description) -> String {
         match json.syntax {
             crate::format::Syntax::Json => {}
             crate::format::Syntax::Python => out.push_str("syntax = \"python\"\n"),
+            crate::format::Syntax::PythonLiteral => out.push_str("syntax = \"python_literal\"\n"),
             crate::format::Syntax::Gemma { delimiter } => {
                 out.push_str("syntax = \"gemma\"\n");
                 let _ = writeln!(out, "string_delimiter = {}", quoted(delimiter));

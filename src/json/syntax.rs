@@ -20,6 +20,10 @@ pub(crate) enum Syntax {
     Json,
     /// Python calls, `NAME(key=literal, …)`, alone or in a `[…]` list.
     Python,
+    /// Call bodies written as Python literals rather than JSON: a dict
+    /// (`{'name': 'f', 'arguments': {'a': True}}`), or a list of them,
+    /// read with the format's body keys (Sarashina).
+    PythonLiteral,
     /// Gemma's `call:NAME{key:value,…}`, strings between two `delimiter`s.
     Gemma { delimiter: &'static str },
     /// Nested XML elements: `<invoke name="NAME">` holding one element per
@@ -39,7 +43,7 @@ impl Syntax {
     /// where only a bracket or brace can (prose starts with a word).
     pub(crate) fn opens_body(self, b: u8, list: bool, marked: bool) -> bool {
         match self {
-            Syntax::Json => b == b'{' || (b == b'[' && list),
+            Syntax::Json | Syntax::PythonLiteral => b == b'{' || (b == b'[' && list),
             // A JSON object too: Llama 4 falls back to JSON calls.
             Syntax::Python => b == b'[' || b == b'{' || (marked && super::python::is_name_start(b)),
             // Only `call:`: other text after the opener is prose that
@@ -53,7 +57,7 @@ impl Syntax {
     /// wrapper that holds several.
     pub(crate) fn opens_element(self, b: u8) -> bool {
         match self {
-            Syntax::Json => b == b'{',
+            Syntax::Json | Syntax::PythonLiteral => b == b'{',
             Syntax::Python => super::python::is_name_start(b),
             Syntax::Gemma { .. } => b == b'c',
             Syntax::Elements(spelling) => b == tag_start(spelling),
@@ -64,6 +68,9 @@ impl Syntax {
     pub(crate) fn reader(self) -> SyntaxReader {
         match self {
             Syntax::Json => SyntaxReader::Json(JsonReader::default()),
+            Syntax::PythonLiteral => {
+                SyntaxReader::PythonLiteral(PyReader::value(MAX_DEPTH, MAX_HELD))
+            }
             Syntax::Python => SyntaxReader::Python(Calls::new(
                 CallShape {
                     prefix: "",
@@ -101,6 +108,7 @@ fn tag_start(spelling: Spelling) -> u8 {
 pub(crate) enum SyntaxReader {
     Json(JsonReader),
     Python(Calls<PyReader>),
+    PythonLiteral(PyReader),
     Gemma(Calls<GemmaReader>),
     Elements(ElementsReader),
 }
@@ -157,6 +165,7 @@ impl SyntaxReader {
         match self {
             SyntaxReader::Json(r) => r.offset(),
             SyntaxReader::Python(r) => r.offset(),
+            SyntaxReader::PythonLiteral(r) => r.offset(),
             SyntaxReader::Gemma(r) => r.offset(),
             SyntaxReader::Elements(r) => r.offset(),
         }
@@ -184,6 +193,14 @@ impl SyntaxReader {
                     })
                 })
             }
+            SyntaxReader::PythonLiteral(r) => {
+                feed_until(r, text, sink).map_err(|(kind, at, unread, nesting)| SyntaxError {
+                    what: PyError { kind, at }.to_string(),
+                    at,
+                    unread,
+                    nesting,
+                })
+            }
             SyntaxReader::Gemma(r) => {
                 feed_until(r, text, sink).map_err(|(kind, at, unread, nesting)| {
                     calls_error(kind, at, unread, nesting, |kind, at| {
@@ -208,6 +225,7 @@ impl SyntaxReader {
         match self {
             SyntaxReader::Json(r) => r.finish(&mut |_| {}).is_ok(),
             SyntaxReader::Python(r) => r.finished(),
+            SyntaxReader::PythonLiteral(r) => r.finish(&mut |_| {}).is_ok(),
             SyntaxReader::Gemma(r) => r.finished(),
             SyntaxReader::Elements(r) => r.is_done(),
         }

@@ -179,6 +179,24 @@ fn markers(format: Format) -> &'static [&'static str] {
         ],
         Format::NemotronJson => &["<TOOLCALL>", "</TOOLCALL>", "<TOOLCALL", "</TOOL", ", "],
         Format::OpenPanguV2 => &["<|tool_call_start|>", "<|tool_call_end|>", "<|tool_call"],
+        Format::Sarashina => &[
+            "<|tool_calls|>",
+            "<|tool_calls",
+            "[{'name': '",
+            "', 'arguments': {",
+        ],
+        Format::FunctionaryV31 => &["<function=", "</function>", "<function", "</func", ">{"],
+        Format::SolarOpen => &[
+            "<|tool_calls|>",
+            "<|tool_call:begin|>",
+            "<|tool_call:name|>",
+            "<|tool_call:args|>",
+            "<|tool_call:end|>",
+            "<|calls|>",
+            "<|think|>",
+            "<|end|>",
+            "<|tool_call:",
+        ],
         Format::Plamo3 => &[
             "<|plamo:begin_tool_requests:plamo|>",
             "<|plamo:end_tool_requests:plamo|>",
@@ -289,6 +307,28 @@ pub fn written(value: &Value, pretty: bool) -> String {
         serde_json::to_string_pretty(value).unwrap()
     } else {
         serde_json::to_string(value).unwrap()
+    }
+}
+
+/// `value` as a Python literal (`True`, `None`; strings in JSON's quotes,
+/// which Python reads alike).
+fn python_literal(value: &Value) -> String {
+    match value {
+        Value::Null => "None".into(),
+        Value::Bool(true) => "True".into(),
+        Value::Bool(false) => "False".into(),
+        Value::Array(items) => {
+            let items: Vec<String> = items.iter().map(python_literal).collect();
+            format!("[{}]", items.join(", "))
+        }
+        Value::Object(map) => {
+            let items: Vec<String> = map
+                .iter()
+                .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), python_literal(v)))
+                .collect();
+            format!("{{{}}}", items.join(", "))
+        }
+        other => other.to_string(),
     }
 }
 
@@ -425,6 +465,48 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                 }
                 Format::NemotronJson => {
                     out += &format!("<TOOLCALL>{}</TOOLCALL>", bodies.join(", "))
+                }
+                // A Python literal, after the marker or (one output in two)
+                // bare at the start.
+                Format::Sarashina => {
+                    let list: Vec<String> = calls
+                        .iter()
+                        .map(|(name, arguments, _)| {
+                            format!(
+                                "{{'name': '{name}', 'arguments': {}}}",
+                                python_literal(arguments)
+                            )
+                        })
+                        .collect();
+                    let list = format!("[{}]", list.join(", "));
+                    if out.len() % 2 == 0 {
+                        out = list;
+                    } else {
+                        out += &format!("<|tool_calls|>{list}");
+                    }
+                }
+                Format::FunctionaryV31 => {
+                    for (name, arguments, pretty) in &calls {
+                        let arguments = written(arguments, *pretty);
+                        out += &format!("<function={name}>{arguments}</function>");
+                    }
+                }
+                // The block's end one output in two; reasoning before.
+                // (Without `<|begin|>assistant<|content|>`: layout, dropped
+                // outside calls, which the content properties do not model;
+                // its fixtures are split at every byte in tests/split.rs.)
+                Format::SolarOpen => {
+                    out += "<|think|>Calling.<|end|><|tool_calls|>";
+                    for (i, (name, arguments, pretty)) in calls.iter().enumerate() {
+                        let arguments = written(arguments, *pretty);
+                        out += &format!(
+                            "<|tool_call:begin|>id{i}<|tool_call:name|>{name}\
+                             <|tool_call:args|>{arguments}<|tool_call:end|>"
+                        );
+                    }
+                    if calls.len() % 2 == 0 {
+                        out += "<|calls|>";
+                    }
                 }
                 Format::OpenPanguV2 => {
                     out += &format!(

@@ -183,6 +183,8 @@ pub fn generated_ids(format: Format) -> bool {
                 // Marked-up invokes, or a JSON body: its values stream as
                 // the JSON formats' do.
                 | Format::Dots
+                | Format::Sarashina
+                | Format::FunctionaryV31
         )
 }
 

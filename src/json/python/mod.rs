@@ -258,6 +258,11 @@ impl PyReader {
         }
     }
 
+    /// How many bytes of the text have been read.
+    pub(crate) fn offset(&self) -> u64 {
+        self.offset
+    }
+
     /// Reads `text`, giving each event to `sink`. After an error, or once
     /// the value is done, nothing more is read.
     pub fn feed(
