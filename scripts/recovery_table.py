@@ -44,6 +44,9 @@ def row(fmt, name):
     hold = ["--hold-text-after-wrapper"] if name.endswith(".hold") else []
     # `.strict` fixtures run in strict mode, as the tests do.
     hold += ["--strict"] if name.endswith(".strict") else []
+    # A fixture's `NAME.tools.json` is the request's tools, as the tests read it.
+    tools = path.with_name(f"{name}.tools.json")
+    hold += ["--tools", str(tools)] if tools.exists() else []
     out = subprocess.run(
         [BINARY, "parse", "-f", fmt, "--sequential-ids", "--value-termination", mode, *hold, path],
         check=True, capture_output=True,

@@ -106,6 +106,21 @@ fn rejected_calls_come_back_as_their_text() {
                 "{}: {content:?}",
                 fixture.name
             );
+        } else if fixture.format == Format::Muse {
+            // Muse: headers and message ends are structure, `to=self`
+            // reasoning; each rejected call comes back whole, its ATEM
+            // block and all.
+            assert!(content.len() <= input.len(), "{}", fixture.name);
+            assert_eq!(
+                content.matches("<atem:invoke name=").count(),
+                lenient.tool_calls.len()
+                    + lenient
+                        .content
+                        .as_deref()
+                        .map_or(0, |c| c.matches("<atem:invoke name=").count()),
+                "{}: {content:?}",
+                fixture.name
+            );
         } else if fixture.format == Format::Inkling {
             // Inkling: block markers and message ends are structure, a
             // thinking block reasoning; each rejected call comes back
