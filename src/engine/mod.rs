@@ -116,6 +116,16 @@ pub(crate) struct Engine {
     /// Code blocks in the text outside calls, whose markers are text
     /// (`calls_in_code_blocks(false)`).
     fences: Option<fence::CodeFences>,
+    /// The misspelled openers (`Description::misspellings`) of the call and
+    /// of the parameter being opened, reported once each is.
+    misspelled: Misspelled,
+}
+
+/// Openers as written, when they were misspellings.
+#[derive(Default)]
+struct Misspelled {
+    call: Option<&'static str>,
+    param: Option<&'static str>,
 }
 
 impl Engine {
@@ -151,6 +161,7 @@ impl Engine {
             detect,
             foreign: None,
             fences: None,
+            misspelled: Misspelled::default(),
         }
         .started()
     }
@@ -216,6 +227,7 @@ impl Engine {
         self.tool_message = false;
         self.unclosed_wrapper = false;
         self.item = item::Item::Closed;
+        self.misspelled = Misspelled::default();
         self.fed = 0;
         self.start_stream();
     }

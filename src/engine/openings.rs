@@ -295,6 +295,10 @@ impl Engine {
 
     /// A call that began with the function opener alone.
     pub(super) fn report_bare_call<S: Sink>(&mut self, sink: &mut S) {
+        // Where functions stand alone, that is the format's shape.
+        if self.desc().unwrapped_functions {
+            return;
+        }
         // The opener as written: the held text starts with it.
         let func = self.hold.text.get(..self.hold.opener_len).unwrap_or("");
         let open = self.marker(Role::CallOpen);
@@ -308,6 +312,57 @@ impl Engine {
                 "call `{}` began with `{func}` without `{open}`",
                 self.name.text
             ),
+        );
+    }
+
+    /// An opener as written (`text`), when it is one of the description's
+    /// misspellings, is remembered until what it opens is confirmed: a
+    /// wrapper's opener, or a function's outside a wrapper, starts the
+    /// call's over; a function's in a wrapper only adds one.
+    pub(super) fn note_misspelling(&mut self, role: Role, text: &'static str) {
+        let misspelled = self.format.is_misspelling(text).then_some(text);
+        match role {
+            Role::CallOpen => self.misspelled.call = misspelled,
+            Role::FuncOpen if self.state == State::Preamble => {
+                self.misspelled.call = misspelled.or(self.misspelled.call)
+            }
+            Role::FuncOpen => self.misspelled.call = misspelled,
+            Role::ParamOpen => self.misspelled.param = misspelled,
+            _ => {}
+        }
+    }
+
+    /// Reports a misspelled opener of the call (`param`: of the parameter)
+    /// that was just confirmed.
+    pub(super) fn report_misspelling<S: Sink>(&mut self, param: bool, sink: &mut S) {
+        let taken = if param {
+            self.misspelled.param.take()
+        } else {
+            self.misspelled.call.take()
+        };
+        let Some(written) = taken else {
+            return;
+        };
+        let Some(&(role, _)) = self
+            .desc()
+            .misspellings
+            .iter()
+            .find(|&&(_, text)| text == written)
+        else {
+            return;
+        };
+        let meant = self.marker(role);
+        let index = if param {
+            self.call.current()
+        } else {
+            Some(self.call.count())
+        };
+        super::diagnostic(
+            sink,
+            &mut self.call.message,
+            Kind::MalformedMarker,
+            index,
+            format_args!("`{written}` was read as `{meant}`"),
         );
     }
 
@@ -332,6 +387,7 @@ impl Engine {
     /// The opening is a call: text inside the wrapper before the function
     /// opener goes back to content, and the call starts.
     pub(super) fn confirm_call<S: Sink>(&mut self, sink: &mut S) {
+        self.report_misspelling(false, sink);
         if self.hold.opening == Opening::Wrapper {
             self.report_recovered_opener(sink);
             let inner = self.hold.after_opener(self.hold.inner_end);
@@ -416,6 +472,7 @@ impl Engine {
         if !self.call.may_start_param(&self.opts, sink) {
             return self.reject_name(sink);
         }
+        self.report_misspelling(true, sink);
         self.hold.text.clear();
         if self.desc().has(Role::ValueOpen) {
             // The parameter starts with its value: a name that gets none
