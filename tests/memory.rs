@@ -620,7 +620,10 @@ fn a_huge_cdata_value_with_closers_inside_streams_in_bounded_memory() {
     let line = "a line, with </param> and <function name=\"f\"> & ]] > text\n".repeat(4);
     let parts = |repeats| {
         [
-            ("<function name=\"write_file\"><param name=\"content\"><![CDATA[", 1),
+            (
+                "<function name=\"write_file\"><param name=\"content\"><![CDATA[",
+                1,
+            ),
             (line.as_str(), repeats),
             ("]]></param></function>", 1),
         ]
@@ -628,7 +631,11 @@ fn a_huge_cdata_value_with_closers_inside_streams_in_bounded_memory() {
     let sizes = [2_000, 20_000];
     let runs = sizes.map(|repeats| stream_parts(Format::MiniCpm5, &parts(repeats)));
     let [small, large] = &runs;
-    assert!(large.arguments > 4_000_000, "{} argument bytes", large.arguments);
+    assert!(
+        large.arguments > 4_000_000,
+        "{} argument bytes",
+        large.arguments
+    );
     assert!(large.peak < 1_000_000, "peak heap {} bytes", large.peak);
     assert_eq!(large.peak, small.peak, "peak heap grew with the value");
 }

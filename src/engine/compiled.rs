@@ -48,7 +48,10 @@ impl Compiled {
     /// Whether `written`, a marker as the input spelled it, is one of the
     /// description's `misspellings`.
     pub(crate) fn is_misspelling(&self, written: &str) -> bool {
-        self.desc.misspellings.iter().any(|&(_, text)| text == written)
+        self.desc
+            .misspellings
+            .iter()
+            .any(|&(_, text)| text == written)
     }
 
     /// A format's compiled description: a built-in one's is compiled on

@@ -43,6 +43,7 @@ mod json_args;
 mod json_body;
 mod json_problems;
 mod json_start;
+mod misspelled;
 mod name;
 mod openings;
 mod place;
@@ -118,14 +119,7 @@ pub(crate) struct Engine {
     fences: Option<fence::CodeFences>,
     /// The misspelled openers (`Description::misspellings`) of the call and
     /// of the parameter being opened, reported once each is.
-    misspelled: Misspelled,
-}
-
-/// Openers as written, when they were misspellings.
-#[derive(Default)]
-struct Misspelled {
-    call: Option<&'static str>,
-    param: Option<&'static str>,
+    misspelled: misspelled::Misspelled,
 }
 
 impl Engine {
@@ -161,7 +155,7 @@ impl Engine {
             detect,
             foreign: None,
             fences: None,
-            misspelled: Misspelled::default(),
+            misspelled: misspelled::Misspelled::default(),
         }
         .started()
     }
@@ -227,7 +221,7 @@ impl Engine {
         self.tool_message = false;
         self.unclosed_wrapper = false;
         self.item = item::Item::Closed;
-        self.misspelled = Misspelled::default();
+        self.misspelled = misspelled::Misspelled::default();
         self.fed = 0;
         self.start_stream();
     }

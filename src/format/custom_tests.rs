@@ -291,7 +291,11 @@ fn unwrapped_functions_raw_sections_and_misspellings_are_a_users_too() {
     assert_eq!(message.content.as_deref(), Some("Hi "));
     assert_eq!(message.tool_calls.len(), 1);
     assert_eq!(message.tool_calls[0].arguments, r#"{"a": "x</p>y"}"#);
-    let kinds: Vec<&str> = message.diagnostics.iter().map(|d| d.kind.as_str()).collect();
+    let kinds: Vec<&str> = message
+        .diagnostics
+        .iter()
+        .map(|d| d.kind.as_str())
+        .collect();
     assert_eq!(kinds, ["malformed_marker"]);
     // Only openers have misspellings, and they are markers for the rules.
     assert_eq!(
@@ -317,8 +321,8 @@ fn a_format_file_says_unwrapped_functions_and_misspellings() {
                 function_open = [\"<functionname=\", \"<func name=\"]\n[grammar]\n\
                 unwrapped_functions = true\n";
     let format = Format::from_toml(file).unwrap();
-    let message = crate::Parser::new(format)
-        .parse(r#"<func name="f"><param name="a">1</param></function>"#);
+    let message =
+        crate::Parser::new(format).parse(r#"<func name="f"><param name="a">1</param></function>"#);
     assert_eq!(message.tool_calls.len(), 1);
     assert_eq!(message.diagnostics[0].kind.as_str(), "malformed_marker");
     let written = format.to_toml();

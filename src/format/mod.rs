@@ -60,8 +60,8 @@ mod xml_invoke;
 mod xml_json;
 // Formats other servers read (llama.cpp, smg).
 mod functionary;
-mod sarashina;
 mod minicpm5;
+mod sarashina;
 
 use std::fmt;
 

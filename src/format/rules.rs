@@ -126,7 +126,12 @@ impl Shape<'_> {
             }
         }
         // Misspellings are markers too: the same automaton reads them.
-        let all: Vec<(Role, &str)> = self.markers.iter().chain(self.misspellings).copied().collect();
+        let all: Vec<(Role, &str)> = self
+            .markers
+            .iter()
+            .chain(self.misspellings)
+            .copied()
+            .collect();
         for &(role, text) in &all {
             if text.is_empty() {
                 return Err(DescriptionError::EmptyMarker(role));

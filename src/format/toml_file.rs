@@ -316,9 +316,7 @@ impl Places<'_> {
             }
             DescriptionError::AttributeWithoutQuotedNames => self.json_attribute,
             DescriptionError::EmptyKeys(_) => self.body.or(self.base),
-            DescriptionError::StringDelimiter(_) | DescriptionError::MisspelledRole(_) => {
-                self.base
-            }
+            DescriptionError::StringDelimiter(_) | DescriptionError::MisspelledRole(_) => self.base,
         }
     }
 }
