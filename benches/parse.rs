@@ -147,7 +147,7 @@ const JSON_INPUTS: [(&JsonLayout, Format); 27] = [
 /// The XML-parameter formats without a row in [`INPUTS`]: the
 /// `tool_dense` session's calls in each one's markup, benched and checked
 /// as [`JSON_INPUTS`] are, against `tool_dense`'s calls.
-const XML_INPUTS: [(&XmlLayout, Format); 17] = [
+const XML_INPUTS: [(&XmlLayout, Format); 18] = [
     (&transcript::SEED_OSS, Format::SeedOss),
     (&transcript::MINIMAX_M2, Format::MiniMaxM2),
     (&transcript::DEEPSEEK_V32, Format::DeepSeekV32),
@@ -165,6 +165,7 @@ const XML_INPUTS: [(&XmlLayout, Format); 17] = [
     (&transcript::GLM, Format::PoolsideV1),
     (&transcript::DOTS, Format::Dots),
     (&transcript::MUSE, Format::Muse),
+    (&transcript::MINICPM5, Format::MiniCpm5),
 ];
 
 /// The call-syntax formats: `tool_dense_hermes`'s calls as Python calls

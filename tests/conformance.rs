@@ -95,6 +95,7 @@ const PARSERS: &[(&str, Format)] = &[
     ("dots", Format::Dots),
     ("muse", Format::Muse),
     ("muse_glimmer", Format::Muse),
+    ("minicpm5", Format::MiniCpm5),
 ];
 
 /// The marker suffix of the checkpoint vLLM's parser was run with, where a
@@ -143,6 +144,7 @@ const MIN_CASES: &[(Format, usize)] = &[
     (Format::PoolsideV1, 4),
     (Format::Dots, 5),
     (Format::Muse, 7),
+    (Format::MiniCpm5, 5),
 ];
 
 struct Case {

@@ -476,6 +476,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::PoolsideV1
                 | Format::Muse
                 | Format::Sarashina
+                | Format::MiniCpm5
         )
     });
     for &format in formats {
@@ -610,4 +611,31 @@ fn a_ten_megabyte_call_syntax_string_streams_in_constant_memory() {
             "{format}: peak heap grew with the value"
         );
     }
+}
+
+#[test]
+fn a_huge_cdata_value_with_closers_inside_streams_in_bounded_memory() {
+    // MiniCPM5's CDATA section: the closers inside it are value text, and
+    // none of them is held.
+    let line = "a line, with </param> and <function name=\"f\"> & ]] > text\n".repeat(4);
+    let parts = |repeats| {
+        [
+            (
+                "<function name=\"write_file\"><param name=\"content\"><![CDATA[",
+                1,
+            ),
+            (line.as_str(), repeats),
+            ("]]></param></function>", 1),
+        ]
+    };
+    let sizes = [2_000, 20_000];
+    let runs = sizes.map(|repeats| stream_parts(Format::MiniCpm5, &parts(repeats)));
+    let [small, large] = &runs;
+    assert!(
+        large.arguments > 4_000_000,
+        "{} argument bytes",
+        large.arguments
+    );
+    assert!(large.peak < 1_000_000, "peak heap {} bytes", large.peak);
+    assert_eq!(large.peak, small.peak, "peak heap grew with the value");
 }

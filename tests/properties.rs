@@ -1454,3 +1454,30 @@ fn dots_spelling(qwen: Vec<u8>) -> Vec<u8> {
         ],
     )
 }
+
+properties!(
+    minicpm5,
+    Format::MiniCpm5,
+    qwen_output().prop_map(minicpm5_spelling),
+    qwen_calls().prop_map(minicpm5_spelling)
+);
+
+/// Qwen3-Coder's output in MiniCPM5's spelling: functions with no wrapper
+/// (the wrapper's tags become a CDATA section's, in values and out), the
+/// `<arguments>` wrapper and misspelled openers in place of other pieces.
+fn minicpm5_spelling(qwen: Vec<u8>) -> Vec<u8> {
+    respell(
+        &qwen,
+        &[
+            (b"<tool_call>", b"<![CDATA["),
+            (b"</tool_call>", b"]]>"),
+            (b"<function=", b"<function name="),
+            (b"<parameter=", b"<param name="),
+            (b"</parameter>", b"</param>"),
+            (b"<tool_", b"<arguments>"),
+            (b"&amp;", b"</arguments>"),
+            (b"a b", "<param\u{120}name=".as_bytes()),
+            (b"<func", b"<functionname="),
+        ],
+    )
+}

@@ -1232,3 +1232,14 @@ pub fn value_heavy_in(layout: Layout, len: usize) -> Transcript {
     close_call(layout, &mut text);
     Transcript { text, calls: 1 }
 }
+
+/// MiniCPM5's: functions with no wrapper, each value in a CDATA section
+/// (as its template writes values with `<`, `&` or line ends).
+pub const MINICPM5: XmlLayout = XmlLayout {
+    call_open: "<function name=\"",
+    name_end: "\">",
+    param_open: "<param name=\"",
+    key_end: "\"><![CDATA[",
+    value_end: "]]></param>",
+    call_close: "</function>",
+};

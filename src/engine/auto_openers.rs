@@ -76,6 +76,9 @@ pub(crate) const DETECTED: &[Format] = &[
     // Not Functionary v3.1 (Qwen3-Coder's `<function=`) nor Sarashina (its
     // `<|tool_calls|>` is Solar Open's; its usual list has no marker).
     Format::SolarOpen,
+    // By `<function name=`, a function with no wrapper (Qwen3-Coder's is
+    // `<function=`), once a parameter or its closer confirms it.
+    Format::MiniCpm5,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker
@@ -103,7 +106,8 @@ pub(super) fn opener_list() -> (Vec<(Role, &'static str)>, Vec<(&'static str, Ve
     let mut owners: Vec<(&'static str, Vec<Format>)> = Vec::new();
     for &format in DETECTED {
         let desc = format.description();
-        for &(role, text) in desc.markers {
+        // (A misspelled opener opens a call of its format too.)
+        for &(role, text) in desc.markers.iter().chain(desc.misspellings) {
             let role = match role {
                 Role::CallOpen | Role::HeadOpen | Role::ChannelOpen => Role::CallOpen,
                 Role::FuncOpen | Role::ItemOpen if desc.recoveries.bare_function => Role::CallOpen,

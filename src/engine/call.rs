@@ -55,6 +55,8 @@ pub(crate) struct Value {
     holding: bool,
     /// Whether the value is raw JSON (no quotes of ours around it).
     raw: bool,
+    /// Whether a raw section (`Role::RawOpen`) of the value is open.
+    pub raw_section: bool,
     /// The types its schema allows (`EMPTY` with `Typing::Infer` and no
     /// schema: inferred).
     types: TypeSet,
@@ -84,6 +86,7 @@ impl Value {
         self.tail.clear();
         self.closer_reported = false;
         self.line_start = true;
+        self.raw_section = false;
     }
 }
 

@@ -42,6 +42,16 @@ impl Compiled {
     pub(crate) fn is_recovered_spelling(&self, written: &str) -> bool {
         self.desc.recoveries.call_open_without_close
             && !self.desc.markers.iter().any(|&(_, text)| text == written)
+            && !self.is_misspelling(written)
+    }
+
+    /// Whether `written`, a marker as the input spelled it, is one of the
+    /// description's `misspellings`.
+    pub(crate) fn is_misspelling(&self, written: &str) -> bool {
+        self.desc
+            .misspellings
+            .iter()
+            .any(|&(_, text)| text == written)
     }
 
     /// A format's compiled description: a built-in one's is compiled on
@@ -73,10 +83,12 @@ impl Compiled {
 /// The description's markers, and the malformed spellings its recoveries
 /// read as markers: with `call_open_without_close`, each wrapper opener
 /// that ends in `>` also without it, a line end in its place
-/// (`<｜DSML｜tool_calls` ⏎). A spelling that would not keep the set
+/// (`<｜DSML｜tool_calls` ⏎); and the description's `misspellings`. A
+/// recovered spelling that would not keep the set
 /// prefix-free is left out. Kept for the process, as the description is.
 fn with_recovered_spellings(desc: &Description) -> Vec<(Role, &'static str)> {
     let mut markers = desc.markers.to_vec();
+    markers.extend_from_slice(desc.misspellings);
     if !desc.recoveries.call_open_without_close {
         return markers;
     }

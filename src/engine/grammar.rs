@@ -397,6 +397,7 @@ impl Engine {
             Some((last, spelled)) if last == role => spelled,
             _ => self.marker(role),
         };
+        self.note_misspelling(role, text);
         let desc = self.desc();
         if role.is_reasoning() && !self.reasoning_marker_counts() {
             return self.marker_as_text(text, sink);

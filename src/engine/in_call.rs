@@ -26,6 +26,8 @@ impl Engine {
                 | Role::ItemSep
                 | Role::TypeOpen
                 | Role::TypeClose
+                | Role::RawOpen
+                | Role::RawClose
         ) || (role == Role::ArgsOpen && self.call.current().is_none());
         if stray && self.json.rest_is_content {
             // After a call's JSON failed, a marker that is not structure
@@ -43,8 +45,14 @@ impl Engine {
                 | Role::ItemSep
                 | Role::TypeOpen
                 | Role::TypeClose
+                | Role::RawOpen
+                | Role::RawClose
         ) {
             return self.stray.push(text);
+        }
+        // Markup around the parameters: not the call's text.
+        if matches!(role, Role::ParamsOpen | Role::ParamsClose) {
+            return;
         }
         self.flush_stray(sink);
         let bare = self.hold.opening == Opening::Bare;

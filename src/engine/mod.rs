@@ -43,6 +43,7 @@ mod json_args;
 mod json_body;
 mod json_problems;
 mod json_start;
+mod misspelled;
 mod name;
 mod openings;
 mod place;
@@ -116,6 +117,9 @@ pub(crate) struct Engine {
     /// Code blocks in the text outside calls, whose markers are text
     /// (`calls_in_code_blocks(false)`).
     fences: Option<fence::CodeFences>,
+    /// The misspelled openers (`Description::misspellings`) of the call and
+    /// of the parameter being opened, reported once each is.
+    misspelled: misspelled::Misspelled,
 }
 
 impl Engine {
@@ -151,6 +155,7 @@ impl Engine {
             detect,
             foreign: None,
             fences: None,
+            misspelled: misspelled::Misspelled::default(),
         }
         .started()
     }
@@ -216,6 +221,7 @@ impl Engine {
         self.tool_message = false;
         self.unclosed_wrapper = false;
         self.item = item::Item::Closed;
+        self.misspelled = misspelled::Misspelled::default();
         self.fed = 0;
         self.start_stream();
     }

@@ -295,6 +295,10 @@ impl Engine {
 
     /// A call that began with the function opener alone.
     pub(super) fn report_bare_call<S: Sink>(&mut self, sink: &mut S) {
+        // Where functions stand alone, that is the format's shape.
+        if self.desc().unwrapped_functions {
+            return;
+        }
         // The opener as written: the held text starts with it.
         let func = self.hold.text.get(..self.hold.opener_len).unwrap_or("");
         let open = self.marker(Role::CallOpen);
@@ -332,6 +336,7 @@ impl Engine {
     /// The opening is a call: text inside the wrapper before the function
     /// opener goes back to content, and the call starts.
     pub(super) fn confirm_call<S: Sink>(&mut self, sink: &mut S) {
+        self.report_misspelling(false, sink);
         if self.hold.opening == Opening::Wrapper {
             self.report_recovered_opener(sink);
             let inner = self.hold.after_opener(self.hold.inner_end);
@@ -416,6 +421,7 @@ impl Engine {
         if !self.call.may_start_param(&self.opts, sink) {
             return self.reject_name(sink);
         }
+        self.report_misspelling(true, sink);
         self.hold.text.clear();
         if self.desc().has(Role::ValueOpen) {
             // The parameter starts with its value: a name that gets none

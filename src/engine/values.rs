@@ -103,6 +103,19 @@ impl Engine {
     }
 
     pub(super) fn marker_in_value<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+        // Inside a raw section every marker but its closer is value text.
+        if self.call.value.raw_section {
+            if role == Role::RawClose {
+                self.call.value.raw_section = false;
+            } else {
+                self.value_text(text, sink);
+            }
+            return;
+        }
+        if role == Role::RawOpen {
+            self.call.value.raw_section = true;
+            return;
+        }
         let desc = self.desc();
         let value = &self.call.value;
         let immediate = value.inline || self.opts.value_end == ValueTermination::Vllm;
@@ -162,6 +175,11 @@ impl Engine {
             | Role::Layout
             | Role::TypeOpen
             | Role::TypeClose
+            // (A section's closer outside one.)
+            | Role::RawOpen
+            | Role::RawClose
+            | Role::ParamsOpen
+            | Role::ParamsClose
             // (Never here: the end of the turn ends the value first.)
             | Role::EndOfTurn => self.value_text(text, sink),
         }
@@ -262,7 +280,8 @@ impl Engine {
     /// near-miss may be read as the closer.
     #[inline]
     pub(super) fn is_near_miss_closer(&self, stepped_here: &str) -> bool {
-        if self.state != State::Value {
+        // (Inside a raw section no closer counts.)
+        if self.state != State::Value || self.call.value.raw_section {
             return false;
         }
         let close = self.marker(Role::ParamClose);

@@ -308,6 +308,43 @@ impl FormatBuilder {
         self
     }
 
+    /// Functions stand alone, with no wrapper around them (MiniCPM's
+    /// `<function name="N">…</function>`): a [`Role::FuncOpen`] opens a call
+    /// wherever it comes, once a marker that
+    /// [`bare_confirmed_by`](FormatBuilder::bare_confirmed_by) lists follows
+    /// its name, and is not reported as a missing wrapper. No
+    /// [`Role::CallOpen`] is needed. Turns [`Recovery::BareFunction`] on.
+    pub fn unwrapped_functions(mut self, on: bool) -> FormatBuilder {
+        self.owned.unwrapped_functions = on;
+        self.owned.recoveries.bare_function |= on;
+        self
+    }
+
+    /// A malformed spelling of an opener ([`Role::CallOpen`],
+    /// [`Role::FuncOpen`] or [`Role::ParamOpen`]) that the model writes
+    /// (MiniCPM's collapsed `<functionname=`): read as the role's marker,
+    /// and reported (`malformed_marker`) once the call or parameter it
+    /// opens is. Checked as markers are (prefix-free); may be given more
+    /// than once.
+    pub fn misspelling(mut self, role: Role, text: impl Into<String>) -> FormatBuilder {
+        self.owned.misspellings.push((role, text.into()));
+        self
+    }
+
+    /// Sets `role`'s misspellings (see
+    /// [`misspelling`](FormatBuilder::misspelling)), in place of any it had.
+    pub fn misspellings<I, S>(mut self, role: Role, texts: I) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.owned.misspellings.retain(|(r, _)| *r != role);
+        for text in texts {
+            self.owned.misspellings.push((role, text.into()));
+        }
+        self
+    }
+
     /// Each call sits in an item (`ItemOpen` … `ItemClose`) whose opener
     /// is followed by this word, then `ItemSep` (Step-3's `function`).
     pub fn item_type(mut self, word: impl Into<String>) -> FormatBuilder {

@@ -11,7 +11,7 @@ use super::{
     pythonic, qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description,
     Role,
 };
-use super::{dots, ernie45, functionary, json_lists, muse, sarashina, solar};
+use super::{dots, ernie45, functionary, json_lists, minicpm5, muse, sarashina, solar};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
@@ -267,6 +267,10 @@ pub enum Format {
     /// the id kept; reasoning in `<|think|>` … `<|end|>`. Name:
     /// `solar_open` (llama.cpp's `SOLAR_OPEN`).
     SolarOpen,
+    /// OpenBMB MiniCPM 4 and 5: `<function name="NAME"><param name="KEY">`
+    /// `VALUE</param></function>` with no wrapper, values in CDATA where
+    /// they need it. vLLM name: `minicpm5`.
+    MiniCpm5,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -343,6 +347,7 @@ impl Format {
         Format::Sarashina,
         Format::FunctionaryV31,
         Format::SolarOpen,
+        Format::MiniCpm5,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -433,6 +438,7 @@ impl Format {
             Format::Sarashina => &sarashina::SARASHINA,
             Format::FunctionaryV31 => &functionary::FUNCTIONARY_V31,
             Format::SolarOpen => &solar::SOLAR_OPEN,
+            Format::MiniCpm5 => &minicpm5::MINICPM5,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -258,3 +258,79 @@ fn literal_bodies_and_ids_before_names_are_a_users_settings() {
     assert_eq!(message.tool_calls[0].id, "abc123");
     assert_eq!(message.tool_calls[0].arguments, r#"{"a": 1}"#);
 }
+
+#[test]
+fn unwrapped_functions_raw_sections_and_misspellings_are_a_users_too() {
+    let built = |b: FormatBuilder| {
+        b.marker(Role::FuncOpen, "<fn name=")
+            .marker(Role::FuncClose, "</fn>")
+            .marker(Role::ParamOpen, "<p name=")
+            .marker(Role::ParamClose, "</p>")
+            .marker(Role::RawOpen, "<![CDATA[")
+            .marker(Role::RawClose, "]]>")
+            .marker(Role::ParamsOpen, "<args>")
+            .marker(Role::ParamsClose, "</args>")
+            .function_name_end(NameEnd::Byte(b'>'))
+            .parameter_name_end(NameEnd::Byte(b'>'))
+            .quoted_names(true)
+            .bare_confirmed_by([Role::ParamOpen, Role::ParamsOpen, Role::FuncClose])
+    };
+    // Without a wrapper, functions must stand alone.
+    let wrapperless = FormatBuilder::new("unwrapped_test");
+    assert_eq!(
+        built(wrapperless.clone()).build(),
+        Err(DescriptionError::MissingRole(Role::CallOpen))
+    );
+    let format = built(wrapperless.clone())
+        .unwrapped_functions(true)
+        .misspelling(Role::FuncOpen, "<fnname=")
+        .build()
+        .unwrap();
+    let message = crate::Parser::new(format)
+        .parse(r#"Hi <fnname="f"><args><p name="a"><![CDATA[x</p>y]]></p></args></fn>"#);
+    assert_eq!(message.content.as_deref(), Some("Hi "));
+    assert_eq!(message.tool_calls.len(), 1);
+    assert_eq!(message.tool_calls[0].arguments, r#"{"a": "x</p>y"}"#);
+    let kinds: Vec<&str> = message
+        .diagnostics
+        .iter()
+        .map(|d| d.kind.as_str())
+        .collect();
+    assert_eq!(kinds, ["malformed_marker"]);
+    // Only openers have misspellings, and they are markers for the rules.
+    assert_eq!(
+        built(wrapperless.clone())
+            .unwrapped_functions(true)
+            .misspelling(Role::ParamClose, "</pp>")
+            .build(),
+        Err(DescriptionError::MisspelledRole(Role::ParamClose))
+    );
+    assert_eq!(
+        built(wrapperless)
+            .unwrapped_functions(true)
+            .misspelling(Role::FuncOpen, "<fn")
+            .build(),
+        Err(DescriptionError::Prefix("<fn".into(), "<fn name=".into()))
+    );
+}
+
+#[cfg(feature = "toml")]
+#[test]
+fn a_format_file_says_unwrapped_functions_and_misspellings() {
+    let file = "name = \"file_unwrapped\"\nbase = \"minicpm5\"\n[misspellings]\n\
+                function_open = [\"<functionname=\", \"<func name=\"]\n[grammar]\n\
+                unwrapped_functions = true\n";
+    let format = Format::from_toml(file).unwrap();
+    let message =
+        crate::Parser::new(format).parse(r#"<func name="f"><param name="a">1</param></function>"#);
+    assert_eq!(message.tool_calls.len(), 1);
+    assert_eq!(message.diagnostics[0].kind.as_str(), "malformed_marker");
+    let written = format.to_toml();
+    assert!(written.contains("unwrapped_functions = true"), "{written}");
+    assert!(
+        written.contains(r#"function_open = ["<functionname=", "<func name="]"#),
+        "{written}"
+    );
+    let error = Format::from_toml(&file.replace("function_open", "parameter_close")).unwrap_err();
+    assert_eq!(error.rule(), "only openers have misspellings");
+}

@@ -77,6 +77,8 @@ const fn glm(
         json: None,
         marker_suffix: "",
         headers: None,
+        unwrapped_functions: false,
+        misspellings: &[],
     }
 }
 

@@ -60,6 +60,7 @@ mod xml_invoke;
 mod xml_json;
 // Formats other servers read (llama.cpp, smg).
 mod functionary;
+mod minicpm5;
 mod sarashina;
 
 use std::fmt;
@@ -156,11 +157,24 @@ pub enum Role {
     TypeOpen,
     /// Closes a value's type (`</ifm|arg_type>`).
     TypeClose,
+    /// Opens a raw section of a value (XML's `<![CDATA[`): its text is
+    /// value text as written; no marker but `RawClose` counts inside it, so
+    /// a `ParamClose` there does not end the value. Dropped, as `RawClose`
+    /// is; outside a value, text.
+    RawOpen,
+    /// Closes a raw section (`]]>`).
+    RawClose,
+    /// Opens optional markup around a function's marked-up parameters
+    /// (MiniCPM's legacy `<arguments>`): dropped inside a call; it may
+    /// confirm a call (`bare_confirmed_by`); outside a call, text.
+    ParamsOpen,
+    /// Closes it (`</arguments>`): dropped inside a call.
+    ParamsClose,
 }
 
 impl Role {
     /// How many roles there are.
-    pub(crate) const COUNT: usize = Role::TypeClose as usize + 1;
+    pub(crate) const COUNT: usize = Role::ParamsClose as usize + 1;
 
     /// Every role, in the order of this type's documentation.
     pub const ALL: [Role; Role::COUNT] = [
@@ -188,6 +202,10 @@ impl Role {
         Role::EndOfTurn,
         Role::TypeOpen,
         Role::TypeClose,
+        Role::RawOpen,
+        Role::RawClose,
+        Role::ParamsOpen,
+        Role::ParamsClose,
     ];
 
     /// The role's name in format files and messages (`call_open`,
@@ -224,6 +242,10 @@ impl Role {
             Role::EndOfTurn => "end_of_turn",
             Role::TypeOpen => "type_open",
             Role::TypeClose => "type_close",
+            Role::RawOpen => "raw_open",
+            Role::RawClose => "raw_close",
+            Role::ParamsOpen => "parameters_open",
+            Role::ParamsClose => "parameters_close",
         }
     }
 
@@ -631,6 +653,17 @@ pub(crate) struct Description {
     /// marker) comes: the model switched message without ending the one
     /// it was in (reported).
     pub headers: Option<Headers>,
+    /// Functions stand alone, with no wrapper around them (MiniCPM's
+    /// `<function name=…>`): a function opener opens a call wherever it
+    /// comes, confirmed as a bare one is (`bare_confirmed_by`); without a
+    /// wrapper, that is the format's shape, not a recovery: not reported.
+    /// The format needs no `CallOpen` or `CallClose`.
+    pub unwrapped_functions: bool,
+    /// Malformed spellings of an opener (`CallOpen`, `FuncOpen`,
+    /// `ParamOpen`) that the model writes (MiniCPM's collapsed
+    /// `<functionname=`): read as the role's marker, and reported
+    /// (`malformed_marker`) once the call or parameter they open is.
+    pub misspellings: &'static [(Role, &'static str)],
 }
 
 /// `marker` with `suffix` written before its closing `>` (unchanged when it
@@ -680,6 +713,8 @@ impl Description {
         json: None,
         marker_suffix: "",
         headers: None,
+        unwrapped_functions: false,
+        misspellings: &[],
     };
 
     /// A format that writes its calls as JSON: the fields that only

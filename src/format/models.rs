@@ -134,6 +134,9 @@ impl Format {
         ("functionary-small-v3.1", Format::FunctionaryV31),
         ("functionary-medium-v3.1", Format::FunctionaryV31),
         ("solar-open-100b", Format::SolarOpen),
+        // OpenBMB's MiniCPM 4 and 5 (vLLM's `minicpm5`).
+        ("minicpm4", Format::MiniCpm5),
+        ("minicpm5", Format::MiniCpm5),
     ];
 
     /// The format the model named `model` writes, from
@@ -367,6 +370,8 @@ mod tests {
         "meetkai/functionary-small-v3.1",
         "meetkai/functionary-medium-v3.1",
         "upstage/Solar-Open-100B",
+        "openbmb/MiniCPM4-8B",
+        "openbmb/MiniCPM5-1B",
     ];
 
     #[test]
@@ -589,6 +594,9 @@ mod tests {
             ("meetkai/functionary-small-v3.1-GGUF", FunctionaryV31),
             ("upstage/Solar-Open-100B", SolarOpen),
             ("upstage/Solar-Open2-250B", SolarOpen2),
+            ("openbmb/MiniCPM4-0.5B", MiniCpm5),
+            ("hf.co/openbmb/MiniCPM5-1B-GGUF:Q8_0", MiniCpm5),
+            ("minicpm5:1b", MiniCpm5),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

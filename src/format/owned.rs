@@ -116,6 +116,9 @@ pub(crate) struct Owned {
     pub marker_suffix: String,
     /// [`Description::headers`].
     pub headers: Option<OwnedHeaders>,
+    pub unwrapped_functions: bool,
+    /// [`Description::misspellings`], as written (no suffix).
+    pub misspellings: Vec<(Role, String)>,
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -159,6 +162,12 @@ impl Owned {
             json_args_body: desc.json_args_body,
             item_type: desc.item_type.map(str::to_owned),
             wrapped_arguments: strings(desc.wrapped_arguments),
+            unwrapped_functions: desc.unwrapped_functions,
+            misspellings: desc
+                .misspellings
+                .iter()
+                .map(|&(r, t)| (r, t.to_owned()))
+                .collect(),
             recoveries: desc.recoveries,
             json: desc.json.map(|json| OwnedJson {
                 args_after_name: json.args_after_name,
@@ -257,6 +266,11 @@ impl Owned {
             .iter()
             .map(|(c, a)| (*c, a.as_slice()))
             .collect();
+        let misspellings: Vec<(Role, &str)> = self
+            .misspellings
+            .iter()
+            .map(|(r, t)| (*r, t.as_str()))
+            .collect();
         Shape {
             markers: &markers,
             func_name_end: self.func_name_end,
@@ -286,6 +300,8 @@ impl Owned {
                 _ => None,
             }),
             json_args_body: self.json_args_body,
+            unwrapped_functions: self.unwrapped_functions,
+            misspellings: &misspellings,
         }
         .check()
     }
@@ -358,6 +374,13 @@ impl Owned {
             json_args_body: self.json_args_body,
             item_type: self.item_type.as_deref().map(leak_str),
             wrapped_arguments: leak_strs(&self.wrapped_arguments),
+            unwrapped_functions: self.unwrapped_functions,
+            misspellings: Vec::leak(
+                self.misspellings
+                    .iter()
+                    .map(|(r, t)| (*r, leak_str(t)))
+                    .collect(),
+            ),
             recoveries: self.recoveries,
             json: self.json.as_ref().map(|json| Json {
                 args_after_name: json.args_after_name,

@@ -84,4 +84,6 @@ pub(crate) static QWEN3_CODER: Description = Description {
     json: None,
     marker_suffix: "",
     headers: None,
+    unwrapped_functions: false,
+    misspellings: &[],
 };

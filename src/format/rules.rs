@@ -29,6 +29,11 @@ pub(crate) struct Shape<'a> {
     /// Arguments may be a JSON body (`json_args_body`): with no parameter
     /// opener spelled, calls have no marked-up parameters at all.
     pub json_args_body: bool,
+    /// Functions need no wrapper (`Description::unwrapped_functions`).
+    pub unwrapped_functions: bool,
+    /// Malformed opener spellings read as markers
+    /// (`Description::misspellings`): checked as markers are.
+    pub misspellings: &'a [(Role, &'a str)],
 }
 
 /// How calls are written, as far as the rules care.
@@ -91,6 +96,8 @@ impl Description {
                 _ => None,
             },
             json_args_body: self.json_args_body,
+            unwrapped_functions: self.unwrapped_functions,
+            misspellings: self.misspellings,
         }
     }
 
@@ -118,20 +125,35 @@ impl Shape<'_> {
                 return Err(DescriptionError::StringDelimiter(delimiter.to_owned()));
             }
         }
-        for &(role, text) in self.markers {
+        // Misspellings are markers too: the same automaton reads them.
+        let all: Vec<(Role, &str)> = self
+            .markers
+            .iter()
+            .chain(self.misspellings)
+            .copied()
+            .collect();
+        for &(role, text) in &all {
             if text.is_empty() {
                 return Err(DescriptionError::EmptyMarker(role));
             }
         }
-        for &(_, a) in self.markers {
-            for &(_, b) in self.markers {
+        for &(role, _) in self.misspellings {
+            if !matches!(role, Role::CallOpen | Role::FuncOpen | Role::ParamOpen) {
+                return Err(DescriptionError::MisspelledRole(role));
+            }
+            if !self.has(role) {
+                return Err(DescriptionError::UnspelledRole(role));
+            }
+        }
+        for &(_, a) in &all {
+            for &(_, b) in &all {
                 if a != b && b.starts_with(a) {
                     return Err(DescriptionError::Prefix(a.into(), b.into()));
                 }
             }
         }
-        for &(_, a) in self.markers {
-            for &(_, b) in self.markers {
+        for &(_, a) in &all {
+            for &(_, b) in &all {
                 // As its end, another marker is harmless: a match that
                 // reaches it is whole, so none dies past it (Kimi K3's
                 // `<|open|>tools<|sep|>` ends with `<|sep|>`).
@@ -148,11 +170,17 @@ impl Shape<'_> {
         let mut needed = match self.layout {
             Layout::Headed if self.has(Role::HeadOpen) => vec![],
             Layout::Headed => vec![Role::ChannelOpen],
-            // A body that may open without a marker needs no opener.
+            // A body that may open without a marker needs no opener, nor
+            // do functions that stand alone.
             Layout::JsonBody { unmarked: true } => vec![],
+            Layout::Marked if self.unwrapped_functions => vec![Role::FuncOpen, Role::FuncClose],
             _ => vec![Role::CallOpen],
         };
         match self.layout {
+            Layout::Marked if self.unwrapped_functions && no_params => {}
+            Layout::Marked if self.unwrapped_functions => {
+                needed.extend([Role::ParamOpen, Role::ParamClose])
+            }
             Layout::Marked if no_params => needed.push(Role::CallClose),
             Layout::Marked => needed.extend([Role::CallClose, Role::ParamOpen, Role::ParamClose]),
             Layout::JsonArgs => needed.push(Role::ArgsOpen),
@@ -263,6 +291,9 @@ pub enum DescriptionError {
     /// The string delimiter of a call syntax is empty, not ASCII, or
     /// repeats its first byte.
     StringDelimiter(String),
+    /// A misspelling is given for a role that opens nothing: only the
+    /// openers of a wrapper, a function and a parameter may be misspelled.
+    MisspelledRole(Role),
 }
 
 impl DescriptionError {
@@ -284,6 +315,7 @@ impl DescriptionError {
             DescriptionError::StringDelimiter(_) => {
                 "a string delimiter is ASCII and does not repeat its first byte"
             }
+            DescriptionError::MisspelledRole(_) => "only openers have misspellings",
         }
     }
 }
@@ -319,6 +351,11 @@ impl fmt::Display for DescriptionError {
             DescriptionError::StringDelimiter(d) => write!(
                 f,
                 "string delimiter {d:?} is empty, not ASCII, or repeats its first byte"
+            ),
+            DescriptionError::MisspelledRole(role) => write!(
+                f,
+                "{role} has misspellings, but only call_open, function_open and \
+                 parameter_open may"
             ),
         }
     }

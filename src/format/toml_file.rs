@@ -21,6 +21,7 @@ struct File {
     base: Option<Spanned<String>>,
     marker_suffix: Option<String>,
     markers: Option<Spanned<BTreeMap<Spanned<RoleKey>, Spanned<Spellings>>>>,
+    misspellings: Option<BTreeMap<RoleKey, Spellings>>,
     names: Option<Names>,
     values: Option<Values>,
     grammar: Option<Spanned<Grammar>>,
@@ -54,6 +55,7 @@ struct Grammar {
     bare_confirmed_by: Option<Vec<RoleKey>>,
     parameter_open_at_line_start: Option<bool>,
     item_type: Option<String>,
+    unwrapped_functions: Option<bool>,
     follows: Option<BTreeMap<RoleKey, Vec<RoleKey>>>,
 }
 
@@ -314,7 +316,7 @@ impl Places<'_> {
             }
             DescriptionError::AttributeWithoutQuotedNames => self.json_attribute,
             DescriptionError::EmptyKeys(_) => self.body.or(self.base),
-            DescriptionError::StringDelimiter(_) => self.base,
+            DescriptionError::StringDelimiter(_) | DescriptionError::MisspelledRole(_) => self.base,
         }
     }
 }
@@ -454,6 +456,9 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             .extend(texts.iter().map(|t| (role, t.clone(), at)));
         b = b.markers(role, texts);
     }
+    for (RoleKey(role), Spellings(texts)) in file.misspellings.unwrap_or_default() {
+        b = b.misspellings(role, texts);
+    }
     if let Some(names) = file.names {
         if let Some(end) = &names.function_end {
             places.name_ends.push(end.span().start);
@@ -504,6 +509,9 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         }
         if let Some(word) = grammar.item_type {
             b = b.item_type(word);
+        }
+        if let Some(on) = grammar.unwrapped_functions {
+            b = b.unwrapped_functions(on);
         }
         for (RoleKey(closer), next) in grammar.follows.unwrap_or_default() {
             b = b.follows(closer, roles(next));

@@ -92,6 +92,20 @@ fn write(d: &Description) -> String {
             }
         }
     }
+    if !d.misspellings.is_empty() {
+        out.push_str("\n[misspellings]\n");
+        for role in Role::ALL {
+            let texts: Vec<&str> = d
+                .misspellings
+                .iter()
+                .filter(|(r, _)| *r == role)
+                .map(|(_, t)| *t)
+                .collect();
+            if !texts.is_empty() {
+                let _ = writeln!(out, "{} = {}", role.key(), list(texts));
+            }
+        }
+    }
     out.push_str("\n[names]\n");
     let _ = writeln!(out, "function_end = {}", name_end(d.func_name_end));
     let _ = writeln!(out, "parameter_end = {}", name_end(d.param_name_end));
@@ -127,6 +141,9 @@ fn write(d: &Description) -> String {
     );
     if let Some(word) = d.item_type {
         let _ = writeln!(out, "item_type = {}", quoted(word));
+    }
+    if d.unwrapped_functions {
+        out.push_str("unwrapped_functions = true\n");
     }
     if !d.follows.is_empty() {
         out.push_str("\n[grammar.follows]\n");

@@ -130,6 +130,7 @@ pub fn markup(format: Format) -> bool {
             | Format::K2Horizon
             | Format::PoolsideV1
             | Format::Muse
+            | Format::MiniCpm5
     )
 }
 
