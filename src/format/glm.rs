@@ -141,15 +141,17 @@ pub(crate) static TELECHAT4: Description = respelled(
 );
 
 /// Poolside's Laguna (vLLM's and SGLang's `poolside_v1`, Ollama's `laguna`)
-/// writes GLM-4.5's calls, and sometimes a call as bare JSON with no tags,
-/// `{"name": "get_weather", "arguments": {"city": "Paris"}}`. Such an
-/// object is a call only where it opens the content (after reasoning) and
-/// names one of the request's tools: JSON later in the answer, or naming
-/// no tool, is content, quietly.
+/// writes GLM-4.5's calls, and sometimes a call as JSON: in GLM's tags
+/// (`<tool_call>{"name": …, "arguments": {…}}</tool_call>`, a `{` after
+/// `<tool_call>` opening a body where a name would begin), or bare, with no
+/// tags. A bare object is a call only where it opens the content (after
+/// reasoning) and names one of the request's tools: JSON later in the
+/// answer, or naming no tool, is content, quietly.
 pub(crate) static POOLSIDE_V1: Description = Description {
     json: Some(Json {
         open_at_start: true,
         unmarked_needs_tool: true,
+        body_or_name: true,
         ..Json::body(BodyKeys {
             name: &["name"],
             arguments: &["arguments"],
