@@ -314,6 +314,7 @@ impl Engine {
 
     fn json_feed<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         let keys = self.json().body;
+        let nested = self.json().nested_body_keys;
         let before = self.json_reader.offset();
         // The input offset of `s` (the reader's offsets count text, where
         // U+FFFD may stand for fewer input bytes: only offsets within `s`
@@ -349,7 +350,7 @@ impl Engine {
                 (true, Some(keys)) => {
                     let was_started = json.body.started;
                     json.body
-                        .event(event, &keys, &mut json.args, call, opts, sink);
+                        .event(event, &keys, nested, &mut json.args, call, opts, sink);
                     json.made_call |= json.body.started && !was_started;
                 }
                 _ => json.args.event(event, call, opts, sink),

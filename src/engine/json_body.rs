@@ -4,7 +4,9 @@
 //! written before the name are held, as events, up to `max_held_value`
 //! bytes, and replayed once the name is known. Other keys are skipped.
 //! Where the name is the object's only key (`BodyKeys::name_is_key`), the
-//! call starts at the key, and its value streams as the arguments.
+//! call starts at the key, and its value streams as the arguments. Under a
+//! nested-body key (`Json::nested_body_keys`, `{"function": {…}}`) the call
+//! object is one level down: its name and arguments are read there.
 
 use std::mem;
 
@@ -42,6 +44,21 @@ enum Field {
     Name,
     Args,
     Skip,
+}
+
+/// Where the current object is with a call object nested under one of its
+/// keys (`Json::nested_body_keys`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+enum Nest {
+    /// No nested-body key read.
+    #[default]
+    Outside,
+    /// A nested-body key was read: its value must be an object.
+    Opening,
+    /// Inside that object, where the name and arguments are.
+    Inside,
+    /// That object ended: the outer object's other keys are skipped.
+    Done,
 }
 
 /// An arguments event held until the name arrives.
@@ -131,6 +148,7 @@ pub(crate) struct BodyReader {
     /// The body is a list of call objects.
     list: bool,
     field: Field,
+    nest: Nest,
     /// Nesting of the value being skipped or held.
     value_depth: usize,
     pub name: String,
@@ -161,6 +179,7 @@ impl BodyReader {
 
     fn new_object(&mut self) {
         self.field = Field::None;
+        self.nest = Nest::Outside;
         self.value_depth = 0;
         self.name.clear();
         self.name_done = false;
@@ -176,12 +195,14 @@ impl BodyReader {
     }
 
     /// One event of the body. `args` gets the arguments' events once the
-    /// call has started; a call starts and ends through `call`.
+    /// call has started; a call starts and ends through `call`. `nested`:
+    /// the keys a call object may be nested under.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn event<S: Sink>(
         &mut self,
         event: JsonEvent<'_>,
         keys: &BodyKeys,
+        nested: &[&str],
         args: &mut ArgsWriter,
         call: &mut CallWriter,
         opts: &Options,
@@ -225,20 +246,31 @@ impl BodyReader {
                 }
                 _ => self.problem = Some(BodyProblem::BadName),
             },
-            Field::None => self.structure(event, keys, args, call, opts, sink),
+            Field::None => self.structure(event, keys, nested, args, call, opts, sink),
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn structure<S: Sink>(
         &mut self,
         event: JsonEvent<'_>,
         keys: &BodyKeys,
+        nested: &[&str],
         args: &mut ArgsWriter,
         call: &mut CallWriter,
         opts: &Options,
         sink: &mut S,
     ) {
-        let object_depth = 1 + usize::from(self.list);
+        if self.nest == Nest::Opening && !matches!(event, JsonEvent::Lenient(_)) {
+            if matches!(event, JsonEvent::BeginObject) {
+                self.depth += 1;
+                self.nest = Nest::Inside;
+            } else {
+                self.problem = Some(BodyProblem::NotACall);
+            }
+            return;
+        }
+        let object_depth = 1 + usize::from(self.list) + usize::from(self.nest == Nest::Inside);
         match event {
             JsonEvent::BeginObject if self.depth + 1 == object_depth => {
                 self.depth += 1;
@@ -267,9 +299,20 @@ impl BodyReader {
                 self.start(args, call, opts, sink);
                 self.field = Field::Args;
             }
+            JsonEvent::Key(key)
+                if self.depth == object_depth
+                    && self.nest == Nest::Outside
+                    && !self.name_done
+                    && nested.contains(&key) =>
+            {
+                // The call object follows, as this key's value.
+                self.nest = Nest::Opening;
+            }
             JsonEvent::Key(key) if self.depth == object_depth => {
                 self.value_depth = 0;
-                self.field = if keys.name.contains(&key) && !self.name_done {
+                self.field = if self.nest == Nest::Done {
+                    Field::Skip
+                } else if keys.name.contains(&key) && !self.name_done {
                     Field::Name
                 } else if keys.arguments.contains(&key) && !self.args_seen {
                     self.args_seen = true;
@@ -279,6 +322,14 @@ impl BodyReader {
                 };
                 if self.needs_tool && self.field == Field::Skip && !self.name_done {
                     self.problem = Some(BodyProblem::NotACall);
+                }
+            }
+            JsonEvent::EndObject if self.depth == object_depth && self.nest == Nest::Inside => {
+                // The nested call object ended; the outer one goes on.
+                self.depth -= 1;
+                self.nest = Nest::Done;
+                if !self.name_done {
+                    self.problem = Some(BodyProblem::NoName);
                 }
             }
             JsonEvent::EndObject if self.depth == object_depth => {

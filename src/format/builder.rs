@@ -541,6 +541,19 @@ impl FormatBuilder {
         self
     }
 
+    /// Keys of a call object whose value is the call object itself
+    /// (`{"type": "function", "function": {"name": …, "arguments": …}}`):
+    /// the name and arguments are read inside it, the outer object's other
+    /// keys skipped.
+    pub fn json_nested_body_keys<I, S>(mut self, keys: I) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.json().nested_body_keys = keys.into_iter().map(Into::into).collect();
+        self
+    }
+
     /// The JSON may sit in a Markdown code fence, which is layout.
     pub fn json_fenced(mut self, fenced: bool) -> FormatBuilder {
         self.json().fenced = fenced;

@@ -11,7 +11,8 @@
 //! `xml` (the default), `xml_typed` (an `<ifm|arg_type>` between key and
 //! value names the value's JSON Schema type, which types it where the
 //! request's schema does not) and `json` (a call object, or a list of
-//! them, in `<ifm|tool_call>`; `parameters` for `arguments`). Each call
+//! them, in `<ifm|tool_call>`; `parameters` for `arguments`; the object
+//! may also sit under `function`, `{"type": "function", "function": {…}}`). Each call
 //! says its own dialect, so one description reads all three: after
 //! `<ifm|tool_call>`, a `{` or `[` opens a JSON body, anything else a
 //! name. Reasoning is `<ifm|think>`, `<ifm|think_fast>` or
@@ -43,6 +44,9 @@ pub(crate) static K2_HORIZON: Description = Description {
     ],
     json: Some(Json {
         body_or_name: true,
+        // SGLang's reader takes the call from under `function` when the
+        // object has one (`{"type": "function", "function": {…}}`).
+        nested_body_keys: &["function"],
         ..Json::body(BodyKeys {
             name: &["name"],
             arguments: &["arguments", "parameters"],

@@ -352,6 +352,13 @@ pub(crate) struct Json {
     /// `json` dialect beside its `xml` ones). The format's other fields
     /// describe the marked-up calls.
     pub body_or_name: bool,
+    /// Keys of a call object whose value is the call object itself, one
+    /// level down (`{"type": "function", "function": {"name": …,
+    /// "arguments": …}}`, as OpenAI writes a tool call): the name and the
+    /// arguments are read inside it, the outer object's other keys skipped.
+    /// A value under such a key that is not an object, or an object with no
+    /// name, makes the body no call.
+    pub nested_body_keys: &'static [&'static str],
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -474,6 +481,7 @@ impl Json {
         entity_quotes: false,
         body_in_wrapper: false,
         body_or_name: false,
+        nested_body_keys: &[],
     };
 
     /// Calls in a call syntax (`NAME(a=1)`, `call:NAME{a:1}`) after the

@@ -87,6 +87,7 @@ pub(crate) struct OwnedJson {
     pub unmarked_needs_tool: bool,
     pub body_in_wrapper: bool,
     pub body_or_name: bool,
+    pub nested_body_keys: Vec<String>,
 }
 
 /// [`Description`], owned.
@@ -197,6 +198,7 @@ impl Owned {
                 unmarked_needs_tool: json.unmarked_needs_tool,
                 body_in_wrapper: json.body_in_wrapper,
                 body_or_name: json.body_or_name,
+                nested_body_keys: strings(json.nested_body_keys),
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -237,6 +239,11 @@ impl Owned {
     fn check_shape(&self) -> Result<(), DescriptionError> {
         if self.wrapped_arguments.iter().any(String::is_empty) {
             return Err(DescriptionError::EmptyKeys("wrapped arguments"));
+        }
+        if let Some(json) = &self.json {
+            if json.nested_body_keys.iter().any(String::is_empty) {
+                return Err(DescriptionError::EmptyKeys("nested body"));
+            }
         }
         if let Some(keys) = self.json.as_ref().and_then(|json| json.body.as_ref()) {
             if !keys.name_is_key {
@@ -412,6 +419,7 @@ impl Owned {
                 unmarked_needs_tool: json.unmarked_needs_tool,
                 body_in_wrapper: json.body_in_wrapper,
                 body_or_name: json.body_or_name,
+                nested_body_keys: leak_strs(&json.nested_body_keys),
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,

@@ -88,6 +88,7 @@ struct Json {
     unclosed_openers: Option<Vec<String>>,
     body_openers: Option<Vec<String>>,
     body_or_name: Option<bool>,
+    nested_body_keys: Option<Vec<String>>,
     syntax: Option<Spanned<String>>,
     string_delimiter: Option<String>,
     elements: Option<Elements>,
@@ -591,6 +592,9 @@ fn json_settings(
     }
     if let Some(on) = json.body_or_name {
         b = b.json_body_or_name(on);
+    }
+    if let Some(keys) = json.nested_body_keys {
+        b = b.json_nested_body_keys(keys);
     }
     if let Some(syntax) = json.syntax.as_ref().filter(|s| s.get_ref() == "elements") {
         let Some(elements) = json.elements else {

@@ -188,6 +188,13 @@ fn write(d: &Description) -> String {
         if json.body_or_name {
             let _ = writeln!(out, "body_or_name = true");
         }
+        if !json.nested_body_keys.is_empty() {
+            let _ = writeln!(
+                out,
+                "nested_body_keys = {}",
+                list(json.nested_body_keys.iter().copied())
+            );
+        }
         if json.brace_opens_args {
             let _ = writeln!(out, "brace_opens_arguments = true");
         }
