@@ -170,6 +170,18 @@ fn format_file_errors_name_the_line_and_the_rule() {
             3,
             "JSON keys are not empty",
         ),
+        // An id before the name where no JSON arguments follow a name.
+        (
+            "name = \"a\"\nbase = \"hermes\"\n[json]\nid_before_name = true\n",
+            4,
+            "an id before the name needs JSON arguments after a name that ends at a marker",
+        ),
+        // ... and with no `id_open` to end the id: the setting is to blame.
+        (
+            "name = \"a\"\nbase = \"mistral\"\n[markers]\nid_open = []\n[json]\nid_before_name = true\n",
+            6,
+            "the layout's roles are spelled",
+        ),
         (
             "name = \"a\"\nbase = \"qwen3_coder\"\n[markers]\nfunction_opener = \"<f=\"\n",
             4,

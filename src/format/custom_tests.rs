@@ -56,6 +56,27 @@ fn rules_only_a_users_description_can_break() {
         Err(DescriptionError::EmptyKeys("wrapped arguments"))
     );
     assert_eq!(
+        FormatBuilder::based_on("rules_test", Format::Hermes)
+            .json_nested_body_keys(["function", ""])
+            .build(),
+        Err(DescriptionError::EmptyKeys("nested body"))
+    );
+    // An id before the name, from Rust: JSON arguments after a name are
+    // needed, and `IdOpen` to end the id.
+    assert!(matches!(
+        FormatBuilder::based_on("rules_test", Format::Hermes)
+            .json_id_before_name(true)
+            .build(),
+        Err(DescriptionError::IdBeforeName(_))
+    ));
+    assert_eq!(
+        FormatBuilder::based_on("rules_test", Format::Mistral)
+            .markers(Role::IdOpen, Vec::<String>::new())
+            .json_id_before_name(true)
+            .build(),
+        Err(DescriptionError::MissingRole(Role::IdOpen))
+    );
+    assert_eq!(
         qwen()
             .markers(Role::CallClose, Vec::<String>::new())
             .build(),

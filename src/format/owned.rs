@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use super::rules::{Layout, Shape};
+use super::rules::{IdFirst, Layout, Shape};
 use super::{
     with_suffix, without_suffix, BodyKeys, CallSyntax, Description, DescriptionError, Format,
     Headers, IdInName, Json, NameEnd, Recoveries, Role, Syntax,
@@ -311,6 +311,13 @@ impl Owned {
             json_args_body: self.json_args_body,
             unwrapped_functions: self.unwrapped_functions,
             misspellings: &misspellings,
+            id_before_name: self.json.as_ref().map_or(IdFirst::default(), |json| {
+                IdFirst::of(
+                    json.id_before_name,
+                    json.args_after_name,
+                    json.id_in_name.is_some() || json.call_type.is_some(),
+                )
+            }),
         }
         .check()
     }

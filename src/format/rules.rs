@@ -34,6 +34,31 @@ pub(crate) struct Shape<'a> {
     /// Malformed opener spellings read as markers
     /// (`Description::misspellings`): checked as markers are.
     pub misspellings: &'a [(Role, &'a str)],
+    /// The call's id comes before its name (`Json::id_before_name`).
+    pub id_before_name: IdFirst,
+}
+
+/// What an id written before the name (`Json::id_before_name`) needs of the
+/// rest of the description.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct IdFirst {
+    /// `Json::id_before_name` is set.
+    pub on: bool,
+    /// The arguments are a JSON object after the name (`args_after_name`).
+    pub args_after_name: bool,
+    /// The name holds the id (`id_in_name`) or a type word comes before it
+    /// (`call_type`): the text before `ArgsOpen` is read another way.
+    pub other_reading: bool,
+}
+
+impl IdFirst {
+    pub(crate) fn of(on: bool, args_after_name: bool, other_reading: bool) -> IdFirst {
+        IdFirst {
+            on,
+            args_after_name,
+            other_reading,
+        }
+    }
 }
 
 /// How calls are written, as far as the rules care.
@@ -98,6 +123,13 @@ impl Description {
             json_args_body: self.json_args_body,
             unwrapped_functions: self.unwrapped_functions,
             misspellings: self.misspellings,
+            id_before_name: self.json.map_or(IdFirst::default(), |json| {
+                IdFirst::of(
+                    json.id_before_name,
+                    json.args_after_name,
+                    json.id_in_name.is_some() || json.call_type.is_some(),
+                )
+            }),
         }
     }
 
@@ -209,6 +241,11 @@ impl Shape<'_> {
         if self.item_type {
             needed.push(Role::ItemSep);
         }
+        if self.id_before_name.on {
+            self.check_id_before_name()?;
+            // The id ends at `IdOpen`, the name then at `ArgsOpen`.
+            needed.extend([Role::IdOpen, Role::ArgsOpen]);
+        }
         for role in needed {
             if !self.has(role) {
                 return Err(DescriptionError::MissingRole(role));
@@ -239,6 +276,23 @@ impl Shape<'_> {
             return Err(DescriptionError::AttributeWithoutQuotedNames);
         }
         Ok(())
+    }
+
+    /// An id before the name is read only where the arguments are JSON
+    /// after the name, names end at markers (the id's end is `IdOpen`), and
+    /// nothing else reads the text before `ArgsOpen`.
+    fn check_id_before_name(&self) -> Result<(), DescriptionError> {
+        let why = if !self.id_before_name.args_after_name {
+            "the arguments are not one JSON object after the name (`arguments_after_name`)"
+        } else if !matches!(self.func_name_end, NameEnd::Marker { .. }) {
+            "function names end at a byte, so no marker ends the id"
+        } else if self.id_before_name.other_reading {
+            "the text before `arguments_open` is read as an id in the name (`id_in_name`) \
+             or a type before it (`call_type`)"
+        } else {
+            return Ok(());
+        };
+        Err(DescriptionError::IdBeforeName(why))
     }
 }
 
@@ -294,6 +348,11 @@ pub enum DescriptionError {
     /// A misspelling is given for a role that opens nothing: only the
     /// openers of a wrapper, a function and a parameter may be misspelled.
     MisspelledRole(Role),
+    /// The call's id is said to come before its name (`id_before_name`)
+    /// where it cannot be read: the arguments are not JSON after the name,
+    /// names do not end at markers, or the text before the arguments is
+    /// read another way (an id in the name, a type word).
+    IdBeforeName(&'static str),
 }
 
 impl DescriptionError {
@@ -316,6 +375,9 @@ impl DescriptionError {
                 "a string delimiter is ASCII and does not repeat its first byte"
             }
             DescriptionError::MisspelledRole(_) => "only openers have misspellings",
+            DescriptionError::IdBeforeName(_) => {
+                "an id before the name needs JSON arguments after a name that ends at a marker"
+            }
         }
     }
 }
@@ -357,6 +419,9 @@ impl fmt::Display for DescriptionError {
                 "{role} has misspellings, but only call_open, function_open and \
                  parameter_open may"
             ),
+            DescriptionError::IdBeforeName(why) => {
+                write!(f, "id_before_name is set, but {why}")
+            }
         }
     }
 }

@@ -166,6 +166,81 @@ fn every_role_the_grammar_needs_is_spelled() {
     );
 }
 
+/// An id before the name (`Json::id_before_name`, Solar Open) needs JSON
+/// arguments after the name, `IdOpen` to end the id, names that end at a
+/// marker, and no other reading of the text before `ArgsOpen`.
+#[test]
+fn an_id_before_the_name_needs_what_reads_it() {
+    const ID_FIRST: &[(Role, &str)] = &[
+        (Role::CallOpen, "<calls>"),
+        (Role::FuncOpen, "<call>"),
+        (Role::FuncClose, "</call>"),
+        (Role::IdOpen, "<name>"),
+        (Role::ArgsOpen, "<args>"),
+    ];
+    const ON: Json = Json {
+        id_before_name: true,
+        ..Json::ARGS
+    };
+    static SOLAR_LIKE: Description = Description::json("id_first", ID_FIRST, ON);
+    assert_eq!(SOLAR_LIKE.validate(), Ok(()));
+    assert_eq!(super::solar::SOLAR_OPEN.validate(), Ok(()));
+    static NO_ID_OPEN: Description = Description::json(
+        "id_first",
+        &[
+            (Role::CallOpen, "<calls>"),
+            (Role::FuncOpen, "<call>"),
+            (Role::FuncClose, "</call>"),
+            (Role::ArgsOpen, "<args>"),
+        ],
+        ON,
+    );
+    assert_eq!(
+        NO_ID_OPEN.validate(),
+        Err(DescriptionError::MissingRole(Role::IdOpen))
+    );
+    static NOT_ARGS: Description = Description {
+        json: Some(Json {
+            id_before_name: true,
+            ..Json::body(BodyKeys {
+                name: &["name"],
+                arguments: &["arguments"],
+                list: false,
+                name_is_key: false,
+            })
+        }),
+        ..Description::json("id_first", ID_FIRST, ON)
+    };
+    static BYTE_END: Description = Description {
+        func_name_end: NameEnd::Byte(b'>'),
+        ..Description::json("id_first", ID_FIRST, ON)
+    };
+    static TYPED: Description = Description::json(
+        "id_first",
+        ID_FIRST,
+        Json {
+            call_type: Some("function"),
+            ..ON
+        },
+    );
+    for (d, rule_part) in [
+        (&NOT_ARGS, "arguments_after_name"),
+        (&BYTE_END, "end at a byte"),
+        (&TYPED, "call_type"),
+    ] {
+        let error = d.validate().unwrap_err();
+        assert!(
+            matches!(error, DescriptionError::IdBeforeName(_)),
+            "{error}"
+        );
+        assert!(error.to_string().contains(rule_part), "{error}");
+        assert_eq!(
+            error.rule(),
+            "an id before the name needs JSON arguments after a name that ends at a marker"
+        );
+    }
+}
+
 #[test]
 fn a_name_cannot_end_at_a_marker_first_byte() {
     static D: Description = Description {

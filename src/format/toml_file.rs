@@ -80,7 +80,7 @@ struct Json {
     entity_quotes: Option<bool>,
     body_in_wrapper: Option<bool>,
     brace_opens_arguments: Option<bool>,
-    id_before_name: Option<bool>,
+    id_before_name: Option<Spanned<bool>>,
     open_at_start: Option<bool>,
     open_at_line_start: Option<bool>,
     unmarked_needs_tool: Option<bool>,
@@ -277,6 +277,7 @@ struct Places<'a> {
     name_ends: Vec<usize>,
     json_attribute: Option<usize>,
     body: Option<usize>,
+    id_before_name: Option<usize>,
 }
 
 impl Places<'_> {
@@ -311,6 +312,8 @@ impl Places<'_> {
             DescriptionError::Prefix(a, b) | DescriptionError::Contains(a, b) => {
                 spelled(b).or_else(|| spelled(a)).or(self.base)
             }
+            // Only an id before the name needs `id_open`.
+            DescriptionError::MissingRole(Role::IdOpen) => self.id_before_name.or(from_base),
             DescriptionError::MissingRole(_) => from_base,
             DescriptionError::UnspelledRole(_) => self.grammar.or(from_base),
             DescriptionError::NameEndStartsMarker(_) | DescriptionError::NameEndNotAscii(_) => {
@@ -319,6 +322,7 @@ impl Places<'_> {
             DescriptionError::AttributeWithoutQuotedNames => self.json_attribute,
             DescriptionError::EmptyKeys(_) => self.body.or(self.base),
             DescriptionError::StringDelimiter(_) | DescriptionError::MisspelledRole(_) => self.base,
+            DescriptionError::IdBeforeName(_) => self.id_before_name.or(self.base),
         }
     }
 }
@@ -421,6 +425,7 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         name_ends: Vec::new(),
         json_attribute: None,
         body: None,
+        id_before_name: None,
     };
     let name = file.name.into_inner();
     let mut b = match &file.base {
@@ -570,7 +575,8 @@ fn json_settings(
         b = b.json_brace_opens_arguments(on);
     }
     if let Some(on) = json.id_before_name {
-        b = b.json_id_before_name(on);
+        places.id_before_name = Some(on.span().start);
+        b = b.json_id_before_name(on.into_inner());
     }
     if json.open_at_start.is_some() || json.open_at_line_start.is_some() {
         b = b.json_open_unmarked(
