@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use super::rules::{Layout, Shape};
+use super::rules::{HeaderShape, Layout, Shape};
 use super::{
     with_suffix, without_suffix, BodyKeys, CallSyntax, Description, DescriptionError, Format,
     Headers, IdInName, Json, NameEnd, Recoveries, Role, Syntax,
@@ -119,6 +119,10 @@ pub(crate) struct Owned {
     pub unwrapped_functions: bool,
     /// [`Description::misspellings`], as written (no suffix).
     pub misspellings: Vec<(Role, String)>,
+}
+
+fn strs(list: &[String]) -> Vec<&str> {
+    list.iter().map(String::as_str).collect()
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -302,6 +306,14 @@ impl Owned {
             json_args_body: self.json_args_body,
             unwrapped_functions: self.unwrapped_functions,
             misspellings: &misspellings,
+            headers: self
+                .headers
+                .as_ref()
+                .or(self.json.as_ref().and_then(|json| json.headers.as_ref()))
+                .map(|headers| HeaderShape {
+                    reasoning_recipients: strs(&headers.reasoning_recipients),
+                    content_recipients: strs(&headers.content_recipients),
+                }),
         }
         .check()
     }

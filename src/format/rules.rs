@@ -34,6 +34,38 @@ pub(crate) struct Shape<'a> {
     /// Malformed opener spellings read as markers
     /// (`Description::misspellings`): checked as markers are.
     pub misspellings: &'a [(Role, &'a str)],
+    /// What the rules read of the format's message headers, if it has any.
+    pub headers: Option<HeaderShape<'a>>,
+}
+
+/// What the rules read of a description's headers.
+pub(crate) struct HeaderShape<'a> {
+    pub reasoning_recipients: Vec<&'a str>,
+    pub content_recipients: Vec<&'a str>,
+}
+
+impl HeaderShape<'_> {
+    pub(crate) fn of(headers: &super::Headers) -> HeaderShape<'static> {
+        HeaderShape {
+            reasoning_recipients: headers.reasoning_recipients.to_vec(),
+            content_recipients: headers.content_recipients.to_vec(),
+        }
+    }
+
+    /// A recipient listed twice, or empty: it says nothing one way, or
+    /// two ways.
+    fn check(&self) -> Result<(), DescriptionError> {
+        let all = self
+            .reasoning_recipients
+            .iter()
+            .chain(&self.content_recipients);
+        for (i, recipient) in all.clone().enumerate() {
+            if recipient.is_empty() || all.clone().skip(i + 1).any(|other| other == recipient) {
+                return Err(DescriptionError::HeaderRecipient((*recipient).to_owned()));
+            }
+        }
+        Ok(())
+    }
 }
 
 /// How calls are written, as far as the rules care.
@@ -98,6 +130,11 @@ impl Description {
             json_args_body: self.json_args_body,
             unwrapped_functions: self.unwrapped_functions,
             misspellings: self.misspellings,
+            headers: self
+                .headers
+                .or(self.json.and_then(|json| json.headers))
+                .as_ref()
+                .map(HeaderShape::of),
         }
     }
 
@@ -238,6 +275,13 @@ impl Shape<'_> {
         if self.json_value_attribute && !self.quoted_names {
             return Err(DescriptionError::AttributeWithoutQuotedNames);
         }
+        if let Some(headers) = &self.headers {
+            // A header ends at the body's opener.
+            if !self.has(Role::ArgsOpen) {
+                return Err(DescriptionError::MissingRole(Role::ArgsOpen));
+            }
+            headers.check()?;
+        }
         Ok(())
     }
 }
@@ -294,6 +338,9 @@ pub enum DescriptionError {
     /// A misspelling is given for a role that opens nothing: only the
     /// openers of a wrapper, a function and a parameter may be misspelled.
     MisspelledRole(Role),
+    /// A header recipient is empty, or listed twice (as reasoning and as
+    /// content, or twice in one list).
+    HeaderRecipient(String),
 }
 
 impl DescriptionError {
@@ -316,6 +363,9 @@ impl DescriptionError {
                 "a string delimiter is ASCII and does not repeat its first byte"
             }
             DescriptionError::MisspelledRole(_) => "only openers have misspellings",
+            DescriptionError::HeaderRecipient(_) => {
+                "a header recipient is not empty and is listed once"
+            }
         }
     }
 }
@@ -356,6 +406,10 @@ impl fmt::Display for DescriptionError {
                 f,
                 "{role} has misspellings, but only call_open, function_open and \
                  parameter_open may"
+            ),
+            DescriptionError::HeaderRecipient(recipient) => write!(
+                f,
+                "header recipient {recipient:?} is empty or listed more than once"
             ),
         }
     }
