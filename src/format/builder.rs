@@ -704,6 +704,15 @@ impl FormatBuilder {
     }
 
     /// With [`json_headers`](FormatBuilder::json_headers) or
+    /// [`headers`](FormatBuilder::headers): a header ends at its line's
+    /// end, not at `arguments_open` (Functionary v3.2's `>>>NAME\n`), and
+    /// is its recipient alone.
+    pub fn header_line_end(mut self, on: bool) -> FormatBuilder {
+        self.headers_mut().line_end = on;
+        self
+    }
+
+    /// With [`json_headers`](FormatBuilder::json_headers) or
     /// [`headers`](FormatBuilder::headers): recipients whose bodies are
     /// reasoning (Muse's `self`) and content (Muse's `user`), whatever
     /// `functions` says of them. A recipient is in one list at most.

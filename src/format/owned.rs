@@ -35,6 +35,7 @@ pub(crate) struct OwnedHeaders {
     pub name_only: bool,
     pub reasoning_recipients: Vec<String>,
     pub content_recipients: Vec<String>,
+    pub line_end: bool,
 }
 
 impl OwnedHeaders {
@@ -48,6 +49,7 @@ impl OwnedHeaders {
             name_only: h.name_only,
             reasoning_recipients: strings(h.reasoning_recipients),
             content_recipients: strings(h.content_recipients),
+            line_end: h.line_end,
         }
     }
 
@@ -61,6 +63,7 @@ impl OwnedHeaders {
             name_only: self.name_only,
             reasoning_recipients: leak_strs(&self.reasoning_recipients),
             content_recipients: leak_strs(&self.content_recipients),
+            line_end: self.line_end,
         }
     }
 }
@@ -313,6 +316,7 @@ impl Owned {
                 .map(|headers| HeaderShape {
                     reasoning_recipients: strs(&headers.reasoning_recipients),
                     content_recipients: strs(&headers.content_recipients),
+                    line_end: headers.line_end,
                 }),
         }
         .check()

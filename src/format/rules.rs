@@ -42,6 +42,7 @@ pub(crate) struct Shape<'a> {
 pub(crate) struct HeaderShape<'a> {
     pub reasoning_recipients: Vec<&'a str>,
     pub content_recipients: Vec<&'a str>,
+    pub line_end: bool,
 }
 
 impl HeaderShape<'_> {
@@ -49,6 +50,7 @@ impl HeaderShape<'_> {
         HeaderShape {
             reasoning_recipients: headers.reasoning_recipients.to_vec(),
             content_recipients: headers.content_recipients.to_vec(),
+            line_end: headers.line_end,
         }
     }
 
@@ -276,8 +278,8 @@ impl Shape<'_> {
             return Err(DescriptionError::AttributeWithoutQuotedNames);
         }
         if let Some(headers) = &self.headers {
-            // A header ends at the body's opener.
-            if !self.has(Role::ArgsOpen) {
+            // A header ends at the body's opener, or at its line's end.
+            if !headers.line_end && !self.has(Role::ArgsOpen) {
                 return Err(DescriptionError::MissingRole(Role::ArgsOpen));
             }
             headers.check()?;

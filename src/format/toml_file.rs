@@ -155,6 +155,8 @@ struct Headers {
     reasoning_recipients: Vec<String>,
     #[serde(default)]
     content_recipients: Vec<String>,
+    #[serde(default)]
+    ends_at_line_end: bool,
 }
 
 /// A role as a key or list item (`call_open`).
@@ -547,6 +549,9 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         b = b.headers(h.recipient, h.functions, h.reasoning_channels);
         b = header_settings(b, h.reasoning_openers, h.call_openers, h.name_only);
         b = b.header_recipients(h.reasoning_recipients, h.content_recipients);
+        if h.ends_at_line_end {
+            b = b.header_line_end(true);
+        }
     }
     Ok((b, places))
 }
@@ -686,6 +691,9 @@ fn json_settings(
         b = b.json_headers(h.recipient, h.functions, h.reasoning_channels);
         b = header_settings(b, h.reasoning_openers, h.call_openers, h.name_only);
         b = b.header_recipients(h.reasoning_recipients, h.content_recipients);
+        if h.ends_at_line_end {
+            b = b.header_line_end(true);
+        }
     }
     Ok(b)
 }

@@ -297,4 +297,7 @@ fn write_headers(out: &mut String, table: &str, h: Headers) {
             list(h.content_recipients.iter().copied())
         );
     }
+    if h.line_end {
+        out.push_str("ends_at_line_end = true\n");
+    }
 }
