@@ -37,6 +37,11 @@ impl Engine {
         desc.headers.or(desc.json.and_then(|json| json.headers))
     }
 
+    /// Whether headers end at their line's end.
+    pub(super) fn line_end_header(&self) -> bool {
+        self.headers().is_some_and(|headers| headers.line_end)
+    }
+
     /// Whether calls are marked up inside messages (`Description::headers`),
     /// not JSON bodies.
     pub(super) fn marked_up_messages(&self) -> bool {
@@ -93,12 +98,12 @@ impl Engine {
         // A header that ends at its line's end: the line end is its
         // `<|message|>`.
         let line_end = self.headers().is_some_and(|headers| headers.line_end);
+        let whole = s;
         let (s, ended) = match s.find('\n').filter(|_| line_end) {
             Some(at) => (&s[..at], true),
             None => (s, false),
         };
-        if ended && self.prompt_header && self.hold.text.trim().is_empty() && s.trim().is_empty()
-        {
+        if ended && self.prompt_header && self.hold.text.trim().is_empty() && s.trim().is_empty() {
             // An empty line opens the output: no header, text.
             self.prompt_header_was_text(sink);
             return 0;
@@ -127,12 +132,19 @@ impl Engine {
         }
         let over = self.hold.len().saturating_sub(self.hold_limit());
         if ended && over == 0 {
+            // Decided by the line end, however the input was split.
+            self.decided_by(whole, s.len());
             self.prompt_header = false;
             let opener = self.marker(Role::HeadOpen);
-            let held = self.hold.text.strip_prefix(opener).unwrap_or(&self.hold.text);
-            if held.trim().contains(char::is_whitespace) {
-                // Words, not a recipient: the line is text.
-                self.reject_header("its line holds words, not a recipient", sink);
+            let held = self
+                .hold
+                .text
+                .strip_prefix(opener)
+                .unwrap_or(&self.hold.text);
+            let held = held.trim();
+            if held.is_empty() || held.contains(char::is_whitespace) {
+                // No recipient, or words: the line is text.
+                self.reject_header("its line holds no recipient", sink);
                 return s.len();
             }
             self.header_done("", sink);
@@ -191,7 +203,12 @@ impl Engine {
         } else if headers.name_only {
             Body::Content
         } else {
-            read_header(&self.hold.text, channel_open, self.marker(Role::HeadOpen), headers)
+            read_header(
+                &self.hold.text,
+                channel_open,
+                self.marker(Role::HeadOpen),
+                headers,
+            )
         };
         self.in_message = false;
         self.tool_message = false;
