@@ -405,3 +405,44 @@ fn a_format_file_says_marked_up_messages_and_their_recipients() {
         file.lines().position(|l| l == "[headers]").map(|i| i + 1)
     );
 }
+
+#[test]
+fn headers_that_end_at_their_line_are_a_users_setting() {
+    // `@@NAME` lines; `say` is content, any other recipient a function.
+    let built = |line_end: bool| {
+        FormatBuilder::new("line_headers")
+            .marker(Role::HeadOpen, "@@")
+            .json_headers("", "", Vec::<String>::new())
+            .header_recipients(Vec::<String>::new(), vec!["say".to_owned()])
+            .header_line_end(line_end)
+            .build()
+    };
+    let format = built(true).unwrap();
+    let message = crate::Parser::new(format)
+        .parse("say\nLooking.@@get_weather\n{\"city\": \"Paris\"}@@say\nDone.");
+    assert_eq!(message.content.as_deref(), Some("Looking.Done."));
+    assert_eq!(message.tool_calls.len(), 1);
+    assert_eq!(message.tool_calls[0].name, "get_weather");
+    assert_eq!(message.tool_calls[0].arguments, r#"{"city": "Paris"}"#);
+    // Words where a recipient belongs: text, reported.
+    let message = crate::Parser::new(format).parse("say\nHi.@@get the weather\n{}");
+    assert_eq!(message.tool_calls.len(), 0);
+    assert_eq!(message.diagnostics[0].kind.as_str(), "malformed_header");
+    // Without the line end, a header ends at `arguments_open`, which is
+    // then spelled.
+    assert_eq!(
+        built(false),
+        Err(DescriptionError::MissingRole(Role::ArgsOpen))
+    );
+}
+
+#[cfg(feature = "toml")]
+#[test]
+fn a_format_file_says_headers_end_at_their_line() {
+    let file = Format::FunctionaryV32.to_toml();
+    assert!(file.contains("ends_at_line_end = true"), "{file}");
+    let format = Format::from_toml(&file).unwrap();
+    let message = crate::Parser::new(format).parse("all\nHi.>>>f\n{\"a\": 1}");
+    assert_eq!(message.content.as_deref(), Some("Hi."));
+    assert_eq!(message.tool_calls[0].arguments, r#"{"a": 1}"#);
+}
