@@ -114,7 +114,7 @@ const INPUTS: [(&str, Generator, Format); 7] = [
 /// write their marker forms (`<tool_call>[…]</tool_call>`,
 /// `<|python_tag|>{…}; {…}`): their bare list or object opens a call only
 /// at the start of the output, so one stream could hold one group.
-const JSON_INPUTS: [(&JsonLayout, Format); 27] = [
+const JSON_INPUTS: [(&JsonLayout, Format); 28] = [
     (&transcript::KIMI_K2, Format::KimiK2),
     (&transcript::DEEPSEEK_V31, Format::DeepSeekV31),
     (&transcript::DEEPSEEK_V3, Format::DeepSeekV3),
@@ -142,6 +142,7 @@ const JSON_INPUTS: [(&JsonLayout, Format); 27] = [
     (&transcript::SARASHINA, Format::Sarashina),
     (&transcript::FUNCTIONARY_V31, Format::FunctionaryV31),
     (&transcript::SOLAR_OPEN, Format::SolarOpen),
+    (&transcript::FUNCTIONARY_V32, Format::FunctionaryV32),
 ];
 
 /// The XML-parameter formats without a row in [`INPUTS`]: the

@@ -415,11 +415,12 @@ const NOT_VLLM: &[Format] = &[
     Format::NemotronJson,
     Format::OpenPanguV2,
     Format::SolarOpen2,
-    // smg's `sarashina`; llama.cpp's Functionary v3.1 and Solar Open (a
+    // smg's `sarashina`; llama.cpp's Functionary v3.1 and v3.2 and Solar Open (a
     // vLLM `solar_open` parser exists only on a branch).
     Format::Sarashina,
     Format::FunctionaryV31,
     Format::SolarOpen,
+    Format::FunctionaryV32,
 ];
 
 #[test]

@@ -382,6 +382,7 @@ fn stream_json_arguments(format: Format, repeats: usize) -> Measured {
             "}\n</dots_function_call>",
         ),
         Format::FunctionaryV31 => ("<function=write_file>", "</function>"),
+        Format::FunctionaryV32 => ("all\nWriting.>>>write_file\n", ">>>all\nDone."),
         Format::SolarOpen => (
             "<|tool_calls|><|tool_call:begin|>a1b2c3d4e5<|tool_call:name|>write_file<|tool_call:args|>",
             "<|tool_call:end|><|calls|>",

@@ -639,6 +639,11 @@ fn check_partial_views(
 /// message's header and end are structure even when it is not a call, so
 /// such input does not come back as content byte for byte.
 fn has_messages(format: Format, input: &[u8]) -> bool {
+    if format == Format::FunctionaryV32 {
+        // Headers end at a line's end: a content message's (`all`), which
+        // is structure.
+        return input.windows(4).any(|w| w == b"all\n");
+    }
     headed(format)
         && format.markers().any(|(role, marker)| {
             role == Role::ArgsOpen && input.windows(marker.len()).any(|w| w == marker.as_bytes())
@@ -1481,3 +1486,10 @@ fn minicpm5_spelling(qwen: Vec<u8>) -> Vec<u8> {
         ],
     )
 }
+
+properties!(
+    functionary_v32,
+    Format::FunctionaryV32,
+    json_soup(FORMAT),
+    json_calls(FORMAT)
+);

@@ -718,6 +718,17 @@ pub const FUNCTIONARY_V31: JsonLayout = per_call(
     "</function>",
 );
 
+/// Functionary v3.2: `>>>NAME\n{…}`, one message per call (the text
+/// before them the prompt's first message, content).
+pub const FUNCTIONARY_V32: JsonLayout = per_call(
+    ">>>",
+    JsonCall::Named {
+        index: false,
+        after_name: "\n",
+    },
+    "",
+);
+
 /// Solar Open: `<|tool_call:begin|>ID<|tool_call:name|>NAME<|tool_call:args|>{…}`
 /// `<|tool_call:end|>` in a block; the id left out (the parser makes one).
 pub const SOLAR_OPEN: JsonLayout = JsonLayout {

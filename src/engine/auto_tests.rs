@@ -24,6 +24,9 @@ fn every_format_is_detected_or_said_not_to_be() {
                     // Qwen3-Coder's `<function=`; a bare list, or Solar
                     // Open's `<|tool_calls|>`.
                     | Format::FunctionaryV31 | Format::Sarashina
+                    // `>>>` is plain text, and the output starts inside
+                    // the header the prompt opened.
+                    | Format::FunctionaryV32
                 ),
             "{format}"
         );

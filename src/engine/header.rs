@@ -37,6 +37,11 @@ impl Engine {
         desc.headers.or(desc.json.and_then(|json| json.headers))
     }
 
+    /// Whether headers end at their line's end.
+    pub(super) fn line_end_header(&self) -> bool {
+        self.headers().is_some_and(|headers| headers.line_end)
+    }
+
     /// Whether calls are marked up inside messages (`Description::headers`),
     /// not JSON bodies.
     pub(super) fn marked_up_messages(&self) -> bool {
@@ -76,6 +81,7 @@ impl Engine {
                 let held = self.hold.text.trim_start();
                 (held.len() < headers.recipient.len() && headers.recipient.starts_with(held))
                     || (headers.name_only && !held.contains(char::is_whitespace))
+                    || (headers.line_end && !held.trim_end().contains(char::is_whitespace))
             })
     }
 
@@ -89,6 +95,19 @@ impl Engine {
 
     /// Header text: held until `<|message|>`, within the window.
     pub(super) fn header_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+        // A header that ends at its line's end: the line end is its
+        // `<|message|>`.
+        let line_end = self.headers().is_some_and(|headers| headers.line_end);
+        let whole = s;
+        let (s, ended) = match s.find('\n').filter(|_| line_end) {
+            Some(at) => (&s[..at], true),
+            None => (s, false),
+        };
+        if ended && self.prompt_header && self.hold.text.trim().is_empty() && s.trim().is_empty() {
+            // An empty line opens the output: no header, text.
+            self.prompt_header_was_text(sink);
+            return 0;
+        }
         if self.prompt_header {
             let held = self.hold.text.len();
             self.hold.text.push_str(s);
@@ -98,7 +117,10 @@ impl Engine {
             let shown = text.len().min(recipient.len());
             // A header that is only a name has no whitespace in it.
             let name_only = headers.is_some_and(|headers| headers.name_only);
-            let not_a_name = name_only && text.contains(char::is_whitespace);
+            // (A line's recipient may have whitespace after it.)
+            let line_end = headers.is_some_and(|headers| headers.line_end);
+            let not_a_name = (name_only && text.contains(char::is_whitespace))
+                || (line_end && text.trim_end().contains(char::is_whitespace));
             if not_a_name || text.as_bytes()[..shown] != recipient.as_bytes()[..shown] {
                 // Not a header: the held text is content, `s` follows.
                 self.hold.text.truncate(held);
@@ -109,6 +131,25 @@ impl Engine {
             self.hold.text.push_str(s);
         }
         let over = self.hold.len().saturating_sub(self.hold_limit());
+        if ended && over == 0 {
+            // Decided by the line end, however the input was split.
+            self.decided_by(whole, s.len());
+            self.prompt_header = false;
+            let opener = self.marker(Role::HeadOpen);
+            let held = self
+                .hold
+                .text
+                .strip_prefix(opener)
+                .unwrap_or(&self.hold.text);
+            let held = held.trim();
+            if held.is_empty() || held.contains(char::is_whitespace) {
+                // No recipient, or words: the line is text.
+                self.reject_header("its line holds no recipient", sink);
+                return s.len();
+            }
+            self.header_done("", sink);
+            return s.len() + 1;
+        }
         if over > 0 {
             // Decided by the byte that passed the window.
             self.passed_bound(s, over);
@@ -162,7 +203,12 @@ impl Engine {
         } else if headers.name_only {
             Body::Content
         } else {
-            read_header(&self.hold.text, channel_open, headers)
+            read_header(
+                &self.hold.text,
+                channel_open,
+                self.marker(Role::HeadOpen),
+                headers,
+            )
         };
         self.in_message = false;
         self.tool_message = false;
@@ -246,13 +292,19 @@ impl Engine {
 
     /// The held header is not one: it is text, reported.
     pub(super) fn reject_header<S: Sink>(&mut self, why: &str, sink: &mut S) {
-        let (open, body) = (self.marker(Role::ChannelOpen), self.marker(Role::ArgsOpen));
+        let line_end = self.headers().is_some_and(|headers| headers.line_end);
+        let (open, body) = if line_end {
+            (self.marker(Role::HeadOpen), "its line's end".to_owned())
+        } else {
+            let body = self.marker(Role::ArgsOpen);
+            (self.marker(Role::ChannelOpen), format!("`{body}`"))
+        };
         self.diag(
             sink,
             Kind::MalformedHeader,
             None,
             format_args!(
-                "a message header (`{open}` … `{body}`) could not be read: {why}; \
+                "a message header (`{open}` … {body}) could not be read: {why}; \
                  its text was returned as content"
             ),
         );
@@ -275,16 +327,27 @@ impl Engine {
 }
 
 /// What a header (as held: its markers and words) makes of its body.
-fn read_header(header: &str, channel_open: &str, headers: Headers) -> Body {
+fn read_header(header: &str, channel_open: &str, head_open: &str, headers: Headers) -> Body {
     let word_end = |s: &str| {
         s.find(|c: char| c.is_whitespace() || c == '<')
             .unwrap_or(s.len())
     };
-    if let Some(at) = header
-        .find(headers.recipient)
-        .filter(|_| !headers.recipient.is_empty())
-    {
-        let start = at + headers.recipient.len();
+    let recipient_at = if headers.recipient.is_empty() {
+        // The header's first word is its recipient (`>>>NAME`).
+        let after = if header.starts_with(head_open) && !head_open.is_empty() {
+            head_open.len()
+        } else {
+            0
+        };
+        let rest = &header[after..];
+        Some(after + rest.len() - rest.trim_start().len())
+            .filter(|&start| word_end(&header[start..]) > 0)
+    } else {
+        header
+            .find(headers.recipient)
+            .map(|at| at + headers.recipient.len())
+    };
+    if let Some(start) = recipient_at {
         let recipient = &header[start..start + word_end(&header[start..])];
         if headers.reasoning_recipients.contains(&recipient) {
             return Body::Reasoning;
@@ -319,7 +382,7 @@ mod tests {
     const HARMONY: Headers = Headers::by_recipient(&["analysis"], "to=", "functions.");
 
     fn read(header: &str) -> String {
-        match read_header(header, "<|channel|>", HARMONY) {
+        match read_header(header, "<|channel|>", "<|start|>", HARMONY) {
             Body::Content => "content".into(),
             Body::Reasoning => "reasoning".into(),
             Body::Call(name) => format!("call {}", &header[name]),

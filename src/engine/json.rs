@@ -257,7 +257,11 @@ impl Engine {
             return self.reject_opening(sink);
         }
         self.hold.text.clear();
-        let open = self.marker(Role::ArgsOpen);
+        // (A header that ends at its line's end has no opener to name.)
+        let open = match self.marker(Role::ArgsOpen) {
+            "" => "its name's line".to_owned(),
+            open => format!("`{open}`"),
+        };
         let index = self.call.current();
         diagnostic(
             sink,
@@ -265,7 +269,7 @@ impl Engine {
             Kind::InvalidJson,
             index,
             format_args!(
-                "call `{}` had no JSON object after `{open}`; it ends with no arguments \
+                "call `{}` had no JSON object after {open}; it ends with no arguments \
                  and is marked incomplete",
                 self.call.name
             ),

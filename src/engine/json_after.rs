@@ -218,6 +218,14 @@ impl Engine {
                 self.message_end();
                 self.state = State::Content;
             }
+            // The next message's header, where a call ends with its JSON
+            // (Functionary v3.2's `}>>>all`): the whitespace between is
+            // layout.
+            Role::HeadOpen if self.headers().is_some() && !self.desc().has(Role::FuncClose) => {
+                self.drop_layout(sink);
+                self.state = State::Content;
+                self.marker_again(role, start, sink);
+            }
             Role::CallOpen => {
                 self.drop_layout(sink);
                 let reported = self.end_unclosed_json_call(&format!("`{text}`"), sink);

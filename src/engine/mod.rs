@@ -657,8 +657,11 @@ impl Engine {
             if S::PLACES_CONTENT || self.state != State::Content {
                 self.reached_text(at);
             }
+            // (A header that ends at its line's end is decided inside the
+            // text: the piece that ends it was the prompt header's too.)
+            let in_prompt_header = self.prompt_header;
             let n = self.text(s, sink);
-            if S::WANTS_RAW && self.prompt_header && n > 0 {
+            if S::WANTS_RAW && n > 0 && self.may_open_in_prompt_header(in_prompt_header) {
                 // The header the prompt opened may open a call.
                 sink.raw(&s[..n], true);
             } else {
@@ -669,6 +672,14 @@ impl Engine {
         }
     }
 
+    /// Whether text just read was the prompt's header, which may open a
+    /// call: it still is, or (a header that ends at its line's end is
+    /// decided inside the text) it was until this text ended it, opening
+    /// a call (a header whose body is not a call said so already).
+    fn may_open_in_prompt_header(&self, was: bool) -> bool {
+        self.prompt_header || (was && self.line_end_header() && self.state != State::Content)
+    }
+
     /// Hands text to the current state, from the place `reached_*` (or the
     /// caller) set; `tee`: it is input no sink has seen yet (not a marker
     /// the driver hands over after its events).
@@ -677,9 +688,14 @@ impl Engine {
         let mut at = self.call.message.at;
         while !s.is_empty() {
             self.place_text(at);
+            let in_prompt_header = self.prompt_header;
             let n = self.text(s, sink);
             if S::WANTS_RAW && tee {
-                Self::tee(sink, &s[..n]);
+                if n > 0 && self.may_open_in_prompt_header(in_prompt_header) {
+                    sink.raw(&s[..n], true);
+                } else {
+                    Self::tee(sink, &s[..n]);
+                }
             }
             s = &s[n..];
             at += n as u64;

@@ -664,13 +664,50 @@ impl FormatBuilder {
         self
     }
 
-    /// With [`json_headers`](FormatBuilder::json_headers): the
-    /// `arguments_open` spellings that end a header also say what its body
-    /// is (Inkling's typed blocks): reasoning after one of
-    /// `reasoning_openers`, a JSON call body (read with
-    /// [`json_body`](FormatBuilder::json_body)'s keys) after one of
-    /// `call_openers`, content after the others. With `name_only`, a
-    /// header's only text is the called function's name, never content.
+    /// Calls marked up inside messages with headers (Muse): `recipient`
+    /// introduces a header's recipient (`to=`), `functions` begins a
+    /// recipient that is a function (empty: any recipient not listed by
+    /// [`header_recipients`](FormatBuilder::header_recipients) is), and
+    /// these channels are reasoning. A message to a function holds its
+    /// calls in the format's markup; calls in other messages are text.
+    pub fn headers<I, S>(
+        mut self,
+        recipient: impl Into<String>,
+        functions: impl Into<String>,
+        reasoning_channels: I,
+    ) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        self.owned.headers = Some(OwnedHeaders {
+            reasoning_channels: reasoning_channels.into_iter().map(Into::into).collect(),
+            recipient: recipient.into(),
+            functions: functions.into(),
+            ..OwnedHeaders::default()
+        });
+        self
+    }
+
+    /// The headers being described: [`headers`](FormatBuilder::headers)'
+    /// where set, else [`json_headers`](FormatBuilder::json_headers)'.
+    fn headers_mut(&mut self) -> &mut OwnedHeaders {
+        if self.owned.headers.is_some() {
+            return self.owned.headers.get_or_insert_with(OwnedHeaders::default);
+        }
+        self.json()
+            .headers
+            .get_or_insert_with(OwnedHeaders::default)
+    }
+
+    /// With [`json_headers`](FormatBuilder::json_headers) or
+    /// [`headers`](FormatBuilder::headers): the `arguments_open` spellings
+    /// that end a header also say what its body is (Inkling's typed
+    /// blocks): reasoning after one of `reasoning_openers`, a JSON call
+    /// body (read with [`json_body`](FormatBuilder::json_body)'s keys)
+    /// after one of `call_openers`, content after the others. With
+    /// `name_only`, a header's only text is the called function's name,
+    /// never content.
     pub fn json_header_bodies<I, S>(
         mut self,
         reasoning_openers: I,
@@ -681,13 +718,39 @@ impl FormatBuilder {
         I: IntoIterator<Item = S>,
         S: Into<String>,
     {
-        let headers = self
-            .json()
-            .headers
-            .get_or_insert_with(OwnedHeaders::default);
+        let headers = self.headers_mut();
         headers.reasoning_openers = reasoning_openers.into_iter().map(Into::into).collect();
         headers.call_openers = call_openers.into_iter().map(Into::into).collect();
         headers.name_only = name_only;
+        self
+    }
+
+    /// With [`json_headers`](FormatBuilder::json_headers) or
+    /// [`headers`](FormatBuilder::headers): a header ends at its line's
+    /// end, not at `arguments_open` (Functionary v3.2's `>>>NAME\n`), and
+    /// is its recipient alone.
+    pub fn header_line_end(mut self, on: bool) -> FormatBuilder {
+        self.headers_mut().line_end = on;
+        self
+    }
+
+    /// With [`json_headers`](FormatBuilder::json_headers) or
+    /// [`headers`](FormatBuilder::headers): recipients whose bodies are
+    /// reasoning (Muse's `self`) and content (Muse's `user`), whatever
+    /// `functions` says of them. A recipient is in one list at most.
+    pub fn header_recipients<I, S>(mut self, reasoning: I, content: I) -> FormatBuilder
+    where
+        I: IntoIterator<Item = S>,
+        S: Into<String>,
+    {
+        let reasoning: Vec<String> = reasoning.into_iter().map(Into::into).collect();
+        let content: Vec<String> = content.into_iter().map(Into::into).collect();
+        if reasoning.is_empty() && content.is_empty() {
+            return self;
+        }
+        let headers = self.headers_mut();
+        headers.reasoning_recipients = reasoning;
+        headers.content_recipients = content;
         self
     }
 

@@ -271,6 +271,11 @@ pub enum Format {
     /// `VALUE</param></function>` with no wrapper, values in CDATA where
     /// they need it. vLLM name: `minicpm5`.
     MiniCpm5,
+    /// MeetKai Functionary v3.2: `>>>RECIPIENT` on its own line, then the
+    /// body: content for `all`, else the named function's JSON arguments;
+    /// the first recipient comes without `>>>`. Name: `functionary_v32`
+    /// (llama.cpp's `FUNCTIONARY_V3_2`).
+    FunctionaryV32,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -348,6 +353,7 @@ impl Format {
         Format::FunctionaryV31,
         Format::SolarOpen,
         Format::MiniCpm5,
+        Format::FunctionaryV32,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -439,6 +445,7 @@ impl Format {
             Format::FunctionaryV31 => &functionary::FUNCTIONARY_V31,
             Format::SolarOpen => &solar::SOLAR_OPEN,
             Format::MiniCpm5 => &minicpm5::MINICPM5,
+            Format::FunctionaryV32 => &functionary::FUNCTIONARY_V32,
             Format::Custom(custom) => custom.description(),
         }
     }

@@ -355,3 +355,115 @@ fn a_format_file_says_unwrapped_functions_and_misspellings() {
     let error = Format::from_toml(&file.replace("function_open", "parameter_close")).unwrap_err();
     assert_eq!(error.rule(), "only openers have misspellings");
 }
+
+#[test]
+fn marked_up_messages_and_their_recipients_are_a_users_settings() {
+    // MiniMax-M2's calls inside `to=RECIPIENT<|message|>` messages.
+    let built = |reasoning: &[&str], content: &[&str]| {
+        FormatBuilder::based_on("my_muse", Format::MiniMaxM2)
+            .marker(Role::HeadOpen, "<|start|>")
+            .marker(Role::ArgsOpen, "<|message|>")
+            .marker(Role::BodyClose, "<|eom|>")
+            .headers("to=", "", Vec::<String>::new())
+            .header_recipients(reasoning.to_vec(), content.to_vec())
+            .build()
+    };
+    let format = built(&["self"], &["user"]).unwrap();
+    let message = crate::Parser::new(format).parse(
+        " to=self<|message|>Think.<|eom|><|start|>assistant to=f<|message|><minimax:tool_call>\n\
+         <invoke name=\"f\">\n<parameter name=\"a\">1</parameter>\n</invoke>\n</minimax:tool_call>\
+         <|eom|><|start|>assistant to=user<|message|>Done.",
+    );
+    assert_eq!(message.reasoning.as_deref(), Some("Think."));
+    assert_eq!(message.content.as_deref(), Some("Done."));
+    assert_eq!(message.tool_calls.len(), 1);
+    assert_eq!(message.tool_calls[0].arguments, r#"{"a": "1"}"#);
+    // A recipient says one thing.
+    assert_eq!(
+        built(&["self"], &["self"]),
+        Err(DescriptionError::HeaderRecipient("self".into()))
+    );
+    assert_eq!(
+        built(&[""], &[]),
+        Err(DescriptionError::HeaderRecipient("".into()))
+    );
+    // A header ends at the body's opener, which is spelled.
+    assert_eq!(
+        FormatBuilder::based_on("no_opener", Format::MiniMaxM2)
+            .marker(Role::HeadOpen, "<|start|>")
+            .headers("to=", "", Vec::<String>::new())
+            .build(),
+        Err(DescriptionError::MissingRole(Role::ArgsOpen))
+    );
+}
+
+#[cfg(feature = "toml")]
+#[test]
+fn a_format_file_says_marked_up_messages_and_their_recipients() {
+    let file = Format::Muse.to_toml();
+    assert!(file.contains("\n[headers]\n"), "{file}");
+    assert!(file.contains("reasoning_recipients = [\"self\"]"), "{file}");
+    assert!(
+        file.contains("content_recipients = [\"user\", \"commentary\"]"),
+        "{file}"
+    );
+    let format = Format::from_toml(&file).unwrap();
+    let message = crate::Parser::new(format)
+        .parse(" to=self<|message|>Hm.<|eom|><|start|>assistant to=user<|message|>Hi.");
+    assert_eq!(message.reasoning.as_deref(), Some("Hm."));
+    assert_eq!(message.content.as_deref(), Some("Hi."));
+    let twice = file.replace(
+        "content_recipients = [\"user\", \"commentary\"]",
+        "content_recipients = [\"user\", \"self\"]",
+    );
+    let error = Format::from_toml(&twice).unwrap_err();
+    assert_eq!(
+        error.rule(),
+        "a header recipient is not empty and is listed once"
+    );
+    assert_eq!(
+        error.line(),
+        file.lines().position(|l| l == "[headers]").map(|i| i + 1)
+    );
+}
+
+#[test]
+fn headers_that_end_at_their_line_are_a_users_setting() {
+    // `@@NAME` lines; `say` is content, any other recipient a function.
+    let built = |line_end: bool| {
+        FormatBuilder::new("line_headers")
+            .marker(Role::HeadOpen, "@@")
+            .json_headers("", "", Vec::<String>::new())
+            .header_recipients(Vec::<String>::new(), vec!["say".to_owned()])
+            .header_line_end(line_end)
+            .build()
+    };
+    let format = built(true).unwrap();
+    let message = crate::Parser::new(format)
+        .parse("say\nLooking.@@get_weather\n{\"city\": \"Paris\"}@@say\nDone.");
+    assert_eq!(message.content.as_deref(), Some("Looking.Done."));
+    assert_eq!(message.tool_calls.len(), 1);
+    assert_eq!(message.tool_calls[0].name, "get_weather");
+    assert_eq!(message.tool_calls[0].arguments, r#"{"city": "Paris"}"#);
+    // Words where a recipient belongs: text, reported.
+    let message = crate::Parser::new(format).parse("say\nHi.@@get the weather\n{}");
+    assert_eq!(message.tool_calls.len(), 0);
+    assert_eq!(message.diagnostics[0].kind.as_str(), "malformed_header");
+    // Without the line end, a header ends at `arguments_open`, which is
+    // then spelled.
+    assert_eq!(
+        built(false),
+        Err(DescriptionError::MissingRole(Role::ArgsOpen))
+    );
+}
+
+#[cfg(feature = "toml")]
+#[test]
+fn a_format_file_says_headers_end_at_their_line() {
+    let file = Format::FunctionaryV32.to_toml();
+    assert!(file.contains("ends_at_line_end = true"), "{file}");
+    let format = Format::from_toml(&file).unwrap();
+    let message = crate::Parser::new(format).parse("all\nHi.>>>f\n{\"a\": 1}");
+    assert_eq!(message.content.as_deref(), Some("Hi."));
+    assert_eq!(message.tool_calls[0].arguments, r#"{"a": 1}"#);
+}

@@ -13,7 +13,7 @@
 //! form, which llama.cpp turns into a call to a `python` tool, is not
 //! read: its code is content.
 
-use super::{Description, NameEnd, Role};
+use super::{Description, Headers, Json, NameEnd, Role};
 
 pub(crate) static FUNCTIONARY_V31: Description = Description {
     name: "functionary_v31",
@@ -27,4 +27,44 @@ pub(crate) static FUNCTIONARY_V31: Description = Description {
     func_name_end: NameEnd::Byte(b'>'),
     json_args_body: true,
     ..Description::BLANK
+};
+
+/// MeetKai Functionary v3.2 (`functionary_v32`, llama.cpp's
+/// `FUNCTIONARY_V3_2`): a sequence of messages, each a recipient on a line
+/// of its own after `>>>`, then its body,
+///
+/// ```text
+/// all
+/// Let me look.>>>get_weather
+/// {"city": "Paris"}>>>all
+/// Done.
+/// ```
+///
+/// The prompt ends with `>>>`, so the first recipient comes without it.
+/// The recipient `all` makes the body content; any other is a function
+/// whose body is its JSON arguments, ended by their own `}`. Text before
+/// any header that is not a recipient (it has whitespace before its line
+/// ends) is content. llama.cpp also reads a `python` message whose body is
+/// not JSON as `{"code": BODY}`; here such a body is not a call (reported),
+/// its text content.
+pub(crate) static FUNCTIONARY_V32: Description = Description {
+    aliases: &["functionary_v3_2"],
+    // The header's line end, not `ArgsOpen`, ends a name.
+    call_confirmed_by: &[],
+    ..Description::json(
+        "functionary_v32",
+        &[
+            (Role::HeadOpen, ">>>"),
+            (Role::EndOfTurn, "<|eot_id|>"),
+            (Role::EndOfTurn, "<|eom_id|>"),
+        ],
+        Json {
+            headers: Some(Headers {
+                content_recipients: &["all"],
+                line_end: true,
+                ..Headers::by_recipient(&[], "", "")
+            }),
+            ..Json::ARGS
+        },
+    )
 };

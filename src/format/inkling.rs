@@ -47,6 +47,7 @@ pub(crate) static INKLING: Description = Description::json(
             name_only: true,
             reasoning_recipients: &[],
             content_recipients: &[],
+            line_end: false,
         }),
         ..Json::body(BodyKeys {
             name: &["name"],

@@ -370,7 +370,8 @@ pub(crate) struct Json {
 pub(crate) struct Headers {
     /// Channels whose bodies are reasoning (`analysis`).
     pub reasoning_channels: &'static [&'static str],
-    /// What introduces a header's recipient (`to=`).
+    /// What introduces a header's recipient (`to=`); empty: the header's
+    /// first word after its opener is its recipient.
     pub recipient: &'static str,
     /// How a recipient that is one of the client's functions begins
     /// (`functions.`); the function's name follows.
@@ -391,6 +392,10 @@ pub(crate) struct Headers {
     pub reasoning_recipients: &'static [&'static str],
     /// Recipients whose bodies are content (Muse's `user`, `commentary`).
     pub content_recipients: &'static [&'static str],
+    /// A header ends at its line's end, not at `ArgsOpen` (Functionary
+    /// v3.2's `>>>NAME\n`); its text is its recipient alone, with no
+    /// whitespace before the line end.
+    pub line_end: bool,
 }
 
 impl Headers {
@@ -409,6 +414,7 @@ impl Headers {
             name_only: false,
             reasoning_recipients: &[],
             content_recipients: &[],
+            line_end: false,
         }
     }
 }

@@ -137,6 +137,8 @@ impl Format {
         // OpenBMB's MiniCPM 4 and 5 (vLLM's `minicpm5`).
         ("minicpm4", Format::MiniCpm5),
         ("minicpm5", Format::MiniCpm5),
+        ("functionary-small-v3.2", Format::FunctionaryV32),
+        ("functionary-medium-v3.2", Format::FunctionaryV32),
     ];
 
     /// The format the model named `model` writes, from
@@ -372,6 +374,8 @@ mod tests {
         "upstage/Solar-Open-100B",
         "openbmb/MiniCPM4-8B",
         "openbmb/MiniCPM5-1B",
+        "meetkai/functionary-small-v3.2",
+        "meetkai/functionary-medium-v3.2",
     ];
 
     #[test]
@@ -597,6 +601,8 @@ mod tests {
             ("openbmb/MiniCPM4-0.5B", MiniCpm5),
             ("hf.co/openbmb/MiniCPM5-1B-GGUF:Q8_0", MiniCpm5),
             ("minicpm5:1b", MiniCpm5),
+            ("meetkai/functionary-small-v3.2-GGUF", FunctionaryV32),
+            ("meetkai/functionary-small-v3.1-GGUF", FunctionaryV31),
         ];
         for &(model, format) in cases {
             assert_eq!(Format::for_model(model), Ok(format), "{model}");

@@ -10,7 +10,7 @@
 use std::collections::HashMap;
 use std::sync::{Mutex, OnceLock};
 
-use super::rules::{IdFirst, Layout, Shape};
+use super::rules::{HeaderShape, IdFirst, Layout, Shape};
 use super::{
     with_suffix, without_suffix, BodyKeys, CallSyntax, Description, DescriptionError, Format,
     Headers, IdInName, Json, NameEnd, Recoveries, Role, Syntax,
@@ -35,6 +35,7 @@ pub(crate) struct OwnedHeaders {
     pub name_only: bool,
     pub reasoning_recipients: Vec<String>,
     pub content_recipients: Vec<String>,
+    pub line_end: bool,
 }
 
 impl OwnedHeaders {
@@ -48,6 +49,7 @@ impl OwnedHeaders {
             name_only: h.name_only,
             reasoning_recipients: strings(h.reasoning_recipients),
             content_recipients: strings(h.content_recipients),
+            line_end: h.line_end,
         }
     }
 
@@ -61,6 +63,7 @@ impl OwnedHeaders {
             name_only: self.name_only,
             reasoning_recipients: leak_strs(&self.reasoning_recipients),
             content_recipients: leak_strs(&self.content_recipients),
+            line_end: self.line_end,
         }
     }
 }
@@ -121,6 +124,10 @@ pub(crate) struct Owned {
     /// [`Description::misspellings`], as written (no suffix).
     pub misspellings: Vec<(Role, String)>,
     pub reasoning_close_ends_messages: bool,
+}
+
+fn strs(list: &[String]) -> Vec<&str> {
+    list.iter().map(String::as_str).collect()
 }
 
 fn strings(list: &[&str]) -> Vec<String> {
@@ -318,6 +325,15 @@ impl Owned {
                     json.id_in_name.is_some() || json.call_type.is_some(),
                 )
             }),
+            headers: self
+                .headers
+                .as_ref()
+                .or(self.json.as_ref().and_then(|json| json.headers.as_ref()))
+                .map(|headers| HeaderShape {
+                    reasoning_recipients: strs(&headers.reasoning_recipients),
+                    content_recipients: strs(&headers.content_recipients),
+                    line_end: headers.line_end,
+                }),
         }
         .check()
     }

@@ -36,6 +36,8 @@ pub(crate) struct Shape<'a> {
     pub misspellings: &'a [(Role, &'a str)],
     /// The call's id comes before its name (`Json::id_before_name`).
     pub id_before_name: IdFirst,
+    /// What the rules read of the format's message headers, if it has any.
+    pub headers: Option<HeaderShape<'a>>,
 }
 
 /// What an id written before the name (`Json::id_before_name`) needs of the
@@ -58,6 +60,38 @@ impl IdFirst {
             args_after_name,
             other_reading,
         }
+    }
+}
+
+/// What the rules read of a description's headers.
+pub(crate) struct HeaderShape<'a> {
+    pub reasoning_recipients: Vec<&'a str>,
+    pub content_recipients: Vec<&'a str>,
+    pub line_end: bool,
+}
+
+impl HeaderShape<'_> {
+    pub(crate) fn of(headers: &super::Headers) -> HeaderShape<'static> {
+        HeaderShape {
+            reasoning_recipients: headers.reasoning_recipients.to_vec(),
+            content_recipients: headers.content_recipients.to_vec(),
+            line_end: headers.line_end,
+        }
+    }
+
+    /// A recipient listed twice, or empty: it says nothing one way, or
+    /// two ways.
+    fn check(&self) -> Result<(), DescriptionError> {
+        let all = self
+            .reasoning_recipients
+            .iter()
+            .chain(&self.content_recipients);
+        for (i, recipient) in all.clone().enumerate() {
+            if recipient.is_empty() || all.clone().skip(i + 1).any(|other| other == recipient) {
+                return Err(DescriptionError::HeaderRecipient((*recipient).to_owned()));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -130,6 +164,11 @@ impl Description {
                     json.id_in_name.is_some() || json.call_type.is_some(),
                 )
             }),
+            headers: self
+                .headers
+                .or(self.json.and_then(|json| json.headers))
+                .as_ref()
+                .map(HeaderShape::of),
         }
     }
 
@@ -275,6 +314,13 @@ impl Shape<'_> {
         if self.json_value_attribute && !self.quoted_names {
             return Err(DescriptionError::AttributeWithoutQuotedNames);
         }
+        if let Some(headers) = &self.headers {
+            // A header ends at the body's opener, or at its line's end.
+            if !headers.line_end && !self.has(Role::ArgsOpen) {
+                return Err(DescriptionError::MissingRole(Role::ArgsOpen));
+            }
+            headers.check()?;
+        }
         Ok(())
     }
 
@@ -353,6 +399,9 @@ pub enum DescriptionError {
     /// names do not end at markers, or the text before the arguments is
     /// read another way (an id in the name, a type word).
     IdBeforeName(&'static str),
+    /// A header recipient is empty, or listed twice (as reasoning and as
+    /// content, or twice in one list).
+    HeaderRecipient(String),
 }
 
 impl DescriptionError {
@@ -377,6 +426,9 @@ impl DescriptionError {
             DescriptionError::MisspelledRole(_) => "only openers have misspellings",
             DescriptionError::IdBeforeName(_) => {
                 "an id before the name needs JSON arguments after a name that ends at a marker"
+            }
+            DescriptionError::HeaderRecipient(_) => {
+                "a header recipient is not empty and is listed once"
             }
         }
     }
@@ -422,6 +474,10 @@ impl fmt::Display for DescriptionError {
             DescriptionError::IdBeforeName(why) => {
                 write!(f, "id_before_name is set, but {why}")
             }
+            DescriptionError::HeaderRecipient(recipient) => write!(
+                f,
+                "header recipient {recipient:?} is empty or listed more than once"
+            ),
         }
     }
 }

@@ -27,6 +27,7 @@ struct File {
     grammar: Option<Spanned<Grammar>>,
     recoveries: Option<Recoveries>,
     json: Option<Json>,
+    headers: Option<Spanned<Headers>>,
 }
 
 #[derive(Deserialize)]
@@ -94,7 +95,7 @@ struct Json {
     elements: Option<Elements>,
     body: Option<Spanned<Body>>,
     id_in_name: Option<IdInName>,
-    headers: Option<Headers>,
+    headers: Option<Spanned<Headers>>,
 }
 
 /// `syntax = "elements"`'s spellings (`[json.elements]`).
@@ -152,6 +153,12 @@ struct Headers {
     call_openers: Vec<String>,
     #[serde(default)]
     name_only: bool,
+    #[serde(default)]
+    reasoning_recipients: Vec<String>,
+    #[serde(default)]
+    content_recipients: Vec<String>,
+    #[serde(default)]
+    ends_at_line_end: bool,
 }
 
 /// A role as a key or list item (`call_open`).
@@ -278,6 +285,7 @@ struct Places<'a> {
     json_attribute: Option<usize>,
     body: Option<usize>,
     id_before_name: Option<usize>,
+    headers: Option<usize>,
 }
 
 impl Places<'_> {
@@ -323,6 +331,7 @@ impl Places<'_> {
             DescriptionError::EmptyKeys(_) => self.body.or(self.base),
             DescriptionError::StringDelimiter(_) | DescriptionError::MisspelledRole(_) => self.base,
             DescriptionError::IdBeforeName(_) => self.id_before_name.or(self.base),
+            DescriptionError::HeaderRecipient(_) => self.headers.or(self.base),
         }
     }
 }
@@ -426,6 +435,7 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         json_attribute: None,
         body: None,
         id_before_name: None,
+        headers: None,
     };
     let name = file.name.into_inner();
     let mut b = match &file.base {
@@ -542,6 +552,16 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
     }
     if let Some(json) = file.json {
         b = json_settings(text, b, json, &mut places)?;
+    }
+    if let Some(h) = file.headers {
+        places.headers = Some(h.span().start);
+        let h = h.into_inner();
+        b = b.headers(h.recipient, h.functions, h.reasoning_channels);
+        b = header_settings(b, h.reasoning_openers, h.call_openers, h.name_only);
+        b = b.header_recipients(h.reasoning_recipients, h.content_recipients);
+        if h.ends_at_line_end {
+            b = b.header_line_end(true);
+        }
     }
     Ok((b, places))
 }
@@ -680,10 +700,27 @@ fn json_settings(
         b = b.json_id_in_name(id.prefix, sep);
     }
     if let Some(h) = json.headers {
+        places.headers = Some(h.span().start);
+        let h = h.into_inner();
         b = b.json_headers(h.recipient, h.functions, h.reasoning_channels);
-        if !h.reasoning_openers.is_empty() || !h.call_openers.is_empty() || h.name_only {
-            b = b.json_header_bodies(h.reasoning_openers, h.call_openers, h.name_only);
+        b = header_settings(b, h.reasoning_openers, h.call_openers, h.name_only);
+        b = b.header_recipients(h.reasoning_recipients, h.content_recipients);
+        if h.ends_at_line_end {
+            b = b.header_line_end(true);
         }
     }
     Ok(b)
+}
+
+/// A headers table's body openers and `name_only`, where it sets any.
+fn header_settings(
+    b: FormatBuilder,
+    reasoning_openers: Vec<String>,
+    call_openers: Vec<String>,
+    name_only: bool,
+) -> FormatBuilder {
+    if reasoning_openers.is_empty() && call_openers.is_empty() && !name_only {
+        return b;
+    }
+    b.json_header_bodies(reasoning_openers, call_openers, name_only)
 }

@@ -4,7 +4,7 @@
 
 use std::fmt::Write;
 
-use super::{without_suffix, Description, Format, NameEnd, Role};
+use super::{without_suffix, Description, Format, Headers, NameEnd, Role};
 
 /// `text` as a TOML basic string.
 fn quoted(text: &str) -> String {
@@ -264,28 +264,50 @@ fn write(d: &Description) -> String {
             );
         }
         if let Some(h) = json.headers {
-            out.push_str("\n[json.headers]\n");
-            let _ = writeln!(out, "recipient = {}", quoted(h.recipient));
-            let _ = writeln!(out, "functions = {}", quoted(h.functions));
-            let _ = writeln!(
-                out,
-                "reasoning_channels = {}",
-                list(h.reasoning_channels.iter().copied())
-            );
-            if !h.reasoning_openers.is_empty() || !h.call_openers.is_empty() || h.name_only {
-                let _ = writeln!(
-                    out,
-                    "reasoning_openers = {}",
-                    list(h.reasoning_openers.iter().copied())
-                );
-                let _ = writeln!(
-                    out,
-                    "call_openers = {}",
-                    list(h.call_openers.iter().copied())
-                );
-                let _ = writeln!(out, "name_only = {}", h.name_only);
-            }
+            write_headers(&mut out, "json.headers", h);
         }
     }
+    if let Some(h) = d.headers {
+        write_headers(&mut out, "headers", h);
+    }
     out
+}
+
+fn write_headers(out: &mut String, table: &str, h: Headers) {
+    let _ = writeln!(out, "\n[{table}]");
+    let _ = writeln!(out, "recipient = {}", quoted(h.recipient));
+    let _ = writeln!(out, "functions = {}", quoted(h.functions));
+    let _ = writeln!(
+        out,
+        "reasoning_channels = {}",
+        list(h.reasoning_channels.iter().copied())
+    );
+    if !h.reasoning_openers.is_empty() || !h.call_openers.is_empty() || h.name_only {
+        let _ = writeln!(
+            out,
+            "reasoning_openers = {}",
+            list(h.reasoning_openers.iter().copied())
+        );
+        let _ = writeln!(
+            out,
+            "call_openers = {}",
+            list(h.call_openers.iter().copied())
+        );
+        let _ = writeln!(out, "name_only = {}", h.name_only);
+    }
+    if !h.reasoning_recipients.is_empty() || !h.content_recipients.is_empty() {
+        let _ = writeln!(
+            out,
+            "reasoning_recipients = {}",
+            list(h.reasoning_recipients.iter().copied())
+        );
+        let _ = writeln!(
+            out,
+            "content_recipients = {}",
+            list(h.content_recipients.iter().copied())
+        );
+    }
+    if h.line_end {
+        out.push_str("ends_at_line_end = true\n");
+    }
 }

@@ -226,6 +226,7 @@ fn markers(format: Format) -> &'static [&'static str] {
             "<|content_",
             "<|message",
         ],
+        Format::FunctionaryV32 => &[">>>", "all\n", "f\n", ">>>all\n", ">>", "<|eot_id|>"],
         Format::Dots => &[
             "<dots_function_call>",
             "</dots_function_call>",
@@ -527,6 +528,20 @@ pub fn calls(format: Format) -> impl Strategy<Value = Vec<u8>> {
                         );
                     }
                     out += "<|message_model|><|content_text|>Done.<|end_message|>";
+                }
+                // Each call a message, the first header (the prompt opened
+                // it) without `>>>` when nothing comes before; text before
+                // in an `all` message one output in two; text after the
+                // last call's JSON.
+                Format::FunctionaryV32 => {
+                    if out.len() % 2 == 1 {
+                        out = format!("all\n{out}");
+                    }
+                    for (i, (name, arguments, pretty)) in calls.iter().enumerate() {
+                        let arguments = written(arguments, *pretty);
+                        let open = if i == 0 && out.is_empty() { "" } else { ">>>" };
+                        out += &format!("{open}{name}\n{arguments}");
+                    }
                 }
                 // One request per call; the content type one call in two.
                 Format::Plamo3 => {

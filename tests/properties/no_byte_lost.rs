@@ -75,10 +75,13 @@ pub fn check_no_byte_lost(
                 ..
             }
         )
-    }) || matches!(format, Format::OpenAi | Format::Inkling | Format::Muse)
-    {
+    }) || matches!(
+        format,
+        Format::OpenAi | Format::Inkling | Format::Muse | Format::FunctionaryV32
+    ) {
         // A wrapper with nothing in it is dropped, and gpt-oss's (and
-        // Inkling's, Muse's) headers are structure, with or without calls.
+        // Inkling's, Muse's, Functionary v3.2's) headers are structure,
+        // with or without calls.
         return Ok(());
     }
     let gated = Segments::of(&gated, |e| {

@@ -186,6 +186,7 @@ pub fn generated_ids(format: Format) -> bool {
                 | Format::Dots
                 | Format::Sarashina
                 | Format::FunctionaryV31
+                | Format::FunctionaryV32
         )
 }
 
