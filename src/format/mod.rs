@@ -62,9 +62,12 @@ mod xml_json;
 mod functionary;
 mod minicpm5;
 mod sarashina;
+// Formats only a constrained-decoding library or a vendor's own parser read.
+mod cohere_cofl;
 
 use std::fmt;
 
+pub use crate::json::elements::ElementValue;
 pub(crate) use crate::json::syntax::Syntax;
 
 pub use builder::{CallSyntax, CustomFormat, FormatBuilder, Recovery};
@@ -352,6 +355,10 @@ pub(crate) struct Json {
     /// `json` dialect beside its `xml` ones). The format's other fields
     /// describe the marked-up calls.
     pub body_or_name: bool,
+    /// Keys of a call body whose string value, written before the name, is
+    /// the call's id, kept as the model wrote it (the element syntax's id
+    /// attribute). After the name, such a key is skipped.
+    pub id_keys: &'static [&'static str],
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -474,6 +481,7 @@ impl Json {
         entity_quotes: false,
         body_in_wrapper: false,
         body_or_name: false,
+        id_keys: &[],
     };
 
     /// Calls in a call syntax (`NAME(a=1)`, `call:NAME{a:1}`) after the
@@ -481,6 +489,7 @@ impl Json {
     pub(crate) const fn calls(syntax: Syntax) -> Json {
         Json {
             syntax,
+            id_keys: &[crate::json::calls::ID_KEY],
             ..Json::body(BodyKeys {
                 name: &[crate::json::calls::NAME_KEY],
                 arguments: crate::json::calls::ARGUMENTS_KEYS,
