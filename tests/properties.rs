@@ -1481,3 +1481,10 @@ fn minicpm5_spelling(qwen: Vec<u8>) -> Vec<u8> {
         ],
     )
 }
+
+properties!(
+    cohere_cofl,
+    Format::CohereCofl,
+    elements::soup(FORMAT),
+    elements::calls(FORMAT)
+);
