@@ -39,9 +39,10 @@
 //!   <|"|>,…}`), in that format's wrapper (`transcript::CallLayout`),
 //!   checked against `tool_dense_hermes`'s calls and measured as the JSON
 //!   rows are.
-//! * `tool_dense_minimax_m3` ([`ELEMENT_INPUTS`]): the same calls as nested
-//!   elements (`<invoke name="…">` holding `<path>…</path>`, text
-//!   entity-escaped), checked against `tool_dense`'s calls.
+//! * `tool_dense_minimax_m3`, `tool_dense_cohere_cofl` ([`ELEMENT_INPUTS`]):
+//!   the same calls as nested elements (`<invoke name="…">` holding
+//!   `<path>…</path>`, or Cohere's `<cofl:value name="path" type="raw">`,
+//!   text entity-escaped), checked against `tool_dense`'s calls.
 //!
 //! Each input is fed through one reused [`Parser`] (`reset()` between
 //! iterations, as a server reuses one per response): `one_shot` feeds it
@@ -183,7 +184,10 @@ const CALL_INPUTS: [(&CallLayout, Format); 5] = [
 /// The nested-element formats: the session's calls as elements, whose
 /// integers are text like the XML formats' (no schema types them), so
 /// checked against `tool_dense`'s calls.
-const ELEMENT_INPUTS: [(&CallLayout, Format); 1] = [(&transcript::MINIMAX_M3, Format::MiniMaxM3)];
+const ELEMENT_INPUTS: [(&CallLayout, Format); 2] = [
+    (&transcript::MINIMAX_M3, Format::MiniMaxM3),
+    (&transcript::COHERE_COFL, Format::CohereCofl),
+];
 
 /// The chunk sizes [`JSON_INPUTS`] are pushed in, besides whole.
 const JSON_CHUNK_SIZES: [usize; 1] = [4];

@@ -80,8 +80,8 @@ pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent, Span};
 #[cfg(feature = "toml")]
 pub use format::FormatFileError;
 pub use format::{
-    CallSyntax, CustomFormat, DescriptionError, Format, FormatBuilder, NameEnd, Recovery,
-    ResponseTemplateError, Role, UnknownFormat, UnknownModel, UnknownRole,
+    CallSyntax, CustomFormat, DescriptionError, ElementValue, Format, FormatBuilder, NameEnd,
+    Recovery, ResponseTemplateError, Role, UnknownFormat, UnknownModel, UnknownRole,
 };
 pub use ids::{IdStyle, Ids, UnknownIds};
 pub use message::{CallDetails, Diagnostic, Message, MessageBuilder, ToolCall};

@@ -478,6 +478,7 @@ fn a_huge_json_arguments_object_streams_in_bounded_memory() {
                 | Format::Muse
                 | Format::Sarashina
                 | Format::MiniCpm5
+                | Format::CohereCofl
         )
     });
     for &format in formats {
@@ -578,6 +579,38 @@ fn stream_call_syntax(format: Format, repeats: usize) -> Measured {
             parts[5].0 = "0]".into();
             parts
         }
+        // Cohere's values: a raw string, then a list of `repeats` dicts.
+        Format::CohereCofl => [
+            ("<cofl:tool_calls>".to_owned(), 1),
+            (
+                "<cofl:tool_call id=\"0\" name=\"write_file\">".to_owned(),
+                1,
+            ),
+            (
+                "<cofl:value name=\"path\" type=\"raw\">big.txt</cofl:value>\
+                 <cofl:value name=\"content\" type=\"raw\">"
+                    .to_owned(),
+                1,
+            ),
+            (
+                "a line, with <tags> &amp; &lt;b&gt; [ \"q\" </cofl:tool_param> more\n".to_owned(),
+                repeats,
+            ),
+            (
+                "</cofl:value><cofl:value name=\"data\" type=\"list\">".to_owned(),
+                1,
+            ),
+            (
+                "<cofl:value type=\"dict\"><cofl:value name=\"n\" type=\"json\">1\
+                 </cofl:value></cofl:value>"
+                    .to_owned(),
+                repeats,
+            ),
+            (
+                "</cofl:value></cofl:tool_call></cofl:tool_calls>".to_owned(),
+                1,
+            ),
+        ],
         other => panic!("{other} does not write a call syntax"),
     };
     let parts: Vec<(&str, usize)> = parts.iter().map(|(p, n)| (p.as_str(), *n)).collect();
@@ -594,6 +627,7 @@ fn a_ten_megabyte_call_syntax_string_streams_in_constant_memory() {
         Format::FunctionGemma,
         Format::MiniMaxM3,
         Format::Sarashina,
+        Format::CohereCofl,
     ] {
         let runs = [15_000, 150_000].map(|repeats| stream_call_syntax(format, repeats));
         let [small, large] = &runs;

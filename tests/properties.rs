@@ -1493,3 +1493,10 @@ properties!(
     json_soup(FORMAT),
     json_calls(FORMAT)
 );
+
+properties!(
+    cohere_cofl,
+    Format::CohereCofl,
+    elements::soup(FORMAT),
+    elements::calls(FORMAT)
+);

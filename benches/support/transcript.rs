@@ -767,8 +767,14 @@ pub enum CallSyntax {
     /// as they are.
     Gemma { delimiter: &'static str },
     /// `PREFIX<invoke name="NAME">` then `PREFIX<key>VALUE PREFIX</key>` per
-    /// argument (text entity-escaped), then `PREFIX</invoke>`.
-    Elements { prefix: &'static str },
+    /// argument (text entity-escaped), then `PREFIX</invoke>`; with a
+    /// `value` element, `<TAG name="key" ATTRS>VALUE</TAG>` per argument,
+    /// and the call element `call` in place of `invoke`.
+    Elements {
+        prefix: &'static str,
+        call: &'static str,
+        value: Option<(&'static str, &'static str)>,
+    },
 }
 
 /// Llama 3.2's pythonic list at a line's start: `[f(a='x'), g(b=1)]`.
@@ -857,19 +863,42 @@ pub const MINIMAX_M3: CallLayout = CallLayout {
     call_open: "]<]minimax[>[<invoke name=\"",
     syntax: CallSyntax::Elements {
         prefix: "]<]minimax[>[",
+        call: "invoke",
+        value: None,
     },
     call_close: "",
     separator: "\n",
     group_close: "\n]<]minimax[>[</tool_call>",
 };
 
-/// `value` as an element named `key`, its text entity-escaped.
-fn element(out: &mut String, prefix: &str, key: &str, value: &str) {
+/// Cohere's cofl: `<cofl:tool_call id="0" name="NAME">` holding one
+/// `<cofl:value name="key" type="raw">` per argument.
+pub const COHERE_COFL: CallLayout = CallLayout {
+    group_open: "<cofl:tool_calls>",
+    call_open: "<cofl:tool_call id=\"0\" name=\"",
+    syntax: CallSyntax::Elements {
+        prefix: "",
+        call: "cofl:tool_call",
+        value: Some(("cofl:value", " type=\"raw\"")),
+    },
+    call_close: "",
+    separator: "\n",
+    group_close: "\n</cofl:tool_calls>",
+};
+
+/// `value` as an element named `key` (its tag, or its `name` attribute in
+/// a value element), its text entity-escaped.
+fn element(out: &mut String, prefix: &str, tag: Option<(&str, &str)>, key: &str, value: &str) {
     let value = value
         .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;");
-    out.push_str(&format!("\n{prefix}<{key}>{value}{prefix}</{key}>"));
+    match tag {
+        None => out.push_str(&format!("\n{prefix}<{key}>{value}{prefix}</{key}>")),
+        Some((tag, attrs)) => out.push_str(&format!(
+            "\n{prefix}<{tag} name=\"{key}\"{attrs}>{value}{prefix}</{tag}>"
+        )),
+    }
 }
 
 /// `text` as Python's `repr` writes a string, preferring `quote`.
@@ -1001,10 +1030,12 @@ fn close_call(layout: Layout, out: &mut String) {
             match call.syntax {
                 CallSyntax::Python { .. } => out.push(')'),
                 CallSyntax::Gemma { .. } => out.push('}'),
-                CallSyntax::Elements { prefix } => {
+                CallSyntax::Elements { prefix, call, .. } => {
                     out.push('\n');
                     out.push_str(prefix);
-                    out.push_str("</invoke>");
+                    out.push_str("</");
+                    out.push_str(call);
+                    out.push('>');
                 }
             }
             out.push_str(call.call_close);
@@ -1063,9 +1094,11 @@ fn parameter(layout: Layout, out: &mut String, key: &str, value: &str) {
             json_string(out, value);
         }
         Layout::Call(CallLayout {
-            syntax: CallSyntax::Elements { prefix },
+            syntax: CallSyntax::Elements {
+                prefix, value: tag, ..
+            },
             ..
-        }) => element(out, prefix, key, value),
+        }) => element(out, prefix, *tag, key, value),
         Layout::Call(call) => {
             call_key(call, out, key);
             match call.syntax {
@@ -1089,9 +1122,11 @@ fn integer_parameter(layout: Layout, out: &mut String, key: &str, value: usize) 
             out.push_str(&value.to_string());
         }
         Layout::Call(CallLayout {
-            syntax: CallSyntax::Elements { prefix },
+            syntax: CallSyntax::Elements {
+                prefix, value: tag, ..
+            },
             ..
-        }) => element(out, prefix, key, &value.to_string()),
+        }) => element(out, prefix, *tag, key, &value.to_string()),
         Layout::Call(call) => {
             call_key(call, out, key);
             out.push_str(&value.to_string());

@@ -79,6 +79,8 @@ pub(crate) const DETECTED: &[Format] = &[
     // By `<function name=`, a function with no wrapper (Qwen3-Coder's is
     // `<function=`), once a parameter or its closer confirms it.
     Format::MiniCpm5,
+    // By `<cofl:tool_calls>` (its thinking markers are Command A's).
+    Format::CohereCofl,
 ];
 
 /// The scout's markers: every opener (as `CallOpen`) and reasoning marker

@@ -406,6 +406,18 @@ impl CallWriter {
         self.start_param_as(name, false, ValueKind::TextTyped(types), opts, sink);
     }
 
+    /// Starts a parameter whose value is text that the call says is JSON
+    /// (an element's `type="json"`): the schema ladder, or the JSON it is
+    /// without a schema, as a marked-up `string="false"` value.
+    pub(crate) fn start_text_json_param<S: Sink>(
+        &mut self,
+        name: &str,
+        opts: &Options,
+        sink: &mut S,
+    ) {
+        self.start_param_as(name, false, ValueKind::TextJson, opts, sink);
+    }
+
     /// Starts a parameter whose value came as JSON. A JSON string goes
     /// through the schema ladder like marked-up text (typed when its
     /// schema allows another type, never inferred: the model chose a
@@ -666,7 +678,9 @@ impl CallWriter {
 
     /// Whether the open call already has a parameter `name`.
     pub(crate) fn has_param(&self, name: &str) -> bool {
-        self.param_names.split('\n').any(|p| p == name)
+        // (No parameter yet: the empty list, which splits into one empty
+        // name, holds none.)
+        self.param_count > 0 && self.param_names.split('\n').any(|p| p == name)
     }
 
     /// Whether the value is at the start of a line (or has not begun).

@@ -85,7 +85,7 @@ pub(crate) struct JsonCall {
     /// name, before it).
     pub(super) made_call: bool,
     /// Leniencies already reported in this value.
-    pub(super) reported: [bool; 11],
+    pub(super) reported: [bool; 12],
     /// A call body that no marker opened (the next in a wrapper): strict
     /// mode's raw text must be told where it begins, at its first byte.
     pub mark_opening: bool,
@@ -122,7 +122,7 @@ impl JsonCall {
         self.body.reset();
         self.mode = Mode::Reading;
         self.made_call = false;
-        self.reported = [false; 11];
+        self.reported = [false; 12];
         self.mark_opening = false;
         self.fence = Fence::None;
         self.attr_end = AttrEnd::None;
@@ -319,6 +319,7 @@ impl Engine {
     fn json_feed<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         let keys = self.json().body;
         let nested = self.json().nested_body_keys;
+        let id_keys = self.json().id_keys;
         let before = self.json_reader.offset();
         // The input offset of `s` (the reader's offsets count text, where
         // U+FFFD may stand for fewer input bytes: only offsets within `s`
@@ -354,7 +355,7 @@ impl Engine {
                 (true, Some(keys)) => {
                     let was_started = json.body.started;
                     json.body
-                        .event(event, &keys, nested, &mut json.args, call, opts, sink);
+                        .event(event, (&keys, id_keys), nested, &mut json.args, call, opts, sink);
                     json.made_call |= json.body.started && !was_started;
                 }
                 _ => json.args.event(event, call, opts, sink),

@@ -18,7 +18,7 @@ use super::call::CallWriter;
 use crate::json::escape_into;
 use crate::json::reader::{JsonEvent, JsonReader};
 use crate::options::Options;
-use crate::schema::{coerce_shape_into, Inner, Outcome, ShapeId, ShapeRef};
+use crate::schema::{coerce_shape_into, Inner, Outcome, ShapeId, ShapeRef, TypeSet};
 use crate::sink::Sink;
 
 /// Why the arguments could not be read.
@@ -55,6 +55,9 @@ pub(crate) struct ArgsWriter {
     /// A nested string being held to be typed: its separator and key (not
     /// yet written), its text so far, and its shape.
     held: Option<ShapeId>,
+    /// The held nested string is JSON written as text
+    /// (`JsonEvent::BeginTextJson`), held whether or not a shape types it.
+    held_json: bool,
     held_prefix: String,
     held_text: String,
     /// The next element of the innermost raw container is its first.
@@ -83,6 +86,7 @@ impl ArgsWriter {
         self.shapes.clear();
         self.indexes.clear();
         self.held = None;
+        self.held_json = false;
         self.held_prefix.clear();
         self.held_text.clear();
         self.first = false;
@@ -132,7 +136,7 @@ impl ArgsWriter {
         opts: &Options,
         sink: &mut S,
     ) {
-        if self.held.is_some() {
+        if self.holding() {
             self.write_held(call, opts, sink);
         }
         let closing = self.closing();
@@ -247,6 +251,10 @@ impl ArgsWriter {
                 call.start_json_param(&self.key, true, opts, sink);
                 self.in_top_string = true;
             }
+            JsonEvent::BeginTextJson => {
+                call.start_text_json_param(&self.key, opts, sink);
+                self.in_top_string = true;
+            }
             JsonEvent::Lenient(_) => {}
             value => {
                 call.start_json_param(&self.key, false, opts, sink);
@@ -269,11 +277,11 @@ impl ArgsWriter {
                 self.key.push_str(key);
                 return;
             }
-            JsonEvent::Text(text) if self.held.is_some() => {
+            JsonEvent::Text(text) if self.holding() => {
                 return self.hold_text(text, call, opts, sink);
             }
             JsonEvent::Text(text) => return escape_into(&mut self.out, text),
-            JsonEvent::EndString if self.held.is_some() => {
+            JsonEvent::EndString if self.holding() => {
                 self.write_held(call, opts, sink);
                 return self.value_done(call, opts, sink);
             }
@@ -318,10 +326,14 @@ impl ArgsWriter {
                 self.depth += 1;
                 self.first = true;
             }
-            JsonEvent::BeginString if shape.is_some_and(|id| typed(call, id, opts)) => {
+            JsonEvent::BeginString | JsonEvent::BeginTextJson
+                if event == JsonEvent::BeginTextJson
+                    || shape.is_some_and(|id| typed(call, id, opts)) =>
+            {
                 // Held with its key, so that what was written stays a
                 // prefix of valid JSON.
                 self.held = shape;
+                self.held_json = event == JsonEvent::BeginTextJson;
                 self.held_prefix.clear();
                 self.held_prefix.push_str(&self.out[start..]);
                 self.out.truncate(start);
@@ -379,12 +391,17 @@ impl ArgsWriter {
         if self.held_text.len() <= opts.limits.max_held_value {
             return;
         }
+        let json = mem::take(&mut self.held_json);
         let types = self
             .held
             .take()
             .zip(call.shapes(opts))
             .map(|(id, shapes)| shapes.get(id).types)
-            .unwrap_or_default();
+            .unwrap_or(if json {
+                TypeSet::JSON_NOT_STRING
+            } else {
+                TypeSet::default()
+            });
         self.out.push_str(&self.held_prefix);
         self.out.push('"');
         escape_into(&mut self.out, &self.held_text);
@@ -398,20 +415,25 @@ impl ArgsWriter {
     /// Writes the held nested string typed by its shape, and reports what
     /// could not be typed.
     fn write_held<S: Sink>(&mut self, call: &mut CallWriter, opts: &Options, sink: &mut S) {
-        let Some(id) = self.held.take() else {
-            return;
-        };
+        let json = mem::take(&mut self.held_json);
+        let id = self.held.take();
         self.out.push_str(&self.held_prefix);
         self.held_prefix.clear();
-        let Some(shapes) = call.shapes(opts) else {
-            return;
+        // The shape's types where the schema types the value; JSON written
+        // as text is otherwise the JSON it is.
+        let shape = id
+            .zip(call.shapes(opts))
+            .map(|(id, shapes)| ShapeRef { shapes, id })
+            .filter(|shape| !json || shape.shapes.get(shape.id).is_typed());
+        let types = match shape {
+            Some(shape) => shape.shapes.get(shape.id).types,
+            None if json => TypeSet::JSON_NOT_STRING,
+            None => return,
         };
-        let shape = ShapeRef { shapes, id };
-        let types = shape.shapes.get(id).types;
         let typed = coerce_shape_into(
             &self.held_text,
             types,
-            Some(shape),
+            shape,
             opts.python_literals,
             &mut self.out,
         );
@@ -428,6 +450,11 @@ impl ArgsWriter {
             call.report_inner(&inner, sink);
         }
         self.held_text.clear();
+    }
+
+    /// Whether a nested string is being held to be typed.
+    fn holding(&self) -> bool {
+        self.held.is_some() || self.held_json
     }
 
     /// A raw value or element ended: at the top level, so did the

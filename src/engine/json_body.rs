@@ -42,6 +42,8 @@ enum Field {
     #[default]
     None,
     Name,
+    /// The call's id (`Json::id_keys`), before its name.
+    Id,
     Args,
     Skip,
 }
@@ -70,6 +72,7 @@ enum Held {
     EndArray,
     Key(String),
     BeginString,
+    BeginTextJson,
     Text(String),
     EndString,
     Number(String),
@@ -87,6 +90,7 @@ impl Held {
             JsonEvent::EndArray => Held::EndArray,
             JsonEvent::Key(k) => Held::Key(k.to_owned()),
             JsonEvent::BeginString => Held::BeginString,
+            JsonEvent::BeginTextJson => Held::BeginTextJson,
             JsonEvent::Text(t) => Held::Text(t.to_owned()),
             JsonEvent::EndString => Held::EndString,
             JsonEvent::Number(n) => Held::Number(n.to_owned()),
@@ -104,6 +108,7 @@ impl Held {
             Held::EndArray => JsonEvent::EndArray,
             Held::Key(k) => JsonEvent::Key(k),
             Held::BeginString => JsonEvent::BeginString,
+            Held::BeginTextJson => JsonEvent::BeginTextJson,
             Held::Text(t) => JsonEvent::Text(t),
             Held::EndString => JsonEvent::EndString,
             Held::Number(n) => JsonEvent::Number(n),
@@ -136,7 +141,10 @@ fn ends_value(depth: &mut usize, event: &JsonEvent<'_>) -> bool {
         JsonEvent::EndString | JsonEvent::Number(_) | JsonEvent::Bool(_) | JsonEvent::Null => {
             *depth == 0
         }
-        JsonEvent::Key(_) | JsonEvent::BeginString | JsonEvent::Text(_) => false,
+        JsonEvent::Key(_)
+        | JsonEvent::BeginString
+        | JsonEvent::BeginTextJson
+        | JsonEvent::Text(_) => false,
         JsonEvent::Lenient(_) => false,
     }
 }
@@ -153,6 +161,8 @@ pub(crate) struct BodyReader {
     value_depth: usize,
     pub name: String,
     name_done: bool,
+    /// The call's id, when its body gives one before its name.
+    id: String,
     args_seen: bool,
     /// The current object's call has started.
     pub started: bool,
@@ -183,6 +193,7 @@ impl BodyReader {
         self.value_depth = 0;
         self.name.clear();
         self.name_done = false;
+        self.id.clear();
         self.args_seen = false;
         self.started = false;
         self.held.clear();
@@ -194,14 +205,15 @@ impl BodyReader {
         self.held_len + self.name.len()
     }
 
-    /// One event of the body. `args` gets the arguments' events once the
-    /// call has started; a call starts and ends through `call`. `nested`:
-    /// the keys a call object may be nested under.
+    /// One event of the body, read with its name and arguments keys and
+    /// the keys of an id. `args` gets the arguments' events once the call
+    /// has started; a call starts and ends through `call`. `nested`: the
+    /// keys a call object may be nested under.
     #[allow(clippy::too_many_arguments)]
     pub(crate) fn event<S: Sink>(
         &mut self,
         event: JsonEvent<'_>,
-        keys: &BodyKeys,
+        (keys, id_keys): (&BodyKeys, &[&str]),
         nested: &[&str],
         args: &mut ArgsWriter,
         call: &mut CallWriter,
@@ -246,7 +258,30 @@ impl BodyReader {
                 }
                 _ => self.problem = Some(BodyProblem::BadName),
             },
-            Field::None => self.structure(event, keys, nested, args, call, opts, sink),
+            Field::Id => match event {
+                JsonEvent::BeginString | JsonEvent::Lenient(_) => {}
+                JsonEvent::Text(text) if self.id.len() + text.len() <= opts.limits.max_name_len => {
+                    self.id.push_str(text);
+                }
+                // Too long: no id of the model's (the call gets one of ours).
+                JsonEvent::Text(_) => {
+                    self.id.clear();
+                    self.value_depth = 0;
+                    self.field = Field::Skip;
+                }
+                JsonEvent::EndString => self.field = Field::None,
+                // Not a string: skipped, with no id kept.
+                other => {
+                    self.id.clear();
+                    self.value_depth = 0;
+                    self.field = if ends_value(&mut self.value_depth, &other) {
+                        Field::None
+                    } else {
+                        Field::Skip
+                    };
+                }
+            },
+            Field::None => self.structure(event, (keys, id_keys), nested, args, call, opts, sink),
         }
     }
 
@@ -255,6 +290,7 @@ impl BodyReader {
         &mut self,
         event: JsonEvent<'_>,
         keys: &BodyKeys,
+        (keys, id_keys): (&BodyKeys, &[&str]),
         nested: &[&str],
         args: &mut ArgsWriter,
         call: &mut CallWriter,
@@ -317,6 +353,8 @@ impl BodyReader {
                 } else if keys.arguments.contains(&key) && !self.args_seen {
                     self.args_seen = true;
                     Field::Args
+                } else if id_keys.contains(&key) && !self.name_done {
+                    Field::Id
                 } else {
                     Field::Skip
                 };
@@ -375,7 +413,8 @@ impl BodyReader {
             self.problem = Some(BodyProblem::TooManyCalls);
             return;
         }
-        call.start_call(name, None, opts, sink);
+        let id = Some(self.id.trim()).filter(|id| !id.is_empty());
+        call.start_call(name, id, opts, sink);
         self.started = true;
         let held = mem::take(&mut self.held);
         for event in &held {

@@ -29,6 +29,7 @@ pub(super) fn report_leniency<S: Sink>(
         Leniency::UnclosedElement => 8,
         Leniency::StrayCloser => 9,
         Leniency::EntityQuote => 10,
+        Leniency::UnnamedElement => 11,
     };
     if std::mem::replace(&mut json.reported[slot], true) {
         return;
@@ -68,6 +69,9 @@ pub(super) fn report_leniency<S: Sink>(
             "an element was closed by the closer of an element around it; it ended there"
         }
         Leniency::StrayCloser => "a closing tag closed no open element; it was dropped",
+        Leniency::UnnamedElement => {
+            "an element of an object gave its value no name; its key is empty"
+        }
     };
     diagnostic(
         sink,

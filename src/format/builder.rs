@@ -4,7 +4,7 @@ use std::fmt;
 use std::hash::{Hash, Hasher};
 
 use super::owned::{Owned, OwnedBodyKeys, OwnedHeaders, OwnedJson};
-use super::{Description, DescriptionError, Format, NameEnd, Role};
+use super::{Description, DescriptionError, ElementValue, Format, NameEnd, Role};
 use crate::engine::Compiled;
 
 /// A format described by its user, with the building blocks the built-in
@@ -146,8 +146,20 @@ pub enum CallSyntax {
         call_element: String,
         /// Its attribute that names the function (`name`).
         name_attribute: String,
-        /// The children that make their parent an array (`item`).
+        /// The children that make their parent an array (`item`); may be
+        /// empty where `value_elements` are given.
         item_element: String,
+        /// Elements that are values named by their `name_attribute`, not by
+        /// their tag (Cohere's `cofl:value`); an unnamed one makes an
+        /// undecided parent an array. Empty: values are named by their tags.
+        value_elements: Vec<String>,
+        /// The call element's attribute holding the call's id, kept as
+        /// written (`id`); empty: none.
+        id_attribute: String,
+        /// A value element's attribute, a value of it, and what the element
+        /// then holds (`("type", "dict", ElementValue::Object)`,
+        /// `("string", "false", ElementValue::Json)`).
+        holds: Vec<(String, String, ElementValue)>,
     },
 }
 
@@ -637,6 +649,7 @@ impl FormatBuilder {
                 list: true,
                 name_is_key: false,
             });
+            json.id_keys = vec![crate::json::calls::ID_KEY.to_owned()];
         }
         json.syntax = syntax;
         self

@@ -11,7 +11,9 @@ use super::{
     pythonic, qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description,
     Role,
 };
-use super::{dots, ernie45, functionary, json_lists, minicpm5, muse, sarashina, solar};
+use super::{
+    cohere_cofl, dots, ernie45, functionary, json_lists, minicpm5, muse, sarashina, solar,
+};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.
@@ -276,6 +278,14 @@ pub enum Format {
     /// the first recipient comes without `>>>`. Name: `functionary_v32`
     /// (llama.cpp's `FUNCTIONARY_V3_2`).
     FunctionaryV32,
+    /// Cohere's cofl XML (Melody's `cmd5`): `<cofl:tool_calls>`
+    /// `<cofl:tool_call id="0" name="NAME"><cofl:tool_param name="KEY"`
+    /// ` string="true">VALUE</cofl:tool_param></cofl:tool_call>`
+    /// `</cofl:tool_calls>` (`string="false"`: JSON), or nested
+    /// `<cofl:value name="KEY" type="raw|json|dict|list">` values; the id
+    /// is kept, entities decoded. Names: `cohere_cofl`, `cmd5`,
+    /// `cohere_xml`.
+    CohereCofl,
     /// Not a format: the format is found from the output. Text is content
     /// until an opener of some format (`<tool_call>`, `[TOOL_CALLS]`, …)
     /// opens a call; that call decides the format for the rest of the
@@ -354,6 +364,7 @@ impl Format {
         Format::SolarOpen,
         Format::MiniCpm5,
         Format::FunctionaryV32,
+        Format::CohereCofl,
     ];
 
     /// The canonical (vLLM) name of the format.
@@ -446,6 +457,7 @@ impl Format {
             Format::SolarOpen => &solar::SOLAR_OPEN,
             Format::MiniCpm5 => &minicpm5::MINICPM5,
             Format::FunctionaryV32 => &functionary::FUNCTIONARY_V32,
+            Format::CohereCofl => &cohere_cofl::COHERE_COFL,
             Format::Custom(custom) => custom.description(),
         }
     }

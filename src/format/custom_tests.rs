@@ -214,6 +214,9 @@ fn a_users_element_syntax_is_checked_and_read() {
                 call_element: call.to_owned(),
                 name_attribute: "name".to_owned(),
                 item_element: "item".to_owned(),
+                value_elements: Vec::new(),
+                id_attribute: String::new(),
+                holds: Vec::new(),
             })
             .build()
     };
@@ -252,6 +255,71 @@ elements = { tag_prefix = "@", call_element = "call" }
         "",
     );
     assert!(Format::from_toml(&missing).is_err());
+}
+
+/// Values named by an attribute, what they hold said by another, and the
+/// call's id in the call element (Cohere's cofl), in a user's own tags.
+#[test]
+fn value_elements_ids_and_holds_are_a_users_settings() {
+    let holds = |k: &str, v: &str, h| (k.to_owned(), v.to_owned(), h);
+    let format = FormatBuilder::new("acme_values")
+        .marker(Role::CallOpen, "<calls>")
+        .marker(Role::CallClose, "</calls>")
+        .json_call_syntax(CallSyntax::Elements {
+            tag_prefix: String::new(),
+            call_element: "call".to_owned(),
+            name_attribute: "key".to_owned(),
+            item_element: String::new(),
+            value_elements: vec!["v".to_owned()],
+            id_attribute: "ref".to_owned(),
+            holds: vec![
+                holds("is", "text", ElementValue::String),
+                holds("is", "json", ElementValue::Json),
+                holds("is", "map", ElementValue::Object),
+                holds("is", "seq", ElementValue::Array),
+            ],
+        })
+        .build()
+        .unwrap();
+    let message = crate::Parser::new(format).parse(
+        b"<calls><call key=\"f\" ref=\"r1\"><v key=\"a\" is=\"json\">[1, 2]</v>\
+          <v key=\"m\" is=\"map\"><v key=\"s\" is=\"seq\"><v is=\"text\">x</v><v is=\"json\">2</v>\
+          </v></v><v key=\"t\" is=\"text\"> 3 &amp; <b> </v></call></calls>",
+    );
+    let call = &message.tool_calls[0];
+    assert_eq!((call.id.as_str(), call.name.as_str()), ("r1", "f"));
+    assert_eq!(
+        call.arguments,
+        r#"{"a": [1, 2], "m": {"s": ["x", 2]}, "t": " 3 & <b> "}"#
+    );
+}
+
+#[cfg(feature = "toml")]
+#[test]
+fn a_format_file_names_value_elements_and_what_they_hold() {
+    let file = r#"
+name = "acme_values"
+[markers]
+call_open = "<calls>"
+call_close = "</calls>"
+[json]
+syntax = "elements"
+elements = { call_element = "call", item_element = "", value_elements = ["v"], id_attribute = "id", holds = [{ attribute = "type", value = "json", holds = "json" }] }
+"#;
+    let format = Format::from_toml(file).unwrap();
+    let message = crate::Parser::new(format).parse(
+        b"<calls><call id=\"9\" name=\"f\"><v name=\"n\" type=\"json\">4</v></call></calls>",
+    );
+    assert_eq!(message.tool_calls[0].id, "9");
+    assert_eq!(message.tool_calls[0].arguments, r#"{"n": 4}"#);
+    let unknown = file.replace("holds = \"json\"", "holds = \"number\"");
+    assert!(Format::from_toml(&unknown).is_err());
+    // The description written back reads the same.
+    let again = Format::from_toml(&format.to_toml()).unwrap();
+    let message = crate::Parser::new(again).parse(
+        b"<calls><call id=\"9\" name=\"f\"><v name=\"n\" type=\"json\">4</v></call></calls>",
+    );
+    assert_eq!(message.tool_calls[0].arguments, r#"{"n": 4}"#);
 }
 
 /// Sarashina's literal bodies and Solar Open's id before the name, in a

@@ -33,8 +33,6 @@ pub(crate) static MINIMAX_M3: Description = Description::json(
     ],
     Json::calls(Syntax::Elements(Spelling {
         prefix: "]<]minimax[>[",
-        call: "invoke",
-        name_attribute: "name",
-        item: "item",
+        ..Spelling::tags("invoke")
     })),
 );

@@ -62,9 +62,12 @@ mod xml_json;
 mod functionary;
 mod minicpm5;
 mod sarashina;
+// Formats only a constrained-decoding library or a vendor's own parser read.
+mod cohere_cofl;
 
 use std::fmt;
 
+pub use crate::json::elements::ElementValue;
 pub(crate) use crate::json::syntax::Syntax;
 
 pub use builder::{CallSyntax, CustomFormat, FormatBuilder, Recovery};
@@ -359,6 +362,10 @@ pub(crate) struct Json {
     /// A value under such a key that is not an object, or an object with no
     /// name, makes the body no call.
     pub nested_body_keys: &'static [&'static str],
+    /// Keys of a call body whose string value, written before the name, is
+    /// the call's id, kept as the model wrote it (the element syntax's id
+    /// attribute). After the name, such a key is skipped.
+    pub id_keys: &'static [&'static str],
 }
 
 /// Messages with headers (Harmony): `HeadOpen` (or `ChannelOpen`) opens a
@@ -488,6 +495,7 @@ impl Json {
         body_in_wrapper: false,
         body_or_name: false,
         nested_body_keys: &[],
+        id_keys: &[],
     };
 
     /// Calls in a call syntax (`NAME(a=1)`, `call:NAME{a:1}`) after the
@@ -495,6 +503,7 @@ impl Json {
     pub(crate) const fn calls(syntax: Syntax) -> Json {
         Json {
             syntax,
+            id_keys: &[crate::json::calls::ID_KEY],
             ..Json::body(BodyKeys {
                 name: &[crate::json::calls::NAME_KEY],
                 arguments: crate::json::calls::ARGUMENTS_KEYS,

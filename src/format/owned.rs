@@ -91,6 +91,7 @@ pub(crate) struct OwnedJson {
     pub body_in_wrapper: bool,
     pub body_or_name: bool,
     pub nested_body_keys: Vec<String>,
+    pub id_keys: Vec<String>,
 }
 
 /// [`Description`], owned.
@@ -206,6 +207,7 @@ impl Owned {
                 body_in_wrapper: json.body_in_wrapper,
                 body_or_name: json.body_or_name,
                 nested_body_keys: strings(json.nested_body_keys),
+                id_keys: strings(json.id_keys),
                 syntax: match json.syntax {
                     Syntax::Json => CallSyntax::Json,
                     Syntax::Python => CallSyntax::Python,
@@ -218,6 +220,13 @@ impl Owned {
                         call_element: spelling.call.to_owned(),
                         name_attribute: spelling.name_attribute.to_owned(),
                         item_element: spelling.item.to_owned(),
+                        value_elements: strings(spelling.values),
+                        id_attribute: spelling.id_attribute.to_owned(),
+                        holds: spelling
+                            .holds
+                            .iter()
+                            .map(|&(k, v, h)| (k.to_owned(), v.to_owned(), h))
+                            .collect(),
                     },
                 },
             }),
@@ -265,12 +274,18 @@ impl Owned {
             call_element,
             name_attribute,
             item_element,
+            value_elements,
+            holds,
             ..
         }) = self.json.as_ref().map(|json| &json.syntax)
         {
-            if [call_element, name_attribute, item_element]
-                .iter()
-                .any(|name| name.is_empty())
+            // Without value elements, only the item tag makes arrays.
+            let item_needed = value_elements.is_empty();
+            if call_element.is_empty()
+                || name_attribute.is_empty()
+                || (item_needed && item_element.is_empty())
+                || value_elements.iter().any(String::is_empty)
+                || holds.iter().any(|(k, v, _)| k.is_empty() || v.is_empty())
             {
                 return Err(DescriptionError::EmptyKeys("elements"));
             }
@@ -443,6 +458,7 @@ impl Owned {
                 body_in_wrapper: json.body_in_wrapper,
                 body_or_name: json.body_or_name,
                 nested_body_keys: leak_strs(&json.nested_body_keys),
+                id_keys: leak_strs(&json.id_keys),
                 syntax: match &json.syntax {
                     CallSyntax::Json => Syntax::Json,
                     CallSyntax::Python => Syntax::Python,
@@ -455,11 +471,22 @@ impl Owned {
                         call_element,
                         name_attribute,
                         item_element,
+                        value_elements,
+                        id_attribute,
+                        holds,
                     } => Syntax::Elements(crate::json::elements::Spelling {
                         prefix: leak_str(tag_prefix),
                         call: leak_str(call_element),
                         name_attribute: leak_str(name_attribute),
                         item: leak_str(item_element),
+                        values: leak_strs(value_elements),
+                        id_attribute: leak_str(id_attribute),
+                        holds: Vec::leak(
+                            holds
+                                .iter()
+                                .map(|(k, v, h)| (leak_str(k), leak_str(v), *h))
+                                .collect(),
+                        ),
                     }),
                 },
             }),

@@ -10,7 +10,9 @@ use serde::de::{self, Deserializer, SeqAccess, Visitor};
 use serde::Deserialize;
 use toml::Spanned;
 
-use super::{CallSyntax, DescriptionError, Format, FormatBuilder, NameEnd, Recovery, Role};
+use super::{
+    CallSyntax, DescriptionError, ElementValue, Format, FormatBuilder, NameEnd, Recovery, Role,
+};
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -109,6 +111,22 @@ struct Elements {
     name_attribute: String,
     #[serde(default = "default_item_element")]
     item_element: String,
+    #[serde(default)]
+    value_elements: Vec<String>,
+    #[serde(default)]
+    id_attribute: String,
+    #[serde(default)]
+    holds: Vec<Holds>,
+}
+
+/// One of `[json.elements]`'s `holds`: an attribute, a value of it, and what
+/// a value element with it holds (`string`, `json`, `object`, `array`).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Holds {
+    attribute: String,
+    value: String,
+    holds: Spanned<String>,
 }
 
 fn default_name_attribute() -> String {
@@ -630,11 +648,31 @@ fn json_settings(
                 "syntax \"elements\" needs [json.elements] (call_element, …)".to_owned(),
             ));
         };
+        let mut holds = Vec::new();
+        for entry in elements.holds {
+            let what = ElementValue::ALL
+                .into_iter()
+                .find(|what| what.key() == entry.holds.get_ref())
+                .ok_or_else(|| {
+                    file_error(
+                        text,
+                        Some(entry.holds.span()),
+                        format!(
+                            "unknown value kind {:?}; kinds: string, json, object, array",
+                            entry.holds.get_ref()
+                        ),
+                    )
+                })?;
+            holds.push((entry.attribute, entry.value, what));
+        }
         b = b.json_call_syntax(CallSyntax::Elements {
             tag_prefix: elements.tag_prefix,
             call_element: elements.call_element,
             name_attribute: elements.name_attribute,
             item_element: elements.item_element,
+            value_elements: elements.value_elements,
+            id_attribute: elements.id_attribute,
+            holds,
         });
     } else if json.elements.is_some() {
         return Err(file_error(

@@ -216,15 +216,38 @@ fn write(d: &Description) -> String {
             }
             crate::format::Syntax::Elements(spelling) => {
                 out.push_str("syntax = \"elements\"\n");
-                let _ = writeln!(
+                let _ = write!(
                     out,
                     "elements = {{ tag_prefix = {}, call_element = {}, name_attribute = {}, \
-                     item_element = {} }}",
+                     item_element = {}",
                     quoted(spelling.prefix),
                     quoted(spelling.call),
                     quoted(spelling.name_attribute),
                     quoted(spelling.item)
                 );
+                if !spelling.values.is_empty() {
+                    let values: Vec<String> = spelling.values.iter().map(|v| quoted(v)).collect();
+                    let _ = write!(out, ", value_elements = [{}]", values.join(", "));
+                }
+                if !spelling.id_attribute.is_empty() {
+                    let _ = write!(out, ", id_attribute = {}", quoted(spelling.id_attribute));
+                }
+                if !spelling.holds.is_empty() {
+                    let holds: Vec<String> = spelling
+                        .holds
+                        .iter()
+                        .map(|(k, v, h)| {
+                            format!(
+                                "{{ attribute = {}, value = {}, holds = {} }}",
+                                quoted(k),
+                                quoted(v),
+                                quoted(h.key())
+                            )
+                        })
+                        .collect();
+                    let _ = write!(out, ", holds = [{}]", holds.join(", "));
+                }
+                out.push_str(" }\n");
             }
         }
         if let Some(b) = json.body_separator {

@@ -23,6 +23,9 @@ use super::{char_at, is_json_space};
 /// The keys a call is given under, for the body reader.
 pub(crate) const NAME_KEY: &str = "name";
 pub(crate) const ARGUMENTS_KEY: &str = "arguments";
+/// The key a call's id is given under, before its name (the element
+/// syntax's id attribute).
+pub(crate) const ID_KEY: &str = "id";
 /// The arguments keys a call-syntax format's bodies are read with: its own,
 /// and `parameters`, for a JSON call written instead (Llama 4's template
 /// says `parameters`).

@@ -33,6 +33,12 @@ pub enum JsonEvent<'a> {
     Key(&'a str),
     /// A string value starts; its decoded text follows in [`Text`](JsonEvent::Text) pieces.
     BeginString,
+    /// A string whose text is JSON written as text (an element whose
+    /// attribute says its value is JSON, `type="json"`): its decoded text
+    /// follows in [`Text`](JsonEvent::Text) pieces, then
+    /// [`EndString`](JsonEvent::EndString). Typed as the JSON it is where
+    /// the schema does not type it.
+    BeginTextJson,
     Text(&'a str),
     EndString,
     /// A number, whole, as written (JSON's grammar, checked).
@@ -74,6 +80,9 @@ pub enum Leniency {
     UnclosedElement,
     /// A closer of no open element: dropped.
     StrayCloser,
+    /// An element that names its value by an attribute, inside an object,
+    /// without that attribute: its key is empty.
+    UnnamedElement,
     /// `&quot;` where a string's closing quote belongs (`,`, `}`, `]` or
     /// `:` right after it), as some models write after a URL: read as
     /// that quote. Only where the reader is asked to

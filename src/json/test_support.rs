@@ -67,7 +67,7 @@ pub(crate) fn build(events: &[Owned]) -> Value {
                     let (value, _) = stack.pop().expect("open");
                     put(&mut stack, value);
                 }
-                "BeginString" => string = Some(String::new()),
+                "BeginString" | "BeginTextJson" => string = Some(String::new()),
                 "EndString" => {
                     let value = Value::String(string.take().unwrap_or_default());
                     put(&mut stack, value);

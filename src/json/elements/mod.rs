@@ -19,6 +19,14 @@
 //! "arguments": {…}}`, so the engine types the leaves by the schema and
 //! streams the arguments as it does any call body's.
 //!
+//! A format may instead write every value in elements of a few tags that
+//! name it by an attribute, and say by another what each holds (Cohere's
+//! `<cofl:value name="docs" type="list">`, `string="false"`): a string, JSON
+//! written as text (typed as the JSON it is where the schema does not type
+//! it), an object of named children, or an array of unnamed ones. The call
+//! element may carry the call's id in an attribute. Attribute values are
+//! entity-decoded too.
+//!
 //! Lenient where models are: text between elements is dropped, a closer of
 //! no open element is dropped, an element closed by its parent's closer
 //! ends there (each reported). Bounded: nesting, a tag, an entity and the
@@ -27,7 +35,9 @@
 #[cfg(test)]
 mod tests;
 
-use super::calls::{ARGUMENTS_KEY, NAME_KEY};
+use std::borrow::Cow;
+
+use super::calls::{ARGUMENTS_KEY, ID_KEY, NAME_KEY};
 use super::reader::{JsonEvent, Leniency};
 use super::stepper::Stepper;
 use super::{char_at, is_json_space};
@@ -41,8 +51,72 @@ pub(crate) struct Spelling {
     pub call: &'static str,
     /// The call element's attribute that names the function (`name`).
     pub name_attribute: &'static str,
-    /// Children of this name make their parent an array (`item`).
+    /// Children of this name make their parent an array (`item`); empty:
+    /// none (where `values` are given, unnamed children do).
     pub item: &'static str,
+    /// Elements that are values named by their `name_attribute` rather than
+    /// by their tag (Cohere's `cofl:tool_param`, `cofl:value`); empty: every
+    /// element is named by its tag. An unnamed one makes an undecided parent
+    /// an array.
+    pub values: &'static [&'static str],
+    /// The call element's attribute that holds the call's id (`id`); empty:
+    /// none.
+    pub id_attribute: &'static str,
+    /// A value element's attribute, a value of it, and what the element then
+    /// holds (`type="dict"`: an object). Without one of these, its content
+    /// decides.
+    pub holds: &'static [(&'static str, &'static str, ElementValue)],
+}
+
+impl Spelling {
+    /// The bare spelling: no prefix, values named by their tags, no ids,
+    /// no attributes that say what a value holds.
+    pub(crate) const fn tags(call: &'static str) -> Spelling {
+        Spelling {
+            prefix: "",
+            call,
+            name_attribute: "name",
+            item: "item",
+            values: &[],
+            id_attribute: "",
+            holds: &[],
+        }
+    }
+}
+
+/// What a value element holds, as an attribute says
+/// ([`CallSyntax::Elements`](crate::format::CallSyntax)'s `holds`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ElementValue {
+    /// Text, a string (typed by the schema where it allows another type).
+    String,
+    /// JSON written as text (`3`, `true`, `{"a": 1}`): typed as the JSON it
+    /// is where the schema does not type it.
+    Json,
+    /// Named child elements: an object.
+    Object,
+    /// Child elements whose names, if any, are not keys: an array.
+    Array,
+}
+
+impl ElementValue {
+    /// Every kind, in the order of this type's documentation.
+    pub const ALL: [ElementValue; 4] = [
+        ElementValue::String,
+        ElementValue::Json,
+        ElementValue::Object,
+        ElementValue::Array,
+    ];
+
+    /// Its name in format files (`string`, `json`, `object`, `array`).
+    pub fn key(self) -> &'static str {
+        match self {
+            ElementValue::String => "string",
+            ElementValue::Json => "json",
+            ElementValue::Object => "object",
+            ElementValue::Array => "array",
+        }
+    }
 }
 
 /// Why the text is not an element call.
@@ -207,6 +281,35 @@ fn attribute<'a>(attrs: &'a str, attribute: &str) -> Option<&'a str> {
         rest = after.trim_start();
     }
     None
+}
+
+/// An attribute's value with its entity references decoded (an `&` that
+/// begins none is kept).
+fn decoded(value: &str) -> Cow<'_, str> {
+    if !value.contains('&') {
+        return Cow::Borrowed(value);
+    }
+    let mut out = String::with_capacity(value.len());
+    let mut rest = value;
+    while let Some(amp) = rest.find('&') {
+        out.push_str(&rest[..amp]);
+        let after = &rest[amp + 1..];
+        match after
+            .find(';')
+            .and_then(|end| Some((end, entity(&after[..end])?)))
+        {
+            Some((end, c)) => {
+                out.push(c);
+                rest = &after[end + 1..];
+            }
+            None => {
+                out.push('&');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    Cow::Owned(out)
 }
 
 /// An entity reference's text (after `&`, before `;`) decoded.
@@ -484,9 +587,19 @@ impl ElementsReader {
                     return Err(ElementsErrorKind::Unexpected('>'));
                 };
                 sink(JsonEvent::BeginObject);
+                // The id first: the call starts when its name ends.
+                let id = Some(self.spelling.id_attribute)
+                    .filter(|a| !a.is_empty())
+                    .and_then(|a| attribute(attrs, a));
+                if let Some(id) = id {
+                    sink(JsonEvent::Key(ID_KEY));
+                    sink(JsonEvent::BeginString);
+                    sink(JsonEvent::Text(&decoded(id)));
+                    sink(JsonEvent::EndString);
+                }
                 sink(JsonEvent::Key(NAME_KEY));
                 sink(JsonEvent::BeginString);
-                sink(JsonEvent::Text(function));
+                sink(JsonEvent::Text(&decoded(function)));
                 sink(JsonEvent::EndString);
                 sink(JsonEvent::Key(ARGUMENTS_KEY));
                 sink(JsonEvent::BeginObject);
@@ -495,9 +608,11 @@ impl ElementsReader {
             }
             (Place::Start, _) => Err(ElementsErrorKind::Unexpected('<')),
             (_, Tag::Close(name)) => self.close(place, name, held, sink),
-            (Place::Between, Tag::Open(name, _)) => self.open(name, sink),
-            (Place::Text, Tag::Open(name, _)) if self.top() == Holds::Undecided => {
-                let holds = if name == self.spelling.item {
+            (Place::Between, Tag::Open(name, attrs)) => self.open(name, attrs, sink),
+            (Place::Text, Tag::Open(name, attrs)) if self.top() == Holds::Undecided => {
+                let unnamed = self.names_by_attribute(name)
+                    && attribute(attrs, self.spelling.name_attribute).is_none();
+                let holds = if name == self.spelling.item || unnamed {
                     sink(JsonEvent::BeginArray);
                     Holds::Array
                 } else {
@@ -508,7 +623,7 @@ impl ElementsReader {
                     open.holds = holds;
                 }
                 self.space.clear();
-                self.open(name, sink)
+                self.open(name, attrs, sink)
             }
             (Place::Text, Tag::Open(..)) => self.not_a_tag(place, held, sink),
         }
@@ -536,24 +651,70 @@ impl ElementsReader {
         Ok(())
     }
 
-    /// An element opens inside an object or array.
+    /// Whether an element of this tag is a value named by an attribute.
+    fn names_by_attribute(&self, tag: &str) -> bool {
+        self.spelling.values.contains(&tag)
+    }
+
+    /// An element opens inside an object or array: its key (its tag, or
+    /// its name attribute), and what its attributes say it holds.
     fn open(
         &mut self,
         name: &str,
+        attrs: &str,
         sink: &mut impl FnMut(JsonEvent<'_>),
     ) -> Result<(), ElementsErrorKind> {
         if self.stack.len() >= self.max_depth {
             return Err(ElementsErrorKind::TooDeep);
         }
+        let by_attribute = self.names_by_attribute(name);
         if self.top() == Holds::Object {
-            sink(JsonEvent::Key(name));
+            if !by_attribute {
+                sink(JsonEvent::Key(name));
+            } else if let Some(key) = attribute(attrs, self.spelling.name_attribute) {
+                sink(JsonEvent::Key(&decoded(key)));
+            } else {
+                sink(JsonEvent::Lenient(Leniency::UnnamedElement));
+                sink(JsonEvent::Key(""));
+            }
         }
+        let said = by_attribute
+            .then(|| {
+                self.spelling
+                    .holds
+                    .iter()
+                    .find(|(key, value, _)| attribute(attrs, key) == Some(*value))
+                    .map(|&(_, _, holds)| holds)
+            })
+            .flatten();
+        let holds = match said {
+            None => Holds::Undecided,
+            Some(ElementValue::String) => {
+                sink(JsonEvent::BeginString);
+                Holds::Text
+            }
+            Some(ElementValue::Json) => {
+                sink(JsonEvent::BeginTextJson);
+                Holds::Text
+            }
+            Some(ElementValue::Object) => {
+                sink(JsonEvent::BeginObject);
+                Holds::Object
+            }
+            Some(ElementValue::Array) => {
+                sink(JsonEvent::BeginArray);
+                Holds::Array
+            }
+        };
         self.stack.push(Open {
             name: name.to_owned(),
-            holds: Holds::Undecided,
+            holds,
         });
         self.space.clear();
-        self.state = State::At(Place::Text);
+        self.state = State::At(match holds {
+            Holds::Object | Holds::Array => Place::Between,
+            Holds::Undecided | Holds::Text => Place::Text,
+        });
         Ok(())
     }
 

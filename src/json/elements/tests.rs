@@ -7,9 +7,7 @@ use crate::json::test_support::{build, read_in_pieces, Owned};
 
 const M3: Spelling = Spelling {
     prefix: "]<]minimax[>[",
-    call: "invoke",
-    name_attribute: "name",
-    item: "item",
+    ..Spelling::tags("invoke")
 };
 
 const BARE: Spelling = Spelling { prefix: "", ..M3 };
@@ -152,4 +150,39 @@ fn nesting_is_bounded() {
     let result = feed_until(&mut reader, &text, &mut |_, _| false);
     assert!(matches!(result, Err((ElementsErrorKind::TooDeep, ..))));
     let _ = Fed::More;
+}
+
+const COFL: Spelling = Spelling {
+    item: "",
+    values: &["p", "v"],
+    id_attribute: "id",
+    holds: &[
+        ("string", "true", ElementValue::String),
+        ("string", "false", ElementValue::Json),
+        ("type", "dict", ElementValue::Object),
+        ("type", "list", ElementValue::Array),
+    ],
+    ..Spelling::tags("c")
+};
+
+#[test]
+fn values_named_by_an_attribute_say_what_they_hold() {
+    let text = "<c name=\"f&amp;g\" id=\"7\"><p name=\"q\" string=\"true\"> a &lt; b </p>\
+                <p name=\"n\" string=\"false\">[1]</p><v name=\"d\" type=\"dict\">\n  \
+                <v name=\"l\" type=\"list\"><v string=\"true\">x</v></v></v></c>";
+    let (value, lenient) = call(COFL, text);
+    assert_eq!(value["id"], "7");
+    assert_eq!(value["name"], "f&g");
+    assert_eq!(
+        value["arguments"],
+        json!({"q": " a < b ", "n": "[1]", "d": {"l": ["x"]}})
+    );
+    assert!(lenient.is_empty());
+}
+
+#[test]
+fn unnamed_values_make_an_array_and_an_unnamed_key_is_empty() {
+    let (value, lenient) = call(COFL, "<c name=\"f\"><v name=\"l\"><v>a</v></v><v>b</v></c>");
+    assert_eq!(value["arguments"], json!({"l": ["a"], "": "b"}));
+    assert_eq!(lenient, ["Lenient(UnnamedElement)"]);
 }
