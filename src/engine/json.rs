@@ -354,8 +354,15 @@ impl Engine {
             match (json.is_body, keys) {
                 (true, Some(keys)) => {
                     let was_started = json.body.started;
-                    json.body
-                        .event(event, (&keys, id_keys), nested, &mut json.args, call, opts, sink);
+                    json.body.event(
+                        event,
+                        (&keys, id_keys),
+                        nested,
+                        &mut json.args,
+                        call,
+                        opts,
+                        sink,
+                    );
                     json.made_call |= json.body.started && !was_started;
                 }
                 _ => json.args.event(event, call, opts, sink),

@@ -289,7 +289,6 @@ impl BodyReader {
     fn structure<S: Sink>(
         &mut self,
         event: JsonEvent<'_>,
-        keys: &BodyKeys,
         (keys, id_keys): (&BodyKeys, &[&str]),
         nested: &[&str],
         args: &mut ArgsWriter,
