@@ -88,13 +88,50 @@ pub(crate) fn first_escape(bytes: &[u8]) -> Option<usize> {
         .map(|k| offset + k)
 }
 
+/// As [`first_escape`], stopping at `&` too (where an entity may stand for
+/// a quote).
+#[inline]
+pub(crate) fn first_escape_or_amp(bytes: &[u8]) -> Option<usize> {
+    if bytes.len() < 16 {
+        return bytes.iter().position(|&b| ESCAPE_OR_AMP[usize::from(b)]);
+    }
+    let also_word = ONES * u64::from(b'&');
+    let mut words = bytes.chunks_exact(8);
+    let mut offset = 0;
+    for word in &mut words {
+        let mut le = [0; 8];
+        le.copy_from_slice(word);
+        let x = u64::from_le_bytes(le);
+        if word_needs_escape(x) || has_zero(x ^ also_word) & HIGH != 0 {
+            break;
+        }
+        offset += 8;
+    }
+    bytes[offset..]
+        .iter()
+        .position(|&b| ESCAPE_OR_AMP[usize::from(b)])
+        .map(|k| offset + k)
+}
+
+/// [`NEEDS_ESCAPE`] and `&`.
+static ESCAPE_OR_AMP: [bool; 256] = {
+    let mut table = NEEDS_ESCAPE;
+    table[b'&' as usize] = true;
+    table
+};
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// High bits set where a byte of `v` may be zero (exact when none is).
+fn has_zero(v: u64) -> u64 {
+    v.wrapping_sub(ONES) & !v
+}
+
 /// Whether any of eight bytes may need escaping. Exact when it says no; a
 /// yes may be caused by a borrow out of a matching byte into the next one,
 /// so the caller finds the byte itself with a byte scan.
 fn word_needs_escape(x: u64) -> bool {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let has_zero = |v: u64| v.wrapping_sub(ONES) & !v;
     // Bytes below 0x20 (exact for bytes under 0x80), `"` and `\`.
     let control = x.wrapping_sub(ONES * 0x20) & !x;
     let quote = has_zero(x ^ (ONES * u64::from(b'"')));

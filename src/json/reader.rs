@@ -15,8 +15,8 @@
 //! [`JsonEvent::Text`] pieces, borrowed from the input where it has no
 //! escapes.
 
-use super::first_escape;
 use super::stepper::{feed_until, Nesting, Stepper};
+use super::{first_escape, first_escape_or_amp};
 mod number;
 
 use number::Num;
@@ -530,10 +530,14 @@ impl JsonReader {
         if self.escape != Escape::None {
             return self.escaped(text, at, sink);
         }
-        let mut run = first_escape(&bytes[at..]).map_or(bytes.len(), |k| at + k);
-        if self.entity_quotes {
-            run = memchr::memchr(b'&', &bytes[at..run]).map_or(run, |k| at + k);
-        }
+        // One scan for every stop byte: a second one for `&` cost more than
+        // the rest of a token-sized step.
+        let stop = if self.entity_quotes {
+            first_escape_or_amp(&bytes[at..])
+        } else {
+            first_escape(&bytes[at..])
+        };
+        let run = stop.map_or(bytes.len(), |k| at + k);
         if run > at {
             // A pending high surrogate with text after it: half a pair.
             self.lone_surrogate(sink)?;

@@ -196,6 +196,9 @@ const MAX_ENTITY: usize = 12;
 #[derive(Debug, Clone)]
 pub struct ElementsReader {
     spelling: Spelling,
+    /// The byte a tag begins with (the prefix's first, or `<`), looked up
+    /// once: every text byte is compared with it.
+    tag_start: u8,
     state: State,
     /// The open elements inside the call element (the arguments first).
     stack: Vec<Open>,
@@ -215,6 +218,7 @@ impl Stepper for ElementsReader {
         matches!(self.state, State::Done)
     }
 
+    #[inline]
     fn step(
         &mut self,
         text: &str,
@@ -335,6 +339,7 @@ impl ElementsReader {
     pub fn new(spelling: Spelling, max_depth: usize, max_held: usize) -> ElementsReader {
         ElementsReader {
             spelling,
+            tag_start: spelling.prefix.as_bytes().first().copied().unwrap_or(b'<'),
             state: State::At(Place::Start),
             stack: Vec::new(),
             held: String::new(),
@@ -352,19 +357,16 @@ impl ElementsReader {
 
     /// Whether `b` begins a tag (the prefix, or `<` without one).
     fn opens_tag(&self, b: u8) -> bool {
-        self.spelling
-            .prefix
-            .as_bytes()
-            .first()
-            .copied()
-            .unwrap_or(b'<')
-            == b
+        self.tag_start == b
     }
 
     fn top(&self) -> Holds {
         self.stack.last().map_or(Holds::Object, |open| open.holds)
     }
 
+    // Inlined into the shared loop: the call cost as much as a text
+    // byte's step.
+    #[inline]
     fn read_step(
         &mut self,
         text: &str,
@@ -399,17 +401,26 @@ impl ElementsReader {
             State::At(Place::Text) => Ok(self.text_run(text, at, sink)),
             State::Entity => self.entity_byte(text, at, sink),
             State::Prefix(place, k) => {
-                let prefix = self.spelling.prefix.as_bytes();
-                if b != prefix[k] {
+                // As much of the prefix as this piece holds, in one step
+                // (no event comes of it); a byte that differs is the next
+                // step's.
+                let prefix = &self.spelling.prefix.as_bytes()[k..];
+                let matched = bytes[at..]
+                    .iter()
+                    .zip(prefix)
+                    .take_while(|(b, p)| b == p)
+                    .count();
+                if matched == 0 {
                     return self.no_tag(place, text, at, sink);
                 }
-                self.held.push(b as char);
-                self.state = if k + 1 == prefix.len() {
+                self.held
+                    .extend(bytes[at..at + matched].iter().map(|&b| b as char));
+                self.state = if matched == prefix.len() {
                     State::Lt(place)
                 } else {
-                    State::Prefix(place, k + 1)
+                    State::Prefix(place, k + matched)
                 };
-                Ok(at + 1)
+                Ok(at + matched)
             }
             State::Lt(place) => {
                 if b == b'<' {
@@ -435,9 +446,17 @@ impl ElementsReader {
                 if b == b'<' || self.held.len() >= self.max_held {
                     return self.no_tag(place, text, at, sink);
                 }
-                let c = char_at(text, at);
-                self.held.push(c);
-                Ok(at + c.len_utf8())
+                // The tag's bytes up to the next `>` or `<`, or the bound,
+                // in one step (no event comes of them).
+                let mut end = at;
+                for c in text[at..].chars() {
+                    if matches!(c, '>' | '<') || self.held.len() >= self.max_held {
+                        break;
+                    }
+                    self.held.push(c);
+                    end += c.len_utf8();
+                }
+                Ok(end)
             }
             State::Done | State::Failed => Ok(text.len()),
         }
@@ -500,6 +519,12 @@ impl ElementsReader {
         }
     }
 
+    /// Whether `b` goes on the entity being read (held from its `&`).
+    fn entity_continues(&self, b: u8) -> bool {
+        (b.is_ascii_alphanumeric() || (b == b'#' && self.held.len() == 1))
+            && self.held.len() < MAX_ENTITY
+    }
+
     fn entity_byte(
         &mut self,
         text: &str,
@@ -515,11 +540,15 @@ impl ElementsReader {
                 self.state = State::At(Place::Text);
                 return Ok(at + 1);
             }
-        } else if (b.is_ascii_alphanumeric() || (b == b'#' && self.held.len() == 1))
-            && self.held.len() < MAX_ENTITY
-        {
-            self.held.push(b as char);
-            return Ok(at + 1);
+        } else if self.entity_continues(b) {
+            // The name's bytes in this piece, in one step (no event comes
+            // of them); the byte after them is the next step's.
+            let mut end = at;
+            while end < text.len() && self.entity_continues(text.as_bytes()[end]) {
+                self.held.push(char::from(text.as_bytes()[end]));
+                end += 1;
+            }
+            return Ok(end);
         }
         // No entity: the `&` and what followed are text; the byte is read
         // again as text.
