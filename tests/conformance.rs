@@ -421,6 +421,9 @@ const NOT_VLLM: &[Format] = &[
     Format::FunctionaryV31,
     Format::SolarOpen,
     Format::FunctionaryV32,
+    // Cohere's cofl XML: Melody's `cmd5` and xgrammar's `cohere`; vLLM
+    // registers only `cohere_command3`/`cohere_command4`.
+    Format::CohereCofl,
 ];
 
 #[test]

@@ -380,35 +380,3 @@ fn an_opener_the_prompt_already_wrote_is_structure_at_the_start() {
     );
     assert_eq!(later.content.as_deref(), Some("Answer."));
 }
-
-/// Solar Open's `<|end|>` ends every message: reasoning's, and an answer's
-/// before the message with the calls. Split, the answer's is dropped; not
-/// split, reasoning's closer stays text with its opener and the answer's is
-/// still dropped.
-#[test]
-fn solar_opens_end_closes_reasoning_and_answers() {
-    let text = "<|think|>The user wants Seoul.<|end|><|begin|>assistant<|content|>Let me check.<|end|><|begin|>assistant<|tool_calls|><|tool_call:begin|>0<|tool_call:name|>get_weather<|tool_call:args|>{\"city\": \"Seoul\"}<|tool_call:end|><|calls|>";
-    let on = parse(Format::SolarOpen, Reasoning::On, text);
-    assert_eq!(on.reasoning.as_deref(), Some("The user wants Seoul."));
-    assert_eq!(on.content.as_deref(), Some("Let me check."));
-    assert_eq!(on.tool_calls.len(), 1);
-    assert!(on.diagnostics.is_empty(), "{:?}", on.diagnostics);
-    let off = parse(Format::SolarOpen, Reasoning::Off, text);
-    assert_eq!(off.reasoning, None);
-    assert_eq!(
-        off.content.as_deref(),
-        Some("<|think|>The user wants Seoul.<|end|>Let me check.")
-    );
-    assert_eq!(off.tool_calls.len(), 1);
-    for reasoning in [Reasoning::On, Reasoning::Off, Reasoning::Started] {
-        assert_split_invariant(parser(Format::SolarOpen, reasoning, true), text);
-    }
-    // The prompt opened reasoning: its `<|end|>` closes it.
-    let started = parse(
-        Format::SolarOpen,
-        Reasoning::Started,
-        "Seoul, then.<|end|><|begin|>assistant<|content|>Sunny.<|end|>",
-    );
-    assert_eq!(started.reasoning.as_deref(), Some("Seoul, then."));
-    assert_eq!(started.content.as_deref(), Some("Sunny."));
-}

@@ -108,16 +108,6 @@ impl State {
         )
     }
 
-    /// States between calls, where reasoning markers may be structure:
-    /// content, or the layout after a call, which a marker ends.
-    #[inline]
-    pub(crate) fn is_between_calls(self) -> bool {
-        matches!(
-            self,
-            State::Start | State::Content | State::AfterCall | State::AfterJson
-        )
-    }
-
     /// States in which the stream ending means a call was cut off.
     pub(crate) fn inside_call(self) -> bool {
         matches!(
@@ -409,10 +399,7 @@ impl Engine {
         };
         self.note_misspelling(role, text);
         let desc = self.desc();
-        if role.is_reasoning() && !self.reasoning_marker_counts() && !self.ends_message(role) {
-            if self.state.is_between_calls() {
-                self.reasoning_as_text = role == Role::ReasoningOpen;
-            }
+        if role.is_reasoning() && !self.reasoning_marker_counts() {
             return self.marker_as_text(text, sink);
         }
         // Inside JSON every marker is JSON text (see `State::Json`).
@@ -443,9 +430,6 @@ impl Engine {
                 // Also the closer of reasoning that a call ended: the
                 // model's own end of it, which is structure.
                 Role::ReasoningClose if self.reasoning_at.is_some() => self.reasoning_at = None,
-                // The end of an answer's message (Solar Open's `<|end|>`
-                // before the message with the calls): markup.
-                Role::ReasoningClose if desc.reasoning_close_ends_messages => {}
                 Role::CallOpen | Role::FuncOpen | Role::ItemOpen
                     if self.in_reasoning() && !self.opts.calls_in_reasoning =>
                 {
@@ -785,23 +769,15 @@ impl Engine {
         }
     }
 
-    /// Whether a reasoning closer that ends every message
-    /// (`Description::reasoning_close_ends_messages`) ends an answer's
-    /// message here, where reasoning is not split: between calls, with no
-    /// reasoning opened as text before it.
-    fn ends_message(&self, role: Role) -> bool {
-        role == Role::ReasoningClose
-            && self.desc().reasoning_close_ends_messages
-            && self.opts.reasoning == crate::Reasoning::Off
-            && self.state.is_between_calls()
-            && !self.reasoning_as_text
-    }
-
     /// Whether a reasoning marker is structure here: when reasoning is
     /// split, between calls (content, or the layout after a call, which it
     /// ends); text anywhere else.
     fn reasoning_marker_counts(&self) -> bool {
-        self.opts.reasoning != crate::Reasoning::Off && self.state.is_between_calls()
+        self.opts.reasoning != crate::Reasoning::Off
+            && matches!(
+                self.state,
+                State::Start | State::Content | State::AfterCall | State::AfterJson
+            )
     }
 }
 

@@ -87,10 +87,6 @@ pub(crate) struct Engine {
     /// Reasoning is open, since the call count was this: a call that
     /// starts inside reasoning ends it.
     reasoning_at: Option<usize>,
-    /// Reasoning opened as text (reasoning not split), its closer not yet
-    /// read: a closer that ends every message
-    /// (`Description::reasoning_close_ends_messages`) is text only there.
-    reasoning_as_text: bool,
     /// Inside the body of a message that is not a call (formats with
     /// headers), which a `BodyClose` or `FuncClose` ends.
     in_message: bool,
@@ -149,7 +145,6 @@ impl Engine {
             json: JsonCall::default(),
             fed: 0,
             reasoning_at: None,
-            reasoning_as_text: false,
             in_message: false,
             tool_message: false,
             prompt_header: false,
@@ -183,7 +178,6 @@ impl Engine {
         self.fences = (!self.opts.calls_in_code_blocks).then(fence::CodeFences::default);
         self.reasoning_at =
             (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
-        self.reasoning_as_text = false;
     }
 
     /// Whether text outside calls is reasoning now.

@@ -332,15 +332,6 @@ impl FormatBuilder {
         self
     }
 
-    /// The reasoning closer ([`Role::ReasoningClose`]) ends every message,
-    /// not only reasoning (Solar Open's `<|end|>` after an answer, before
-    /// the message with the calls): outside reasoning, between calls, it is
-    /// markup, dropped.
-    pub fn reasoning_close_ends_messages(mut self, on: bool) -> FormatBuilder {
-        self.owned.reasoning_close_ends_messages = on;
-        self
-    }
-
     /// A malformed spelling of an opener ([`Role::CallOpen`],
     /// [`Role::FuncOpen`] or [`Role::ParamOpen`]) that the model writes
     /// (MiniCPM's collapsed `<functionname=`): read as the role's marker,

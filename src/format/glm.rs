@@ -79,7 +79,6 @@ const fn glm(
         headers: None,
         unwrapped_functions: false,
         misspellings: &[],
-        reasoning_close_ends_messages: false,
     }
 }
 

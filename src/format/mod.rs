@@ -687,13 +687,6 @@ pub(crate) struct Description {
     /// `<functionname=`): read as the role's marker, and reported
     /// (`malformed_marker`) once the call or parameter they open is.
     pub misspellings: &'static [(Role, &'static str)],
-    /// The reasoning closer ends every message, not only reasoning (Solar
-    /// Open's `<|end|>`, written after its answer too, before the next
-    /// message: `text<|end|><|begin|>assistant<|tool_calls|>…`). Outside
-    /// reasoning (with reasoning split, or after no opener when it is not),
-    /// between calls, it is the end of an answer's message: markup,
-    /// dropped. Reasoning's own closer is read as ever.
-    pub reasoning_close_ends_messages: bool,
 }
 
 /// `marker` with `suffix` written before its closing `>` (unchanged when it
@@ -745,7 +738,6 @@ impl Description {
         headers: None,
         unwrapped_functions: false,
         misspellings: &[],
-        reasoning_close_ends_messages: false,
     };
 
     /// A format that writes its calls as JSON: the fields that only

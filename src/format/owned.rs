@@ -124,7 +124,6 @@ pub(crate) struct Owned {
     pub unwrapped_functions: bool,
     /// [`Description::misspellings`], as written (no suffix).
     pub misspellings: Vec<(Role, String)>,
-    pub reasoning_close_ends_messages: bool,
 }
 
 fn strs(list: &[String]) -> Vec<&str> {
@@ -173,7 +172,6 @@ impl Owned {
             item_type: desc.item_type.map(str::to_owned),
             wrapped_arguments: strings(desc.wrapped_arguments),
             unwrapped_functions: desc.unwrapped_functions,
-            reasoning_close_ends_messages: desc.reasoning_close_ends_messages,
             misspellings: desc
                 .misspellings
                 .iter()
@@ -422,7 +420,6 @@ impl Owned {
             item_type: self.item_type.as_deref().map(leak_str),
             wrapped_arguments: leak_strs(&self.wrapped_arguments),
             unwrapped_functions: self.unwrapped_functions,
-            reasoning_close_ends_messages: self.reasoning_close_ends_messages,
             misspellings: Vec::leak(
                 self.misspellings
                     .iter()

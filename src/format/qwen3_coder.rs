@@ -86,5 +86,4 @@ pub(crate) static QWEN3_CODER: Description = Description {
     headers: None,
     unwrapped_functions: false,
     misspellings: &[],
-    reasoning_close_ends_messages: false,
 };

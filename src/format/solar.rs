@@ -7,13 +7,9 @@
 //!
 //! The id before the name is kept as the call's id (the template writes the
 //! calls' ids there); the arguments end at their own `}`, the call at
-//! `<|tool_call:end|>`; `<|calls|>`, which may end the block, is markup.
-//! Reasoning is `<|think|>…<|end|>`, and the reply after it
-//! `<|begin|>assistant<|content|>…`: markup, not content. `<|end|>` ends
-//! every message, an answer's too (`text<|end|><|begin|>assistant<|tool_calls|>…`):
-//! outside reasoning it is markup, dropped
-//! (`reasoning_close_ends_messages`). A call without the block's opener is
-//! read, reported.
+//! `<|tool_call:end|>`; `<|calls|>`, which may end the block, is markup. Reasoning is `<|think|>…<|end|>`, and the reply
+//! after it `<|begin|>assistant<|content|>…`: markup, not content. A
+//! call without the block's opener is read, reported.
 //!
 //! Upstage Solar Open2 (`solar_open2`): GLM's key/value shape under
 //! Solar's tokens, the name on the opener's line, one argument per line:
@@ -33,8 +29,6 @@ use super::{Description, Json, NameEnd, Recoveries, Role};
 
 pub(crate) static SOLAR_OPEN: Description = Description {
     bare_confirmed_by: &[Role::ArgsOpen],
-    // Each message ends with `<|end|>`, the answer before the calls too.
-    reasoning_close_ends_messages: true,
     recoveries: Recoveries {
         bare_function: true,
         ..Recoveries::NONE

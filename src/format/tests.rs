@@ -298,7 +298,7 @@ fn unknown_names_are_rejected_with_the_known_ones_listed() {
                  granite, phi4_mini_json, mistral, openai (aliases: gpt_oss, harmony), \
                  llama3_json (alias: llama4_json), minimax, cohere_command3 (alias: cohere_command4), \
                  granite-20b-fc, xlam, apertus (alias: apertus2509), gigachat3, xml_tool_use, xml_function_call, bare_json (alias: json), seed_oss, minimax_m2, deepseek_v32, deepseek_v4, xml_invoke, kimi_k3, step3, pythonic (alias: llama4_pythonic), olmo3, lfm2, gemma4, \
-                 functiongemma, ernie45, nemotron_json, openpangu_v2, solar_open2, deepseek_v41, gigachat35, minimax_m3, plamo3, inkling, hy_v3 (alias: hy3), hy_v4 (alias: hy4), iquest_q1, telechat4, k2_horizon (alias: k2h), poolside_v1 (alias: laguna), dots, muse (aliases: musespark1x, muse_glimmer, glimmer, muse_spark), sarashina, functionary_v31 (aliases: functionary_v3_1, functionary), solar_open, minicpm5, functionary_v32 (alias: functionary_v3_2),, cohere_cofl (aliases: cmd5, cohere_xml) or auto (detected from the output)"
+                 functiongemma, ernie45, nemotron_json, openpangu_v2, solar_open2, deepseek_v41, gigachat35, minimax_m3, plamo3, inkling, hy_v3 (alias: hy3), hy_v4 (alias: hy4), iquest_q1, telechat4, k2_horizon (alias: k2h), poolside_v1 (alias: laguna), dots, muse (aliases: musespark1x, muse_glimmer, glimmer, muse_spark), sarashina, functionary_v31 (aliases: functionary_v3_1, functionary), solar_open, minicpm5, functionary_v32 (alias: functionary_v3_2), cohere_cofl (aliases: cmd5, cohere_xml), or auto (detected from the output)"
             )
         );
     }

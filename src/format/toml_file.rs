@@ -59,7 +59,6 @@ struct Grammar {
     parameter_open_at_line_start: Option<bool>,
     item_type: Option<String>,
     unwrapped_functions: Option<bool>,
-    reasoning_close_ends_messages: Option<bool>,
     follows: Option<BTreeMap<RoleKey, Vec<RoleKey>>>,
 }
 
@@ -547,9 +546,6 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         }
         if let Some(on) = grammar.unwrapped_functions {
             b = b.unwrapped_functions(on);
-        }
-        if let Some(on) = grammar.reasoning_close_ends_messages {
-            b = b.reasoning_close_ends_messages(on);
         }
         for (RoleKey(closer), next) in grammar.follows.unwrap_or_default() {
             b = b.follows(closer, roles(next));

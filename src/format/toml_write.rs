@@ -145,9 +145,6 @@ fn write(d: &Description) -> String {
     if d.unwrapped_functions {
         out.push_str("unwrapped_functions = true\n");
     }
-    if d.reasoning_close_ends_messages {
-        out.push_str("reasoning_close_ends_messages = true\n");
-    }
     if !d.follows.is_empty() {
         out.push_str("\n[grammar.follows]\n");
         for (closer, next) in d.follows {
