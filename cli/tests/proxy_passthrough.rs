@@ -202,3 +202,29 @@ async fn flat_tools_are_read_and_ids_take_parses_words() {
     );
     assert!(message["content"].as_str().unwrap().contains("get_weather"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_agent_route_says_the_format_or_why_there_is_none() {
+    let (_replay, proxy) = setup(&[]).await;
+    let responses = |model: &str| {
+        client()
+            .post(format!("{}/v1/responses", proxy.url))
+            .json(
+                &json!({"model": model, "input": "go", "tools": [{"type": "function",
+                "name": "get_weather", "parameters": {"type": "object", "properties": {}}}]}),
+            )
+            .timeout(TIMEOUT)
+            .send()
+    };
+    assert_eq!(responses(UNKNOWN).await.unwrap().status(), 200);
+    proxy.wait_for_log(|line| {
+        line.contains("POST /v1/responses 200")
+            && line.contains("(model \"hermes/one_call\" names no format: calls are the upstream's own (--format, --default-format or --model-map sets one))")
+    });
+    let named = format!("as/{UNKNOWN}/Qwen/Qwen3-8B");
+    assert_eq!(responses(&named).await.unwrap().status(), 200);
+    proxy.wait_for_log(|line| {
+        line.contains("POST /v1/responses 200")
+            && line.contains("(format hermes by model name, pattern \"qwen3\")")
+    });
+}

@@ -152,13 +152,7 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
                 Some(builder_for(config, chosen.format, &tools).map_err(|e| AgentError::from(&e))?)
             }
             Err(passthrough) => {
-                log.choice(
-                    None,
-                    format!(
-                        "{}: calls are the upstream's own",
-                        passthrough.describe().trim_start_matches("passthrough: ")
-                    ),
-                );
+                log.choice(None, passthrough.describe_for_agents());
                 None
             }
         };

@@ -67,16 +67,31 @@ impl Passthrough {
         }
     }
 
-    /// The note on the request's log line.
+    /// What is missing, in words: `model "my-model" names no format`.
+    pub fn what(&self) -> String {
+        match self {
+            Passthrough::NotJson => "the body is not JSON".to_owned(),
+            Passthrough::NoTools => "no tools in the request".to_owned(),
+            Passthrough::NoModel => "no \"model\" names a format".to_owned(),
+            Passthrough::UnknownModel(model) => format!("model {model:?} names no format"),
+        }
+    }
+
+    /// The note on the request's log line, with the flags that would give
+    /// a model a format.
     pub fn describe(&self) -> String {
         match self {
-            Passthrough::NotJson => "passthrough: the body is not JSON".to_owned(),
-            Passthrough::NoTools => "passthrough: no tools in the request".to_owned(),
-            Passthrough::NoModel => format!("passthrough: no \"model\" names a format; {SETS_ONE}"),
-            Passthrough::UnknownModel(model) => {
-                format!("passthrough: model {model:?} names no format; {SETS_ONE}")
+            Passthrough::NotJson | Passthrough::NoTools => format!("passthrough: {}", self.what()),
+            Passthrough::NoModel | Passthrough::UnknownModel(_) => {
+                format!("passthrough: {}; {SETS_ONE}", self.what())
             }
         }
+    }
+
+    /// The note of an agent route, which translates the request all the
+    /// same: the calls are then whatever the upstream made of them.
+    pub fn describe_for_agents(&self) -> String {
+        format!("{}: calls are the upstream's own ({SETS_ONE})", self.what())
     }
 }
 
