@@ -2,6 +2,7 @@
 //! or rewrite an OpenAI-compatible server's responses as a proxy.
 
 mod format_file;
+mod ids;
 mod proxy;
 
 use std::ffi::OsStr;
@@ -15,7 +16,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::builder::{PossibleValue, StringValueParser, TypedValueParser};
-use clap::{Args, Parser as ClapParser, Subcommand, ValueEnum};
+use clap::{Args, Parser as ClapParser, Subcommand};
+use ids::IdsArg;
 use toolcall_stream::openai::{
     write_sse, ChatCompletionChunk, ChunkEncoder, CompletionMeta, SSE_DONE,
 };
@@ -97,9 +99,10 @@ struct Common {
     marker_suffix: Option<String>,
     /// The model that wrote the output (`Qwen/Qwen3-Coder-30B-A3B-Instruct`,
     /// `gpt-oss:20b`): without `--format`, the format is the one its name
-    /// says (docs/models.md lists the names known); an unknown name is an
-    /// error. With `--openai`, also the response's `model` (default
-    /// `toolcall`).
+    /// says (docs/models.md lists the names known), and one line on stderr
+    /// says which (`toolcall: model "…" → format hermes (pattern "qwen3")`);
+    /// an unknown name is an error. With `--openai`, also the response's
+    /// `model` (default `toolcall`).
     #[arg(long, value_name = "NAME")]
     model: Option<String>,
     /// The request's OpenAI `tools` array, as a JSON file: values are
@@ -144,10 +147,10 @@ struct Common {
     /// same as `--ids sequential`).
     #[arg(long, conflicts_with = "ids")]
     sequential_ids: bool,
-    /// How call ids are made.
-    #[arg(long, value_enum, default_value_t = IdsArg::Random)]
+    /// How call ids look (the proxy's `--ids` takes the same words).
+    #[arg(long, value_enum, default_value_t = IdsArg::Vllm)]
     ids: IdsArg,
-    /// Make random ids (`--ids random` or `openai`) and the response id
+    /// Make random ids (`--ids vllm` or `openai`) and the response id
     /// from this seed: the same output on every run.
     #[arg(long, value_name = "N")]
     seed: Option<u64>,
@@ -162,17 +165,6 @@ struct Common {
     limits: LimitArgs,
     /// The model output: a path, or `-` (or nothing) for stdin.
     input: Option<PathBuf>,
-}
-
-/// `--ids`: the forms of `Ids`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-enum IdsArg {
-    /// `chatcmpl-tool-` and 16 hex digits, as vLLM makes them.
-    Random,
-    /// `call_` and 24 letters and digits, as OpenAI makes them.
-    Openai,
-    /// `call_0`, `call_1`, …
-    Sequential,
 }
 
 #[derive(Args)]
@@ -392,8 +384,13 @@ impl Common {
                 (Some(name), _) => name
                     .parse::<Format>()
                     .map_err(|e| Fatal(format!("--format: {e}")))?,
-                (None, Some(model)) => Format::for_model(model)
-                    .map_err(|e| Fatal(format!("--model: {e}; or give --format")))?,
+                (None, Some(model)) => {
+                    let format = Format::for_model(model)
+                        .map_err(|e| Fatal(format!("--model (or give --format): {e}")))?;
+                    let pattern = Format::model_pattern(model).map_or("", |(pattern, _)| pattern);
+                    report_choice(model, format, pattern, self.openai.openai);
+                    format
+                }
                 (None, None) => Format::Qwen3Coder,
             }
         };
@@ -406,14 +403,10 @@ impl Common {
     }
 
     fn ids(&self) -> Ids {
-        match (self.ids, self.seed) {
-            _ if self.sequential_ids => Ids::sequential("call_"),
-            (IdsArg::Sequential, _) => Ids::sequential("call_"),
-            (IdsArg::Random, None) => Ids::Random,
-            (IdsArg::Random, Some(seed)) => Ids::seeded(seed),
-            (IdsArg::Openai, None) => Ids::OpenAi,
-            (IdsArg::Openai, Some(seed)) => Ids::openai_seeded(seed),
+        if self.sequential_ids {
+            return IdsArg::Sequential.ids(self.seed);
         }
+        self.ids.ids(self.seed)
     }
 
     /// The response's id, model and time for `--openai`.
@@ -479,6 +472,25 @@ fn parse(common: &Common) -> Result<(), Fatal> {
         .and_then(|()| writeln!(out))
         .and_then(|()| out.flush());
     output_result(written)
+}
+
+/// The format `--model` chose, on stderr, so that stdout stays the output
+/// scripts read: a line for people, or with `--openai`, where stderr holds
+/// JSON lines, one JSON object (`"type": "format_chosen"`).
+fn report_choice(model: &str, format: Format, pattern: &str, openai: bool) {
+    let line = if openai {
+        serde_json::json!({
+            "type": "format_chosen",
+            "model": model,
+            "format": format.name(),
+            "pattern": pattern,
+        })
+        .to_string()
+    } else {
+        format!("toolcall: model {model:?} \u{2192} format {format} (pattern {pattern:?})")
+    };
+    // A failed write to stderr is not worth failing for.
+    let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
 /// A diagnostic as one JSON line on stderr, in `--openai` mode where stdout

@@ -1292,6 +1292,8 @@ fn bad_arguments_are_usage_errors() {
 fn stderr_diagnostics(out: &Run) -> Vec<(Value, String)> {
     out.stderr
         .lines()
+        // The format `--model` chose is no diagnostic.
+        .filter(|line| !line.contains(r#""type":"format_chosen""#))
         .map(|line| {
             let event: Value =
                 serde_json::from_str(line).unwrap_or_else(|e| panic!("{e}: {line:?}"));

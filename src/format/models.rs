@@ -91,9 +91,12 @@ impl Format {
         ("mistral", Format::Mistral),
         ("gpt-oss", Format::OpenAi),
         ("llama-3.1", Format::Llama3Json),
-        ("llama-3.2", Format::Llama3Json),
+        // Llama 3.2 and 4 write Python call lists or JSON call objects, by
+        // their prompt: `pythonic` reads both (a JSON object where a list
+        // belongs, bare at a line's start or in `<|python_start|>`).
+        ("llama-3.2", Format::Pythonic),
         ("llama-3.3", Format::Llama3Json),
-        ("llama-4", Format::Llama3Json),
+        ("llama-4", Format::Pythonic),
         ("minimax-m1", Format::MiniMax),
         ("minimax-m2.1", Format::MiniMaxM2),
         ("minimax-m2", Format::MiniMaxM2),
@@ -182,11 +185,29 @@ impl Format {
     /// assert!(unknown.to_string().contains("qwen3-coder"));
     /// ```
     pub fn for_model(model: &str) -> Result<Format, UnknownModel> {
-        model_row(model)
+        Format::model_pattern(model)
             .map(|(_, format)| format)
             .ok_or_else(|| UnknownModel {
                 model: model.to_owned(),
             })
+    }
+
+    /// The row of [`Format::MODEL_PATTERNS`] that [`Format::for_model`]
+    /// reads for `model`: the pattern its name holds and that pattern's
+    /// format, to say why a format was chosen. `None` when no pattern
+    /// matches.
+    ///
+    /// # Example
+    /// ```
+    /// use toolcall_stream::Format;
+    /// assert_eq!(
+    ///     Format::model_pattern("meta-llama/Llama-3.1-8B-Instruct"),
+    ///     Some(("llama-3.1", Format::Llama3Json))
+    /// );
+    /// assert_eq!(Format::model_pattern("my-model"), None);
+    /// ```
+    pub fn model_pattern(model: &str) -> Option<(&'static str, Format)> {
+        model_row(model).map(|(row, format)| (Format::MODEL_PATTERNS[row].0, format))
     }
 }
 
@@ -253,16 +274,16 @@ impl UnknownModel {
 
 impl fmt::Display for UnknownModel {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // One pattern a line: the list is long (docs/models.md shows it as
+        // a table).
         write!(
             f,
-            "no known format for model {:?} (give the format by name); known model patterns: ",
+            "no known format for model {:?}: give the format by name (docs/models.md lists the \
+             model names known); a name holding one of these patterns has the format after it:",
             self.model
         )?;
-        for (i, (pattern, format)) in Format::MODEL_PATTERNS.iter().enumerate() {
-            if i > 0 {
-                f.write_str(", ")?;
-            }
-            write!(f, "{pattern} ({format})")?;
+        for (pattern, format) in Format::MODEL_PATTERNS {
+            write!(f, "\n  {pattern} ({format})")?;
         }
         Ok(())
     }
@@ -530,10 +551,11 @@ mod tests {
             ("meta-llama/Llama-3.3-70B-Instruct", Llama3Json),
             ("meta-llama/Llama-3.1-8B-Instruct", Llama3Json),
             ("meta-llama/Meta-Llama-3.1-70B-Instruct", Llama3Json),
-            ("meta-llama/Llama-3.2-1B-Instruct", Llama3Json),
+            ("meta-llama/Llama-3.2-1B-Instruct", Pythonic),
+            ("meta-llama/Llama-3.2-3B-Instruct", Pythonic),
             (
                 "meta-llama/Llama-4-Maverick-17B-128E-Instruct-FP8",
-                Llama3Json,
+                Pythonic,
             ),
             ("llama3.1:8b", Llama3Json),
             ("llama3.3", Llama3Json),

@@ -145,15 +145,14 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
             }
         };
         log.route(api.route(translated.stream));
-        let builder = match config.formats.for_model(Some(&client_model)) {
-            Some(format) => {
+        let builder = match config.formats.choose(Some(&client_model)) {
+            Ok(chosen) => {
+                log.choice(Some(chosen.format.to_string()), chosen.describe());
                 let tools = translated.chat.get("tools").cloned().unwrap_or(Value::Null);
-                Some(builder_for(config, format, &tools).map_err(|e| AgentError::from(&e))?)
+                Some(builder_for(config, chosen.format, &tools).map_err(|e| AgentError::from(&e))?)
             }
-            None => {
-                log.add_note(format!(
-                    "model \"{client_model}\" names no format: calls are the upstream's own (--format or --model-map sets one)"
-                ));
+            Err(passthrough) => {
+                log.choice(None, passthrough.describe_for_agents());
                 None
             }
         };

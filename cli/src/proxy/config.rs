@@ -1,14 +1,15 @@
 //! `toolcall proxy`'s flags, and what the server reads from them.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use serde_json::Value;
-use toolcall_stream::{Format, Ids, Reasoning};
+use toolcall_stream::{Ids, Reasoning};
 
+use super::choice::{FormatChoice, ModelMap};
 use super::target::Target;
 use crate::format_file::Custom;
+use crate::ids::IdsArg;
 use crate::FormatNameParser;
 
 /// The default `--max-body-bytes`: far above any chat request, small enough
@@ -44,9 +45,16 @@ pub struct ProxyArgs {
     /// The tool-call format of every model behind the upstream (vLLM's
     /// `--tool-call-parser` names). Without it (or `--model-map`), each
     /// request's format is the one its `model` writes, by name
-    /// (docs/models.md lists the names known).
+    /// (docs/models.md lists the names known); a request whose model
+    /// names none passes through unparsed, unless `--default-format`.
     #[arg(long, short, value_parser = FormatNameParser, conflicts_with = "model_map")]
     pub format: Option<String>,
+    /// The format of a request whose `model` names none (neither a
+    /// `--model-map` entry nor docs/models.md's names): for a server that
+    /// serves one model under names of its own. Without it such a request
+    /// passes through unparsed.
+    #[arg(long, value_name = "FORMAT", value_parser = FormatNameParser, conflicts_with = "format")]
+    pub default_format: Option<String>,
     /// A format of one's own, read from a format file (TOML; see
     /// docs/custom-formats.md); repeat it for several. `--format` and
     /// `--model-map` may name these formats; without either, a single
@@ -73,9 +81,10 @@ pub struct ProxyArgs {
     /// one whose name says none is passed through unchanged.
     #[arg(long, value_name = "FILE")]
     pub model_map: Option<PathBuf>,
-    /// How the ids of the calls the proxy makes look.
-    #[arg(long, value_enum, default_value_t = IdsStyle::Openai)]
-    pub ids: IdsStyle,
+    /// How the ids of the calls the proxy makes look (the words of
+    /// `parse --ids`).
+    #[arg(long, value_enum, default_value_t = IdsArg::Openai)]
+    pub ids: IdsArg,
     /// Hold each call until it ends (up to `--max-held-call` bytes), so
     /// that one the stream cuts off (the upstream's token limit) comes back
     /// as content, never as a tool call a client might run. The price: a
@@ -194,170 +203,6 @@ pub enum LogFormat {
     Json,
 }
 
-/// `--ids`.
-#[derive(Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum IdsStyle {
-    /// `call_` and 24 letters and digits, as OpenAI makes them.
-    Openai,
-    /// `chatcmpl-tool-` and 16 hex digits, as vLLM makes them.
-    Vllm,
-}
-
-impl IdsStyle {
-    pub fn ids(self) -> Ids {
-        match self {
-            IdsStyle::Openai => Ids::OpenAi,
-            IdsStyle::Vllm => Ids::Random,
-        }
-    }
-}
-
-/// Which format a request's model writes.
-pub enum FormatChoice {
-    /// `--format`: every model.
-    Fixed(Format),
-    /// By the request's `model`: the `--model-map` (empty without one),
-    /// then the model's name (`Format::for_model`).
-    ByModel(ModelMap),
-}
-
-impl FormatChoice {
-    /// The format for a request's `model`; `None`: pass the request through
-    /// (no map entry matches and the name says no format, or there is no
-    /// `model`).
-    pub fn for_model(&self, model: Option<&str>) -> Option<Format> {
-        match self {
-            FormatChoice::Fixed(format) => Some(*format),
-            FormatChoice::ByModel(map) => {
-                let entry = map.lookup_entry(model.unwrap_or(""));
-                entry
-                    .and_then(|entry| entry.format)
-                    .or_else(|| Format::for_model(entry?.model.as_deref()?).ok())
-                    .or_else(|| Format::for_model(model?).ok())
-            }
-        }
-    }
-
-    /// Whether some `--model-map` entry names an upstream model.
-    pub fn renames_models(&self) -> bool {
-        match self {
-            FormatChoice::Fixed(_) => false,
-            FormatChoice::ByModel(map) => map
-                .exact
-                .iter()
-                .chain(&map.prefixes)
-                .any(|(_, entry)| entry.model.is_some()),
-        }
-    }
-
-    /// The upstream's name for a client's `model`, when `--model-map`
-    /// gives one.
-    pub fn upstream_model(&self, model: &str) -> Option<&str> {
-        match self {
-            FormatChoice::Fixed(_) => None,
-            FormatChoice::ByModel(map) => map.lookup_entry(model)?.model.as_deref(),
-        }
-    }
-}
-
-/// What `--model-map` says of a model: its format, the upstream's name
-/// for it, or both.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct MapEntry {
-    pub format: Option<Format>,
-    pub model: Option<String>,
-}
-
-/// `--model-map`: exact names and `prefix*` patterns.
-#[derive(Debug, Default)]
-pub struct ModelMap {
-    exact: Vec<(String, MapEntry)>,
-    /// Longest prefix first, so that the most specific pattern wins.
-    prefixes: Vec<(String, MapEntry)>,
-}
-
-impl ModelMap {
-    pub fn read(path: &Path, custom: &Custom) -> Result<ModelMap, String> {
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| format!("cannot read model map {}: {e}", path.display()))?;
-        ModelMap::from_json_with(&text, custom)
-            .map_err(|e| format!("bad model map {}: {e}", path.display()))
-    }
-
-    #[cfg(test)]
-    pub fn from_json(text: &str) -> Result<ModelMap, String> {
-        ModelMap::from_json_with(text, &Custom::default())
-    }
-
-    /// The map in `text`, whose formats may be `custom` ones.
-    pub fn from_json_with(text: &str, custom: &Custom) -> Result<ModelMap, String> {
-        let value: Value = serde_json::from_str(text).map_err(|e| e.to_string())?;
-        let entries = value
-            .as_object()
-            .ok_or("a model map is a JSON object of model names to formats")?;
-        let mut map = ModelMap::default();
-        for (key, value) in entries {
-            let entry = MapEntry::read(value, custom).map_err(|e| format!("{key:?}: {e}"))?;
-            match key.strip_suffix('*') {
-                Some(prefix) => map.prefixes.push((prefix.to_owned(), entry)),
-                None => map.exact.push((key.clone(), entry)),
-            }
-        }
-        map.prefixes
-            .sort_by_key(|(prefix, _)| std::cmp::Reverse(prefix.len()));
-        Ok(map)
-    }
-
-    /// The format the map gives `model`, if any.
-    #[cfg(test)]
-    pub fn lookup(&self, model: &str) -> Option<Format> {
-        self.lookup_entry(model)?.format
-    }
-
-    /// The entry for `model`: an exact key, else the longest pattern.
-    pub fn lookup_entry(&self, model: &str) -> Option<&MapEntry> {
-        let exact = self.exact.iter().find(|(name, _)| name == model);
-        let prefix = || {
-            self.prefixes
-                .iter()
-                .find(|(p, _)| model.starts_with(p.as_str()))
-        };
-        exact.or_else(prefix).map(|(_, entry)| entry)
-    }
-}
-
-impl MapEntry {
-    /// A map value: a format's name, or `{"model": …, "format": …}`.
-    fn read(value: &Value, custom: &Custom) -> Result<MapEntry, String> {
-        match value {
-            Value::String(name) => Ok(MapEntry {
-                format: Some(custom.lookup(name)?),
-                model: None,
-            }),
-            Value::Object(members) => {
-                let mut entry = MapEntry::default();
-                for (key, value) in members {
-                    let text = value
-                        .as_str()
-                        .ok_or_else(|| format!("\"{key}\" is not a string"))?;
-                    match key.as_str() {
-                        "format" => entry.format = Some(custom.lookup(text)?),
-                        "model" if !text.is_empty() => entry.model = Some(text.to_owned()),
-                        "model" => return Err("\"model\" is empty".to_owned()),
-                        other => {
-                            return Err(format!(
-                                "unknown key \"{other}\" (a value is a format's name, or an object with \"model\" and/or \"format\")"
-                            ))
-                        }
-                    }
-                }
-                Ok(entry)
-            }
-            _ => Err("expected a format's name or {\"model\": …, \"format\": …}".to_owned()),
-        }
-    }
-}
-
 /// What the server needs, read from the flags.
 pub struct Config {
     pub upstream: Target,
@@ -393,13 +238,40 @@ impl Config {
             let name = crate::format_file::model_config_format_name(args.format.as_deref())?;
             custom.add(crate::format_file::read_model_config(path, &name)?)?;
         }
+        let default = match &args.default_format {
+            Some(name) => Some(
+                custom
+                    .lookup(name)
+                    .map_err(|e| format!("--default-format: {e}"))?,
+            ),
+            None => None,
+        };
+        let fixed_by = if args.format_from_model_config.is_some() {
+            "--format-from-model-config"
+        } else {
+            "--format-file"
+        };
         let formats = match (&args.format, &args.model_map, custom.formats()) {
-            (_, Some(path), _) => FormatChoice::ByModel(ModelMap::read(path, &custom)?),
-            (Some(name), None, _) => {
-                FormatChoice::Fixed(custom.lookup(name).map_err(|e| format!("--format: {e}"))?)
-            }
-            (None, None, []) => FormatChoice::ByModel(ModelMap::default()),
-            (None, None, [format]) => FormatChoice::Fixed(*format),
+            (_, Some(path), _) => FormatChoice::ByModel {
+                map: ModelMap::read(path, &custom)?,
+                default,
+            },
+            (Some(name), None, _) => FormatChoice::Fixed {
+                format: custom.lookup(name).map_err(|e| format!("--format: {e}"))?,
+                by: "--format",
+            },
+            (None, None, _) if default.is_some() => FormatChoice::ByModel {
+                map: ModelMap::default(),
+                default,
+            },
+            (None, None, []) => FormatChoice::ByModel {
+                map: ModelMap::default(),
+                default: None,
+            },
+            (None, None, [format]) => FormatChoice::Fixed {
+                format: *format,
+                by: fixed_by,
+            },
             (None, None, _) => {
                 return Err("several --format-file: say which model writes which with \
                             --model-map (or --format)"
@@ -410,7 +282,7 @@ impl Config {
             upstream,
             listen: args.listen.clone(),
             formats,
-            ids: args.ids.ids(),
+            ids: args.ids.ids(None),
             incomplete_calls_as_content: args.hold_calls,
             max_held_call: args.max_held_call,
             strict: args.strict,
@@ -458,72 +330,7 @@ fn seconds(flag: &str, value: f64) -> Result<Duration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn model_map_prefers_exact_then_longest_prefix() {
-        let map = ModelMap::from_json(
-            r#"{"glm-4.7": "glm47", "glm-*": "glm45", "glm-4.7-air*": "qwen3_coder", "*": "qwen3_xml"}"#,
-        )
-        .unwrap();
-        assert_eq!(map.lookup("glm-4.7"), Some(Format::Glm47));
-        assert_eq!(map.lookup("glm-4.7-air-fp8"), Some(Format::Qwen3Coder));
-        assert_eq!(map.lookup("glm-4.5"), Some(Format::Glm45));
-        assert_eq!(map.lookup("anything"), Some(Format::Qwen3Coder));
-        let no_fallback = ModelMap::from_json(r#"{"a*": "glm45"}"#).unwrap();
-        assert_eq!(no_fallback.lookup("b"), None);
-    }
-
-    #[test]
-    fn without_a_flag_the_format_comes_from_the_model_name() {
-        let choice = FormatChoice::ByModel(ModelMap::default());
-        assert_eq!(
-            choice.for_model(Some("Qwen/Qwen3-Coder-30B-A3B-Instruct")),
-            Some(Format::Qwen3Coder)
-        );
-        assert_eq!(
-            choice.for_model(Some("zai-org/GLM-4.7")),
-            Some(Format::Glm47)
-        );
-        assert_eq!(choice.for_model(Some("gpt-oss:20b")), Some(Format::OpenAi));
-        // No format by name, or no name: passed through, as a model a map
-        // does not know.
-        assert_eq!(choice.for_model(Some("my-model")), None);
-        assert_eq!(choice.for_model(Some("")), None);
-        assert_eq!(choice.for_model(None), None);
-    }
-
-    #[test]
-    fn the_map_wins_then_the_model_name() {
-        let map =
-            ModelMap::from_json(r#"{"zai-org/GLM-4.7": "glm45", "local/*": "hermes"}"#).unwrap();
-        let choice = FormatChoice::ByModel(map);
-        // The map over the name...
-        assert_eq!(
-            choice.for_model(Some("zai-org/GLM-4.7")),
-            Some(Format::Glm45)
-        );
-        assert_eq!(
-            choice.for_model(Some("local/anything")),
-            Some(Format::Hermes)
-        );
-        // ...then the name, for models the map does not hold.
-        assert_eq!(
-            choice.for_model(Some("zai-org/GLM-4.7-Flash")),
-            Some(Format::Glm47)
-        );
-        assert_eq!(
-            choice.for_model(Some("deepseek-ai/DeepSeek-V3.1")),
-            Some(Format::DeepSeekV31)
-        );
-        assert_eq!(choice.for_model(Some("unknown/model")), None);
-        // `--format` is every model's.
-        let fixed = FormatChoice::Fixed(Format::Glm45);
-        assert_eq!(
-            fixed.for_model(Some("openai/gpt-oss-120b")),
-            Some(Format::Glm45)
-        );
-        assert_eq!(fixed.for_model(None), Some(Format::Glm45));
-    }
+    use toolcall_stream::Format;
 
     fn args(flags: &[&str]) -> ProxyArgs {
         #[derive(clap::Parser)]
@@ -540,7 +347,7 @@ mod tests {
     #[test]
     fn neither_flag_picks_by_model_name() {
         let config = Config::from_args(&args(&[])).unwrap();
-        assert!(matches!(&config.formats, FormatChoice::ByModel(_)));
+        assert!(matches!(&config.formats, FormatChoice::ByModel { .. }));
         assert_eq!(
             config
                 .formats
@@ -548,7 +355,13 @@ mod tests {
             Some(Format::KimiK2)
         );
         let config = Config::from_args(&args(&["--format", "glm47"])).unwrap();
-        assert!(matches!(config.formats, FormatChoice::Fixed(Format::Glm47)));
+        assert!(matches!(
+            config.formats,
+            FormatChoice::Fixed {
+                format: Format::Glm47,
+                by: "--format"
+            }
+        ));
     }
 
     #[test]
@@ -559,12 +372,14 @@ mod tests {
         );
         let flags = ["--format-from-model-config", config_file];
         let config = Config::from_args(&args(&flags)).unwrap();
-        let FormatChoice::Fixed(format) = config.formats else {
+        let FormatChoice::Fixed { format, .. } = config.formats else {
             panic!("one format for every model")
         };
         assert_eq!(format.name(), "hf");
         let config = Config::from_args(&args(&[flags[0], flags[1], "--format", "beam"])).unwrap();
-        assert!(matches!(config.formats, FormatChoice::Fixed(f) if f.name() == "beam"));
+        assert!(
+            matches!(config.formats, FormatChoice::Fixed { format, .. } if format.name() == "beam")
+        );
         let Err(error) = Config::from_args(&args(&["--format", "hf"])) else {
             panic!("hf without a model config")
         };
@@ -594,7 +409,7 @@ mod tests {
         let (a, b) = (format_file("mine_a"), format_file("mine_b"));
         // Alone, a format file is every model's.
         let config = Config::from_args(&args(&["--format-file", &a])).unwrap();
-        let FormatChoice::Fixed(format) = config.formats else {
+        let FormatChoice::Fixed { format, .. } = config.formats else {
             panic!("not fixed")
         };
         assert_eq!(format.name(), "mine_a");
@@ -608,7 +423,7 @@ mod tests {
             "Mine-B",
         ]))
         .unwrap();
-        let FormatChoice::Fixed(format) = config.formats else {
+        let FormatChoice::Fixed { format, .. } = config.formats else {
             panic!("not fixed")
         };
         assert_eq!(format.name(), "mine_b");
@@ -657,46 +472,30 @@ mod tests {
     }
 
     #[test]
-    fn model_map_rejects_bad_entries() {
-        assert!(ModelMap::from_json("[]").is_err());
-        assert!(ModelMap::from_json(r#"{"m": 1}"#).is_err());
-        assert!(ModelMap::from_json(r#"{"m": "no_such_format"}"#).is_err());
-        let error = ModelMap::from_json(r#"{"m": {"modle": "x"}}"#).unwrap_err();
-        assert!(error.contains("unknown key \"modle\""), "{error}");
-        assert!(ModelMap::from_json(r#"{"m": {"model": ""}}"#).is_err());
-        assert!(ModelMap::from_json(r#"{"m": {"format": 3}}"#).is_err());
-    }
-
-    #[test]
-    fn model_map_names_the_upstream_model() {
-        let map = ModelMap::from_json(
-            r#"{"claude-*": {"model": "zai-org/GLM-4.7"},
-                "gpt-5*": {"model": "local/any", "format": "hermes"},
-                "*": {"model": "Qwen/Qwen3-Coder-30B-A3B-Instruct"}}"#,
-        )
-        .unwrap();
-        let choice = FormatChoice::ByModel(map);
-        // The target's name says the format...
-        assert_eq!(
-            choice.upstream_model("claude-sonnet-4-5"),
-            Some("zai-org/GLM-4.7")
-        );
-        assert_eq!(
-            choice.for_model(Some("claude-sonnet-4-5")),
-            Some(Format::Glm47)
-        );
-        // ...unless the entry names one.
-        assert_eq!(choice.upstream_model("gpt-5-codex"), Some("local/any"));
-        assert_eq!(choice.for_model(Some("gpt-5-codex")), Some(Format::Hermes));
-        // `*` is every other model.
-        assert_eq!(
-            choice.upstream_model("anything"),
-            Some("Qwen/Qwen3-Coder-30B-A3B-Instruct")
-        );
-        assert_eq!(choice.for_model(Some("anything")), Some(Format::Qwen3Coder));
-        assert_eq!(
-            FormatChoice::Fixed(Format::Hermes).upstream_model("x"),
-            None
-        );
+    fn default_format_and_ids_take_the_shared_words() {
+        let config = Config::from_args(&args(&["--default-format", "hermes"])).unwrap();
+        let FormatChoice::ByModel { default, .. } = &config.formats else {
+            panic!("by model")
+        };
+        assert_eq!(*default, Some(Format::Hermes));
+        // `--ids` reads parse's words, and `random` as vllm.
+        for (word, prefix) in [
+            ("vllm", "chatcmpl-tool-"),
+            ("random", "chatcmpl-tool-"),
+            ("openai", "call_"),
+            ("sequential", "call_0"),
+        ] {
+            let ids = args(&["--ids", word]).ids.ids(None);
+            let mut parser = toolcall_stream::Parser::builder()
+                .format(Format::Hermes)
+                .ids(ids)
+                .build();
+            let message = parser.parse(br#"<tool_call>{"name": "f", "arguments": {}}</tool_call>"#);
+            assert!(
+                message.tool_calls[0].id.starts_with(prefix),
+                "{word}: {}",
+                message.tool_calls[0].id
+            );
+        }
     }
 }

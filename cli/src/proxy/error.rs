@@ -148,9 +148,19 @@ impl IntoResponse for ProxyError {
 /// and may carry the client's query string.
 pub fn upstream_cause(error: reqwest::Error) -> String {
     let error = error.without_url();
-    let mut message = if error.is_connect() {
-        "cannot connect".to_owned()
-    } else if error.is_timeout() {
+    if error.is_connect() {
+        // The root cause alone (`Connection refused (os error 111)`), as the
+        // rewrites' own client says it: one spelling whichever client failed.
+        if error.is_timeout() {
+            return cannot_connect("timed out");
+        }
+        let mut root: &dyn std::error::Error = &error;
+        while let Some(cause) = root.source() {
+            root = cause;
+        }
+        return cannot_connect(root);
+    }
+    let mut message = if error.is_timeout() {
         "timed out".to_owned()
     } else if error.is_body() || error.is_decode() {
         "body failed".to_owned()
@@ -164,4 +174,10 @@ pub fn upstream_cause(error: reqwest::Error) -> String {
         source = cause.source();
     }
     message
+}
+
+/// No connection to the upstream, and why: every client of the proxy's
+/// spells it this way (`cannot connect: Connection refused (os error 111)`).
+pub fn cannot_connect(cause: impl fmt::Display) -> String {
+    format!("cannot connect: {cause}")
 }

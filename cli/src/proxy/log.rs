@@ -112,6 +112,10 @@ pub struct RequestLog {
     calls: usize,
     /// What happened, when not the usual way.
     note: Option<String>,
+    /// The format chosen for the request and why, or why none was.
+    choice: Option<String>,
+    /// The format's name, when one was chosen (a field of its own in JSON).
+    format: Option<String>,
 }
 
 impl RequestLog {
@@ -125,7 +129,16 @@ impl RequestLog {
             outcome: outcome::OK,
             calls: 0,
             note: None,
+            choice: None,
+            format: None,
         }
+    }
+
+    /// The format chosen for the request and why (`format glm45 by
+    /// --format`), or why it passes through.
+    pub fn choice(&mut self, format: Option<String>, choice: String) {
+        self.format = format;
+        self.choice = Some(choice);
     }
 
     pub fn route(&mut self, route: &'static str) {
@@ -146,15 +159,6 @@ impl RequestLog {
 
     pub fn note(&mut self, note: impl Into<String>) {
         self.note = Some(note.into());
-    }
-
-    /// A note beside the one already said, if any.
-    pub fn add_note(&mut self, note: impl Into<String>) {
-        let note = note.into();
-        self.note = Some(match self.note.take() {
-            Some(said) => format!("{said}; {note}"),
-            None => note,
-        });
     }
 
     /// The proxy answered `error` itself.
@@ -195,10 +199,15 @@ impl Drop for RequestLog {
                 } else {
                     format!(" {}", self.outcome)
                 };
-                let note = self
-                    .note
-                    .as_deref()
-                    .map_or_else(String::new, |note| format!(" ({note})"));
+                let said: Vec<&str> = [self.choice.as_deref(), self.note.as_deref()]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                let note = if said.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", said.join("; "))
+                };
                 write_line(format!(
                     "toolcall proxy: {} {} {} {}{calls}{outcome} {millis:.1}ms{note}",
                     self.method, self.path, self.status, self.route,
@@ -215,6 +224,12 @@ impl Drop for RequestLog {
                 ];
                 if rewritten {
                     fields.push(("calls", json!(self.calls)));
+                }
+                if let Some(format) = &self.format {
+                    fields.push(("format", json!(format)));
+                }
+                if let Some(choice) = &self.choice {
+                    fields.push(("choice", json!(choice)));
                 }
                 if let Some(note) = &self.note {
                     fields.push(("note", json!(note)));

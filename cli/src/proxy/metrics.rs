@@ -18,6 +18,7 @@ pub const UPSTREAM_TIMEOUTS: &str = "toolcall_proxy_upstream_timeouts_total";
 pub const FIRST_BYTE: &str = "toolcall_proxy_upstream_first_byte_seconds";
 pub const ADDED_LATENCY: &str = "toolcall_proxy_added_latency_seconds";
 pub const OPEN_STREAMS: &str = "toolcall_proxy_open_streams";
+pub const PASSTHROUGHS: &str = "toolcall_proxy_chat_passthroughs_total";
 
 /// How often histogram samples are folded into their buckets.
 const UPKEEP_EVERY: Duration = Duration::from_secs(1);
@@ -96,6 +97,10 @@ fn describe() {
         "The proxy's own time on each read from an upstream stream (decode, parse, encode)"
     );
     describe_gauge!(OPEN_STREAMS, "Rewritten streams being sent now");
+    describe_counter!(
+        PASSTHROUGHS,
+        "Chat completions passed through unparsed, by reason (no_tools, not_json, no_model, unknown_model)"
+    );
 }
 
 /// The page `GET /metrics` serves.
@@ -118,6 +123,11 @@ pub fn tool_calls(count: usize) {
 
 pub fn diagnostic(kind: &'static str) {
     counter!(DIAGNOSTICS, "kind" => kind).increment(1);
+}
+
+/// A chat completion passed through unparsed, and why.
+pub fn passthrough(reason: &'static str) {
+    counter!(PASSTHROUGHS, "reason" => reason).increment(1);
 }
 
 pub fn upstream_error(kind: &'static str) {

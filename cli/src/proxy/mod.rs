@@ -6,6 +6,7 @@
 
 mod agent;
 mod agent_route;
+mod choice;
 mod completion_rewrite;
 pub mod config;
 mod drain;
@@ -111,6 +112,9 @@ async fn serve(config: Config, store: &store::StoreArgs) -> Result<(), String> {
         store.describe(),
         config.max_response_bytes,
     ), &[]);
+    // How a request's format is chosen: a model that names none passes
+    // through unparsed, which the operator should know before it happens.
+    log::line("info", &config.formats.describe(), &[]);
     let proxy = Arc::new(Proxy {
         upstream: Upstream::new(&config)?,
         store,

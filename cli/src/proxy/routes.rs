@@ -12,6 +12,7 @@ use futures_util::StreamExt;
 use serde_json::Value;
 use toolcall_stream::{Format, Limits, Parser, ParserBuilder, Tools};
 
+use super::choice::Passthrough;
 use super::config::Config;
 use super::drain::drain;
 use super::error::ProxyError;
@@ -50,7 +51,14 @@ pub async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Respon
         let chat = parts.method == Method::POST && is_chat_completions(parts.uri.path());
         // The format is the client's model's; then the model is renamed.
         let rewrite = if chat {
-            rewrite_for(config, &body)?
+            match rewrite_for(config, &body, &mut log)? {
+                Ok(rewrite) => Some(rewrite),
+                Err(passthrough) => {
+                    metrics::passthrough(passthrough.reason());
+                    log.choice(None, passthrough.describe());
+                    None
+                }
+            }
         } else {
             None
         };
@@ -199,23 +207,29 @@ pub(super) fn builder_for(
         .retain_arguments(false))
 }
 
-/// How to rewrite a chat request, or `None` to pass it through: no `tools`
+/// How to rewrite a chat request, or why to pass it through: no `tools`
 /// (nothing to parse), a model with no format, or a body the upstream
 /// should judge (not JSON).
-fn rewrite_for(config: &Config, body: &[u8]) -> Result<Option<Rewrite>, ProxyError> {
+fn rewrite_for(
+    config: &Config,
+    body: &[u8],
+    log: &mut RequestLog,
+) -> Result<Result<Rewrite, Passthrough>, ProxyError> {
     let Ok(request) = serde_json::from_slice::<Value>(body) else {
-        return Ok(None);
+        return Ok(Err(Passthrough::NotJson));
     };
     let tools = match request.get("tools") {
-        None | Some(Value::Null) => return Ok(None),
-        Some(Value::Array(tools)) if tools.is_empty() => return Ok(None),
+        None | Some(Value::Null) => return Ok(Err(Passthrough::NoTools)),
+        Some(Value::Array(tools)) if tools.is_empty() => return Ok(Err(Passthrough::NoTools)),
         Some(tools) => tools,
     };
     let model = request.get("model").and_then(Value::as_str);
-    let Some(format) = config.formats.for_model(model) else {
-        return Ok(None);
+    let chosen = match config.formats.choose(model) {
+        Ok(chosen) => chosen,
+        Err(passthrough) => return Ok(Err(passthrough)),
     };
-    let builder = builder_for(config, format, tools)?;
+    log.choice(Some(chosen.format.to_string()), chosen.describe());
+    let builder = builder_for(config, chosen.format, tools)?;
     // A `stream` that is not a boolean is refused rather than guessed: the
     // upstream might read `"true"` as true and stream to a client that
     // was answered as if it had not asked.
@@ -224,7 +238,7 @@ fn rewrite_for(config: &Config, body: &[u8]) -> Result<Option<Rewrite>, ProxyErr
         Some(Value::Bool(stream)) => *stream,
         Some(_) => return Err(ProxyError::InvalidStream),
     };
-    Ok(Some(Rewrite { builder, stream }))
+    Ok(Ok(Rewrite { builder, stream }))
 }
 
 #[cfg(test)]

@@ -30,6 +30,7 @@ use reqwest::Url;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
 
+use super::error::cannot_connect;
 use framing::Framing;
 pub use pool::{Pool, MAX_IDLE};
 
@@ -79,7 +80,7 @@ pub async fn send(
     }
     let stream = tokio::time::timeout(connect_timeout, connect(url))
         .await
-        .map_err(|_| "cannot connect: timed out".to_owned())??;
+        .map_err(|_| cannot_connect("timed out"))??;
     exchange(stream, &request, method, pool)
         .await
         .map_err(|failure| failure.cause)
@@ -126,12 +127,12 @@ async fn exchange(
 }
 
 async fn connect(url: &Url) -> Result<TcpStream, String> {
-    let host = url.host_str().ok_or("cannot connect: no host")?;
+    let host = url.host_str().ok_or_else(|| cannot_connect("no host"))?;
     let port = url.port_or_known_default().unwrap_or(80);
     // `host_str` keeps an IPv6 address's brackets, as `host:port` needs.
     let addresses = tokio::net::lookup_host(format!("{host}:{port}"))
         .await
-        .map_err(|e| format!("cannot connect: dns error: {e}"))?;
+        .map_err(cannot_connect)?;
     let mut last = None;
     for address in addresses {
         match TcpStream::connect(address).await {
@@ -145,8 +146,8 @@ async fn connect(url: &Url) -> Result<TcpStream, String> {
         }
     }
     Err(match last {
-        Some(e) => format!("cannot connect: {e}"),
-        None => "cannot connect: the host has no address".to_owned(),
+        Some(e) => cannot_connect(e),
+        None => cannot_connect("the host has no address"),
     })
 }
 
