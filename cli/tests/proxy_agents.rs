@@ -489,3 +489,24 @@ async fn the_chat_route_sends_the_maps_model_too() {
     let sent: Value = serde_json::from_slice(&replay.requests().last().unwrap().body).unwrap();
     assert_eq!(sent["model"], "hermes/one_call");
 }
+
+/// A request without `tools` (a plain chat turn, as agents send for titles
+/// and summaries) is answered, its text read by the model's format.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_without_tools_is_answered() {
+    let (_replay, proxy) = setup().await;
+    let mut responses = responses_request("gpt-one-call", false);
+    responses.as_object_mut().unwrap().remove("tools");
+    let response = post(&proxy, "/v1/responses", &responses).await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["object"], "response", "{body}");
+    assert_eq!(body["status"], "completed", "{body}");
+
+    let mut messages = messages_request("claude-one-call", false);
+    messages.as_object_mut().unwrap().remove("tools");
+    let response = post(&proxy, "/v1/messages", &messages).await;
+    assert_eq!(response.status(), 200);
+    let body: Value = response.json().await.unwrap();
+    assert_eq!(body["type"], "message", "{body}");
+}

@@ -148,7 +148,13 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
         let builder = match config.formats.choose(Some(&client_model)) {
             Ok(chosen) => {
                 log.choice(Some(chosen.format.to_string()), chosen.describe());
-                let tools = translated.chat.get("tools").cloned().unwrap_or(Value::Null);
+                // A request without tools still has its reasoning and text read.
+                let tools = translated
+                    .chat
+                    .get("tools")
+                    .filter(|tools| !tools.is_null())
+                    .cloned()
+                    .unwrap_or_else(|| Value::Array(Vec::new()));
                 Some(builder_for(config, chosen.format, &tools).map_err(|e| AgentError::from(&e))?)
             }
             Err(passthrough) => {
