@@ -152,7 +152,7 @@ fn format_file_errors_name_the_line_and_the_rule() {
         ),
         (
             "name = \"a\"\nbase = \"qwen3_coder\"\n[grammar]\ncall_confirmed_by = [\"arguments_open\"]\n",
-            3,
+            4,
             "the grammar's roles are spelled",
         ),
         (
