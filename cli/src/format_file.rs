@@ -163,9 +163,7 @@ fn check_text(format: Format, text: &str, sample: &str) -> (String, bool) {
         // Where in the sample: the opener and the content after it, found
         // from where the last one was.
         let stretch = stretch_after(content, at, &markers);
-        let place = text[searched..]
-            .find(stretch)
-            .map(|k| searched + k);
+        let place = text[searched..].find(stretch).map(|k| searched + k);
         if let Some(k) = place {
             searched = k + opener.len();
         }

@@ -364,7 +364,9 @@ fn main() -> ExitCode {
             lean,
         ),
         Command::Proxy(args) => proxy::run(&args).map_err(Fatal),
-        Command::FormatFile { check: Some(paths), .. } => check_format_file(&paths),
+        Command::FormatFile {
+            check: Some(paths), ..
+        } => check_format_file(&paths),
         Command::FormatFile { format, .. } => write_format_file(format.unwrap_or(Format::Auto)),
     };
     match result {

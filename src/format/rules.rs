@@ -208,19 +208,19 @@ impl Shape<'_> {
                 return Err(DescriptionError::EmptyMarker(role));
             }
         }
-        // Two roles in one spelling: the engine could read it as only one
-        // of them, and the other role would never be seen.
-        for (i, &(first, a)) in all.iter().enumerate() {
-            if let Some(&(second, _)) = all[i + 1..].iter().find(|&&(r, b)| b == a && r != first) {
-                return Err(DescriptionError::SharedSpelling(a.into(), first, second));
-            }
-        }
         for &(role, _) in self.misspellings {
             if !matches!(role, Role::CallOpen | Role::FuncOpen | Role::ParamOpen) {
                 return Err(DescriptionError::MisspelledRole(role));
             }
             if !self.has(role) {
                 return Err(DescriptionError::UnspelledRole(role));
+            }
+        }
+        // Two roles in one spelling: the engine could read it as only one
+        // of them, and the other role would never be seen.
+        for (i, &(first, a)) in all.iter().enumerate() {
+            if let Some(&(second, _)) = all[i + 1..].iter().find(|&&(r, b)| b == a && r != first) {
+                return Err(DescriptionError::SharedSpelling(a.into(), first, second));
             }
         }
         for &(_, a) in &all {

@@ -623,9 +623,11 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         for (RoleKey(closer), next) in grammar.follows.unwrap_or_default() {
             let at = next.span().start;
             let next = roles(next.into_inner());
-            places
-                .grammar_roles
-                .extend(std::iter::once(closer).chain(next.iter().copied()).map(|r| (r, at)));
+            places.grammar_roles.extend(
+                std::iter::once(closer)
+                    .chain(next.iter().copied())
+                    .map(|r| (r, at)),
+            );
             b = b.follows(closer, next);
         }
     }
@@ -634,7 +636,10 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             places.bare.push(on.span().start);
         }
         for (recovery, on) in [
-            (Recovery::BareFunction, r.bare_function.map(Spanned::into_inner)),
+            (
+                Recovery::BareFunction,
+                r.bare_function.map(Spanned::into_inner),
+            ),
             (Recovery::EqualsInParameterName, r.equals_in_parameter_name),
             (Recovery::ValueAfterEmptyClose, r.value_after_empty_close),
             (Recovery::ValueWithoutOpen, r.value_without_open),
