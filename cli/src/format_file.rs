@@ -174,6 +174,14 @@ fn check_text(format: Format, text: &str, sample: &str) -> (String, bool) {
              As the format reads them: {}",
             pieces(stretch, &markers).join(", ")
         );
+        let absent = absent_after(&stretch[opener.len()..], role, &markers);
+        if !absent.is_empty() {
+            let _ = writeln!(
+                out,
+                "  of the markers a call is written with, none of these came after it: {}",
+                absent.join(", ")
+            );
+        }
     }
     if unread > 0 {
         let _ = writeln!(
@@ -202,6 +210,45 @@ fn is_opener(role: Role) -> bool {
         role,
         Role::CallOpen | Role::FuncOpen | Role::ItemOpen | Role::HeadOpen
     )
+}
+
+/// The roles a call is written with after its opener (as far as the
+/// format spells them) that `after` holds no spelling of, each by its
+/// first spelling: a fact about the sample, for the reader to weigh.
+fn absent_after(after: &str, opener: Role, markers: &[(Role, &str)]) -> Vec<String> {
+    const IN_A_CALL: [Role; 11] = [
+        Role::FuncOpen,
+        Role::IdOpen,
+        Role::ArgsOpen,
+        Role::ParamOpen,
+        Role::KeyClose,
+        Role::ValueOpen,
+        Role::ParamClose,
+        Role::FuncClose,
+        Role::ItemSep,
+        Role::ItemClose,
+        Role::CallClose,
+    ];
+    // Cut as the format reads it: `>>` inside `<<END>>` is not `>>`.
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < after.len() {
+        match marker_at(&after[at..], markers) {
+            Some((role, m)) => {
+                found.push(role);
+                at += m.len();
+            }
+            None => at += after[at..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    let mut absent = Vec::new();
+    for role in IN_A_CALL.into_iter().filter(|&r| r != opener) {
+        let first = markers.iter().find(|(r, _)| *r == role);
+        if let Some((_, spelling)) = first.filter(|_| !found.contains(&role)) {
+            absent.push(format!("`{spelling}` ({role})"));
+        }
+    }
+    absent
 }
 
 /// The marker of `markers` at the start of `s`, the longest.
