@@ -175,7 +175,7 @@ fn check_says_where_a_bad_sample_was_not_read_as_the_reference_shows() {
     let output = check("examples/formats/made_up.toml", sample.to_str().unwrap());
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     let stdout = String::from_utf8(output.stdout).unwrap();
-    let shown = shown_after("(`<<CALL get_weather {\"city\": \"Paris\"}<<END>>`, no `>>`):");
+    let shown = shown_after("(`<<CALL get_weather {\"city\": \"Paris\"}<<END>>`):");
     assert_eq!(
         stdout,
         shown.replacen("sample.txt", sample.to_str().unwrap(), 1)
