@@ -152,7 +152,7 @@ fn format_file_errors_name_the_line_and_the_rule() {
         ),
         (
             "name = \"a\"\nbase = \"qwen3_coder\"\n[grammar]\ncall_confirmed_by = [\"arguments_open\"]\n",
-            3,
+            4,
             "the grammar's roles are spelled",
         ),
         (
@@ -340,5 +340,134 @@ fn a_marker_suffix_respells_every_marker() {
     assert!(
         written.contains("call_open = \"<tool_calls>\""),
         "{written}"
+    );
+}
+
+/// The reference's worked example: a made-up model's file, from nothing,
+/// reads the sample the reference shows; the file is the one it shows.
+#[test]
+fn the_references_made_up_model_reads_its_calls() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let file = std::fs::read_to_string(format!("{root}/examples/formats/made_up.toml")).unwrap();
+    let sample = std::fs::read_to_string(format!("{root}/examples/formats/made_up.txt")).unwrap();
+    assert!(
+        reference().contains(&format!("```toml\n{file}```")),
+        "docs/custom-formats.md shows examples/formats/made_up.toml"
+    );
+    let message = parse(Format::from_toml(&file).unwrap(), &sample);
+    assert_eq!(message.tool_calls.len(), 1, "{message:?}");
+    assert_eq!(message.tool_calls[0].name, "get_weather");
+    assert_eq!(message.tool_calls[0].arguments, r#"{"city": "Paris"}"#);
+    assert!(message.diagnostics.is_empty(), "{message:?}");
+}
+
+const MADE_UP: &str = "name = \"made_up\"\n\n[markers]\ncall_open = \"<<CALL \"\n\
+                       arguments_open = \">>\"\ncall_close = \"<<END>>\"\n\n\
+                       [json]\narguments_after_name = true\n";
+
+/// `call_confirmed_by = []` is what leaving it out is: the marker that
+/// ends the name confirms the call, in JSON and in marked-up layouts.
+#[test]
+fn an_empty_call_confirmed_by_makes_the_names_end_enough() {
+    let sample = "Sure.<<CALL get_weather>>{\"city\": \"Paris\"}<<END>>";
+    for file in [
+        MADE_UP.to_owned(),
+        format!("{MADE_UP}\n[grammar]\ncall_confirmed_by = []\n"),
+    ] {
+        let message = parse(Format::from_toml(&file).unwrap(), sample);
+        assert_eq!(message.content.as_deref(), Some("Sure."), "{file}");
+        assert_eq!(message.tool_calls[0].name, "get_weather", "{file}");
+        assert_eq!(message.tool_calls[0].arguments, r#"{"city": "Paris"}"#);
+    }
+    // Marked up, names ending at a marker: the parameter opener ends the
+    // name and confirms the call; a function closer, a call with none.
+    let marked = "name = \"marked\"\n[markers]\ncall_open = \"[c]\"\ncall_close = \"[/c]\"\n\
+                  parameter_open = \"<k>\"\nkey_close = \"</k>\"\nparameter_close = \"</v>\"\n\
+                  [grammar]\ncall_confirmed_by = []\n";
+    let message = parse(
+        Format::from_toml(marked).unwrap(),
+        "[c]f<k>a</k>1</v>[/c] [c]g[/c]",
+    );
+    let calls: Vec<(&str, &str)> = message
+        .tool_calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.arguments.as_str()))
+        .collect();
+    assert_eq!(calls, [("f", r#"{"a": "1"}"#), ("g", "{}")]);
+}
+
+/// What cannot work is refused, on the line that holds the spelling or
+/// key, with the rule named.
+#[test]
+fn format_files_that_could_read_nothing_are_refused_on_their_line() {
+    let shared = MADE_UP.replace("arguments_open = \">>\"", "arguments_open = \"<<END>>\"");
+    let error = Format::from_toml(&shared).unwrap_err();
+    assert_eq!(error.rule(), "one spelling has one role");
+    assert_eq!(error.line(), Some(6), "{error}");
+    assert_eq!(
+        error.to_string(),
+        "line 6: \"<<END>>\" spells both call_close and arguments_open; give each role a \
+         spelling of its own (rule: one spelling has one role)"
+    );
+    // A misspelling that is another role's marker.
+    let error = Format::from_toml(
+        "name = \"a\"\nbase = \"qwen3_coder\"\n[misspellings]\nfunction_open = \"</function>\"\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        (error.rule(), error.line()),
+        ("one spelling has one role", Some(4)),
+        "{error}"
+    );
+    // The marker written last is the one blamed: `<` on line 5 makes
+    // `<<CALL ` (line 4) unreadable.
+    let prefix = MADE_UP.replace("arguments_open = \">>\"", "arguments_open = \"<\"");
+    let error = Format::from_toml(&prefix).unwrap_err();
+    assert_eq!(
+        (error.rule(), error.line()),
+        ("no marker is the start of another", Some(5)),
+        "{error}"
+    );
+    // Bare functions that no marker could confirm.
+    let error = Format::from_toml(
+        "name = \"a\"\nbase = \"qwen3_coder\"\n[grammar]\nbare_confirmed_by = []\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        (error.rule(), error.line()),
+        ("every way to open a call can be confirmed", Some(4)),
+        "{error}"
+    );
+    let error = Format::from_toml(
+        "name = \"a\"\nbase = \"glm45\"\n[markers]\nfunction_open = \"<f>\"\n\
+         [recoveries]\nbare_function = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        (error.rule(), error.line()),
+        ("every way to open a call can be confirmed", Some(6)),
+        "{error}"
+    );
+    // A role the grammar names but nothing spells: the key that names it.
+    let error = Format::from_toml(
+        "name = \"a\"\nbase = \"qwen3_coder\"\n[grammar]\nparameter_open_at_line_start = true\n\
+         bare_confirmed_by = [\"item_close\"]\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        (error.rule(), error.line()),
+        ("the grammar's roles are spelled", Some(5)),
+        "{error}"
+    );
+    // JSON after a name with no `arguments_open`: the setting's line.
+    let error = Format::from_toml(
+        "name = \"a\"\n[markers]\ncall_open = \"<c>\"\ncall_close = \"</c>\"\n[json]\n\
+         arguments_after_name = true\n",
+    )
+    .unwrap_err();
+    assert_eq!(
+        (error.rule(), error.line()),
+        ("the layout's roles are spelled", Some(6)),
+        "{error}"
     );
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use toolcall_stream::Format;
+use toolcall_stream::{Format, Role};
 
 /// Reads the format file at `path`; errors name the file, the line and
 /// the rule broken.
@@ -112,4 +112,209 @@ impl Custom {
 /// built-in formats.
 fn normal(name: &str) -> String {
     name.to_ascii_lowercase().replace('-', "_")
+}
+
+/// `toolcall format-file --check FILE SAMPLE`: reads SAMPLE with the format
+/// FILE describes and says what came of it: the calls, the diagnostics, and
+/// each opener of the format that was returned as content, with the
+/// markers and text that followed it, as the format spells them. The
+/// report, and whether every opener began a call.
+pub fn check(file: &Path, sample: &Path) -> Result<(String, bool), String> {
+    let format = read(file)?;
+    let text = std::fs::read_to_string(sample)
+        .map_err(|e| format!("cannot read sample {}: {e}", sample.display()))?;
+    Ok(check_text(format, &text, &sample.display().to_string()))
+}
+
+fn check_text(format: Format, text: &str, sample: &str) -> (String, bool) {
+    use std::fmt::Write as _;
+    let message = toolcall_stream::parse(format, text);
+    let mut out = String::new();
+    let calls = message.tool_calls.len();
+    let _ = writeln!(
+        out,
+        "{sample}: read as {}: {calls} call{}, {} diagnostic{}",
+        format.name(),
+        plural(calls),
+        message.diagnostics.len(),
+        plural(message.diagnostics.len())
+    );
+    for call in &message.tool_calls {
+        let end = if call.complete { "" } else { " (incomplete)" };
+        let _ = writeln!(
+            out,
+            "call {}: {} {}{end}",
+            call.index, call.name, call.arguments
+        );
+    }
+    for diagnostic in &message.diagnostics {
+        let _ = writeln!(
+            out,
+            "diagnostic at bytes {}: {}: {}",
+            diagnostic.span, diagnostic.kind, diagnostic.message
+        );
+    }
+    let markers: Vec<(Role, &str)> = format.markers().collect();
+    let content = message.content.as_deref().unwrap_or("");
+    let mut unread = 0;
+    let mut searched = 0;
+    for (at, role, opener) in openers(content, &markers) {
+        unread += 1;
+        // Where in the sample: the opener and the content after it, found
+        // from where the last one was.
+        let stretch = stretch_after(content, at, &markers);
+        let place = text[searched..].find(stretch).map(|k| searched + k);
+        if let Some(k) = place {
+            searched = k + opener.len();
+        }
+        let place = place.map_or("in the content".to_owned(), |k| format!("byte {k}"));
+        let _ = writeln!(
+            out,
+            "{place}: `{opener}` ({role}) began no call: it and what follows are content. \
+             As the format reads them: {}",
+            pieces(stretch, &markers).join(", ")
+        );
+        let absent = absent_after(&stretch[opener.len()..], role, &markers);
+        if !absent.is_empty() {
+            let _ = writeln!(
+                out,
+                "  of the markers a call is written with, none of these came after it: {}",
+                absent.join(", ")
+            );
+        }
+    }
+    if unread > 0 {
+        let _ = writeln!(
+            out,
+            "the format read {unread} opener{} as content: compare what follows each with \
+             what the format's keys say (docs/custom-formats.md)",
+            plural(unread)
+        );
+    } else if calls == 0 {
+        let _ = writeln!(out, "no opener of the format is in the sample");
+    }
+    (out, unread == 0)
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}
+
+/// Markers that open something a call may be in.
+fn is_opener(role: Role) -> bool {
+    matches!(
+        role,
+        Role::CallOpen | Role::FuncOpen | Role::ItemOpen | Role::HeadOpen
+    )
+}
+
+/// The roles a call is written with after its opener (as far as the
+/// format spells them) that `after` holds no spelling of, each by its
+/// first spelling: a fact about the sample, for the reader to weigh.
+fn absent_after(after: &str, opener: Role, markers: &[(Role, &str)]) -> Vec<String> {
+    const IN_A_CALL: [Role; 11] = [
+        Role::FuncOpen,
+        Role::IdOpen,
+        Role::ArgsOpen,
+        Role::ParamOpen,
+        Role::KeyClose,
+        Role::ValueOpen,
+        Role::ParamClose,
+        Role::FuncClose,
+        Role::ItemSep,
+        Role::ItemClose,
+        Role::CallClose,
+    ];
+    // Cut as the format reads it: `>>` inside `<<END>>` is not `>>`.
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < after.len() {
+        match marker_at(&after[at..], markers) {
+            Some((role, m)) => {
+                found.push(role);
+                at += m.len();
+            }
+            None => at += after[at..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    let mut absent = Vec::new();
+    for role in IN_A_CALL.into_iter().filter(|&r| r != opener) {
+        let first = markers.iter().find(|(r, _)| *r == role);
+        if let Some((_, spelling)) = first.filter(|_| !found.contains(&role)) {
+            absent.push(format!("`{spelling}` ({role})"));
+        }
+    }
+    absent
+}
+
+/// The marker of `markers` at the start of `s`, the longest.
+fn marker_at<'m>(s: &str, markers: &[(Role, &'m str)]) -> Option<(Role, &'m str)> {
+    markers
+        .iter()
+        .filter(|(_, m)| s.starts_with(m))
+        .max_by_key(|(_, m)| m.len())
+        .copied()
+}
+
+/// Each opener in `content`: its offset, role and spelling.
+fn openers<'m>(content: &str, markers: &[(Role, &'m str)]) -> Vec<(usize, Role, &'m str)> {
+    let mut found = Vec::new();
+    let mut at = 0;
+    while at < content.len() {
+        match marker_at(&content[at..], markers) {
+            Some((role, m)) if is_opener(role) => {
+                found.push((at, role, m));
+                at += m.len();
+            }
+            Some((_, m)) => at += m.len(),
+            None => at += content[at..].chars().next().map_or(1, char::len_utf8),
+        }
+    }
+    found
+}
+
+/// The content from the opener at `at` up to the next opener (at most a
+/// few hundred bytes).
+fn stretch_after<'c>(content: &'c str, at: usize, markers: &[(Role, &str)]) -> &'c str {
+    let first = marker_at(&content[at..], markers).map_or(1, |(_, m)| m.len());
+    let next = openers(&content[at + first..], markers)
+        .first()
+        .map_or(content.len(), |(k, _, _)| at + first + k);
+    let mut end = next.min(at + 400);
+    while !content.is_char_boundary(end) {
+        end -= 1;
+    }
+    &content[at..end]
+}
+
+/// `s` as the format's markers cut it: each marker with its role, and the
+/// text between.
+fn pieces(s: &str, markers: &[(Role, &str)]) -> Vec<String> {
+    let mut pieces = Vec::new();
+    let mut text = String::new();
+    let mut at = 0;
+    while at < s.len() {
+        if let Some((role, m)) = marker_at(&s[at..], markers) {
+            if !text.is_empty() {
+                pieces.push(format!("text {:?}", std::mem::take(&mut text)));
+            }
+            pieces.push(format!("`{m}` ({role})"));
+            at += m.len();
+        } else {
+            let c = s[at..].chars().next().unwrap_or(' ');
+            text.push(c);
+            at += c.len_utf8();
+        }
+    }
+    if !text.is_empty() {
+        pieces.push(format!("text {text:?}"));
+    }
+    if pieces.len() == 1 {
+        pieces.push("then the end of the sample".to_owned());
+    }
+    pieces
 }

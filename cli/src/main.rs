@@ -68,10 +68,19 @@ enum Command {
     /// Print a built-in format's description as a format file, to start a
     /// format of one's own from (`--format-file`; docs/custom-formats.md):
     /// `toolcall format-file qwen3_coder > mine.toml`.
+    ///
+    /// With `--check FILE SAMPLE`: read SAMPLE (a model's output) with the
+    /// format FILE describes and print the calls, the diagnostics, and each
+    /// opener of the format that began no call, with what followed it as
+    /// the format's markers cut it. Exit code 1 when an opener began no
+    /// call, 2 when FILE is refused (its line and rule named).
     FormatFile {
         /// The built-in format to write.
-        #[arg(value_parser = FormatParser)]
-        format: Format,
+        #[arg(value_parser = FormatParser, required_unless_present = "check")]
+        format: Option<Format>,
+        /// Check a format file against a sample output instead.
+        #[arg(long, num_args = 2, value_names = ["FILE", "SAMPLE"], conflicts_with = "format")]
+        check: Option<Vec<PathBuf>>,
     },
 }
 
@@ -312,6 +321,22 @@ fn write_format_file(format: Format) -> Result<(), Fatal> {
         .map_err(|e| Fatal(format!("cannot write: {e}")))
 }
 
+/// `toolcall format-file --check FILE SAMPLE`: exit code 1 when an opener
+/// of the format began no call.
+fn check_format_file(paths: &[PathBuf]) -> Result<(), Fatal> {
+    let [file, sample] = paths else {
+        return Err(Fatal("--check takes a format file and a sample".to_owned()));
+    };
+    let (report, every_opener_read) = format_file::check(file, sample).map_err(Fatal)?;
+    print!("{report}");
+    let _ = io::stdout().flush();
+    if every_opener_read {
+        Ok(())
+    } else {
+        std::process::exit(1)
+    }
+}
+
 /// A failure worth exit code 2: bad input or options.
 struct Fatal(String);
 
@@ -331,7 +356,10 @@ fn main() -> ExitCode {
             lean,
         ),
         Command::Proxy(args) => proxy::run(&args).map_err(Fatal),
-        Command::FormatFile { format } => write_format_file(format),
+        Command::FormatFile {
+            check: Some(paths), ..
+        } => check_format_file(&paths),
+        Command::FormatFile { format, .. } => write_format_file(format.unwrap_or(Format::Auto)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -131,3 +131,71 @@ fn format_file_and_format_are_one_or_the_other() {
     let output = toolcall(&["format-file", "auto"]);
     assert_eq!(output.status.code(), Some(2));
 }
+
+/// `toolcall format-file --check FILE SAMPLE`, run from the repository
+/// root as docs/custom-formats.md runs it.
+fn check(file: &str, sample: &str) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_toolcall"))
+        .current_dir(repo_root())
+        .args(["format-file", "--check", file, sample])
+        .output()
+        .unwrap()
+}
+
+/// The `text` block that follows `after` in docs/custom-formats.md.
+fn shown_after(after: &str) -> String {
+    let doc = std::fs::read_to_string(repo_root().join("docs/custom-formats.md")).unwrap();
+    let rest = &doc[doc.find(after).expect(after) + after.len()..];
+    let block = &rest[rest.find("```text\n").unwrap() + 8..];
+    block[..block.find("```").unwrap()].to_owned()
+}
+
+#[test]
+fn check_prints_the_calls_of_a_good_sample_as_the_reference_shows() {
+    let output = check(
+        "examples/formats/made_up.toml",
+        "examples/formats/made_up.txt",
+    );
+    assert_eq!(output.status.code(), Some(0), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    assert_eq!(
+        stdout,
+        shown_after(
+            "toolcall format-file --check examples/formats/made_up.toml examples/formats/made_up.txt"
+        )
+    );
+}
+
+#[test]
+fn check_says_where_a_bad_sample_was_not_read_as_the_reference_shows() {
+    let sample = scratch(
+        "check-sample.txt",
+        "<<CALL get_weather {\"city\": \"Paris\"}<<END>>",
+    );
+    let output = check("examples/formats/made_up.toml", sample.to_str().unwrap());
+    assert_eq!(output.status.code(), Some(1), "{output:?}");
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let shown = shown_after("(`<<CALL get_weather {\"city\": \"Paris\"}<<END>>`):");
+    assert_eq!(
+        stdout,
+        shown.replacen("sample.txt", sample.to_str().unwrap(), 1)
+    );
+    assert!(stdout.contains("byte 0: `<<CALL ` (call_open) began no call"));
+}
+
+#[test]
+fn check_refuses_a_file_that_breaks_a_rule_naming_its_line() {
+    let file = scratch(
+        "check-shared.toml",
+        "name = \"made_up\"\n[markers]\ncall_open = \"<<CALL \"\narguments_open = \"<<END>>\"\n\
+         call_close = \"<<END>>\"\n[json]\narguments_after_name = true\n",
+    );
+    let output = check(file.to_str().unwrap(), "examples/formats/made_up.txt");
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(
+        stderr.contains("line 5: \"<<END>>\" spells both call_close and arguments_open")
+            && stderr.contains("(rule: one spelling has one role)"),
+        "{stderr}"
+    );
+}

@@ -542,10 +542,7 @@ impl Engine {
             },
             // Only names that end at a marker get here.
             State::FuncName => {
-                let confirmed_by = match self.hold.opening {
-                    Opening::Bare => desc.bare_confirmed_by,
-                    _ => desc.call_confirmed_by,
-                };
+                let bare = self.hold.opening == Opening::Bare;
                 if role == Role::CallClose && self.name.is_blank() {
                     return self.close_preamble(text, sink);
                 }
@@ -582,7 +579,7 @@ impl Engine {
                     }
                     return;
                 }
-                if confirmed_by.contains(&role) {
+                if desc.confirms_call(bare, role) {
                     self.func_name_done(Some(role), sink);
                 } else {
                     self.reject_opening(sink);
@@ -590,11 +587,7 @@ impl Engine {
                 self.marker_read_again(role, text, sink);
             }
             State::Confirming => {
-                let confirmed_by = match self.hold.opening {
-                    Opening::Bare => desc.bare_confirmed_by,
-                    _ => desc.call_confirmed_by,
-                };
-                if confirmed_by.contains(&role) {
+                if desc.confirms_call(self.hold.opening == Opening::Bare, role) {
                     if self.hold.opening == Opening::Bare {
                         self.report_bare_call(sink);
                     }

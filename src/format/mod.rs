@@ -608,9 +608,12 @@ pub(crate) struct Description {
     /// lines of its own; GLM's values are verbatim).
     pub strip_one_newline: bool,
     /// Markers that, after a function name and whitespace, show that a
-    /// call really began. Empty: the name's end is enough.
+    /// call really began. Empty: the name's end is enough (a byte, a line
+    /// end, or a marker that may end a name: see
+    /// [`confirms_call`](Description::confirms_call)).
     pub call_confirmed_by: &'static [Role],
-    /// The same for a function opened without the wrapper.
+    /// The same for a function opened without the wrapper; empty: no such
+    /// function is a call (an opener alone is too little to go on).
     pub bare_confirmed_by: &'static [Role],
     /// Which markers may follow a closer found inside a value for the
     /// closer to end it (`lookahead` value termination); anything else
@@ -765,6 +768,30 @@ impl Description {
 impl Description {
     pub(crate) fn has(&self, role: Role) -> bool {
         self.markers.iter().any(|(r, _)| *r == role)
+    }
+
+    /// Whether `role`, met right after a function name (or after it and
+    /// whitespace), shows that a call began: a marker its confirmation
+    /// list holds. An empty `call_confirmed_by` makes the name's end
+    /// enough: where names end at a marker, the markers the layout may
+    /// write after a name (`ArgsOpen` before JSON arguments; else a
+    /// parameter, the function's or the wrapper's closer).
+    pub(crate) fn confirms_call(&self, bare: bool, role: Role) -> bool {
+        let listed = if bare {
+            self.bare_confirmed_by
+        } else {
+            self.call_confirmed_by
+        };
+        if bare || !listed.is_empty() {
+            return listed.contains(&role);
+        }
+        match self.json {
+            Some(json) if json.args_after_name => role == Role::ArgsOpen,
+            _ => matches!(
+                role,
+                Role::ParamOpen | Role::ParamsOpen | Role::FuncClose | Role::CallClose
+            ),
+        }
     }
 
     /// Whether `next` may follow `closer` inside a value for the closer to

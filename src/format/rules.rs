@@ -216,6 +216,13 @@ impl Shape<'_> {
                 return Err(DescriptionError::UnspelledRole(role));
             }
         }
+        // Two roles in one spelling: the engine could read it as only one
+        // of them, and the other role would never be seen.
+        for (i, &(first, a)) in all.iter().enumerate() {
+            if let Some(&(second, _)) = all[i + 1..].iter().find(|&&(r, b)| b == a && r != first) {
+                return Err(DescriptionError::SharedSpelling(a.into(), first, second));
+            }
+        }
         for &(_, a) in &all {
             for &(_, b) in &all {
                 if a != b && b.starts_with(a) {
@@ -311,6 +318,16 @@ impl Shape<'_> {
                 return Err(DescriptionError::UnspelledRole(role));
             }
         }
+        // A function opened without the wrapper is a call only once a
+        // marker of `bare_confirmed_by` follows its name (or JSON arguments
+        // open in its attribute): with none listed, the recovery (or the
+        // unwrapped layout) would never read a call.
+        if (self.recoveries.bare_function || self.unwrapped_functions)
+            && self.bare_confirmed_by.is_empty()
+            && !self.json_value_attribute
+        {
+            return Err(DescriptionError::BareNeverConfirmed);
+        }
         if self.json_value_attribute && !self.quoted_names {
             return Err(DescriptionError::AttributeWithoutQuotedNames);
         }
@@ -402,6 +419,13 @@ pub enum DescriptionError {
     /// A header recipient is empty, or listed twice (as reasoning and as
     /// content, or twice in one list).
     HeaderRecipient(String),
+    /// One spelling is given to two roles (markers, or a misspelling and a
+    /// marker): the marker could be read as only one of them.
+    SharedSpelling(String, Role, Role),
+    /// Functions may open without the wrapper (`bare_function`,
+    /// `unwrapped_functions`), but `bare_confirmed_by` lists no marker:
+    /// such a function could never be confirmed as a call.
+    BareNeverConfirmed,
 }
 
 impl DescriptionError {
@@ -430,6 +454,8 @@ impl DescriptionError {
             DescriptionError::HeaderRecipient(_) => {
                 "a header recipient is not empty and is listed once"
             }
+            DescriptionError::SharedSpelling(..) => "one spelling has one role",
+            DescriptionError::BareNeverConfirmed => "every way to open a call can be confirmed",
         }
     }
 }
@@ -477,6 +503,15 @@ impl fmt::Display for DescriptionError {
             DescriptionError::HeaderRecipient(recipient) => write!(
                 f,
                 "header recipient {recipient:?} is empty or listed more than once"
+            ),
+            DescriptionError::SharedSpelling(text, first, second) => write!(
+                f,
+                "{text:?} spells both {first} and {second}; give each role a spelling of its own"
+            ),
+            DescriptionError::BareNeverConfirmed => f.write_str(
+                "functions may open without the wrapper, but bare_confirmed_by lists no marker \
+                 that could confirm such a call (the markers that follow a function's name: \
+                 parameter_open, function_close, arguments_open)",
             ),
         }
     }

@@ -23,7 +23,7 @@ struct File {
     base: Option<Spanned<String>>,
     marker_suffix: Option<String>,
     markers: Option<Spanned<BTreeMap<Spanned<RoleKey>, Spanned<Spellings>>>>,
-    misspellings: Option<BTreeMap<RoleKey, Spellings>>,
+    misspellings: Option<BTreeMap<RoleKey, Spanned<Spellings>>>,
     names: Option<Names>,
     values: Option<Values>,
     grammar: Option<Spanned<Grammar>>,
@@ -54,18 +54,18 @@ struct Values {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Grammar {
-    call_confirmed_by: Option<Vec<RoleKey>>,
-    bare_confirmed_by: Option<Vec<RoleKey>>,
+    call_confirmed_by: Option<Spanned<Vec<RoleKey>>>,
+    bare_confirmed_by: Option<Spanned<Vec<RoleKey>>>,
     parameter_open_at_line_start: Option<bool>,
     item_type: Option<String>,
-    unwrapped_functions: Option<bool>,
-    follows: Option<BTreeMap<RoleKey, Vec<RoleKey>>>,
+    unwrapped_functions: Option<Spanned<bool>>,
+    follows: Option<BTreeMap<RoleKey, Spanned<Vec<RoleKey>>>>,
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Recoveries {
-    bare_function: Option<bool>,
+    bare_function: Option<Spanned<bool>>,
     equals_in_parameter_name: Option<bool>,
     value_after_empty_close: Option<bool>,
     value_without_open: Option<bool>,
@@ -75,7 +75,7 @@ struct Recoveries {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Json {
-    arguments_after_name: Option<bool>,
+    arguments_after_name: Option<Spanned<bool>>,
     call_type: Option<String>,
     call_type_optional: Option<bool>,
     fenced: Option<bool>,
@@ -92,7 +92,7 @@ struct Json {
     body_or_name: Option<bool>,
     nested_body_keys: Option<Vec<String>>,
     syntax: Option<Spanned<String>>,
-    string_delimiter: Option<String>,
+    string_delimiter: Option<Spanned<String>>,
     elements: Option<Elements>,
     body: Option<Spanned<Body>>,
     id_in_name: Option<IdInName>,
@@ -295,10 +295,21 @@ struct Places<'a> {
     aliases: Vec<(String, usize)>,
     base: Option<usize>,
     markers: Option<usize>,
-    /// Each spelling from the file, with its role and place.
+    /// Each spelling from the file (markers, then misspellings), with its
+    /// role and place.
     spellings: Vec<(Role, String, usize)>,
+    /// Each misspelling's role and place.
+    misspelled: Vec<(Role, usize)>,
     grammar: Option<usize>,
-    name_ends: Vec<usize>,
+    /// Each role the grammar's keys name, with the place of the key.
+    grammar_roles: Vec<(Role, usize)>,
+    /// Where functions are said to open without the wrapper
+    /// (`bare_function`, `unwrapped_functions`), and `bare_confirmed_by`.
+    bare: Vec<usize>,
+    /// Each name end given, with the byte it ends at (if one).
+    name_ends: Vec<(Option<u8>, usize)>,
+    arguments_after_name: Option<usize>,
+    string_delimiter: Option<usize>,
     json_attribute: Option<usize>,
     body: Option<usize>,
     id_before_name: Option<usize>,
@@ -319,6 +330,15 @@ impl Places<'_> {
                 .find(|(_, t, _)| t == text)
                 .map(|(_, _, at)| *at)
         };
+        // The last place that spells `text`: a spelling given twice is
+        // blamed where it is given again.
+        let spelled_again = |text: &str| {
+            self.spellings
+                .iter()
+                .filter(|(_, t, _)| t == text)
+                .map(|(_, _, at)| *at)
+                .max()
+        };
         let role = |wanted: Role| {
             self.spellings
                 .iter()
@@ -334,19 +354,43 @@ impl Places<'_> {
                 .map(|(_, at)| *at)
                 .or(Some(self.name)),
             DescriptionError::EmptyMarker(r) => role(*r),
+            // The later of the two in the file: the one that breaks what
+            // the file (or the base) already said.
             DescriptionError::Prefix(a, b) | DescriptionError::Contains(a, b) => {
-                spelled(b).or_else(|| spelled(a)).or(self.base)
+                spelled(a).max(spelled(b)).or(self.base)
             }
             // Only an id before the name needs `id_open`.
             DescriptionError::MissingRole(Role::IdOpen) => self.id_before_name.or(from_base),
-            DescriptionError::MissingRole(_) => from_base,
-            DescriptionError::UnspelledRole(_) => self.grammar.or(from_base),
-            DescriptionError::NameEndStartsMarker(_) | DescriptionError::NameEndNotAscii(_) => {
-                self.name_ends.first().copied().or(self.base)
+            // JSON after a name is what needs `arguments_open`.
+            DescriptionError::MissingRole(Role::ArgsOpen) => {
+                self.arguments_after_name.or(from_base)
             }
+            DescriptionError::MissingRole(_) => from_base,
+            DescriptionError::UnspelledRole(r) => self
+                .grammar_roles
+                .iter()
+                .chain(&self.misspelled)
+                .find(|(role, _)| role == r)
+                .map(|(_, at)| *at)
+                .or(self.grammar)
+                .or(from_base),
+            DescriptionError::NameEndStartsMarker(b) | DescriptionError::NameEndNotAscii(b) => self
+                .name_ends
+                .iter()
+                .find(|(end, _)| *end == Some(*b))
+                .map(|(_, at)| *at)
+                .or(self.base),
             DescriptionError::AttributeWithoutQuotedNames => self.json_attribute,
             DescriptionError::EmptyKeys(_) => self.body.or(self.base),
-            DescriptionError::StringDelimiter(_) | DescriptionError::MisspelledRole(_) => self.base,
+            DescriptionError::StringDelimiter(_) => self.string_delimiter.or(self.base),
+            DescriptionError::MisspelledRole(r) => self
+                .misspelled
+                .iter()
+                .find(|(role, _)| role == r)
+                .map(|(_, at)| *at)
+                .or(self.base),
+            DescriptionError::SharedSpelling(text, ..) => spelled_again(text).or(self.base),
+            DescriptionError::BareNeverConfirmed => self.bare.last().copied().or(self.base),
             DescriptionError::IdBeforeName(_) => self.id_before_name.or(self.base),
             DescriptionError::HeaderRecipient(_) => self.headers.or(self.base),
         }
@@ -395,6 +439,14 @@ fn one_byte(text: &str, value: &Spanned<String>, what: &str) -> Result<u8, Forma
             Some(value.span()),
             format!("{what} is one ASCII character"),
         )),
+    }
+}
+
+/// The byte a name ends at, if it ends at one.
+fn end_byte(end: NameEnd) -> Option<u8> {
+    match end {
+        NameEnd::Byte(b) => Some(b),
+        NameEnd::Marker { .. } => None,
     }
 }
 
@@ -447,8 +499,13 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         base: file.base.as_ref().map(|b| b.span().start),
         markers: file.markers.as_ref().map(|m| m.span().start),
         spellings: Vec::new(),
+        misspelled: Vec::new(),
         grammar: file.grammar.as_ref().map(|g| g.span().start),
+        grammar_roles: Vec::new(),
+        bare: Vec::new(),
         name_ends: Vec::new(),
+        arguments_after_name: None,
+        string_delimiter: None,
         json_attribute: None,
         body: None,
         id_before_name: None,
@@ -490,17 +547,25 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             .extend(texts.iter().map(|t| (role, t.clone(), at)));
         b = b.markers(role, texts);
     }
-    for (RoleKey(role), Spellings(texts)) in file.misspellings.unwrap_or_default() {
+    for (RoleKey(role), spellings) in file.misspellings.unwrap_or_default() {
+        let at = spellings.span().start;
+        let Spellings(texts) = spellings.into_inner();
+        places.misspelled.push((role, at));
+        places
+            .spellings
+            .extend(texts.iter().map(|t| (role, t.clone(), at)));
         b = b.misspellings(role, texts);
     }
     if let Some(names) = file.names {
         if let Some(end) = &names.function_end {
-            places.name_ends.push(end.span().start);
-            b = b.function_name_end(name_end(text, end)?);
+            let end_at = name_end(text, end)?;
+            places.name_ends.push((end_byte(end_at), end.span().start));
+            b = b.function_name_end(end_at);
         }
         if let Some(end) = &names.parameter_end {
-            places.name_ends.push(end.span().start);
-            b = b.parameter_name_end(name_end(text, end)?);
+            let end_at = name_end(text, end)?;
+            places.name_ends.push((end_byte(end_at), end.span().start));
+            b = b.parameter_name_end(end_at);
         }
         if let Some(quoted) = names.quoted {
             b = b.quoted_names(quoted);
@@ -533,10 +598,17 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
     }
     if let Some(grammar) = file.grammar.map(Spanned::into_inner) {
         if let Some(keys) = grammar.call_confirmed_by {
-            b = b.call_confirmed_by(roles(keys));
+            let at = keys.span().start;
+            let keys = roles(keys.into_inner());
+            places.grammar_roles.extend(keys.iter().map(|&r| (r, at)));
+            b = b.call_confirmed_by(keys);
         }
         if let Some(keys) = grammar.bare_confirmed_by {
-            b = b.bare_confirmed_by(roles(keys));
+            let at = keys.span().start;
+            let keys = roles(keys.into_inner());
+            places.grammar_roles.extend(keys.iter().map(|&r| (r, at)));
+            places.bare.push(at);
+            b = b.bare_confirmed_by(keys);
         }
         if let Some(only) = grammar.parameter_open_at_line_start {
             b = b.parameter_open_at_line_start(only);
@@ -545,15 +617,29 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             b = b.item_type(word);
         }
         if let Some(on) = grammar.unwrapped_functions {
-            b = b.unwrapped_functions(on);
+            places.bare.push(on.span().start);
+            b = b.unwrapped_functions(on.into_inner());
         }
         for (RoleKey(closer), next) in grammar.follows.unwrap_or_default() {
-            b = b.follows(closer, roles(next));
+            let at = next.span().start;
+            let next = roles(next.into_inner());
+            places.grammar_roles.extend(
+                std::iter::once(closer)
+                    .chain(next.iter().copied())
+                    .map(|r| (r, at)),
+            );
+            b = b.follows(closer, next);
         }
     }
     if let Some(r) = file.recoveries {
+        if let Some(on) = &r.bare_function {
+            places.bare.push(on.span().start);
+        }
         for (recovery, on) in [
-            (Recovery::BareFunction, r.bare_function),
+            (
+                Recovery::BareFunction,
+                r.bare_function.map(Spanned::into_inner),
+            ),
             (Recovery::EqualsInParameterName, r.equals_in_parameter_name),
             (Recovery::ValueAfterEmptyClose, r.value_after_empty_close),
             (Recovery::ValueWithoutOpen, r.value_without_open),
@@ -587,8 +673,11 @@ fn json_settings(
     places: &mut Places<'_>,
 ) -> Result<FormatBuilder, FormatFileError> {
     b = b.json_settings_touched();
-    if json.arguments_after_name == Some(true) {
-        b = b.json_arguments_after_name();
+    if let Some(on) = &json.arguments_after_name {
+        places.arguments_after_name = Some(on.span().start);
+        if *on.get_ref() {
+            b = b.json_arguments_after_name();
+        }
     }
     if let Some(word) = json.call_type {
         b = b.json_call_type(word);
@@ -677,7 +766,11 @@ fn json_settings(
             "[json.elements] is only for syntax \"elements\"".to_owned(),
         ));
     } else if let Some(syntax) = &json.syntax {
-        let call_syntax = match (syntax.get_ref().as_str(), json.string_delimiter) {
+        if let Some(delimiter) = &json.string_delimiter {
+            places.string_delimiter = Some(delimiter.span().start);
+        }
+        let delimiter = json.string_delimiter.map(Spanned::into_inner);
+        let call_syntax = match (syntax.get_ref().as_str(), delimiter) {
             ("json", None) => CallSyntax::Json,
             ("python", None) => CallSyntax::Python,
             ("python_literal", None) => CallSyntax::PythonLiteral,
