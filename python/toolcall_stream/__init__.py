@@ -37,7 +37,8 @@ from ._events import (
     ToolCallEnd,
     ToolCallStart,
 )
-from ._native import StreamFinishedError, __version__
+from ._native import StreamFinishedError
+from ._native import __version__ as __version__
 from ._parser import Parser, format_for_model, formats, parse
 
 __all__ = [
@@ -59,5 +60,4 @@ __all__ = [
     "Span",
     "ToolCall",
     "Message",
-    "__version__",
 ]
