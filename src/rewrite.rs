@@ -13,7 +13,7 @@ use crate::openai::{
     write_sse_data, ChatCompletionChunk, ChunkChoice, ChunkEncoder, CompletionMeta, Delta,
     FinishReason, ToolCallDelta,
 };
-use crate::{DiagnosticKind, Parser, ParserBuilder};
+use crate::{Diagnostic, DiagnosticKind, Parser, ParserBuilder};
 
 mod chunks;
 mod completion;
@@ -122,8 +122,10 @@ struct ChoiceState {
     finished: bool,
     /// Complete calls this choice made.
     calls: usize,
-    /// Diagnostics since [`Rewriter::drain_diagnostics`] last took them.
-    diagnostics: Vec<DiagnosticKind>,
+    /// Diagnostics since [`Rewriter::drain_diagnostics`] (or
+    /// [`drain_diagnostic_details`](Rewriter::drain_diagnostic_details))
+    /// last took them.
+    diagnostics: Vec<Diagnostic>,
 }
 
 impl std::fmt::Debug for ChoiceState {
@@ -198,6 +200,34 @@ impl Rewriter {
     /// assert_eq!(rewriter.drain_diagnostics().count(), 0);
     /// ```
     pub fn drain_diagnostics(&mut self) -> impl Iterator<Item = DiagnosticKind> + '_ {
+        self.drain_diagnostic_details().map(|d| d.kind)
+    }
+
+    /// The diagnostics since the last call, whole (the call's index, the
+    /// kind, the sentence, the span: byte offsets into the choice's own
+    /// text), choice by choice: what
+    /// [`drain_diagnostics`](Rewriter::drain_diagnostics) gives the kinds
+    /// of. Either takes them.
+    ///
+    /// ```
+    /// use toolcall_stream::openai::{ChatCompletionChunk, Rewriter};
+    /// use toolcall_stream::{DiagnosticKind, Parser};
+    ///
+    /// let text = "<tool_call>\n<function=f>\n";
+    /// let chunk: ChatCompletionChunk = serde_json::from_value(serde_json::json!({
+    ///     "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "m",
+    ///     "choices": [{"index": 0, "delta": {"content": text}, "finish_reason": "stop"}]
+    /// })).unwrap();
+    /// let mut rewriter = Rewriter::new(Parser::builder());
+    /// rewriter.push(chunk, &mut Vec::new());
+    /// let taken: Vec<_> = rewriter.drain_diagnostic_details().collect();
+    /// assert_eq!(taken.len(), 1);
+    /// assert_eq!(taken[0].kind, DiagnosticKind::Truncated);
+    /// assert_eq!((taken[0].index, taken[0].span.end), (Some(0), text.len() as u64));
+    /// assert!(!taken[0].message.is_empty());
+    /// assert_eq!(rewriter.drain_diagnostics().count(), 0);
+    /// ```
+    pub fn drain_diagnostic_details(&mut self) -> impl Iterator<Item = Diagnostic> + '_ {
         self.choices
             .iter_mut()
             .flat_map(|choice| choice.diagnostics.drain(..))
@@ -641,10 +671,20 @@ impl ChoiceState {
     }
 }
 
-fn count(event: &crate::Event<'_>, calls: &mut usize, diagnostics: &mut Vec<DiagnosticKind>) {
+fn count(event: &crate::Event<'_>, calls: &mut usize, diagnostics: &mut Vec<Diagnostic>) {
     match event {
         crate::Event::ToolCallEnd { complete: true, .. } => *calls += 1,
-        crate::Event::Diagnostic { kind, .. } => diagnostics.push(*kind),
+        crate::Event::Diagnostic {
+            index,
+            kind,
+            message,
+            span,
+        } => diagnostics.push(Diagnostic {
+            index: *index,
+            kind: *kind,
+            message: message.to_string(),
+            span: *span,
+        }),
         _ => {}
     }
 }

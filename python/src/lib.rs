@@ -18,6 +18,15 @@ mod openai;
 mod options;
 mod parser;
 
+// Raised by a stream used after its end: a `ValueError`, as Python raises
+// for a closed file, so `except ValueError` catches it too.
+pyo3::create_exception!(
+    toolcall_stream,
+    StreamFinishedError,
+    PyValueError,
+    "The stream was finished: `Parser.reset()` (or a new object) starts another."
+);
+
 /// A value error carrying the Rust error's own message.
 fn value_error(e: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(e.to_string())
@@ -68,6 +77,11 @@ fn _panic_for_tests() {
 
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    m.add(
+        "StreamFinishedError",
+        m.py().get_type::<StreamFinishedError>(),
+    )?;
     m.add_class::<parser::Parser>()?;
     m.add_class::<parser::Message>()?;
     m.add_class::<openai::ChunkStream>()?;

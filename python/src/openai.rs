@@ -3,7 +3,6 @@
 //! fixed (`Rewriter`, `rewrite_completion`). Chunks cross as dicts, or as
 //! the server-sent-event bytes a server writes.
 
-use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict, PyString};
 use toolcall_stream::openai::{
@@ -13,7 +12,12 @@ use toolcall_stream::openai::{
 use toolcall_stream::{Event, OwnedEvent, Parser};
 
 use crate::options::builder_of;
-use crate::{chunk_bytes, to_py, value_error};
+use crate::{chunk_bytes, to_py, value_error, StreamFinishedError};
+
+/// The error for a `ChunkStream` used after its end.
+fn finished_error() -> PyErr {
+    StreamFinishedError::new_err("the stream is finished: make a new ChunkStream for another")
+}
 
 /// The response's id, model and time: an OpenAI-like random id and now,
 /// unless given.
@@ -49,10 +53,7 @@ pub(crate) struct ChunkStream {
 impl ChunkStream {
     fn feed_chunks(&mut self, data: &Bound<'_, PyAny>) -> PyResult<Option<ChatCompletionChunk>> {
         let bytes = chunk_bytes(data)?;
-        let encoder = self
-            .encoder
-            .as_mut()
-            .ok_or_else(|| PyValueError::new_err("the stream is finished"))?;
+        let encoder = self.encoder.as_mut().ok_or_else(finished_error)?;
         let diagnostics = &mut self.diagnostics;
         self.parser.feed_with(&*bytes, |event| {
             if matches!(event, Event::Diagnostic { .. }) {
@@ -64,10 +65,7 @@ impl ChunkStream {
     }
 
     fn finish_chunk(&mut self, cut_off: bool) -> PyResult<ChatCompletionChunk> {
-        let mut encoder = self
-            .encoder
-            .take()
-            .ok_or_else(|| PyValueError::new_err("the stream is finished"))?;
+        let mut encoder = self.encoder.take().ok_or_else(finished_error)?;
         let diagnostics = &mut self.diagnostics;
         self.parser.finish_with(|event| {
             if matches!(event, Event::Diagnostic { .. }) {
@@ -258,21 +256,31 @@ impl Rewriter {
         self.inner.calls()
     }
 
-    /// The kinds of the diagnostics since the last call (snake_case names).
+    /// The diagnostics since the last call, as event dicts, choice by
+    /// choice.
     fn take_diagnostics(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
-        let kinds: Vec<_> = self.inner.drain_diagnostics().collect();
-        to_py(py, &kinds)
+        let taken: Vec<_> = self
+            .inner
+            .drain_diagnostic_details()
+            .map(|d| OwnedEvent::Diagnostic {
+                index: d.index,
+                kind: d.kind,
+                message: d.message,
+                span: d.span,
+            })
+            .collect();
+        crate::events::events_to_py(py, &taken)
     }
 }
 
 /// A whole upstream `chat.completion` (a dict, or its JSON text), with the
 /// tool calls in each choice's text made `tool_calls`.
 #[pyfunction]
-#[pyo3(signature = (completion, format = "qwen3_coder", tools = None, **options))]
+#[pyo3(signature = (format, completion, tools = None, **options))]
 pub(crate) fn rewrite_completion(
     py: Python<'_>,
-    completion: &Bound<'_, PyAny>,
     format: &str,
+    completion: &Bound<'_, PyAny>,
     tools: Option<&Bound<'_, PyAny>>,
     options: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Py<PyAny>> {

@@ -9,7 +9,7 @@ use crate::delta::Folded;
 use crate::events::EventList;
 use crate::openai::meta_of;
 use crate::options::builder_of;
-use crate::{chunk_bytes, to_py};
+use crate::{chunk_bytes, to_py, StreamFinishedError};
 
 /// The streaming parser: `feed` chunks as they arrive, `finish` at the end.
 #[pyclass(module = "toolcall_stream._native")]
@@ -17,6 +17,21 @@ pub(crate) struct Parser {
     inner: RustParser,
     /// Reused by `feed_delta`.
     folded: Folded,
+    /// `finish` (or `parse`) ended the stream: feeding or finishing again
+    /// raises until `reset`, where the Rust parser would ignore it.
+    finished: bool,
+}
+
+impl Parser {
+    /// The error for a stream used after its end.
+    fn check_open(&self) -> PyResult<()> {
+        if self.finished {
+            return Err(StreamFinishedError::new_err(
+                "the stream is finished: call reset() to parse another",
+            ));
+        }
+        Ok(())
+    }
 }
 
 #[pymethods]
@@ -32,12 +47,14 @@ impl Parser {
         Ok(Parser {
             inner: builder_of(py, format, tools, options)?.build(),
             folded: Folded::default(),
+            finished: false,
         })
     }
 
     /// Feeds a chunk (str or bytes; bytes may split a character) and
     /// returns the events it made, as dicts in the crate's JSON form.
     fn feed(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.check_open()?;
         let bytes = chunk_bytes(data)?;
         let mut events = EventList::new(py);
         self.inner.feed_with(&*bytes, |event| events.push(event));
@@ -46,6 +63,8 @@ impl Parser {
 
     /// Ends the stream: what was held is decided, open calls end.
     fn finish(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.check_open()?;
+        self.finished = true;
         let mut events = EventList::new(py);
         self.inner.finish_with(|event| events.push(event));
         events.finish()
@@ -57,6 +76,7 @@ impl Parser {
     /// (`{"index", "id", "type", "function": {"name", "arguments"}}`, the
     /// id, type and name in the call's first delta).
     fn feed_delta(&mut self, py: Python<'_>, data: &Bound<'_, PyAny>) -> PyResult<Py<PyAny>> {
+        self.check_open()?;
         let bytes = chunk_bytes(data)?;
         let folded = &mut self.folded;
         folded.clear();
@@ -66,15 +86,19 @@ impl Parser {
 
     /// `finish`, folded as `feed_delta` folds.
     fn finish_delta(&mut self, py: Python<'_>) -> PyResult<Py<PyAny>> {
+        self.check_open()?;
+        self.finished = true;
         let folded = &mut self.folded;
         folded.clear();
         self.inner.finish_with(|event| folded.push(event));
         folded.to_py(py)
     }
 
-    /// Parses a whole output.
+    /// Parses a whole output (from the start, whatever was fed before);
+    /// the stream is finished after it.
     fn parse(&mut self, data: &Bound<'_, PyAny>) -> PyResult<Message> {
         let bytes = chunk_bytes(data)?;
+        self.finished = true;
         Ok(Message {
             inner: self.inner.parse(&*bytes),
         })
@@ -111,6 +135,7 @@ impl Parser {
     /// Starts over for a new stream, keeping the options.
     fn reset(&mut self) {
         self.inner.reset();
+        self.finished = false;
     }
 }
 

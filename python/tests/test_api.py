@@ -1,10 +1,15 @@
 """The Python API over the crate's parser: events, messages, options,
 errors, and the same events at every split as the Rust parser gives."""
 
+import contextlib
 import doctest
+import io
 import json
 import pathlib
+import re
 import subprocess
+import sys
+import types
 
 import pytest
 
@@ -17,6 +22,7 @@ from toolcall_stream import (
     ParameterEnd,
     Parser,
     Span,
+    StreamFinishedError,
     ToolCall,
     ToolCallEnd,
     ToolCallStart,
@@ -30,10 +36,15 @@ FIXTURES = ROOT / "tests" / "fixtures"
 
 
 def test_the_docstrings_examples_run():
+    import toolcall_stream._openai
+    import toolcall_stream._parser
     import toolcall_stream.events
     import toolcall_stream.openai
 
-    for module in (toolcall_stream, toolcall_stream.events, toolcall_stream.openai):
+    # The public modules' docstrings, and their classes' in the private
+    # modules that define them.
+    for module in (toolcall_stream, toolcall_stream.events, toolcall_stream.openai,
+                   toolcall_stream._parser, toolcall_stream._openai):
         failures, tried = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
         assert tried > 3, module
         assert failures == 0, module
@@ -191,3 +202,71 @@ def test_events_equal_the_rust_parsers_on_every_fixture(fmt, path, options, flag
             events += [e.to_dict() for e in parser.feed(data[at:at + size])]
         events += [e.to_dict() for e in parser.finish()]
         assert events == rust_events(fmt, path, size, flags), f"{path.name} at {size}"
+
+
+def test_feeding_or_finishing_a_finished_stream_raises_until_reset():
+    parser = Parser("qwen3_coder", ids="sequential")
+    parser.feed("<tool_call>\n<function=ls>\n")
+    assert ToolCallEnd(index=0, arguments="{}", complete=False) in parser.finish()
+    for again in (lambda: parser.feed("more text"), lambda: parser.feed(b"more"), parser.finish):
+        with pytest.raises(StreamFinishedError, match=r"finished: call reset\(\)"):
+            again()
+    # A ValueError too, as the OpenAI layer's finished stream raises.
+    assert issubclass(StreamFinishedError, ValueError)
+    assert StreamFinishedError.__module__ == "toolcall_stream"
+    # The plugins' folded forms follow the same rule.
+    native = parser._native
+    with pytest.raises(StreamFinishedError):
+        native.feed_delta("x")
+    with pytest.raises(StreamFinishedError):
+        native.finish_delta()
+    # reset starts the next response, which streams as a first one does.
+    parser.reset()
+    assert parser.feed("<tool_call>\n<function=ls>\n")[0] == ToolCallStart(index=0, id="call_0",
+                                                                           name="ls")
+    assert parser.finish()[-1].type == "tool_call_end"
+    # parse reads a whole output, which leaves the stream finished too.
+    assert parser.parse("hi").content == "hi"
+    with pytest.raises(StreamFinishedError):
+        parser.feed("hi")
+    parser.reset()
+    assert parser.feed("hi") == [Content("hi")]
+
+
+def test_the_version_is_the_packages():
+    version = re.search(r'^version = "(.+)"', (ROOT / "python" / "Cargo.toml").read_text(), re.M)
+    assert toolcall_stream.__version__ == version.group(1)
+    from importlib.metadata import version as installed
+    assert installed("toolcall-stream") == toolcall_stream.__version__
+
+
+def test_the_modules_export_only_their_api():
+    import toolcall_stream.events
+    import toolcall_stream.openai
+
+    for module in (toolcall_stream, toolcall_stream.events, toolcall_stream.openai):
+        public = {name for name, value in vars(module).items()
+                  if not name.startswith("_") and not isinstance(value, types.ModuleType)}
+        assert public == set(module.__all__), module.__name__
+        star: dict = {}
+        exec(f"from {module.__name__} import *", star)
+        assert set(star) - {"__builtins__"} == set(module.__all__), module.__name__
+        for name in ("Any", "Dict", "List", "Optional", "Union", "json", "warnings"):
+            assert name not in module.__all__ and not hasattr(module, name), (module, name)
+
+
+def python_blocks(markdown):
+    """The ```python blocks of a Markdown file that are not doctests."""
+    blocks = re.findall(r"^```python\n(.*?)^```", markdown, re.M | re.S)
+    return [b for b in blocks if not b.startswith(">>>")]
+
+
+def test_the_readmes_python_example_runs_as_written():
+    (example,) = python_blocks((ROOT / "README.md").read_text())
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        exec(compile(example, "README.md", "exec"), {"__name__": "__readme__"})
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "calling get_weather", lines
+    assert lines[-1] == '0 done: {"city": "Paris", "days": 3}', lines
+    assert "".join(line[2:] for line in lines[1:-1]) == '{"city": "Paris", "days": 3}', lines

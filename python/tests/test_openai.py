@@ -5,10 +5,11 @@ chunks (dicts and SSE alike), and whole completions."""
 import json
 import pathlib
 import subprocess
+import warnings
 
 import pytest
 
-from toolcall_stream import parse
+from toolcall_stream import Diagnostic, StreamFinishedError, parse
 from toolcall_stream.openai import ChunkStream, Rewriter, rewrite_completion
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
@@ -64,10 +65,15 @@ def test_a_finished_stream_says_so_and_diagnostics_are_taken():
     (last,) = stream.finish(cut_off=True)
     assert last["id"] == "chatcmpl-x" and last["created"] == 5
     assert last["choices"][0]["finish_reason"] == "length"
-    assert [d["kind"] for d in stream.take_diagnostics()] == ["truncated"]
+    (diagnostic,) = stream.take_diagnostics()
+    assert isinstance(diagnostic, Diagnostic) and diagnostic.kind == "truncated"
+    assert diagnostic.index == 0 and diagnostic.message
+    assert diagnostic.span.end == len("<tool_call>\n<function=ls>\n")
     assert stream.take_diagnostics() == []
-    with pytest.raises(ValueError, match="finished"):
+    with pytest.raises(StreamFinishedError, match="finished: make a new ChunkStream"):
         stream.feed("more")
+    with pytest.raises(StreamFinishedError):
+        stream.finish()
 
 
 def upstream(text, finish=None, index=0):
@@ -128,7 +134,13 @@ def test_the_rewriter_passes_errors_and_reports_cuts():
     assert finish == "length" and calls == []
     assert content.startswith("On it.") and "<function=ls>" in content
     assert rewriter.calls == 0
-    assert "truncated" in rewriter.take_diagnostics()
+    taken = rewriter.take_diagnostics()
+    assert all(isinstance(d, Diagnostic) for d in taken)
+    (truncated,) = [d for d in taken if d.kind == "truncated"]
+    assert "`ls`" in truncated.message  # the call went out as content: no index
+    text = "On it.\n<tool_call>\n<function=ls>\n"
+    assert truncated.span.end == len(text), truncated
+    assert rewriter.take_diagnostics() == []
     with pytest.raises(ValueError, match="chat.completion.chunk"):
         Rewriter().push({"choices": "no"})
     with pytest.raises(ValueError):
@@ -142,7 +154,7 @@ def test_a_whole_completion_is_rewritten():
                   "choices": [{"index": 0, "finish_reason": "stop",
                                "message": {"role": "assistant", "content": text}}]}
     for given in (completion, json.dumps(completion)):
-        out = rewrite_completion(given, "qwen3_coder")
+        out = rewrite_completion("qwen3_coder", given)
         choice = out["choices"][0]
         assert choice["finish_reason"] == "tool_calls"
         assert choice["message"]["content"] == "Sure."
@@ -150,4 +162,34 @@ def test_a_whole_completion_is_rewritten():
                                                                   "arguments": '{"path": "/"}'}
         assert out["usage"] == completion["usage"]
     with pytest.raises(ValueError, match="chat.completion"):
-        rewrite_completion({"nope": 1})
+        rewrite_completion("qwen3_coder", {"nope": 1})
+
+
+def test_rewrite_completion_takes_the_format_first_and_warns_on_the_old_order():
+    text = "<tool_call>\n<function=ls>\n</function>\n</tool_call>"
+    completion = {"id": "c", "object": "chat.completion", "created": 0, "model": "m",
+                  "choices": [{"index": 0, "finish_reason": "stop",
+                               "message": {"role": "assistant", "content": text}}]}
+    hermes = {**completion, "choices": [{"index": 0, "finish_reason": "stop", "message": {
+        "role": "assistant", "content": '<tool_call>{"name": "ls", "arguments": {}}</tool_call>'}}]}
+
+    def name(out):
+        return out["choices"][0]["message"]["tool_calls"][0]["function"]["name"]
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # the format-first forms warn of nothing
+        assert name(rewrite_completion("qwen3_coder", completion)) == "ls"
+        assert name(rewrite_completion("hermes", json.dumps(hermes), None)) == "ls"
+        assert name(rewrite_completion(format="hermes", completion=hermes)) == "ls"
+        assert name(rewrite_completion("qwen3_coder", completion=completion, ids="sequential")) == "ls"
+    # The completion first still works, with the format it names.
+    for call in (lambda: rewrite_completion(hermes, format="hermes"),
+                 lambda: rewrite_completion(json.dumps(hermes), "hermes"),
+                 lambda: rewrite_completion(json.dumps(hermes).encode(), "hermes", None),
+                 lambda: rewrite_completion(completion)):  # qwen3_coder when not given
+        with pytest.warns(DeprecationWarning, match="format first"):
+            assert name(call()) == "ls"
+    with pytest.raises(TypeError, match="missing its completion"):
+        rewrite_completion("hermes")
+    with pytest.raises(TypeError, match="twice"), pytest.warns(DeprecationWarning):
+        rewrite_completion(completion, "hermes", format="hermes")

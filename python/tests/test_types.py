@@ -3,6 +3,7 @@ user's script written against it, and rejects a misuse."""
 
 import importlib.util
 import os
+import pathlib
 import subprocess
 import sys
 
@@ -13,22 +14,7 @@ if importlib.util.find_spec("mypy") is None:
         raise RuntimeError("CI installs mypy: the stubs must be checked there")
     pytest.skip("mypy is not installed", allow_module_level=True)
 
-USER = '''
-from toolcall_stream import ArgumentsDelta, Message, Parser, ToolCallEnd, parse
-from toolcall_stream.openai import ChunkStream, Rewriter
-
-parser = Parser("qwen3_coder", ids="sequential")
-arguments: str = ""
-for event in parser.feed("<tool_call><function=f><parameter=a>1</parameter></function></tool_call>"):
-    if isinstance(event, ArgumentsDelta):
-        arguments += event.delta
-    elif isinstance(event, ToolCallEnd):
-        done: bool = event.complete
-message: Message = parse("hermes", "hi")
-names: list[str] = [call.name for call in message.tool_calls]
-body: bytes = ChunkStream("glm47", model="m").feed_sse("hi")
-calls: int = Rewriter("qwen3_coder").calls
-'''
+USER = pathlib.Path(__file__).with_name("typed_usage.py")
 
 
 def mypy(*args):
@@ -36,12 +22,15 @@ def mypy(*args):
                           capture_output=True, text=True)
 
 
-def test_mypy_strict_accepts_the_package_and_its_use(tmp_path):
-    script = tmp_path / "user.py"
-    script.write_text(USER)
+def test_mypy_strict_accepts_the_package_and_its_use():
     done = mypy("-m", "toolcall_stream", "-m", "toolcall_stream.events", "-m", "toolcall_stream.openai")
     assert done.returncode == 0, done.stdout + done.stderr
-    done = mypy(str(script))
+    done = mypy(str(USER))
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_the_typed_script_runs():
+    done = subprocess.run([sys.executable, "-W", "error", str(USER)], capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -50,3 +39,15 @@ def test_mypy_rejects_a_misuse(tmp_path):
     script.write_text("from toolcall_stream import parse\nn: int = parse('hermes', 'hi').content\n")
     done = mypy(str(script))
     assert done.returncode != 0 and "incompatible types" in done.stdout.lower(), done.stdout
+
+
+def test_mypy_rejects_the_old_diagnostics_and_a_missing_completion(tmp_path):
+    script = tmp_path / "wrong.py"
+    script.write_text(
+        "from toolcall_stream.openai import Rewriter, rewrite_completion\n"
+        "kinds: list[str] = Rewriter('hermes').take_diagnostics()\n"
+        "rewrite_completion('hermes')\n"
+    )
+    done = mypy(str(script))
+    assert done.returncode != 0, done.stdout
+    assert "wrong.py:2: error" in done.stdout and "wrong.py:3: error" in done.stdout, done.stdout

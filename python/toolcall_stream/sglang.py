@@ -70,7 +70,10 @@ class _ToolcallDetector(BaseFormatDetector):
         back, a call cut off."""
         if self._stream is None:
             return StreamingParseResult()
-        return self._result(self._stream.finish())
+        # The stream is over: a later increment starts another, a second
+        # finish has nothing to send.
+        stream, self._stream = self._stream, None
+        return self._result(stream.finish())
 
     def _result(self, events: List[Dict[str, Any]]) -> StreamingParseResult:
         content: List[str] = []

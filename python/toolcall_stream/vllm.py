@@ -80,7 +80,10 @@ class _ToolcallParser(ToolParser):
         """The end of the stream: text held back, a call cut off."""
         if self._stream is None:
             return None
-        folded = self._stream.finish_delta()
+        # The stream is over: a later delta starts another, a second
+        # finish has nothing to send.
+        stream, self._stream = self._stream, None
+        folded = stream.finish_delta()
         if folded is None:
             return None
         if type(folded) is str:
