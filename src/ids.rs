@@ -111,22 +111,24 @@ impl std::error::Error for UnknownIds {}
 
 impl Ids {
     /// The names [`Ids::named`] takes.
-    pub const NAMES: &'static [&'static str] = &["random", "openai", "sequential"];
+    pub const NAMES: &'static [&'static str] = &["vllm", "openai", "sequential"];
 
-    /// The ids a binding or a config names: `random` (vLLM's form),
-    /// `openai` (OpenAI's form), each seeded when `seed` is given, or
-    /// `sequential` (`call_0`, `call_1`, …; the seed is not used).
+    /// The ids a binding or a config names: `vllm` (vLLM's form; `random`
+    /// is another name for it), `openai` (OpenAI's form), each seeded when
+    /// `seed` is given, or `sequential` (`call_0`, `call_1`, …; the seed is
+    /// not used). The CLI's `--ids` takes the same words.
     ///
     /// ```
     /// use toolcall_stream::Ids;
     /// assert_eq!(Ids::named("openai", Some(7)).unwrap(), Ids::openai_seeded(7));
+    /// assert_eq!(Ids::named("vllm", None).unwrap(), Ids::Random);
     /// assert_eq!(Ids::named("random", None).unwrap(), Ids::Random);
     /// assert!(Ids::named("uuid", None).unwrap_err().to_string().starts_with("unknown ids \"uuid\""));
     /// ```
     pub fn named(name: &str, seed: Option<u64>) -> Result<Ids, UnknownIds> {
         Ok(match (name, seed) {
-            ("random", None) => Ids::Random,
-            ("random", Some(seed)) => Ids::seeded(seed),
+            ("vllm" | "random", None) => Ids::Random,
+            ("vllm" | "random", Some(seed)) => Ids::seeded(seed),
             ("openai", None) => Ids::OpenAi,
             ("openai", Some(seed)) => Ids::openai_seeded(seed),
             ("sequential", _) => Ids::sequential("call_"),

@@ -35,7 +35,7 @@ pub(crate) fn builder_of(
     if let Some(tools) = tools.filter(|t| !t.is_none()) {
         builder = builder.tools(Arc::new(tools_of(py, tools)?));
     }
-    let mut ids = "random".to_owned();
+    let mut ids = "vllm".to_owned();
     let mut seed = None;
     for (key, value) in options.into_iter().flat_map(|o| o.iter()) {
         let key: String = key.extract()?;

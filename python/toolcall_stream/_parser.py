@@ -17,7 +17,7 @@ class Parser:
     request's OpenAI ``tools`` (a list, or its JSON text), which types the
     values. Keyword options: ``reasoning`` (``off``, ``on``, ``started``),
     ``strict``, ``value_termination`` (``lookahead``, ``vllm``), ``typing``
-    (``schema``, ``infer``, ``strings``), ``ids`` (``random``, ``openai``,
+    (``schema``, ``infer``, ``strings``), ``ids`` (``vllm``, ``openai``,
     ``sequential``) and ``seed``, ``retain_arguments``,
     ``incomplete_calls_as_content``, ``unknown_tools_as_content``,
     ``calls_in_code_blocks``, ``calls_in_reasoning``, ``python_literals``,

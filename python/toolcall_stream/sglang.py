@@ -39,7 +39,7 @@ class _ToolcallDetector(BaseFormatDetector):
         self._stream: Optional[_native.Parser] = None
 
     def _parse(self, text: str, tools: Any) -> Dict[str, Any]:
-        return _native.Parser(self.format_name, _tools(tools), ids="random").parse(text).fields()
+        return _native.Parser(self.format_name, _tools(tools), ids="vllm").parse(text).fields()
 
     def has_tool_call(self, text: str) -> bool:
         # SGLang takes the detector's content only when this says yes: so
@@ -62,7 +62,7 @@ class _ToolcallDetector(BaseFormatDetector):
 
     def parse_streaming_increment(self, new_text: str, tools: Any) -> StreamingParseResult:
         if self._stream is None:
-            self._stream = _native.Parser(self.format_name, _tools(tools), ids="random")
+            self._stream = _native.Parser(self.format_name, _tools(tools), ids="vllm")
         return self._result(self._stream.feed(new_text))
 
     def finish(self, tools: Any) -> StreamingParseResult:

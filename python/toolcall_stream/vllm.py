@@ -45,7 +45,7 @@ class _ToolcallParser(ToolParser):
         self._stream: Optional[_native.Parser] = None
 
     def extract_tool_calls(self, model_output: str, request: Any) -> ExtractedToolCallInformation:
-        parser = _native.Parser(self.format_name, _tools(request), ids="random")
+        parser = _native.Parser(self.format_name, _tools(request), ids="vllm")
         message = parser.parse(model_output).fields()
         calls = [
             ToolCall(id=call["id"], function=FunctionCall(name=call["name"], arguments=call["arguments"]))
@@ -68,7 +68,7 @@ class _ToolcallParser(ToolParser):
         stream = self._stream
         if stream is None:
             # vLLM makes a parser per request: its first delta starts the stream.
-            stream = self._stream = _native.Parser(self.format_name, _tools(request), ids="random")
+            stream = self._stream = _native.Parser(self.format_name, _tools(request), ids="vllm")
         folded = stream.feed_delta(delta_text)
         if folded is None:
             return None

@@ -24,7 +24,7 @@ export interface ParserOptions {
   valueTermination?: "lookahead" | "vllm";
   typing?: "schema" | "infer" | "strings";
   strict?: boolean;
-  ids?: "random" | "openai" | "sequential";
+  ids?: "vllm" | "openai" | "sequential" | "random";
   /** Seeds the random ids (by default, the browser's crypto does). */
   seed?: number;
   retainArguments?: boolean;

@@ -16,7 +16,7 @@ pub(crate) fn builder_of(format: &str, options: &str) -> Result<ParserBuilder, S
     } else {
         serde_json::from_str(options).map_err(|e| format!("options: {e}"))?
     };
-    let mut ids = "random".to_owned();
+    let mut ids = "vllm".to_owned();
     let mut seed = None;
     for (key, value) in &options {
         if value.is_null() {
