@@ -137,7 +137,7 @@ pub enum Role {
     BodyClose,
     /// Opens one call's item inside the wrapper, around its function
     /// (Step-3's `<｜tool_call_begin｜>`): the item's type word
-    /// ([`Description::item_type`]) and `ItemSep`, then the function
+    /// (the description's `item_type`) and `ItemSep`, then the function
     /// opener, follow.
     ItemOpen,
     /// Ends an item's type word (`<｜tool_sep｜>`).

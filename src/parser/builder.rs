@@ -181,7 +181,7 @@ impl ParserBuilder {
     /// (default [`Reasoning::Off`]: `<think>` is content, as written).
     ///
     /// With [`Reasoning::On`], the text of `<think>…</think>` (Mistral's
-    /// `[THINK]…[/THINK]`) comes as [`reasoning`](Event::Reasoning) events,
+    /// `[THINK]…[/THINK]`) comes as [`reasoning`](crate::Event::Reasoning) events,
     /// and as `reasoning_content` in the OpenAI output; the markers are
     /// structure. [`Reasoning::Started`] is for chat templates that end the
     /// prompt with `<think>`: the stream begins inside reasoning, and

@@ -6,7 +6,7 @@ use crate::{DiagnosticKind, ParserBuilder};
 
 /// Rewrites a whole `chat.completion`: each choice's `message.content` is
 /// parsed into `content` and `tool_calls` (after any the upstream made
-/// itself), and its `finish_reason` follows the rule of [`Rewriter`].
+/// itself), and its `finish_reason` follows the rule of [`Rewriter`](crate::openai::Rewriter).
 /// Returns the completion and the number of complete calls made.
 ///
 /// ```
