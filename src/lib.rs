@@ -69,7 +69,6 @@ pub mod openai;
 mod options;
 mod parser;
 mod partial;
-mod rewrite;
 pub mod schema;
 mod sink;
 #[cfg(feature = "stream")]

@@ -109,7 +109,7 @@ impl Message {
 ///   right before a call, and at the end after a call. The chunks joined are
 ///   the [`chat.completion`](Message::to_chat_completion) of the same events
 ///   ([`Message::openai_content`]), whatever the chunk sizes. The events
-///   themselves keep every byte. At most [`MAX_LEADING_BLANK`] bytes are
+///   themselves keep every byte. At most [`MAX_LEADING_BLANK`](super::MAX_LEADING_BLANK) bytes are
 ///   held: a longer run of whitespace is content, all of it.
 ///
 /// # Example
@@ -299,14 +299,6 @@ impl<'a> Extend<Event<'a>> for ChunkEncoder {
         }
     }
 }
-
-/// The most leading whitespace a [`ChunkEncoder`] holds before it sends it
-/// as content: holding is for the usual newline or two around calls, and
-/// The most whitespace the OpenAI output holds while it is not known to be
-/// layout (next to a call) or content: holding is for the usual newline or
-/// two around calls, and must stay bounded whatever the model writes. A run
-/// of whitespace longer than this is content, all of it, in every form.
-pub const MAX_LEADING_BLANK: usize = 4096;
 
 #[cfg(test)]
 mod tests {

@@ -10,8 +10,15 @@
 //! longer than [`MAX_LEADING_BLANK`] is content, all of it: the hold is
 //! bounded.
 
-use super::encoder::MAX_LEADING_BLANK;
 use crate::message::Message;
+
+/// The most leading whitespace a [`ChunkEncoder`](super::ChunkEncoder) holds before it sends it
+/// as content: holding is for the usual newline or two around calls, and
+/// The most whitespace the OpenAI output holds while it is not known to be
+/// layout (next to a call) or content: holding is for the usual newline or
+/// two around calls, and must stay bounded whatever the model writes. A run
+/// of whitespace longer than this is content, all of it, in every form.
+pub const MAX_LEADING_BLANK: usize = 4096;
 
 /// The layout rule over a message's content, fed in any pieces.
 #[derive(Clone, Debug, Default)]

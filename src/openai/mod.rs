@@ -29,17 +29,17 @@
 mod encoder;
 mod error;
 mod layout;
-pub(crate) mod look;
+mod look;
 mod request;
-pub(crate) mod scan;
-
+mod rewrite;
 mod sse;
 mod types;
 
-pub use crate::rewrite::{rewrite_completion, rewrite_completion_with, Pushed, Rewriter};
-pub use encoder::{ChunkEncoder, MAX_LEADING_BLANK};
+pub use encoder::ChunkEncoder;
 pub use error::{ErrorObject, ErrorResponse};
+pub use layout::MAX_LEADING_BLANK;
 pub use request::{ChatCompletionRequest, StreamOptions};
+pub use rewrite::{rewrite_completion, rewrite_completion_with, Pushed, Rewriter};
 pub use sse::{write_json_string, write_sse, write_sse_data, SSE_DONE};
 pub use types::{
     ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionMeta, Delta, FinishReason,

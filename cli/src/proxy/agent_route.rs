@@ -24,10 +24,10 @@ use super::completion_rewrite::{self, read_whole};
 use super::forward::UpstreamResponse;
 use super::idle::IdleBody;
 use super::log::{line, RequestLog};
-use super::metrics;
-use super::routes::{builder_for, read_body, Proxy};
+use super::request::{builder_for, read_body};
 use super::store::{ResponseStore, StoreError, StoredResponse};
 use super::stream_rewrite::{self, StoreAnswer};
+use super::{metrics, Proxy};
 
 /// The most of an upstream's error body read, to say what went wrong.
 const ERROR_BODY_BYTES: usize = 64 << 10;

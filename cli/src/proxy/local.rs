@@ -11,8 +11,7 @@ use bytes::Bytes;
 use serde_json::json;
 
 use super::log::{route, RequestLog};
-use super::metrics;
-use super::routes::Proxy;
+use super::{metrics, Proxy};
 
 /// How long readiness waits for the upstream.
 const READY_TIMEOUT: Duration = Duration::from_secs(5);

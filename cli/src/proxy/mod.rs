@@ -19,6 +19,7 @@ mod log;
 mod memory_tests;
 mod metrics;
 mod passthrough;
+mod request;
 mod routes;
 mod server;
 mod sse;
@@ -34,8 +35,15 @@ use axum::Router;
 
 use config::{Config, ProxyArgs};
 use forward::Upstream;
-use routes::Proxy;
 use server::{secs, Limits};
+
+/// What every request handler shares.
+pub struct Proxy {
+    pub config: Config,
+    pub upstream: Upstream,
+    /// Finished Responses, for `previous_response_id`.
+    pub store: store::ResponseStore,
+}
 
 /// Runs the proxy until Ctrl-C or SIGTERM; in-flight responses are
 /// finished first, for up to `--shutdown-grace`.

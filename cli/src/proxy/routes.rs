@@ -1,32 +1,21 @@
 //! Which requests are rewritten and which pass through.
 
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
-use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::{header, HeaderMap, Method};
+use axum::http::Method;
 use axum::response::{IntoResponse, Response};
-use bytes::{Bytes, BytesMut};
-use futures_util::StreamExt;
+use bytes::Bytes;
 use serde_json::Value;
-use toolcall_stream::{Format, Limits, Parser, ParserBuilder, Tools};
+use toolcall_stream::ParserBuilder;
 
 use super::choice::Passthrough;
 use super::config::Config;
-use super::drain::drain;
 use super::error::ProxyError;
-use super::forward::Upstream;
 use super::log::{route, RequestLog};
-use super::{agent_route, completion_rewrite, local, metrics, passthrough, stream_rewrite};
-
-/// What every request handler shares.
-pub struct Proxy {
-    pub config: Config,
-    pub upstream: Upstream,
-    /// Finished Responses, for `previous_response_id`.
-    pub store: super::store::ResponseStore,
-}
+use super::request::{builder_for, read_body};
+use super::{agent_route, completion_rewrite, local, metrics, passthrough, stream_rewrite, Proxy};
 
 /// How a chat request with tools is answered.
 struct Rewrite {
@@ -128,46 +117,6 @@ fn is_chat_completions(path: &str) -> bool {
     path.trim_end_matches('/').ends_with("/chat/completions")
 }
 
-/// The request body, refused past `limit` bytes (at once when its
-/// `Content-Length` says so, else as soon as that many have arrived).
-pub(super) async fn read_body(
-    headers: &HeaderMap,
-    body: Body,
-    limit: usize,
-) -> Result<Bytes, ProxyError> {
-    let declared = headers
-        .get(header::CONTENT_LENGTH)
-        .and_then(|value| value.to_str().ok())
-        .and_then(|value| value.parse::<u64>().ok());
-    let mut pieces = body.into_data_stream();
-    if declared.is_some_and(|length| length > limit as u64) {
-        // A client that waits for `100 Continue` has sent nothing yet:
-        // nothing to drain.
-        if !headers.contains_key(header::EXPECT) {
-            drain(pieces, DRAIN_TIME, DRAIN_BYTES).await;
-        }
-        return Err(ProxyError::BodyTooLarge { limit });
-    }
-    let mut read = BytesMut::new();
-    while let Some(piece) = pieces.next().await {
-        let piece = piece.map_err(|e| ProxyError::BadRequestBody(e.to_string()))?;
-        if read.len() + piece.len() > limit {
-            drop(read);
-            drain(pieces, DRAIN_TIME, DRAIN_BYTES).await;
-            return Err(ProxyError::BodyTooLarge { limit });
-        }
-        read.extend_from_slice(&piece);
-    }
-    Ok(read.freeze())
-}
-
-/// How long, and how much, of a refused body is read and dropped: a
-/// connection closed with the client's bytes unread is reset, and a reset
-/// can destroy the 413 before the client reads it. (The 413 also says
-/// `Connection: close`.)
-const DRAIN_TIME: Duration = Duration::from_secs(5);
-const DRAIN_BYTES: usize = 64 << 20;
-
 /// The body with its `model` as the `--model-map` names it upstream. A
 /// body that is not JSON is the upstream's to judge, as it came.
 fn rename_model(config: &Config, body: Bytes) -> Bytes {
@@ -182,29 +131,6 @@ fn rename_model(config: &Config, body: Bytes) -> Bytes {
     };
     request.insert("model".to_owned(), Value::String(upstream.to_owned()));
     serde_json::to_vec(&request).map_or(body, Bytes::from)
-}
-
-/// The parsers of one response in `format`, typing values by the chat
-/// request's `tools`.
-pub(super) fn builder_for(
-    config: &Config,
-    format: Format,
-    tools: &Value,
-) -> Result<ParserBuilder, ProxyError> {
-    let tools = Tools::from_value(tools).map_err(|e| ProxyError::InvalidTools(e.to_string()))?;
-    let mut limits = Limits::default();
-    limits.max_held_call = config.max_held_call;
-    Ok(Parser::builder()
-        .format(format)
-        .tools(Arc::new(tools))
-        .ids(config.ids.clone())
-        .limits(limits)
-        .incomplete_calls_as_content(config.incomplete_calls_as_content)
-        .strict(config.strict)
-        .reasoning(config.reasoning)
-        .calls_in_code_blocks(config.calls_in_code_blocks)
-        // The chunks need only the argument fragments.
-        .retain_arguments(false))
 }
 
 /// How to rewrite a chat request, or why to pass it through: no `tools`

@@ -8,7 +8,7 @@
 
 use std::borrow::Cow;
 
-use super::look::{Look, Text};
+use super::{Look, Text};
 use crate::json::{first_escape, needs_escape};
 
 /// `Some` only for a [`Look::Text`] the serde look would give the same.
@@ -470,7 +470,8 @@ impl<'a> Scan<'a> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::look::{look_serde, Look};
+    use super::super::visit::look_serde;
+    use super::super::Look;
     use super::{scan, Frame};
 
     /// The fields of a look, to compare.

@@ -7,8 +7,7 @@ use std::mem;
 use std::ops::Range;
 
 use crate::json::escape_into;
-use crate::openai::look::{look, Look};
-use crate::openai::scan::Frame;
+use crate::openai::look::{look, Frame, Look};
 use crate::openai::{
     write_sse_data, ChatCompletionChunk, ChunkChoice, ChunkEncoder, CompletionMeta, Delta,
     FinishReason, ToolCallDelta,

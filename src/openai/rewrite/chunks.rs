@@ -6,8 +6,7 @@
 //! chunk, and a chunk to send is made from the stream's last decoded one.
 
 use super::{ordered, Added, Pushed, Rewriter};
-use crate::openai::look::{look, Look};
-use crate::openai::scan::Frame;
+use crate::openai::look::{look, Frame, Look};
 use crate::openai::{ChatCompletionChunk, ChunkChoice, Delta};
 
 impl Rewriter {
