@@ -24,32 +24,13 @@
 //! `on_marker` arm, and say in `finish` what the end of the stream means
 //! there.
 
-mod auto;
+mod body;
 mod call;
-mod compiled;
-pub(crate) mod driver;
-pub(crate) use compiled::Compiled;
-mod end;
-mod fence;
-mod foreign;
+mod detect;
 mod grammar;
-mod header;
-mod hold;
-mod in_call;
-mod item;
-mod json;
-mod json_after;
-mod json_args;
-mod json_body;
-mod json_problems;
-mod json_start;
-mod misspelled;
-mod name;
-mod openings;
-mod place;
-mod reanchor;
-mod resync;
-mod values;
+pub(crate) mod markers;
+
+pub(crate) use markers::compiled::Compiled;
 
 use std::mem;
 
@@ -59,12 +40,12 @@ use crate::options::Options;
 use crate::sink::{diagnostic, emit_diagnostic, Sink};
 
 use crate::json::syntax::SyntaxReader;
+use body::JsonCall;
 use call::CallWriter;
-use driver::{Match, Step};
+use grammar::hold::{Hold, Stray};
+use grammar::name::Name;
 use grammar::State;
-use hold::{Hold, Stray};
-use json::JsonCall;
-use name::Name;
+use markers::{Match, Step};
 
 pub(crate) const WS: [char; 4] = [' ', '\t', '\r', '\n'];
 
@@ -108,18 +89,18 @@ pub(crate) struct Engine {
     /// opened the output without a marker.
     unclosed_wrapper: bool,
     /// The current call's item (formats with `Role::ItemOpen`).
-    item: item::Item,
+    item: grammar::item::Item,
     /// `Format::Auto`: looking for the format, or (decided) how to start
     /// over.
-    detect: Option<Box<auto::Detect>>,
+    detect: Option<Box<detect::Detect>>,
     /// A known format's watch on its content for other formats' calls.
-    foreign: Option<Box<foreign::Foreign>>,
+    foreign: Option<Box<detect::foreign::Foreign>>,
     /// Code blocks in the text outside calls, whose markers are text
     /// (`calls_in_code_blocks(false)`).
-    fences: Option<fence::CodeFences>,
+    fences: Option<grammar::fence::CodeFences>,
     /// The misspelled openers (`Description::misspellings`) of the call and
     /// of the parameter being opened, reported once each is.
-    misspelled: misspelled::Misspelled,
+    misspelled: grammar::misspelled::Misspelled,
 }
 
 impl Engine {
@@ -151,11 +132,11 @@ impl Engine {
             dropped_marker: false,
             turn_end: None,
             unclosed_wrapper: false,
-            item: item::Item::Closed,
+            item: grammar::item::Item::Closed,
             detect,
             foreign: None,
             fences: None,
-            misspelled: misspelled::Misspelled::default(),
+            misspelled: grammar::misspelled::Misspelled::default(),
         }
         .started()
     }
@@ -175,7 +156,7 @@ impl Engine {
 
     fn start_stream(&mut self) {
         self.begin_prompt_header();
-        self.fences = (!self.opts.calls_in_code_blocks).then(fence::CodeFences::default);
+        self.fences = (!self.opts.calls_in_code_blocks).then(grammar::fence::CodeFences::default);
         self.reasoning_at =
             (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
     }
@@ -220,8 +201,8 @@ impl Engine {
         self.in_message = false;
         self.tool_message = false;
         self.unclosed_wrapper = false;
-        self.item = item::Item::Closed;
-        self.misspelled = misspelled::Misspelled::default();
+        self.item = grammar::item::Item::Closed;
+        self.misspelled = grammar::misspelled::Misspelled::default();
         self.fed = 0;
         self.start_stream();
     }
@@ -265,7 +246,7 @@ impl Engine {
         self.detect
             .as_deref()
             .filter(|d| !d.decided)
-            .map_or(0, auto::Detect::held_len)
+            .map_or(0, detect::Detect::held_len)
             + self.marker.pending.len()
             + self.hold.len()
             + self.call.value.tail.len()
@@ -436,12 +417,12 @@ impl Engine {
     fn watched<S: Sink>(
         &mut self,
         sink: &mut S,
-        f: impl FnOnce(&mut Engine, &mut foreign::Watch<'_, S>),
+        f: impl FnOnce(&mut Engine, &mut detect::foreign::Watch<'_, S>),
     ) {
         let Some(mut foreign) = self.foreign.take() else {
             return;
         };
-        let mut watch = foreign::Watch {
+        let mut watch = detect::foreign::Watch {
             foreign: &mut foreign,
             out: sink,
         };
@@ -453,8 +434,8 @@ impl Engine {
     /// of other formats (`foreign_format`).
     pub(crate) fn watch_foreign(&mut self) {
         if self.opts.format != crate::Format::Auto {
-            let detect = auto::Detect::watching(self.opts.clone());
-            self.foreign = Some(Box::new(foreign::Foreign::new(detect)));
+            let detect = detect::Detect::watching(self.opts.clone());
+            self.foreign = Some(Box::new(detect::foreign::Foreign::new(detect)));
         }
     }
 

@@ -3,11 +3,23 @@
 //! follow a closer and which recoveries apply all come from the format's
 //! description; diagnostics quote the format's own spelling.
 
-use super::hold::Opening;
-use super::item::Item;
-use super::json::Fence;
+pub(super) mod end;
+pub(super) mod fence;
+pub(super) mod header;
+pub(super) mod hold;
+pub(super) mod in_call;
+pub(super) mod item;
+pub(super) mod misspelled;
+pub(super) mod name;
+pub(super) mod openings;
+pub(super) mod place;
+pub(super) mod values;
 
-use super::{Engine, WS};
+use crate::engine::body::Fence;
+use crate::engine::grammar::hold::Opening;
+use crate::engine::grammar::item::Item;
+
+use crate::engine::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{NameEnd, Role};
 use crate::sink::Sink;
@@ -296,7 +308,7 @@ impl Engine {
                          came after `{close}`; that text is the value",
                         self.call.param
                     );
-                    super::diagnostic(
+                    crate::engine::diagnostic(
                         sink,
                         &mut self.call.message,
                         Kind::EmptyParameterTag,
@@ -368,7 +380,7 @@ impl Engine {
         } else {
             self.call.current().or(self.call.last())
         };
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::StrayText,
@@ -640,7 +652,7 @@ impl Engine {
                     self.hold.text.clear();
                     let (key_close, name) = (self.marker(Role::KeyClose), &self.name.text);
                     let index = self.call.current();
-                    super::diagnostic(
+                    crate::engine::diagnostic(
                         sink,
                         &mut self.call.message,
                         Kind::MissingValue,

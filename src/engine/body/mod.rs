@@ -10,12 +10,19 @@
 //! valid JSON) and ends the call as incomplete, with `invalid_json`; the
 //! text from there is content (`resync` reads a list on after it).
 
-use super::grammar::State;
-use super::json_args::ArgsWriter;
-use super::json_body::{BodyProblem, BodyReader};
-use super::json_problems::{fail_on_problem, report_leniency, report_note};
-use super::place::past_char;
-use super::Engine;
+pub(super) mod after;
+pub(super) mod args;
+pub(super) mod object;
+pub(super) mod problems;
+pub(super) mod resync;
+pub(super) mod start;
+
+use crate::engine::body::args::ArgsWriter;
+use crate::engine::body::object::{BodyProblem, BodyReader};
+use crate::engine::body::problems::{fail_on_problem, report_leniency, report_note};
+use crate::engine::grammar::place::past_char;
+use crate::engine::grammar::State;
+use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{Json, Role};
 use crate::json::reader::JsonReader;
@@ -113,7 +120,7 @@ pub(crate) struct JsonCall {
     /// structure, whatever the elements after it are.
     list_had_call: bool,
     /// Skipping the rest of an element whose call became unreadable.
-    pub resync: super::resync::Resync,
+    pub resync: crate::engine::body::resync::Resync,
 }
 
 impl JsonCall {
@@ -473,7 +480,7 @@ impl Engine {
             // After a call in the same wrapper, the wrapper is still open:
             // its closer is structure, and another body may follow.
             Mode::Content
-                if (self.hold.opening == super::hold::Opening::Wrapped
+                if (self.hold.opening == crate::engine::grammar::hold::Opening::Wrapped
                     || self.json.list_had_call)
                     && self.json_has_closer() =>
             {

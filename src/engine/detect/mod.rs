@@ -26,18 +26,17 @@ use std::mem;
 
 use aho_corasick::automaton::StateID;
 
-use super::driver::{MarkerSet, Step};
-use super::fence::CodeFences;
-#[path = "auto_tap.rs"]
+use crate::engine::grammar::fence::CodeFences;
+use crate::engine::markers::{MarkerSet, Step};
 mod tap;
-use super::grammar::State;
-use super::{Compiled, Engine};
+use crate::engine::grammar::State;
+use crate::engine::{Compiled, Engine};
 use crate::event::Span;
 use crate::format::{Format, Role};
 use crate::options::{Options, Reasoning};
 use crate::sink::Sink;
 use tap::{replay, Candidate};
-#[path = "auto_openers.rs"]
+pub(super) mod foreign;
 mod openers;
 pub(crate) use openers::opener_markers;
 use openers::openers;
@@ -636,5 +635,4 @@ impl Engine {
 }
 
 #[cfg(test)]
-#[path = "auto_tests.rs"]
 mod tests;
