@@ -40,14 +40,13 @@ use crate::options::Options;
 use crate::sink::{diagnostic, emit_diagnostic, Sink};
 
 use crate::json::syntax::SyntaxReader;
-use body::JsonCall;
+use body::state::JsonCall;
 use call::CallWriter;
 use grammar::hold::{Hold, Stray};
 use grammar::name::Name;
-use grammar::State;
+use grammar::state::State;
+pub(crate) use grammar::state::WS;
 use markers::{Match, Step};
-
-pub(crate) const WS: [char; 4] = [' ', '\t', '\r', '\n'];
 
 pub(crate) struct Engine {
     format: &'static Compiled,
@@ -460,7 +459,7 @@ impl Engine {
             if first.is_none() {
                 // Value text is the bulk of a tool-dense stream: straight
                 // to the call writer.
-                if self.state == grammar::State::Value {
+                if self.state == grammar::state::State::Value {
                     self.call.message.at = self.fed;
                     self.value_text(s, sink);
                 } else {
@@ -505,8 +504,8 @@ impl Engine {
                             // a marker after which a call body begins (a
                             // typed block's opener) opens one.
                             let opening = (role.opens()
-                                || self.state == grammar::State::JsonStart { body: true })
-                                && self.state != grammar::State::Content;
+                                || self.state == grammar::state::State::JsonStart { body: true })
+                                && self.state != grammar::state::State::Content;
                             if mem::take(&mut self.dropped_marker) {
                                 sink.dropped(spelled);
                             } else {

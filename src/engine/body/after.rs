@@ -2,8 +2,8 @@
 //! backticks are layout; the call's closer ends the call; another call,
 //! text or the end mean the closer is missing (reported).
 
-use crate::engine::body::{AttrEnd, Fence};
-use crate::engine::grammar::State;
+use crate::engine::body::state::{AttrEnd, Fence};
+use crate::engine::grammar::state::State;
 use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;

@@ -4,7 +4,7 @@
 
 use crate::engine::body::args::{ArgsNote, ArgsProblem};
 use crate::engine::body::object::BodyProblem;
-use crate::engine::body::{JsonCall, Mode};
+use crate::engine::body::state::{JsonCall, Mode};
 use crate::engine::call::CallWriter;
 use crate::event::DiagnosticKind as Kind;
 use crate::json::reader::Leniency;

@@ -4,7 +4,7 @@
 //! readable calls beside it stay calls. Byte by byte, with a count and a
 //! quote as its only state: linear, bounded, and the same at every split.
 
-use crate::engine::grammar::State;
+use crate::engine::grammar::state::State;
 use crate::engine::Engine;
 use crate::json::reader::JsonReader;
 use crate::json::stepper::Nesting;

@@ -12,10 +12,10 @@
 //! With `Json::open_at_line_start`, every line starts as the output does:
 //! content's text (`content_line`) goes back to `Start` after each `\n`,
 //! and after a call's JSON, a line end among the layout does the same
-//! (`json_after`). Formats without the flag never look for line ends.
+//! (`after`). Formats without the flag never look for line ends.
 
 use crate::engine::grammar::hold::Opening;
-use crate::engine::grammar::{leading_ws, State};
+use crate::engine::grammar::state::{leading_ws, State};
 use crate::engine::Engine;
 use crate::format::Description;
 use crate::sink::Sink;

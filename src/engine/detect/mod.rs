@@ -29,7 +29,7 @@ use aho_corasick::automaton::StateID;
 use crate::engine::grammar::fence::CodeFences;
 use crate::engine::markers::{MarkerSet, Step};
 mod tap;
-use crate::engine::grammar::State;
+use crate::engine::grammar::state::State;
 use crate::engine::{Compiled, Engine};
 use crate::event::Span;
 use crate::format::{Format, Role};

@@ -4,7 +4,7 @@ use std::{fmt, mem};
 
 use crate::engine::grammar::hold::Opening;
 use crate::engine::grammar::item::Item;
-use crate::engine::grammar::State;
+use crate::engine::grammar::state::State;
 use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;

@@ -15,7 +15,7 @@
 //! which it may go on with (` to=functions.NAME…`) or leave at once.
 
 use crate::engine::grammar::hold::Opening;
-use crate::engine::grammar::State;
+use crate::engine::grammar::state::State;
 use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{Headers, Role};

@@ -2,7 +2,7 @@
 //! recover a missing closer (the grammar's `on_marker` hands them here).
 
 use crate::engine::grammar::hold::Opening;
-use crate::engine::grammar::State;
+use crate::engine::grammar::state::State;
 use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;

@@ -7,7 +7,7 @@
 //! to lose the call: the function's own markup shows that it is one.
 
 use crate::engine::grammar::hold::Opening;
-use crate::engine::grammar::{leading_ws, State};
+use crate::engine::grammar::state::{leading_ws, State};
 use crate::engine::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;

@@ -2,7 +2,7 @@
 //! collapsed `<functionname=`): read as the role's marker, remembered until
 //! the call or parameter they open is confirmed, then reported.
 
-use crate::engine::grammar::State;
+use crate::engine::grammar::state::State;
 use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;

@@ -2,10 +2,10 @@
 //! parameter opener begins, how their names are read and decided, and
 //! where the text of an opening goes when it turns out not to be one.
 
-use crate::engine::body::AttrEnd;
+use crate::engine::body::state::AttrEnd;
 use crate::engine::grammar::hold::Opening;
 use crate::engine::grammar::name::{find_end, Stop};
-use crate::engine::grammar::State;
+use crate::engine::grammar::state::State;
 use crate::engine::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{NameEnd, Role};

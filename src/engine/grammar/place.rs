@@ -6,7 +6,7 @@
 //! at which character. Every place is a byte of the input that decided,
 //! never a chunk border, so spans do not depend on the split.
 
-use crate::engine::grammar::State;
+use crate::engine::grammar::state::State;
 use crate::engine::Engine;
 use crate::format::Role;
 use crate::sink::Sink;

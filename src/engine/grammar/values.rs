@@ -6,7 +6,7 @@
 
 use std::mem;
 
-use crate::engine::grammar::State;
+use crate::engine::grammar::state::State;
 use crate::engine::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
