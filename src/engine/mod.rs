@@ -1,14 +1,19 @@
 //! The engine: one state machine shared by every format, in parts with one
-//! job each:
+//! job each, a folder each:
 //!
-//! * `driver`: finds markers (`memchr` over their first bytes, then an
-//!   anchored DFA whose state survives chunk borders);
+//! * `markers`: finds markers (`memchr` over their first bytes, then an
+//!   anchored DFA whose state survives chunk borders), the description
+//!   compiled for that, and matches that die;
 //! * `grammar`: the states and transitions, written in terms of marker
-//!   roles and read from the format's description;
-//! * `hold`: tentative text waiting for a decision;
-//! * `name`: reading names; `openings`: what an opening begins and how its
-//!   name decides it; `values`: where a value begins and ends;
-//! * `call`: the call writer (calls, parameters, arguments JSON, limits);
+//!   roles and read from the format's description: held tentative text,
+//!   names, what an opening begins, where a value begins and ends, items,
+//!   headers, the end of the stream;
+//! * `body`: call bodies and arguments written as JSON (or in a call
+//!   syntax read as JSON), inside the grammar;
+//! * `detect`: `Format::Auto` (the format found from the output) and the
+//!   watch for another format's calls in a known format's content;
+//! * `call`: the call writer (calls, parameters, arguments JSON, typing,
+//!   limits);
 //! * the [`Sink`](crate::sink::Sink) the events go to.
 //!
 //! ADVICE FOR HACKERS. `run` alternates between text runs (in states that

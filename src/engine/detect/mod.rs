@@ -1,4 +1,6 @@
-//! `Format::Auto`: the format is found from the output.
+//! Detection: `Format::Auto`, where the format is found from the output
+//! (here), and the watch for another format's calls in a known format's
+//! content (`foreign`), which uses the same openers.
 //!
 //! Until a format is known, a scout reads the text with one marker set:
 //! every detected format's openers (and the reasoning markers). Text is
