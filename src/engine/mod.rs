@@ -1,14 +1,19 @@
 //! The engine: one state machine shared by every format, in parts with one
-//! job each:
+//! job each, a folder each:
 //!
-//! * `driver`: finds markers (`memchr` over their first bytes, then an
-//!   anchored DFA whose state survives chunk borders);
+//! * `markers`: finds markers (`memchr` over their first bytes, then an
+//!   anchored DFA whose state survives chunk borders), the description
+//!   compiled for that, and matches that die;
 //! * `grammar`: the states and transitions, written in terms of marker
-//!   roles and read from the format's description;
-//! * `hold`: tentative text waiting for a decision;
-//! * `name`: reading names; `openings`: what an opening begins and how its
-//!   name decides it; `values`: where a value begins and ends;
-//! * `call`: the call writer (calls, parameters, arguments JSON, limits);
+//!   roles and read from the format's description: held tentative text,
+//!   names, what an opening begins, where a value begins and ends, items,
+//!   headers, the end of the stream;
+//! * `body`: call bodies and arguments written as JSON (or in a call
+//!   syntax read as JSON), inside the grammar;
+//! * `detect`: `Format::Auto` (the format found from the output) and the
+//!   watch for another format's calls in a known format's content;
+//! * `call`: the call writer (calls, parameters, arguments JSON, typing,
+//!   limits);
 //! * the [`Sink`](crate::sink::Sink) the events go to.
 //!
 //! ADVICE FOR HACKERS. `run` alternates between text runs (in states that
@@ -24,32 +29,13 @@
 //! `on_marker` arm, and say in `finish` what the end of the stream means
 //! there.
 
-mod auto;
+mod body;
 mod call;
-mod compiled;
-pub(crate) mod driver;
-pub(crate) use compiled::Compiled;
-mod end;
-mod fence;
-mod foreign;
+mod detect;
 mod grammar;
-mod header;
-mod hold;
-mod in_call;
-mod item;
-mod json;
-mod json_after;
-mod json_args;
-mod json_body;
-mod json_problems;
-mod json_start;
-mod misspelled;
-mod name;
-mod openings;
-mod place;
-mod reanchor;
-mod resync;
-mod values;
+pub(crate) mod markers;
+
+pub(crate) use markers::compiled::Compiled;
 
 use std::mem;
 
@@ -59,14 +45,13 @@ use crate::options::Options;
 use crate::sink::{diagnostic, emit_diagnostic, Sink};
 
 use crate::json::syntax::SyntaxReader;
+use body::state::JsonCall;
 use call::CallWriter;
-use driver::{Match, Step};
-use grammar::State;
-use hold::{Hold, Stray};
-use json::JsonCall;
-use name::Name;
-
-pub(crate) const WS: [char; 4] = [' ', '\t', '\r', '\n'];
+use grammar::hold::{Hold, Stray};
+use grammar::name::Name;
+use grammar::state::State;
+pub(crate) use grammar::state::WS;
+use markers::{Match, Step};
 
 pub(crate) struct Engine {
     format: &'static Compiled,
@@ -108,18 +93,18 @@ pub(crate) struct Engine {
     /// opened the output without a marker.
     unclosed_wrapper: bool,
     /// The current call's item (formats with `Role::ItemOpen`).
-    item: item::Item,
+    item: grammar::item::Item,
     /// `Format::Auto`: looking for the format, or (decided) how to start
     /// over.
-    detect: Option<Box<auto::Detect>>,
+    detect: Option<Box<detect::Detect>>,
     /// A known format's watch on its content for other formats' calls.
-    foreign: Option<Box<foreign::Foreign>>,
+    foreign: Option<Box<detect::foreign::Foreign>>,
     /// Code blocks in the text outside calls, whose markers are text
     /// (`calls_in_code_blocks(false)`).
-    fences: Option<fence::CodeFences>,
+    fences: Option<grammar::fence::CodeFences>,
     /// The misspelled openers (`Description::misspellings`) of the call and
     /// of the parameter being opened, reported once each is.
-    misspelled: misspelled::Misspelled,
+    misspelled: grammar::misspelled::Misspelled,
 }
 
 impl Engine {
@@ -151,11 +136,11 @@ impl Engine {
             dropped_marker: false,
             turn_end: None,
             unclosed_wrapper: false,
-            item: item::Item::Closed,
+            item: grammar::item::Item::Closed,
             detect,
             foreign: None,
             fences: None,
-            misspelled: misspelled::Misspelled::default(),
+            misspelled: grammar::misspelled::Misspelled::default(),
         }
         .started()
     }
@@ -175,7 +160,7 @@ impl Engine {
 
     fn start_stream(&mut self) {
         self.begin_prompt_header();
-        self.fences = (!self.opts.calls_in_code_blocks).then(fence::CodeFences::default);
+        self.fences = (!self.opts.calls_in_code_blocks).then(grammar::fence::CodeFences::default);
         self.reasoning_at =
             (self.opts.reasoning == crate::Reasoning::Started).then_some(self.call.count());
     }
@@ -220,8 +205,8 @@ impl Engine {
         self.in_message = false;
         self.tool_message = false;
         self.unclosed_wrapper = false;
-        self.item = item::Item::Closed;
-        self.misspelled = misspelled::Misspelled::default();
+        self.item = grammar::item::Item::Closed;
+        self.misspelled = grammar::misspelled::Misspelled::default();
         self.fed = 0;
         self.start_stream();
     }
@@ -265,7 +250,7 @@ impl Engine {
         self.detect
             .as_deref()
             .filter(|d| !d.decided)
-            .map_or(0, auto::Detect::held_len)
+            .map_or(0, detect::Detect::held_len)
             + self.marker.pending.len()
             + self.hold.len()
             + self.call.value.tail.len()
@@ -436,12 +421,12 @@ impl Engine {
     fn watched<S: Sink>(
         &mut self,
         sink: &mut S,
-        f: impl FnOnce(&mut Engine, &mut foreign::Watch<'_, S>),
+        f: impl FnOnce(&mut Engine, &mut detect::foreign::Watch<'_, S>),
     ) {
         let Some(mut foreign) = self.foreign.take() else {
             return;
         };
-        let mut watch = foreign::Watch {
+        let mut watch = detect::foreign::Watch {
             foreign: &mut foreign,
             out: sink,
         };
@@ -453,8 +438,8 @@ impl Engine {
     /// of other formats (`foreign_format`).
     pub(crate) fn watch_foreign(&mut self) {
         if self.opts.format != crate::Format::Auto {
-            let detect = auto::Detect::watching(self.opts.clone());
-            self.foreign = Some(Box::new(foreign::Foreign::new(detect)));
+            let detect = detect::Detect::watching(self.opts.clone());
+            self.foreign = Some(Box::new(detect::foreign::Foreign::new(detect)));
         }
     }
 
@@ -479,7 +464,7 @@ impl Engine {
             if first.is_none() {
                 // Value text is the bulk of a tool-dense stream: straight
                 // to the call writer.
-                if self.state == grammar::State::Value {
+                if self.state == grammar::state::State::Value {
                     self.call.message.at = self.fed;
                     self.value_text(s, sink);
                 } else {
@@ -524,8 +509,8 @@ impl Engine {
                             // a marker after which a call body begins (a
                             // typed block's opener) opens one.
                             let opening = (role.opens()
-                                || self.state == grammar::State::JsonStart { body: true })
-                                && self.state != grammar::State::Content;
+                                || self.state == grammar::state::State::JsonStart { body: true })
+                                && self.state != grammar::state::State::Content;
                             if mem::take(&mut self.dropped_marker) {
                                 sink.dropped(spelled);
                             } else {

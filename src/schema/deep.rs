@@ -6,7 +6,7 @@
 //!
 //! Marked-up text (an XML parameter holding `["1", 2]`) and JSON strings go
 //! through [`coerce_shape_into`]; the JSON readers' streaming writer
-//! (`engine::json_args`) applies the same function to each nested string it
+//! (`engine::body::args`) applies the same function to each nested string it
 //! holds, and descends the shapes itself as the containers open.
 
 use super::shape::{ShapeId, Shapes};

@@ -4,7 +4,8 @@
 
 use std::mem;
 
-use super::{CallWriter, ValueKind};
+use super::value::ValueKind;
+use super::CallWriter;
 use crate::event::{DiagnosticKind as Kind, Event};
 use crate::json::escape_into;
 use crate::options::Options;
@@ -305,7 +306,7 @@ impl CallWriter {
     }
 
     /// Narrows the branches the open call may be in by the value just
-    /// ended, when it was kept for that (see [`Probe`](super::Probe)).
+    /// ended, when it was kept for that (see [`Probe`](super::value::Probe)).
     pub(super) fn narrow_branches(&mut self, opts: &Options) {
         if mem::take(&mut self.value.probe.room) == 0 {
             return;

@@ -11,8 +11,9 @@ use std::mem;
 
 use serde_json::Value as Json;
 
-use super::{CallWriter, ValueKind};
-use crate::engine::json_args::ArgsWriter;
+use super::value::ValueKind;
+use super::CallWriter;
+use crate::engine::body::args::ArgsWriter;
 use crate::event::DiagnosticKind as Kind;
 use crate::json::reader::JsonReader;
 use crate::options::Options;

@@ -1,4 +1,6 @@
-//! `Format::Auto`: the format is found from the output.
+//! Detection: `Format::Auto`, where the format is found from the output
+//! (here), and the watch for another format's calls in a known format's
+//! content (`foreign`), which uses the same openers.
 //!
 //! Until a format is known, a scout reads the text with one marker set:
 //! every detected format's openers (and the reasoning markers). Text is
@@ -26,18 +28,17 @@ use std::mem;
 
 use aho_corasick::automaton::StateID;
 
-use super::driver::{MarkerSet, Step};
-use super::fence::CodeFences;
-#[path = "auto_tap.rs"]
+use crate::engine::grammar::fence::CodeFences;
+use crate::engine::markers::{MarkerSet, Step};
 mod tap;
-use super::grammar::State;
-use super::{Compiled, Engine};
+use crate::engine::grammar::state::State;
+use crate::engine::{Compiled, Engine};
 use crate::event::Span;
 use crate::format::{Format, Role};
 use crate::options::{Options, Reasoning};
 use crate::sink::Sink;
 use tap::{replay, Candidate};
-#[path = "auto_openers.rs"]
+pub(super) mod foreign;
 mod openers;
 pub(crate) use openers::opener_markers;
 use openers::openers;
@@ -636,5 +637,4 @@ impl Engine {
 }
 
 #[cfg(test)]
-#[path = "auto_tests.rs"]
 mod tests;

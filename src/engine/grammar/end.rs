@@ -2,10 +2,10 @@
 
 use std::{fmt, mem};
 
-use super::grammar::State;
-use super::hold::Opening;
-use super::item::Item;
-use super::Engine;
+use crate::engine::grammar::hold::Opening;
+use crate::engine::grammar::item::Item;
+use crate::engine::grammar::state::State;
+use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
 use crate::sink::Sink;
@@ -27,7 +27,7 @@ impl Engine {
     }
 
     #[inline(never)]
-    pub(super) fn finish_format<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn finish_format<S: Sink>(&mut self, sink: &mut S) {
         let mut cut_marker = None;
         if self.marker.is_active() && self.state == State::Json {
             // A marker begun inside JSON text: JSON, unless the value
@@ -74,7 +74,11 @@ impl Engine {
 
     /// What the end of the stream means in each state. `cut_marker` is a
     /// marker cut off by the end inside a call.
-    pub(super) fn end_of_stream<S: Sink>(&mut self, cut_marker: Option<&str>, sink: &mut S) {
+    pub(in crate::engine) fn end_of_stream<S: Sink>(
+        &mut self,
+        cut_marker: Option<&str>,
+        sink: &mut S,
+    ) {
         loop {
             match self.state {
                 State::Content | State::Start => {}
@@ -185,7 +189,7 @@ impl Engine {
     /// here, so what is open ends as at the end of the stream, and the
     /// token is dropped. Text after it (a model run past its stop token)
     /// is content, read as from the start of a new message.
-    pub(super) fn end_of_turn<S: Sink>(&mut self, token: &'static str, sink: &mut S) {
+    pub(in crate::engine) fn end_of_turn<S: Sink>(&mut self, token: &'static str, sink: &mut S) {
         self.dropped_marker = S::WANTS_RAW;
         if !matches!(self.state, State::Content | State::Start) {
             self.turn_end = Some(token);
@@ -203,7 +207,11 @@ impl Engine {
         self.state = State::Content;
     }
 
-    pub(super) fn truncate_call<S: Sink>(&mut self, cut_marker: Option<&str>, sink: &mut S) {
+    pub(in crate::engine) fn truncate_call<S: Sink>(
+        &mut self,
+        cut_marker: Option<&str>,
+        sink: &mut S,
+    ) {
         self.call.end_param(&self.opts, sink);
         let cut = match cut_marker {
             Some(marker) => format!(" (dropped the cut-off marker `{marker}`)"),
@@ -211,7 +219,7 @@ impl Engine {
         };
         let index = self.call.current();
         let ended = self.ended();
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::Truncated,
@@ -229,14 +237,14 @@ impl Engine {
 /// What ended the output, for diagnostics: the stream, or the model's
 /// end-of-turn token.
 #[derive(Clone, Copy)]
-pub(super) struct Ended {
+pub(in crate::engine) struct Ended {
     token: Option<&'static str>,
     noun: bool,
 }
 
 impl Ended {
     /// "the end of the stream" rather than "the stream ended".
-    pub(super) fn as_noun(self) -> Ended {
+    pub(in crate::engine) fn as_noun(self) -> Ended {
         Ended { noun: true, ..self }
     }
 }
@@ -254,7 +262,7 @@ impl fmt::Display for Ended {
 
 impl Engine {
     /// What is ending the output (see [`Ended`]).
-    pub(super) fn ended(&self) -> Ended {
+    pub(in crate::engine) fn ended(&self) -> Ended {
         Ended {
             token: self.turn_end,
             noun: false,

@@ -95,7 +95,7 @@ impl Stray {
     /// Notes stray text; leading whitespace is layout.
     pub(crate) fn push(&mut self, s: &str) {
         let s = if self.len == 0 {
-            s.trim_start_matches(super::WS)
+            s.trim_start_matches(crate::engine::WS)
         } else {
             s
         };
@@ -124,9 +124,9 @@ impl Stray {
     }
 }
 
-impl super::Engine {
+impl crate::engine::Engine {
     /// The held text was not what it might have been: it is content.
-    pub(super) fn release_held<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn release_held<S: Sink>(&mut self, sink: &mut S) {
         let held = std::mem::take(&mut self.hold.text);
         if S::PLACES_CONTENT && !self.hold.replaced.is_empty() {
             self.release_replaced(&held, sink);

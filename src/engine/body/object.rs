@@ -10,8 +10,8 @@
 
 use std::mem;
 
-use super::call::CallWriter;
-use super::json_args::ArgsWriter;
+use crate::engine::body::args::ArgsWriter;
+use crate::engine::call::CallWriter;
 use crate::format::BodyKeys;
 use crate::json::reader::{JsonEvent, Leniency};
 use crate::options::Options;

@@ -6,8 +6,8 @@
 
 use std::mem;
 
-use super::grammar::State;
-use super::{Engine, WS};
+use crate::engine::grammar::state::State;
+use crate::engine::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
 use crate::options::ValueTermination;
@@ -16,7 +16,7 @@ use crate::sink::Sink;
 
 impl Engine {
     /// The held text was value text after all.
-    pub(super) fn back_to_value<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn back_to_value<S: Sink>(&mut self, sink: &mut S) {
         self.state = State::Value;
         let strip = self.desc().strip_one_newline;
         self.call
@@ -26,7 +26,7 @@ impl Engine {
     }
 
     /// The value opener after a parameter's name: the parameter starts.
-    pub(super) fn open_value<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn open_value<S: Sink>(&mut self, sink: &mut S) {
         // The whitespace before the value is layout.
         self.hold.text.clear();
         if !self.name.value_type.is_empty() {
@@ -45,7 +45,7 @@ impl Engine {
     /// The text of a value's type (`Role::TypeOpen` … `TypeClose`), kept
     /// up to `max_name_len` bytes (a longer one is no type name: the
     /// value is then a string).
-    pub(super) fn value_type_text<S: Sink>(&mut self, s: &str, _sink: &mut S) -> usize {
+    pub(in crate::engine) fn value_type_text<S: Sink>(&mut self, s: &str, _sink: &mut S) -> usize {
         let max = self.opts.limits.max_name_len;
         let kept = &mut self.name.value_type;
         if kept.len() + s.len() > max {
@@ -61,14 +61,19 @@ impl Engine {
     /// A marker after a value's type: its closer goes back to the key's
     /// end; any other marker means the closer is missing (reported), and
     /// the marker is read as after the key.
-    pub(super) fn marker_in_value_type<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+    pub(in crate::engine) fn marker_in_value_type<S: Sink>(
+        &mut self,
+        role: Role,
+        text: &str,
+        sink: &mut S,
+    ) {
         self.state = State::KeyDone;
         if role == Role::TypeClose {
             return;
         }
         let (close, name) = (self.marker(Role::TypeClose), &self.name.text);
         let index = self.call.current();
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::MalformedParameter,
@@ -82,15 +87,19 @@ impl Engine {
     }
 
     /// Text where the value opener belongs: the value starts without it.
-    pub(super) fn value_without_opener<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn value_without_opener<S: Sink>(&mut self, sink: &mut S) {
         self.open_value(sink);
         self.missing_value_opener(sink, "the text that followed is its value");
     }
 
-    pub(super) fn missing_value_opener<S: Sink>(&mut self, sink: &mut S, what_was_done: &str) {
+    pub(in crate::engine) fn missing_value_opener<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        what_was_done: &str,
+    ) {
         let (open, key_close) = (self.marker(Role::ValueOpen), self.marker(Role::KeyClose));
         let index = self.call.current();
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::MissingValueOpen,
@@ -102,7 +111,12 @@ impl Engine {
         );
     }
 
-    pub(super) fn marker_in_value<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+    pub(in crate::engine) fn marker_in_value<S: Sink>(
+        &mut self,
+        role: Role,
+        text: &str,
+        sink: &mut S,
+    ) {
         // Inside a raw section every marker but its closer is value text.
         if self.call.value.raw_section {
             if role == Role::RawClose {
@@ -187,27 +201,32 @@ impl Engine {
 
     /// Value text, in the format's layout, to the call writer.
     #[inline]
-    pub(super) fn value_text<S: Sink>(&mut self, text: &str, sink: &mut S) {
+    pub(in crate::engine) fn value_text<S: Sink>(&mut self, text: &str, sink: &mut S) {
         let strip = self.desc().strip_one_newline;
         self.call.value_text(text, strip, &self.opts, sink);
     }
 
     /// A marker that ends a value whose closer is missing.
-    pub(super) fn end_unclosed_value<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+    pub(in crate::engine) fn end_unclosed_value<S: Sink>(
+        &mut self,
+        role: Role,
+        text: &str,
+        sink: &mut S,
+    ) {
         self.unclosed_parameter(text, sink);
         self.call.end_param(&self.opts, sink);
         self.state = State::InCall;
         self.on_marker(role, sink);
     }
 
-    pub(super) fn unclosed_parameter<S: Sink>(&mut self, before: &str, sink: &mut S) {
+    pub(in crate::engine) fn unclosed_parameter<S: Sink>(&mut self, before: &str, sink: &mut S) {
         if self.call.value.inline {
             // Already reported as malformed; such a value ends at a marker.
             return;
         }
         let close = self.marker(Role::ParamClose);
         let index = self.call.current();
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::UnclosedParameter,
@@ -220,7 +239,7 @@ impl Engine {
     }
 
     #[inline(never)]
-    pub(super) fn accept_closer<S: Sink>(&mut self, closer: Role, sink: &mut S) {
+    pub(in crate::engine) fn accept_closer<S: Sink>(&mut self, closer: Role, sink: &mut S) {
         self.hold.text.clear();
         if closer == Role::ParamClose {
             self.call.end_param(&self.opts, sink);
@@ -233,7 +252,7 @@ impl Engine {
 
     /// Reports, once per parameter, text that looked like structure and
     /// was kept inside the value: `marker`, or the held text when `None`.
-    pub(super) fn report_kept_in_value<S: Sink>(
+    pub(in crate::engine) fn report_kept_in_value<S: Sink>(
         &mut self,
         marker: Option<&'static str>,
         why: &str,
@@ -244,7 +263,7 @@ impl Engine {
         }
         let kept = marker.unwrap_or_else(|| self.hold.text.trim_matches(WS));
         let index = self.call.current();
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::CloserInValue,
@@ -258,7 +277,7 @@ impl Engine {
     }
 
     #[inline(never)]
-    pub(super) fn reject_closer<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn reject_closer<S: Sink>(&mut self, sink: &mut S) {
         let State::CloserPending(closer) = self.state else {
             return;
         };
@@ -279,7 +298,7 @@ impl Engine {
     /// closer less its last byte (`</parameter`), in a value where a
     /// near-miss may be read as the closer.
     #[inline]
-    pub(super) fn is_near_miss_closer(&self, stepped_here: &str) -> bool {
+    pub(in crate::engine) fn is_near_miss_closer(&self, stepped_here: &str) -> bool {
         // (Inside a raw section no closer counts.)
         if self.state != State::Value || self.call.value.raw_section {
             return false;
@@ -293,7 +312,7 @@ impl Engine {
             && close[pending.len()..].starts_with(stepped_here)
     }
 
-    pub(super) fn begin_near_miss_closer(&mut self, stepped_here: &str) {
+    pub(in crate::engine) fn begin_near_miss_closer(&mut self, stepped_here: &str) {
         self.hold.text.clear();
         self.hold.text.push_str(&self.call.value.tail);
         self.call.value.tail.clear();
@@ -304,11 +323,11 @@ impl Engine {
     }
 
     #[inline(never)]
-    pub(super) fn accept_near_miss<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn accept_near_miss<S: Sink>(&mut self, sink: &mut S) {
         let close = self.marker(Role::ParamClose);
         let index = self.call.current();
         let near_miss = self.hold.text.trim_matches(WS);
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::MalformedCloser,
@@ -324,7 +343,7 @@ impl Engine {
     }
 
     #[inline(never)]
-    pub(super) fn reject_near_miss<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn reject_near_miss<S: Sink>(&mut self, sink: &mut S) {
         self.back_to_value(sink);
     }
 }

@@ -14,7 +14,7 @@
 
 use std::mem;
 
-use super::call::CallWriter;
+use crate::engine::call::CallWriter;
 use crate::json::escape_into;
 use crate::json::reader::{JsonEvent, JsonReader};
 use crate::options::Options;

@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use crate::engine::driver::MarkerSet;
+use crate::engine::markers::MarkerSet;
 use crate::format::{Format, Role};
 
 /// The formats `auto` detects, by preference when two read the same text

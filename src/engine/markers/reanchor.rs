@@ -6,7 +6,7 @@
 
 use std::mem;
 
-use super::Engine;
+use crate::engine::Engine;
 use crate::sink::Sink;
 
 impl Engine {
@@ -16,9 +16,13 @@ impl Engine {
     /// over now (that of `here` stays in the run). Returns where the match
     /// starts in `here`.
     ///
-    /// [`MarkerSet::reanchor`]: super::driver::MarkerSet::reanchor
+    /// [`MarkerSet::reanchor`]: crate::engine::markers::MarkerSet::reanchor
     #[inline(never)]
-    pub(super) fn reanchor<S: Sink>(&mut self, here: &[u8], sink: &mut S) -> Option<usize> {
+    pub(in crate::engine) fn reanchor<S: Sink>(
+        &mut self,
+        here: &[u8],
+        sink: &mut S,
+    ) -> Option<usize> {
         let found = self.format.markers.reanchor(&self.marker.pending, here)?;
         if found.text > 0 {
             let mut pending = std::mem::take(&mut self.marker.pending);
@@ -37,7 +41,7 @@ impl Engine {
         Some(found.at)
     }
 
-    pub(super) fn next_starts_with_format<S: Sink>(&mut self, lead: u8, sink: &mut S) {
+    pub(in crate::engine) fn next_starts_with_format<S: Sink>(&mut self, lead: u8, sink: &mut S) {
         if self.marker.is_active() && !self.marker.continues_with(&self.format.markers, lead) {
             self.marker.state = None;
             if self.format.markers.reanchors() {
@@ -56,7 +60,7 @@ impl Engine {
     /// chunks to the current state (those of this chunk are still in its
     /// run).
     #[inline]
-    pub(super) fn flush_pending<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn flush_pending<S: Sink>(&mut self, sink: &mut S) {
         if !self.marker.pending.is_empty() {
             self.flush_pending_text(sink);
         }

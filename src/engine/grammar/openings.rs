@@ -2,24 +2,24 @@
 //! parameter opener begins, how their names are read and decided, and
 //! where the text of an opening goes when it turns out not to be one.
 
-use super::grammar::State;
-use super::hold::Opening;
-use super::json::AttrEnd;
-use super::name::{find_end, Stop};
-use super::{Engine, WS};
+use crate::engine::body::state::AttrEnd;
+use crate::engine::grammar::hold::Opening;
+use crate::engine::grammar::name::{find_end, Stop};
+use crate::engine::grammar::state::State;
+use crate::engine::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{NameEnd, Role};
 use crate::sink::Sink;
 
 impl Engine {
     /// Name bytes, up to the name's end.
-    pub(super) fn name_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+    pub(in crate::engine) fn name_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         let param = matches!(self.state, State::ParamName { .. });
         if !param && self.name.type_pending {
             return self.after_type_word(s, sink);
         }
         if !param && self.body_may_stand_for_name() {
-            let ws = super::grammar::leading_ws(s);
+            let ws = crate::engine::grammar::leading_ws(s);
             if ws < s.len() && self.opens_body(s.as_bytes()[ws], true) {
                 // The layout before the body is held with its opening.
                 self.hold.text.push_str(&s[..ws]);
@@ -140,7 +140,7 @@ impl Engine {
     /// and the function opener (`<tool_call>` then `<function=`): the model
     /// is writing a call, so a malformed name is reported, never silently
     /// turned into content.
-    pub(super) fn in_confirmed_wrapper(&self) -> bool {
+    pub(in crate::engine) fn in_confirmed_wrapper(&self) -> bool {
         self.state == State::FuncName
             && self.hold.opening != Opening::Bare
             && self.desc().has(Role::FuncOpen)
@@ -149,7 +149,7 @@ impl Engine {
     /// Whether the name being read may hold whitespace: a function name in
     /// a confirmed wrapper (kept, reported), and a parameter name that a
     /// marker closes (`<arg_key>my key</arg_key>`: the closer delimits it).
-    pub(super) fn spaces_allowed_in_name(&self) -> bool {
+    pub(in crate::engine) fn spaces_allowed_in_name(&self) -> bool {
         match self.state {
             State::ParamName { .. } => {
                 matches!(self.desc().param_name_end, NameEnd::Marker { .. })
@@ -158,7 +158,11 @@ impl Engine {
         }
     }
 
-    pub(super) fn func_name_done<S: Sink>(&mut self, ended_by: Option<Role>, sink: &mut S) {
+    pub(in crate::engine) fn func_name_done<S: Sink>(
+        &mut self,
+        ended_by: Option<Role>,
+        sink: &mut S,
+    ) {
         let confirmed = self.in_confirmed_wrapper();
         // A format that writes the call's type first (`function`) has no
         // call without it.
@@ -174,7 +178,7 @@ impl Engine {
         let id = self.desc().json.and_then(|json| json.id_in_name);
         if id.is_some_and(|id| {
             id.name_of(&self.name.text)
-                .trim_matches(super::WS)
+                .trim_matches(crate::engine::WS)
                 .is_empty()
         }) {
             return self.reject_name(sink);
@@ -182,7 +186,7 @@ impl Engine {
         if self.name.is_spaced() {
             let name = &self.name.text;
             let next = Some(self.call.count());
-            super::diagnostic(
+            crate::engine::diagnostic(
                 sink,
                 &mut self.call.message,
                 Kind::InvalidName,
@@ -214,9 +218,13 @@ impl Engine {
     /// is the call's type, one word; the name follows.
     /// Returns false when the text was not a type: the name was refused
     /// and the marker is still to be handled.
-    pub(super) fn type_before_name<S: Sink>(&mut self, text: &str, sink: &mut S) -> bool {
+    pub(in crate::engine) fn type_before_name<S: Sink>(
+        &mut self,
+        text: &str,
+        sink: &mut S,
+    ) -> bool {
         let wanted = self.desc().json.and_then(|json| json.call_type);
-        if wanted.is_some_and(|wanted| self.name.text.trim_matches(super::WS) != wanted) {
+        if wanted.is_some_and(|wanted| self.name.text.trim_matches(crate::engine::WS) != wanted) {
             // Another layout (V3.1's `NAME<｜tool▁sep｜>`): not a call of this
             // format.
             self.reject_opening(sink);
@@ -235,7 +243,7 @@ impl Engine {
     /// Whether the text before `ArgsOpen` is the call's type word in a
     /// format where it may be left out: what follows the marker decides
     /// whether it was the type or the name.
-    pub(super) fn type_may_be_name(&self) -> bool {
+    pub(in crate::engine) fn type_may_be_name(&self) -> bool {
         self.desc().json.is_some_and(|json| {
             json.call_type_optional
                 && json
@@ -265,7 +273,7 @@ impl Engine {
 
     /// The word before `ArgsOpen` was the name: the call starts, and its
     /// arguments are next.
-    pub(super) fn type_was_name<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn type_was_name<S: Sink>(&mut self, sink: &mut S) {
         self.name.type_pending = false;
         self.func_name_done(Some(Role::ArgsOpen), sink);
         if self.state == State::InCall {
@@ -277,7 +285,7 @@ impl Engine {
     /// follows, up to `[ARGS]`.
     /// Returns false when there was no name: it was refused and the
     /// marker is still to be handled.
-    pub(super) fn id_after_name<S: Sink>(&mut self, text: &str, sink: &mut S) -> bool {
+    pub(in crate::engine) fn id_after_name<S: Sink>(&mut self, text: &str, sink: &mut S) -> bool {
         // Solar Open's `ID<|tool_call:name|>NAME`: the id came first, and
         // may be left out.
         let id_first = self.desc().json.is_some_and(|json| json.id_before_name);
@@ -294,7 +302,7 @@ impl Engine {
     }
 
     /// A call that began with the function opener alone.
-    pub(super) fn report_bare_call<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn report_bare_call<S: Sink>(&mut self, sink: &mut S) {
         // Where functions stand alone, that is the format's shape.
         if self.desc().unwrapped_functions {
             return;
@@ -303,7 +311,7 @@ impl Engine {
         let func = self.hold.text.get(..self.hold.opener_len).unwrap_or("");
         let open = self.marker(Role::CallOpen);
         let next = Some(self.call.count());
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::MissingToolCallOpen,
@@ -324,7 +332,7 @@ impl Engine {
         }
         let (open, call) = (self.marker(Role::CallOpen), Some(self.call.count()));
         let written = written.trim_end_matches(WS);
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::MalformedMarker,
@@ -335,7 +343,7 @@ impl Engine {
 
     /// The opening is a call: text inside the wrapper before the function
     /// opener goes back to content, and the call starts.
-    pub(super) fn confirm_call<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn confirm_call<S: Sink>(&mut self, sink: &mut S) {
         self.report_misspelling(false, sink);
         if self.hold.opening == Opening::Wrapper {
             self.report_recovered_opener(sink);
@@ -381,7 +389,7 @@ impl Engine {
                     {
                         name = found;
                         let index = Some(self.call.count());
-                        super::diagnostic(
+                        crate::engine::diagnostic(
                             sink,
                             &mut self.call.message,
                             Kind::InvalidName,
@@ -404,7 +412,7 @@ impl Engine {
         self.state = State::InCall;
     }
 
-    pub(super) fn param_name_done<S: Sink>(&mut self, inline: bool, sink: &mut S) {
+    pub(in crate::engine) fn param_name_done<S: Sink>(&mut self, inline: bool, sink: &mut S) {
         if !self.name.finish(self.spaces_allowed_in_name()) {
             return self.reject_name(sink);
         }
@@ -437,7 +445,7 @@ impl Engine {
         if inline {
             let (open, name) = (self.marker(Role::ParamOpen), &self.name.text);
             let index = self.call.current();
-            super::diagnostic(
+            crate::engine::diagnostic(
                 sink,
                 &mut self.call.message,
                 Kind::MalformedParameter,
@@ -451,7 +459,7 @@ impl Engine {
 
     /// Whether the parameter's name is one the format's calls may give
     /// their whole arguments in (`wrapped_arguments`).
-    pub(super) fn may_wrap_arguments(&self) -> bool {
+    pub(in crate::engine) fn may_wrap_arguments(&self) -> bool {
         let name = self.name.text.as_str();
         self.desc().wrapped_arguments.contains(&name)
     }
@@ -471,7 +479,7 @@ impl Engine {
     /// tools say this tool has no such parameter. A model writing a file
     /// that shows a call writes such openers; a missing closer before the
     /// next parameter does not repeat a name.
-    pub(super) fn name_in_value_is_text(&self) -> Option<&'static str> {
+    pub(in crate::engine) fn name_in_value_is_text(&self) -> Option<&'static str> {
         let name = &self.name.text;
         if self.call.has_param(name) {
             return Some("it names a parameter already given in this call");
@@ -484,19 +492,23 @@ impl Engine {
     }
 
     #[inline(never)]
-    pub(super) fn keep_param_open_in_value<S: Sink>(&mut self, reason: &str, sink: &mut S) {
+    pub(in crate::engine) fn keep_param_open_in_value<S: Sink>(
+        &mut self,
+        reason: &str,
+        sink: &mut S,
+    ) {
         self.report_kept_in_value(None, reason, sink);
         self.back_to_value(sink);
     }
 
     #[inline(never)]
-    pub(super) fn reject_name<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn reject_name<S: Sink>(&mut self, sink: &mut S) {
         if self.state == (State::ParamName { in_value: true }) {
             self.back_to_value(sink);
         } else if self.in_confirmed_wrapper() {
             let (open, func) = (self.marker(Role::CallOpen), self.marker(Role::FuncOpen));
             let max = self.opts.limits.max_name_len;
-            super::diagnostic(
+            crate::engine::diagnostic(
                 sink,
                 &mut self.call.message,
                 Kind::InvalidName,
@@ -520,7 +532,7 @@ impl Engine {
 
     /// An opening that is not a call: its text goes back to content.
     #[inline(never)]
-    pub(super) fn reject_opening<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn reject_opening<S: Sink>(&mut self, sink: &mut S) {
         let opening = matches!(
             self.state,
             State::FuncName | State::ItemType | State::Preamble
@@ -528,7 +540,7 @@ impl Engine {
         if opening && self.hold.opening == Opening::Wrapped {
             self.unclosed_wrapper_before_text(sink);
         }
-        self.item = super::item::Item::Closed;
+        self.item = crate::engine::grammar::item::Item::Closed;
         self.release_held(sink);
         self.name.clear();
         self.state = State::Content;
@@ -550,16 +562,16 @@ impl Engine {
     /// Whether a function's arguments written as its body begin at `at` in
     /// `s` (`Description::json_args_body`): their `{`, before any
     /// parameter of the call.
-    pub(super) fn json_body_at(&self, s: &str, at: usize) -> bool {
+    pub(in crate::engine) fn json_body_at(&self, s: &str, at: usize) -> bool {
         self.desc().json_args_body && s.as_bytes().get(at) == Some(&b'{') && !self.call.has_params()
     }
 
     /// Whether a call body begins at `at` in `s`, in the wrapper where the
     /// function opener would come (`Json::body_in_wrapper`): its first
     /// byte, before any text that is not whitespace.
-    pub(super) fn body_in_wrapper_at(&self, s: &str, at: usize) -> bool {
+    pub(in crate::engine) fn body_in_wrapper_at(&self, s: &str, at: usize) -> bool {
         self.desc().json.is_some_and(|json| json.body_in_wrapper)
-            && self.item == super::item::Item::Closed
+            && self.item == crate::engine::grammar::item::Item::Closed
             && self
                 .hold
                 .after_opener(self.hold.len())
@@ -572,14 +584,14 @@ impl Engine {
 
     /// The arguments written as the function's body: the JSON reader takes
     /// them from their `{`; the function's closer follows them.
-    pub(super) fn begin_json_body(&mut self) {
+    pub(in crate::engine) fn begin_json_body(&mut self) {
         self.begin_json(false);
         self.json.attr_end = AttrEnd::Tag;
     }
 
     /// A bare function opener confirmed by what followed its name (a
     /// function body's JSON): reported, and the call starts.
-    pub(super) fn confirm_bare_call<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn confirm_bare_call<S: Sink>(&mut self, sink: &mut S) {
         if self.hold.opening == Opening::Bare {
             self.report_bare_call(sink);
         }
@@ -604,7 +616,7 @@ impl Engine {
             return;
         }
         let (open, index) = (self.marker(Role::ArgsOpen), self.call.current());
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::MissingArgumentsOpen,
@@ -620,7 +632,7 @@ impl Engine {
 
     /// A function opener, as written (`text`: a role may have several
     /// spellings), begins a name.
-    pub(super) fn begin_func_name(&mut self, opening: Opening, text: &str) {
+    pub(in crate::engine) fn begin_func_name(&mut self, opening: Opening, text: &str) {
         self.hold_start(text);
         self.name.clear();
         self.hold.opening = opening;
@@ -631,7 +643,7 @@ impl Engine {
 
     /// The wrapper's closer right after its opener: dropped when only
     /// whitespace came between, content otherwise.
-    pub(super) fn close_preamble<S: Sink>(&mut self, close: &str, sink: &mut S) {
+    pub(in crate::engine) fn close_preamble<S: Sink>(&mut self, close: &str, sink: &mut S) {
         if self
             .hold
             .after_opener(self.hold.len())

@@ -4,8 +4,8 @@
 //! readable calls beside it stay calls. Byte by byte, with a count and a
 //! quote as its only state: linear, bounded, and the same at every split.
 
-use super::grammar::State;
-use super::Engine;
+use crate::engine::grammar::state::State;
+use crate::engine::Engine;
 use crate::json::reader::JsonReader;
 use crate::json::stepper::Nesting;
 use crate::json::syntax::SyntaxReader;
@@ -30,7 +30,7 @@ impl Engine {
     /// After a call of a list of call bodies became unreadable where the
     /// reader had `nesting` open: skips to the element's end if the call is
     /// an element of such a list.
-    pub(super) fn begin_resync(&mut self, nesting: &Nesting) -> bool {
+    pub(in crate::engine) fn begin_resync(&mut self, nesting: &Nesting) -> bool {
         let in_list = self.json.is_body && nesting.open.len() > 1 && nesting.open[0] == b'[';
         let sequence = self.wrapper_has_closer() || self.json().body_separator.is_some();
         let in_sequence = !in_list && self.json.is_body && !nesting.open.is_empty() && sequence;
@@ -48,7 +48,7 @@ impl Engine {
 
     /// Text of the failed element: content up to the `,` after it (the
     /// list goes on) or the list's `]` (it ends).
-    pub(super) fn resync_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+    pub(in crate::engine) fn resync_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         for (at, b) in s.bytes().enumerate() {
             let r = &mut self.json.resync;
             if let Some(quote) = r.quote {

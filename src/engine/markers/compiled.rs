@@ -4,7 +4,7 @@
 
 use std::sync::OnceLock;
 
-use super::driver::MarkerSet;
+use crate::engine::markers::MarkerSet;
 use crate::format::{Description, DescriptionError, Format, Role};
 
 /// A format's description together with its marker automaton, built once

@@ -12,9 +12,9 @@
 //! became certain depends on how the input was split, the run's end does
 //! not.
 
-use super::auto::{self, Detect};
-use super::driver::MarkerSet;
-use super::Engine;
+use super::{opener_markers, Detect};
+use crate::engine::markers::MarkerSet;
+use crate::engine::Engine;
 use crate::event::{DiagnosticKind as Kind, Event, Span};
 use crate::format::Format;
 use crate::sink::{Piece, Sink};
@@ -37,7 +37,7 @@ impl Foreign {
     pub(crate) fn new(detect: Detect) -> Foreign {
         Foreign {
             detect,
-            openers: auto::opener_markers(),
+            openers: opener_markers(),
             reported: 0,
             pending: Vec::new(),
             first_name: None,

@@ -2,15 +2,15 @@
 //! diagnostics: leniencies it read through, notes on the arguments, and
 //! problems that end the call (the rest of the value is then content).
 
-use super::call::CallWriter;
-use super::json::{JsonCall, Mode};
-use super::json_args::{ArgsNote, ArgsProblem};
-use super::json_body::BodyProblem;
+use crate::engine::body::args::{ArgsNote, ArgsProblem};
+use crate::engine::body::object::BodyProblem;
+use crate::engine::body::state::{JsonCall, Mode};
+use crate::engine::call::CallWriter;
 use crate::event::DiagnosticKind as Kind;
 use crate::json::reader::Leniency;
 use crate::sink::{diagnostic, Sink};
 
-pub(super) fn report_leniency<S: Sink>(
+pub(in crate::engine) fn report_leniency<S: Sink>(
     json: &mut JsonCall,
     what: Leniency,
     call: &mut CallWriter,
@@ -82,7 +82,11 @@ pub(super) fn report_leniency<S: Sink>(
     );
 }
 
-pub(super) fn report_note<S: Sink>(json: &mut JsonCall, call: &mut CallWriter, sink: &mut S) {
+pub(in crate::engine) fn report_note<S: Sink>(
+    json: &mut JsonCall,
+    call: &mut CallWriter,
+    sink: &mut S,
+) {
     let Some(note) = json.args.note.take() else {
         return;
     };
@@ -104,7 +108,7 @@ pub(super) fn report_note<S: Sink>(json: &mut JsonCall, call: &mut CallWriter, s
 /// A problem the body or the arguments found: the call (if one is open)
 /// ends as incomplete, and the rest of the value is content, whether a
 /// call was made from it or not.
-pub(super) fn fail_on_problem<S: Sink>(
+pub(in crate::engine) fn fail_on_problem<S: Sink>(
     json: &mut JsonCall,
     call: &mut CallWriter,
     opts: &crate::options::Options,

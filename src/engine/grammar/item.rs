@@ -6,9 +6,9 @@
 //! marker or another type word is recovered and reported, never a reason
 //! to lose the call: the function's own markup shows that it is one.
 
-use super::grammar::{leading_ws, State};
-use super::hold::Opening;
-use super::{Engine, WS};
+use crate::engine::grammar::hold::Opening;
+use crate::engine::grammar::state::{leading_ws, State};
+use crate::engine::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
 use crate::sink::Sink;
@@ -37,7 +37,7 @@ impl Item {
 impl Engine {
     /// An item's opener where a call may begin: outside calls (a bare item,
     /// a recovery), after the wrapper's opener, or after an earlier call.
-    pub(super) fn begin_item<S: Sink>(&mut self, text: &str, sink: &mut S) {
+    pub(in crate::engine) fn begin_item<S: Sink>(&mut self, text: &str, sink: &mut S) {
         match self.state {
             // (Not after an item's separator: a second opener.)
             State::Preamble if self.item != Item::Open => {
@@ -71,7 +71,7 @@ impl Engine {
 
     /// The type word after an item's opener: one word, whitespace around
     /// it; held with the opening. Anything else shows it was not an item.
-    pub(super) fn item_type_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+    pub(in crate::engine) fn item_type_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         let open = self.marker(Role::ItemOpen);
         let start = self.hold.text.rfind(open).map_or(0, |at| at + open.len());
         let word = self.hold.text[start..].trim_start_matches(WS);
@@ -93,7 +93,12 @@ impl Engine {
     }
 
     /// A marker after an item's opener, where its type word is read.
-    pub(super) fn marker_in_item_type<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+    pub(in crate::engine) fn marker_in_item_type<S: Sink>(
+        &mut self,
+        role: Role,
+        text: &str,
+        sink: &mut S,
+    ) {
         match role {
             Role::ItemSep => {
                 self.hold.text.push_str(text);
@@ -114,7 +119,7 @@ impl Engine {
     /// A marker after a function's closer, in an item: the item's closer
     /// ends the call; anything else ends it without (reported) and is
     /// read after it.
-    pub(super) fn marker_after_function<S: Sink>(
+    pub(in crate::engine) fn marker_after_function<S: Sink>(
         &mut self,
         role: Role,
         text: &str,
@@ -136,7 +141,7 @@ impl Engine {
 
     /// The call is confirmed: its item is used; a missing item opener or
     /// another type word is reported.
-    pub(super) fn item_confirmed<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn item_confirmed<S: Sink>(&mut self, sink: &mut S) {
         if self.marker(Role::ItemOpen).is_empty() {
             return;
         }
@@ -148,7 +153,7 @@ impl Engine {
                 return;
             }
             let (open, func) = (self.marker(Role::ItemOpen), self.marker(Role::FuncOpen));
-            return super::diagnostic(
+            return crate::engine::diagnostic(
                 sink,
                 &mut self.call.message,
                 Kind::MissingToolCallOpen,
@@ -168,7 +173,7 @@ impl Engine {
         let start = held.rfind(open).map_or(0, |at| at + open.len());
         let (name, message) = (&self.name.text, &mut self.call.message);
         let Some(end) = held[start..].find(sep) else {
-            return super::diagnostic(
+            return crate::engine::diagnostic(
                 sink,
                 message,
                 Kind::UnexpectedCallType,
@@ -180,7 +185,7 @@ impl Engine {
         };
         let word = held[start..start + end].trim_matches(WS);
         if word.is_empty() {
-            super::diagnostic(
+            crate::engine::diagnostic(
                 sink,
                 message,
                 Kind::UnexpectedCallType,
@@ -188,7 +193,7 @@ impl Engine {
                 format_args!("call `{name}` gave no type before `{sep}`; it is read as a {wanted}"),
             );
         } else if word != wanted {
-            super::diagnostic(
+            crate::engine::diagnostic(
                 sink,
                 message,
                 Kind::UnexpectedCallType,
@@ -204,7 +209,7 @@ impl Engine {
     /// The call's item ends here without its closer, reported (once: not
     /// for a function whose item opener was missing too) while the call
     /// is open; `before` says what came instead. The call ends.
-    pub(super) fn item_not_closed<S: Sink>(
+    pub(in crate::engine) fn item_not_closed<S: Sink>(
         &mut self,
         before: std::fmt::Arguments<'_>,
         sink: &mut S,
@@ -212,7 +217,7 @@ impl Engine {
         if std::mem::replace(&mut self.item, Item::Closed) == Item::Used {
             let close = self.marker(Role::ItemClose);
             let index = self.call.current();
-            super::diagnostic(
+            crate::engine::diagnostic(
                 sink,
                 &mut self.call.message,
                 Kind::UnclosedFunction,

@@ -14,9 +14,9 @@
 //! starts inside the header its prompt opened (`<|start|>assistant`),
 //! which it may go on with (` to=functions.NAME…`) or leave at once.
 
-use super::grammar::State;
-use super::hold::Opening;
-use super::Engine;
+use crate::engine::grammar::hold::Opening;
+use crate::engine::grammar::state::State;
+use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{Headers, Role};
 use crate::sink::Sink;
@@ -32,25 +32,25 @@ enum Body {
 }
 
 impl Engine {
-    pub(super) fn headers(&self) -> Option<Headers> {
+    pub(in crate::engine) fn headers(&self) -> Option<Headers> {
         let desc = self.desc();
         desc.headers.or(desc.json.and_then(|json| json.headers))
     }
 
     /// Whether headers end at their line's end.
-    pub(super) fn line_end_header(&self) -> bool {
+    pub(in crate::engine) fn line_end_header(&self) -> bool {
         self.headers().is_some_and(|headers| headers.line_end)
     }
 
     /// Whether calls are marked up inside messages (`Description::headers`),
     /// not JSON bodies.
-    pub(super) fn marked_up_messages(&self) -> bool {
+    pub(in crate::engine) fn marked_up_messages(&self) -> bool {
         self.desc().headers.is_some()
     }
 
     /// A header opener (`<|start|>`, or `<|channel|>` when the prompt
     /// already gave the role) outside calls.
-    pub(super) fn begin_header(&mut self, text: &str) {
+    pub(in crate::engine) fn begin_header(&mut self, text: &str) {
         // A new header ends a message left open.
         self.in_message = false;
         self.tool_message = false;
@@ -63,7 +63,7 @@ impl Engine {
     /// with `<|start|>assistant`, so the output may go on with the rest of
     /// that header (` to=functions.NAME<|channel|>commentary json`, or
     /// nothing) before `<|message|>`. Held while it may be one.
-    pub(super) fn begin_prompt_header(&mut self) {
+    pub(in crate::engine) fn begin_prompt_header(&mut self) {
         self.prompt_header = self.headers().is_some();
         if self.prompt_header {
             self.hold_start("");
@@ -94,7 +94,7 @@ impl Engine {
     }
 
     /// Header text: held until `<|message|>`, within the window.
-    pub(super) fn header_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+    pub(in crate::engine) fn header_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         // A header that ends at its line's end: the line end is its
         // `<|message|>`.
         let line_end = self.headers().is_some_and(|headers| headers.line_end);
@@ -160,7 +160,7 @@ impl Engine {
 
     /// A header that cannot be read: text, reported, unless it is the
     /// prompt's and nothing of it came.
-    pub(super) fn end_header<S: Sink>(&mut self, why: &str, sink: &mut S) {
+    pub(in crate::engine) fn end_header<S: Sink>(&mut self, why: &str, sink: &mut S) {
         if self.prompt_header_unbegun() {
             self.prompt_header_was_text(sink);
         } else {
@@ -168,7 +168,12 @@ impl Engine {
         }
     }
 
-    pub(super) fn header_marker<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+    pub(in crate::engine) fn header_marker<S: Sink>(
+        &mut self,
+        role: Role,
+        text: &str,
+        sink: &mut S,
+    ) {
         // (The usual start: the output's own `<|channel|>` header.)
         if role != Role::ArgsOpen && self.prompt_header_unbegun() {
             self.prompt_header_was_text(sink);
@@ -274,7 +279,7 @@ impl Engine {
     /// (Muse's `…text.to=read<|message|>`); its header's words went with
     /// the body they followed. The message it begins is read as a
     /// function's, so that the call it holds is one; reported.
-    pub(super) fn switch_message<S: Sink>(&mut self, text: &str, sink: &mut S) {
+    pub(in crate::engine) fn switch_message<S: Sink>(&mut self, text: &str, sink: &mut S) {
         let end = self.marker(Role::BodyClose);
         self.diag(
             sink,
@@ -291,7 +296,7 @@ impl Engine {
     }
 
     /// The held header is not one: it is text, reported.
-    pub(super) fn reject_header<S: Sink>(&mut self, why: &str, sink: &mut S) {
+    pub(in crate::engine) fn reject_header<S: Sink>(&mut self, why: &str, sink: &mut S) {
         let line_end = self.headers().is_some_and(|headers| headers.line_end);
         let (open, body) = if line_end {
             (self.marker(Role::HeadOpen), "its line's end".to_owned())
@@ -319,7 +324,7 @@ impl Engine {
     /// A message's end marker (`<|end|>`, `<|return|>`, or `<|call|>`
     /// after a body that was not a call) outside calls: structure, which
     /// ends the message's reasoning if it was reasoning.
-    pub(super) fn message_end(&mut self) {
+    pub(in crate::engine) fn message_end(&mut self) {
         self.reasoning_at = None;
         self.in_message = false;
         self.tool_message = false;

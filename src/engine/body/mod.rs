@@ -1,6 +1,6 @@
 //! Calls written as JSON, in the grammar's terms: after a function name
 //! and its `ArgsOpen` marker (the arguments object), or after the
-//! wrapper's opener (a call body, see `json_body`). The JSON's own end
+//! wrapper's opener (a call body, see `object`). The JSON's own end
 //! ends it, so a closing marker inside a string is text; markers are not
 //! looked for while a JSON value is read.
 //!
@@ -10,136 +10,26 @@
 //! valid JSON) and ends the call as incomplete, with `invalid_json`; the
 //! text from there is content (`resync` reads a list on after it).
 
-use super::grammar::State;
-use super::json_args::ArgsWriter;
-use super::json_body::{BodyProblem, BodyReader};
-use super::json_problems::{fail_on_problem, report_leniency, report_note};
-use super::place::past_char;
-use super::Engine;
+pub(super) mod after;
+pub(super) mod args;
+pub(super) mod object;
+pub(super) mod problems;
+pub(super) mod resync;
+pub(super) mod start;
+pub(super) mod state;
+
+use crate::engine::body::object::BodyProblem;
+use crate::engine::body::problems::{fail_on_problem, report_leniency, report_note};
+use crate::engine::body::state::{Fence, Mode};
+use crate::engine::grammar::place::past_char;
+use crate::engine::grammar::state::State;
+use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{Json, Role};
 use crate::json::reader::JsonReader;
 use crate::json::reader::{Fed, JsonEvent};
 use crate::json::syntax::{Syntax, SyntaxError, SyntaxReader};
 use crate::sink::{diagnostic, Sink};
-
-/// Where a code fence around the JSON is (formats that fence it).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) enum Fence {
-    #[default]
-    None,
-    /// This many backticks of the opening fence.
-    Ticks(u8),
-    /// The fence's language tag (`json`).
-    Tag,
-    /// The fence is open: the JSON is inside it.
-    Open,
-    /// The closing fence's backticks, after the JSON.
-    Closing(u8),
-    /// Closed after the JSON.
-    Closed,
-    /// After a content-type marker before the arguments (`HeadAttr`,
-    /// PLaMo 3's `<|plamo:constrain|>`): its word (`json`), layout, up to
-    /// the `ArgsOpen` that ends it.
-    ContentType,
-}
-
-/// Arguments written in an attribute (`args='{…}'/>`): what of the
-/// element's end has been read after the JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(crate) enum AttrEnd {
-    /// Not arguments in an attribute.
-    #[default]
-    None,
-    /// The attribute's closing quote is still to come.
-    Quote(u8),
-    /// Past the attribute: whitespace, then `/>` or `>`.
-    Rest,
-    /// `/` read: `>` ends the element, and the call.
-    Slash,
-    /// `>` read: the element's closer (`</invoke>`) ends the call.
-    Tag,
-}
-
-/// What happens to the rest of a JSON value after a problem.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub(super) enum Mode {
-    /// Read as a call.
-    #[default]
-    Reading,
-    /// Not a call: its text is content.
-    Content,
-    /// Its call (or the body after a call) could not be read: the rest
-    /// of the value is content, so that no byte of it is lost.
-    Unreadable,
-}
-
-#[derive(Default)]
-pub(crate) struct JsonCall {
-    pub args: ArgsWriter,
-    pub body: BodyReader,
-    /// A call body rather than arguments after a name.
-    pub is_body: bool,
-    pub(super) mode: Mode,
-    /// A call was started from this JSON value (or, for arguments after a
-    /// name, before it).
-    pub(super) made_call: bool,
-    /// Leniencies already reported in this value.
-    pub(super) reported: [bool; 12],
-    /// A call body that no marker opened (the next in a wrapper): strict
-    /// mode's raw text must be told where it begins, at its first byte.
-    pub mark_opening: bool,
-    /// A code fence around the JSON.
-    pub fence: Fence,
-    /// The element's end, for arguments written in an attribute.
-    pub attr_end: AttrEnd,
-    /// A call of a list just ended: separators come before the next.
-    between_elements: bool,
-    /// A `,` came after the list's last call: what follows may be the next.
-    comma_seen: bool,
-    /// Just past the byte that made the reader's last event other than a
-    /// string's text, as an input offset: where diagnostics point.
-    event_at: u64,
-    /// A body that is not a call is ordinary content in this format
-    /// (`Json::open_at_line_start`): no diagnostic says it was not one.
-    pub(super) content_json: bool,
-    /// The call's JSON failed or ended before the call's closer: the text
-    /// up to that closer is content, not stray text (no byte is lost).
-    pub rest_is_content: bool,
-    /// Where in the piece being fed a call was cut short: the bytes before
-    /// are the call's, those after content.
-    content_from: Option<usize>,
-    /// A call of this value's list was read: its wrapper's closer is
-    /// structure, whatever the elements after it are.
-    list_had_call: bool,
-    /// Skipping the rest of an element whose call became unreadable.
-    pub resync: super::resync::Resync,
-}
-
-impl JsonCall {
-    pub(crate) fn reset(&mut self) {
-        self.args.reset();
-        self.body.reset();
-        self.mode = Mode::Reading;
-        self.made_call = false;
-        self.reported = [false; 12];
-        self.mark_opening = false;
-        self.fence = Fence::None;
-        self.attr_end = AttrEnd::None;
-        self.between_elements = false;
-        self.comma_seen = false;
-        self.content_json = false;
-        self.rest_is_content = false;
-        self.content_from = None;
-        self.list_had_call = false;
-        self.resync = Default::default();
-        self.event_at = 0;
-    }
-
-    pub(crate) fn held_len(&self) -> usize {
-        self.args.held_len() + self.body.held_len()
-    }
-}
 
 impl Engine {
     pub(super) fn json(&self) -> Json {
@@ -473,7 +363,7 @@ impl Engine {
             // After a call in the same wrapper, the wrapper is still open:
             // its closer is structure, and another body may follow.
             Mode::Content
-                if (self.hold.opening == super::hold::Opening::Wrapped
+                if (self.hold.opening == crate::engine::grammar::hold::Opening::Wrapped
                     || self.json.list_had_call)
                     && self.json_has_closer() =>
             {

@@ -3,129 +3,28 @@
 //! follow a closer and which recoveries apply all come from the format's
 //! description; diagnostics quote the format's own spelling.
 
-use super::hold::Opening;
-use super::item::Item;
-use super::json::Fence;
+pub(super) mod end;
+pub(super) mod fence;
+pub(super) mod header;
+pub(super) mod hold;
+pub(super) mod in_call;
+pub(super) mod item;
+pub(super) mod misspelled;
+pub(super) mod name;
+pub(super) mod openings;
+pub(super) mod place;
+pub(super) mod state;
+pub(super) mod values;
 
-use super::{Engine, WS};
+use crate::engine::body::state::Fence;
+use crate::engine::grammar::hold::Opening;
+use crate::engine::grammar::item::Item;
+use crate::engine::grammar::state::{leading_ws, State};
+
+use crate::engine::{Engine, WS};
 use crate::event::DiagnosticKind as Kind;
 use crate::format::{NameEnd, Role};
 use crate::sink::Sink;
-
-/// Where the engine is. Comments say what the state's text means.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum State {
-    /// The start of the output, in formats whose call body may open it
-    /// without a marker (`Json::open_at_start`): whitespace is content, a
-    /// body's first byte opens one, anything else is content from here on
-    /// (up to the next line, with `Json::open_at_line_start`).
-    Start,
-    /// Outside any call: text is content.
-    Content,
-    /// After the wrapper's opener, before the function opener (formats
-    /// that have one): tentative, text is held until a function name
-    /// confirms the call or the window runs out.
-    Preamble,
-    /// After an item's opener (`Role::ItemOpen`): its type word, up to
-    /// `ItemSep`; held with the opening.
-    ItemType,
-    /// Reading a function name; tentative (see `Opening`).
-    FuncName,
-    /// A function name was read; whitespace is held until a marker that
-    /// confirms the call follows (or something else shows it was not one).
-    Confirming,
-    /// Inside a call, between parameters: whitespace is layout, other text
-    /// is stray.
-    InCall,
-    /// After a list element's call became unreadable: the rest of the
-    /// element is content, then the list is read on (`engine::resync`).
-    Resync,
-    /// Reading a parameter name; `in_value`: an opener inside a value,
-    /// tentative until the name shows whether it starts a parameter (a
-    /// missing closer) or is value text (a name already given, or one the
-    /// tool does not have).
-    ParamName { in_value: bool },
-    /// After a parameter name that a marker ended (`</arg_key>`), before
-    /// the value opener (`<arg_value>`): whitespace is layout.
-    KeyDone,
-    /// After `TypeOpen` in `KeyDone`: the value's type name, up to
-    /// `TypeClose`, which goes back to `KeyDone`.
-    ValueType,
-    /// Inside a parameter value: text is value text.
-    Value,
-    /// `lookahead` mode: a closer was seen inside a value; it ends the
-    /// value only if whitespace and a marker that may follow it (or the
-    /// end) come next. The closer and the whitespace are held.
-    CloserPending(Role),
-    /// `lookahead` mode: a near-miss of the value's closer (`</parameter`
-    /// then `1>`, `_function>`, or a line end) inside a value; it ends the
-    /// value only if whitespace and a marker that may follow the closer
-    /// come next. `junk_done`: the near-miss's own bytes have ended.
-    NearMissCloser { junk_done: bool },
-    /// An empty value was closed at once: an empty value, unless text
-    /// follows (the malformed shape where the value comes after the tag).
-    AfterEmptyClose,
-    /// After a function's closer: inside the wrapper, or after a bare
-    /// call (`bare`), where only the wrapper's closer or another function
-    /// may follow.
-    Between { bare: bool },
-    /// After a function's closer, in a format with items: whitespace is
-    /// held until the item's closer ends the call, or something else shows
-    /// it is missing (`bare` as for `Between`).
-    ItemEnd { bare: bool },
-    /// After the wrapper's closer: whitespace is held; it is the
-    /// template's layout if another call follows, content otherwise.
-    AfterCall,
-    /// Before a JSON value: after the wrapper's opener (`body`: a call
-    /// body, tentative) or after a name's `ArgsOpen` (the arguments).
-    /// Whitespace is held.
-    JsonStart { body: bool },
-    /// Inside a JSON value: markers are not looked for; the value's own
-    /// end ends it.
-    Json,
-    /// After a call's JSON: whitespace is held until the closer, another
-    /// call or text shows what it is.
-    AfterJson,
-    /// A message header (formats with headers): held until the marker
-    /// that ends it decides what the body is.
-    Header,
-}
-
-impl State {
-    /// States whose text only accumulates (content, a value): text handed
-    /// over in one piece or several leaves them as they are.
-    pub(crate) fn accumulates_text(self) -> bool {
-        matches!(self, State::Content | State::Value)
-    }
-
-    /// States outside any call or opening: a marker or text there begins
-    /// whatever comes next (diagnostics' spans start there).
-    #[inline(always)]
-    pub(crate) fn is_outside(self) -> bool {
-        matches!(
-            self,
-            State::Start | State::Content | State::AfterCall | State::Between { .. }
-        )
-    }
-
-    /// States in which the stream ending means a call was cut off.
-    pub(crate) fn inside_call(self) -> bool {
-        matches!(
-            self,
-            State::InCall
-                | State::ParamName { .. }
-                | State::KeyDone
-                | State::ValueType
-                | State::Value
-                | State::JsonStart { body: false }
-                | State::Json
-                | State::CloserPending(_)
-                | State::NearMissCloser { .. }
-                | State::AfterEmptyClose
-                | State::ItemEnd { .. }
-        )
-    }
-}
 
 impl Engine {
     /// Whether the current state looks for markers: names that end at a
@@ -296,7 +195,7 @@ impl Engine {
                          came after `{close}`; that text is the value",
                         self.call.param
                     );
-                    super::diagnostic(
+                    crate::engine::diagnostic(
                         sink,
                         &mut self.call.message,
                         Kind::EmptyParameterTag,
@@ -368,7 +267,7 @@ impl Engine {
         } else {
             self.call.current().or(self.call.last())
         };
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::StrayText,
@@ -640,7 +539,7 @@ impl Engine {
                     self.hold.text.clear();
                     let (key_close, name) = (self.marker(Role::KeyClose), &self.name.text);
                     let index = self.call.current();
-                    super::diagnostic(
+                    crate::engine::diagnostic(
                         sink,
                         &mut self.call.message,
                         Kind::MissingValue,
@@ -772,8 +671,4 @@ impl Engine {
                 State::Start | State::Content | State::AfterCall | State::AfterJson
             )
     }
-}
-
-pub(super) fn leading_ws(s: &str) -> usize {
-    s.len() - s.trim_start_matches(WS).len()
 }

@@ -2,9 +2,9 @@
 //! backticks are layout; the call's closer ends the call; another call,
 //! text or the end mean the closer is missing (reported).
 
-use super::grammar::State;
-use super::json::{AttrEnd, Fence};
-use super::Engine;
+use crate::engine::body::state::{AttrEnd, Fence};
+use crate::engine::grammar::state::State;
+use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
 use crate::sink::{diagnostic, Sink};
@@ -35,7 +35,7 @@ impl Engine {
 
     /// Text after a call's JSON: whitespace and the fence's closing
     /// backticks are held as layout; other text decides.
-    pub(super) fn after_json_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+    pub(in crate::engine) fn after_json_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         if self.hold.text.is_empty() {
             // Layout after the value starts holding here.
             self.hold.from = self.call.message.at;
@@ -52,7 +52,7 @@ impl Engine {
                     self.decided_by(s, at);
                     self.call.end_call(true, &self.opts, sink);
                     self.hold.text.clear();
-                    let bare = self.hold.opening == super::hold::Opening::Bare;
+                    let bare = self.hold.opening == crate::engine::grammar::hold::Opening::Bare;
                     self.state = State::Between { bare };
                     return at + 1;
                 }
@@ -91,7 +91,7 @@ impl Engine {
 
     /// Text after a call's JSON, before its closer: another call body in
     /// the same wrapper, or text after a missing closer.
-    pub(super) fn text_after_json<S: Sink>(&mut self, next: Option<u8>, sink: &mut S) {
+    pub(in crate::engine) fn text_after_json<S: Sink>(&mut self, next: Option<u8>, sink: &mut S) {
         if self.format.line_starts && self.json.is_body {
             return self.line_after_json(next, sink);
         }
@@ -105,7 +105,7 @@ impl Engine {
             // Chained bodies keep the separator held: content, should the
             // next body not be a call (a call drops it as layout).
             self.hold.opener_len = self.hold.len();
-            self.hold.opening = super::hold::Opening::Wrapped;
+            self.hold.opening = crate::engine::grammar::hold::Opening::Wrapped;
             self.begin_json(true);
             self.json.mark_opening = true;
             return;
@@ -158,7 +158,7 @@ impl Engine {
         };
         if line && opens {
             self.hold.opener_len = self.hold.len();
-            self.hold.opening = super::hold::Opening::Wrapped;
+            self.hold.opening = crate::engine::grammar::hold::Opening::Wrapped;
             self.begin_json(true);
             if fence == Fence::Open {
                 self.json.fence = Fence::Open;
@@ -170,8 +170,13 @@ impl Engine {
         self.state = if line { State::Start } else { State::Content };
     }
 
-    pub(super) fn marker_after_json<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
-        let bare = self.hold.opening == super::hold::Opening::Bare;
+    pub(in crate::engine) fn marker_after_json<S: Sink>(
+        &mut self,
+        role: Role,
+        text: &str,
+        sink: &mut S,
+    ) {
+        let bare = self.hold.opening == crate::engine::grammar::hold::Opening::Bare;
         // Where the marker began: what it opens, read again once the call
         // is over, begins there.
         let start = self.call.message.at.saturating_sub(text.len() as u64);
@@ -264,7 +269,7 @@ impl Engine {
     }
 
     /// The end of the stream after a call's JSON: whitespace is layout.
-    pub(super) fn end_after_json<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn end_after_json<S: Sink>(&mut self, sink: &mut S) {
         self.drop_layout(sink);
         if self.end_unclosed_json_call(&self.ended().as_noun().to_string(), sink) {
             return;

@@ -12,11 +12,11 @@
 //! With `Json::open_at_line_start`, every line starts as the output does:
 //! content's text (`content_line`) goes back to `Start` after each `\n`,
 //! and after a call's JSON, a line end among the layout does the same
-//! (`json_after`). Formats without the flag never look for line ends.
+//! (`after`). Formats without the flag never look for line ends.
 
-use super::grammar::{leading_ws, State};
-use super::hold::Opening;
-use super::Engine;
+use crate::engine::grammar::hold::Opening;
+use crate::engine::grammar::state::{leading_ws, State};
+use crate::engine::Engine;
 use crate::format::Description;
 use crate::sink::Sink;
 
@@ -38,7 +38,7 @@ impl Engine {
     /// Text at the start of the output. Whitespace is content and keeps the
     /// state; the first other byte decides, and is left for the state it
     /// leads to.
-    pub(super) fn start_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+    pub(in crate::engine) fn start_text<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         if self.in_reasoning() && self.desc().has(crate::format::Role::ReasoningClose) {
             // Reasoning before the content: the content's start is still
             // to come.
@@ -82,7 +82,7 @@ impl Engine {
     /// Content in a format whose bodies may open any line: up to and
     /// including the next `\n`, after which a line starts.
     #[inline(never)]
-    pub(super) fn content_line<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
+    pub(in crate::engine) fn content_line<S: Sink>(&mut self, s: &str, sink: &mut S) -> usize {
         match memchr::memchr(b'\n', s.as_bytes()) {
             Some(at) => {
                 self.content(sink, &s[..=at]);

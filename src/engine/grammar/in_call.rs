@@ -1,15 +1,20 @@
 //! Markers met inside a call: which end it, which are stray, which
 //! recover a missing closer (the grammar's `on_marker` hands them here).
 
-use super::grammar::State;
-use super::hold::Opening;
-use super::Engine;
+use crate::engine::grammar::hold::Opening;
+use crate::engine::grammar::state::State;
+use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
 use crate::sink::Sink;
 
 impl Engine {
-    pub(super) fn marker_in_call<S: Sink>(&mut self, role: Role, text: &str, sink: &mut S) {
+    pub(in crate::engine) fn marker_in_call<S: Sink>(
+        &mut self,
+        role: Role,
+        text: &str,
+        sink: &mut S,
+    ) {
         self.marker_in_call_inner(role, text, sink);
         if self.state != State::InCall {
             self.json.rest_is_content = false;
@@ -96,7 +101,7 @@ impl Engine {
                 if has_func_close {
                     let func_close = self.marker(Role::FuncClose);
                     let index = self.call.current();
-                    super::diagnostic(
+                    crate::engine::diagnostic(
                         sink,
                         &mut self.call.message,
                         Kind::UnclosedFunction,
@@ -135,7 +140,7 @@ impl Engine {
         }
     }
 
-    pub(super) fn unclosed_wrapper_before_text<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn unclosed_wrapper_before_text<S: Sink>(&mut self, sink: &mut S) {
         // The last closer read: the item's, in a format with items.
         let last_close = if self.desc().has(Role::ItemClose) {
             self.marker(Role::ItemClose)
@@ -154,7 +159,7 @@ impl Engine {
         );
     }
 
-    pub(super) fn new_wrapper_before_close<S: Sink>(&mut self, sink: &mut S) {
+    pub(in crate::engine) fn new_wrapper_before_close<S: Sink>(&mut self, sink: &mut S) {
         let (open, close) = (self.marker(Role::CallOpen), self.marker(Role::CallClose));
         let last = self.call.last();
         self.diag(

@@ -2,15 +2,15 @@
 //! collapsed `<functionname=`): read as the role's marker, remembered until
 //! the call or parameter they open is confirmed, then reported.
 
-use super::grammar::State;
-use super::Engine;
+use crate::engine::grammar::state::State;
+use crate::engine::Engine;
 use crate::event::DiagnosticKind as Kind;
 use crate::format::Role;
 use crate::sink::Sink;
 
 /// Openers as written, when they were misspellings.
 #[derive(Default)]
-pub(super) struct Misspelled {
+pub(in crate::engine) struct Misspelled {
     call: Option<&'static str>,
     param: Option<&'static str>,
 }
@@ -20,7 +20,7 @@ impl Engine {
     /// misspellings, is remembered until what it opens is confirmed: a
     /// wrapper's opener, or a function's outside a wrapper, starts the
     /// call's over; a function's in a wrapper only adds one.
-    pub(super) fn note_misspelling(&mut self, role: Role, text: &'static str) {
+    pub(in crate::engine) fn note_misspelling(&mut self, role: Role, text: &'static str) {
         if !matches!(role, Role::CallOpen | Role::FuncOpen | Role::ParamOpen) {
             return;
         }
@@ -38,7 +38,7 @@ impl Engine {
 
     /// Reports a misspelled opener of the call (`param`: of the parameter)
     /// that was just confirmed.
-    pub(super) fn report_misspelling<S: Sink>(&mut self, param: bool, sink: &mut S) {
+    pub(in crate::engine) fn report_misspelling<S: Sink>(&mut self, param: bool, sink: &mut S) {
         let taken = if param {
             self.misspelled.param.take()
         } else {
@@ -61,7 +61,7 @@ impl Engine {
         } else {
             Some(self.call.count())
         };
-        super::diagnostic(
+        crate::engine::diagnostic(
             sink,
             &mut self.call.message,
             Kind::MalformedMarker,

@@ -12,6 +12,9 @@
 //! dead match is text up to the next first byte among the bytes stepped,
 //! and the match starts over there (at most one marker's length again).
 
+pub(super) mod compiled;
+pub(super) mod reanchor;
+
 use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind, StartKind};
