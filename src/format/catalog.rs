@@ -5,15 +5,13 @@
 use std::fmt;
 use std::str::FromStr;
 
-use super::{
-    apertus, auto, bare_json, deepseek, dsml, gemma, gigachat, glm, harmony, hermes, hy, inkling,
-    json_wrapped, k2_horizon, kimi_k2, kimi_k3, llama3, minimax_m2, minimax_m3, mistral, plamo3,
-    pythonic, qwen3_coder, seed_oss, step3, xlam, xml_invoke, xml_json, CustomFormat, Description,
-    Role,
+use super::builtin::{
+    apertus, auto, bare_json, cohere_cofl, deepseek, dots, dsml, ernie45, functionary, gemma,
+    gigachat, glm, harmony, hermes, hy, inkling, json_lists, json_wrapped, k2_horizon, kimi_k2,
+    kimi_k3, llama3, minicpm5, minimax_m2, minimax_m3, mistral, muse, plamo3, pythonic,
+    qwen3_coder, sarashina, seed_oss, solar, step3, xlam, xml_invoke, xml_json,
 };
-use super::{
-    cohere_cofl, dots, ernie45, functionary, json_lists, minicpm5, muse, sarashina, solar,
-};
+use super::{CustomFormat, Description, Role};
 
 /// A model's tool-call format. Names follow vLLM's `--tool-call-parser`
 /// names, so `"qwen3_coder".parse::<Format>()` works as users expect.

@@ -13,57 +13,19 @@
 //! `◁think▷`) makes its set re-anchor failed matches: see
 //! `engine::driver`.
 
-mod apertus;
-mod auto;
-mod bare_json;
 mod builder;
+mod builtin;
 mod catalog;
-mod deepseek;
-mod dots;
-mod dsml;
-mod ernie45;
-mod gemma;
-mod gigachat;
-mod glm;
-mod harmony;
-mod hermes;
-mod hy;
-mod inkling;
-mod json_lists;
-mod json_wrapped;
-mod k2_horizon;
-mod kimi_k2;
-mod kimi_k3;
-mod llama3;
-mod minimax_m2;
-mod minimax_m3;
-mod mistral;
 mod models;
-mod muse;
 mod owned;
-mod plamo3;
-mod pythonic;
-mod qwen3_coder;
 mod response_template;
 mod rules;
-mod seed_oss;
-mod solar;
-mod step3;
 #[cfg(test)]
 mod test_formats;
 #[cfg(feature = "toml")]
 mod toml_file;
 #[cfg(feature = "toml")]
 mod toml_write;
-mod xlam;
-mod xml_invoke;
-mod xml_json;
-// Formats other servers read (llama.cpp, smg).
-mod functionary;
-mod minicpm5;
-mod sarashina;
-// Formats only a constrained-decoding library or a vendor's own parser read.
-mod cohere_cofl;
 
 use std::fmt;
 

@@ -184,7 +184,7 @@ fn an_id_before_the_name_needs_what_reads_it() {
     };
     static SOLAR_LIKE: Description = Description::json("id_first", ID_FIRST, ON);
     assert_eq!(SOLAR_LIKE.validate(), Ok(()));
-    assert_eq!(super::solar::SOLAR_OPEN.validate(), Ok(()));
+    assert_eq!(super::builtin::solar::SOLAR_OPEN.validate(), Ok(()));
     static NO_ID_OPEN: Description = Description::json(
         "id_first",
         &[
