@@ -11,7 +11,7 @@
 //! stepped, never behind a whole marker), and every role the grammar needs
 //! must be spelled. A marker that holds another's first byte (Kimi's
 //! `◁think▷`) makes its set re-anchor failed matches: see
-//! `engine::driver`.
+//! `engine::markers`.
 
 mod builder;
 mod builtin;

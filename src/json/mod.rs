@@ -10,6 +10,7 @@ pub(crate) mod calls;
 // `feed` and `finish` serve their tests.
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod elements;
+pub(crate) mod event;
 pub(crate) mod gemma;
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod python;

@@ -3,7 +3,7 @@
 //! byte until the value is done, the piece ends, the sink asks to pause, or
 //! a byte is wrong; each reader says only what one step does.
 
-use super::reader::{Fed, JsonEvent};
+use super::event::{Fed, JsonEvent};
 
 /// What a reader had open where it failed: brackets (the outermost
 /// first, `[`, `{` or `(`), and the quote of a string it was inside.

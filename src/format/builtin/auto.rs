@@ -1,6 +1,6 @@
 //! `auto`'s placeholder description. An `auto` parser never runs its own
 //! description: it looks for every detected format's openers
-//! (`src/engine/auto.rs`) and, once a call shows which format the output is
+//! (`src/engine/detect/`) and, once a call shows which format the output is
 //! in, runs that format's. The description only gives `auto` a name and
 //! the engine something valid to hold until then.
 

@@ -8,7 +8,7 @@
 //! (start from the closest one; a respelled format is `..BASE` with its own
 //! markers), add its `mod` line below, give it a `Format` variant, names and
 //! a `description()` arm in `catalog.rs` (and model patterns in
-//! `models.rs`, auto detection in `src/engine/auto_openers.rs` if it is
+//! `models.rs`, auto detection in `src/engine/detect/openers.rs` if it is
 //! detected), then its fixtures in `tests/fixtures/<format>/` and its page in
 //! `docs/formats/`. The description rules (`rules.rs`) check it when it is
 //! compiled; `format::tests::every_built_in_format_is_valid` runs them on
