@@ -28,7 +28,6 @@ mod toml_file;
 #[cfg(feature = "toml")]
 mod toml_write;
 
-
 pub use crate::json::elements::ElementValue;
 pub(crate) use crate::json::syntax::Syntax;
 
@@ -42,7 +41,6 @@ pub use role::{Role, UnknownRole};
 pub use rules::DescriptionError;
 #[cfg(feature = "toml")]
 pub use toml_file::FormatFileError;
-
 
 /// How a format writes calls as JSON (see [`Description::json`]).
 #[derive(Clone, Copy, Debug)]
