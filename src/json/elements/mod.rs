@@ -35,89 +35,17 @@
 #[cfg(test)]
 mod tests;
 
-use std::borrow::Cow;
-
 use super::calls::{ARGUMENTS_KEY, ID_KEY, NAME_KEY};
 use super::reader::{JsonEvent, Leniency};
 use super::stepper::Stepper;
 use super::{char_at, is_json_space};
 
-/// How a format spells its elements.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub(crate) struct Spelling {
-    /// Written before every tag's `<` (`]<]minimax[>[`), or empty.
-    pub prefix: &'static str,
-    /// The element that holds one call (`invoke`).
-    pub call: &'static str,
-    /// The call element's attribute that names the function (`name`).
-    pub name_attribute: &'static str,
-    /// Children of this name make their parent an array (`item`); empty:
-    /// none (where `values` are given, unnamed children do).
-    pub item: &'static str,
-    /// Elements that are values named by their `name_attribute` rather than
-    /// by their tag (Cohere's `cofl:tool_param`, `cofl:value`); empty: every
-    /// element is named by its tag. An unnamed one makes an undecided parent
-    /// an array.
-    pub values: &'static [&'static str],
-    /// The call element's attribute that holds the call's id (`id`); empty:
-    /// none.
-    pub id_attribute: &'static str,
-    /// A value element's attribute, a value of it, and what the element then
-    /// holds (`type="dict"`: an object). Without one of these, its content
-    /// decides.
-    pub holds: &'static [(&'static str, &'static str, ElementValue)],
-}
+mod spelling;
+mod tag;
 
-impl Spelling {
-    /// The bare spelling: no prefix, values named by their tags, no ids,
-    /// no attributes that say what a value holds.
-    pub(crate) const fn tags(call: &'static str) -> Spelling {
-        Spelling {
-            prefix: "",
-            call,
-            name_attribute: "name",
-            item: "item",
-            values: &[],
-            id_attribute: "",
-            holds: &[],
-        }
-    }
-}
-
-/// What a value element holds, as an attribute says
-/// ([`CallSyntax::Elements`](crate::format::CallSyntax)'s `holds`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ElementValue {
-    /// Text, a string (typed by the schema where it allows another type).
-    String,
-    /// JSON written as text (`3`, `true`, `{"a": 1}`): typed as the JSON it
-    /// is where the schema does not type it.
-    Json,
-    /// Named child elements: an object.
-    Object,
-    /// Child elements whose names, if any, are not keys: an array.
-    Array,
-}
-
-impl ElementValue {
-    /// Every kind, in the order of this type's documentation.
-    pub const ALL: [ElementValue; 4] = [
-        ElementValue::String,
-        ElementValue::Json,
-        ElementValue::Object,
-        ElementValue::Array,
-    ];
-
-    /// Its name in format files (`string`, `json`, `object`, `array`).
-    pub fn key(self) -> &'static str {
-        match self {
-            ElementValue::String => "string",
-            ElementValue::Json => "json",
-            ElementValue::Object => "object",
-            ElementValue::Array => "array",
-        }
-    }
-}
+pub use spelling::ElementValue;
+pub(crate) use spelling::Spelling;
+use tag::{attribute, decoded, entity, parse_tag, Tag};
 
 /// Why the text is not an element call.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -234,104 +162,6 @@ impl Stepper for ElementsReader {
 
     fn offset_mut(&mut self) -> &mut u64 {
         &mut self.offset
-    }
-}
-
-/// A tag as written between `<` and `>`.
-enum Tag<'a> {
-    Open(&'a str, &'a str),
-    Close(&'a str),
-}
-
-fn is_name_byte(b: u8) -> bool {
-    !matches!(b, b'<' | b'>' | b'/' | b'=' | b'"' | b'\'' | b'&') && !is_json_space(b)
-}
-
-fn parse_tag(body: &str) -> Option<Tag<'_>> {
-    if let Some(name) = body.strip_prefix('/') {
-        let name = name.trim_end_matches(|c: char| c.is_ascii_whitespace());
-        return (!name.is_empty() && name.bytes().all(is_name_byte)).then_some(Tag::Close(name));
-    }
-    let end = body
-        .bytes()
-        .position(|b| !is_name_byte(b))
-        .unwrap_or(body.len());
-    let (name, rest) = body.split_at(end);
-    let rest_ok = rest.is_empty() || rest.as_bytes()[0].is_ascii_whitespace();
-    (!name.is_empty() && rest_ok).then_some(Tag::Open(name, rest.trim()))
-}
-
-/// The value of `attribute` in a tag's attributes (`name="x" id=1`): in
-/// double, single or no quotes.
-fn attribute<'a>(attrs: &'a str, attribute: &str) -> Option<&'a str> {
-    let mut rest = attrs;
-    while !rest.is_empty() {
-        let eq = rest.find('=')?;
-        let key = rest[..eq].trim();
-        let value = rest[eq + 1..].trim_start();
-        let (found, after) = match value.as_bytes().first() {
-            Some(&q @ (b'"' | b'\'')) => {
-                let end = value[1..].find(q as char)? + 1;
-                (&value[1..end], &value[end + 1..])
-            }
-            _ => {
-                let end = value.find(char::is_whitespace).unwrap_or(value.len());
-                (&value[..end], &value[end..])
-            }
-        };
-        if key == attribute {
-            return Some(found);
-        }
-        rest = after.trim_start();
-    }
-    None
-}
-
-/// An attribute's value with its entity references decoded (an `&` that
-/// begins none is kept).
-fn decoded(value: &str) -> Cow<'_, str> {
-    if !value.contains('&') {
-        return Cow::Borrowed(value);
-    }
-    let mut out = String::with_capacity(value.len());
-    let mut rest = value;
-    while let Some(amp) = rest.find('&') {
-        out.push_str(&rest[..amp]);
-        let after = &rest[amp + 1..];
-        match after
-            .find(';')
-            .and_then(|end| Some((end, entity(&after[..end])?)))
-        {
-            Some((end, c)) => {
-                out.push(c);
-                rest = &after[end + 1..];
-            }
-            None => {
-                out.push('&');
-                rest = after;
-            }
-        }
-    }
-    out.push_str(rest);
-    Cow::Owned(out)
-}
-
-/// An entity reference's text (after `&`, before `;`) decoded.
-fn entity(name: &str) -> Option<char> {
-    match name {
-        "lt" => Some('<'),
-        "gt" => Some('>'),
-        "amp" => Some('&'),
-        "quot" => Some('"'),
-        "apos" => Some('\''),
-        _ => {
-            let code = name.strip_prefix('#')?;
-            let value = match code.strip_prefix(['x', 'X']) {
-                Some(hex) => u32::from_str_radix(hex, 16).ok()?,
-                None => code.parse().ok()?,
-            };
-            char::from_u32(value)
-        }
     }
 }
 
