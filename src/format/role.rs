@@ -4,9 +4,9 @@
 use std::fmt;
 
 /// The structural role a marker plays in a format: the building block of a
-/// description ([`FormatBuilder::marker`]). In a format file each role is
-/// a key of `[markers]`, spelled as [`Role::key`] says (`call_open`,
-/// `parameter_close`, …).
+/// description ([`FormatBuilder::marker`](crate::FormatBuilder::marker)).
+/// In a format file each role is a key of `[markers]`, spelled as
+/// [`Role::key`] says (`call_open`, `parameter_close`, …).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 #[non_exhaustive]
 pub enum Role {
