@@ -3,7 +3,7 @@
 (after `cargo build`): each table's format is read from its rows' fixture
 links, and its rows are printed again by scripts/recovery_table.py, with links
 relative to the page, so a change in what the parser does shows up as a diff
-to review. tests/readme.rs checks the tables of the same pages against the
+to review. tests/readme/ checks the tables of the same pages against the
 parser.
 
 Usage: python3 scripts/regen_tables.py [PAGE ...]   (default: every page)

@@ -234,7 +234,7 @@ fn config() -> ProptestConfig {
         .unwrap_or(512);
     let mut config = ProptestConfig::with_cases(cases);
     if std::env::var_os("PROPTEST_RNG_SEED").is_none() {
-        // The same cases on every run (see tests/properties.rs).
+        // The same cases on every run (see tests/properties/).
         config.rng_seed = RngSeed::Fixed(0x6375_7374_6f6d);
     }
     config

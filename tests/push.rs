@@ -4,7 +4,7 @@
 //! fixture of every format, one-shot, in chunks of 1 to 16 bytes and at
 //! seeded random splits, in both value terminations, retaining the whole
 //! arguments or not; and the two APIs by turns on one stream.
-//! `tests/properties.rs` checks the same on generated inputs.
+//! `tests/properties/` checks the same on generated inputs.
 
 mod common;
 

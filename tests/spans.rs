@@ -1,6 +1,6 @@
 //! Diagnostics' byte spans: where in the input each one points. That they
 //! are the same however the input is split is checked with every other
-//! event (`tests/split.rs`, `tests/properties.rs`); here, what they point
+//! event (`tests/split.rs`, `tests/properties/`); here, what they point
 //! at.
 
 mod common;

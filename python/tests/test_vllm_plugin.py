@@ -137,7 +137,7 @@ def is_subsequence(wanted, got):
 
 def differences(case, content, calls):
     """How a result differs from vLLM's own parser's (the vendored
-    expected.json), compared as tests/conformance.rs compares: content
+    expected.json), compared as tests/conformance/main.rs compares: content
     trimmed, call count, names, arguments as JSON values."""
     want = EXPECTED[case["id"]]["nonstream"] or {}  # null: vLLM's parser raised
     diffs = []
@@ -166,12 +166,12 @@ def test_each_difference_from_vllms_own_parser_is_listed(case):
     """Through vLLM's serving calls, the plugin differs from vLLM's built-in
     parser exactly on the cases divergences.json lists with a reason."""
     if "reasoning" in (EXPECTED[case["id"]]["nonstream"] or {}):
-        pytest.skip("reasoning is vLLM's reasoning parser's job, compared in tests/conformance.rs")
+        pytest.skip("reasoning is vLLM's reasoning parser's job, compared in tests/conformance/main.rs")
     name, tools = format_of(case), case.get("tools") or None
     if not tools:
         pytest.skip("no tools: vLLM serves tool_choice none, calling no parser for calls")
     if case["parser"] in UNSUFFIXED_ORACLE:
-        pytest.skip("vLLM read these with an unsuffixed vocabulary: compared in tests/conformance.rs, "
+        pytest.skip("vLLM read these with an unsuffixed vocabulary: compared in tests/conformance/main.rs, "
                     "with the marker suffix set to match")
     # The whole output, as vLLM's non-streaming result it is compared with.
     content, calls = whole(name, case["text"], tools)

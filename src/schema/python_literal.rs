@@ -8,7 +8,8 @@
 //! prefixes, no implicit concatenation. Nesting is bounded and no input
 //! panics.
 
-use super::{is_python_space, write_f64, PythonFloat, PythonInt};
+use super::is_python_space;
+use super::number::{write_f64, PythonFloat, PythonInt};
 use crate::json::escape_into;
 
 /// As serde_json's default recursion limit.
