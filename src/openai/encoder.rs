@@ -3,7 +3,7 @@
 
 use serde_json::Map;
 
-use super::layout::Layout;
+use super::layout::ContentLayout;
 use super::types::{
     ChatCompletion, ChatCompletionChunk, Choice, ChunkChoice, CompletionMeta, Delta, FinishReason,
     FunctionCall, FunctionDelta, ResponseMessage, ToolCall, ToolCallDelta, CHAT_COMPLETION,
@@ -150,7 +150,7 @@ pub struct ChunkEncoder {
     /// Tool-call deltas since the last chunk.
     tool_calls: Vec<ToolCallDelta>,
     /// Whitespace held until it is known to be content or layout.
-    layout: Layout,
+    layout: ContentLayout,
     complete_call: bool,
 }
 
@@ -163,7 +163,7 @@ impl ChunkEncoder {
             content: String::new(),
             reasoning: String::new(),
             tool_calls: Vec::new(),
-            layout: Layout::default(),
+            layout: ContentLayout::default(),
             complete_call: false,
         }
     }

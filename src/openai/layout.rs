@@ -12,17 +12,40 @@
 
 use crate::message::Message;
 
-/// The most leading whitespace a [`ChunkEncoder`](super::ChunkEncoder) holds before it sends it
-/// as content: holding is for the usual newline or two around calls, and
 /// The most whitespace the OpenAI output holds while it is not known to be
 /// layout (next to a call) or content: holding is for the usual newline or
 /// two around calls, and must stay bounded whatever the model writes. A run
 /// of whitespace longer than this is content, all of it, in every form.
 pub const MAX_LEADING_BLANK: usize = 4096;
 
-/// The layout rule over a message's content, fed in any pieces.
+/// The layout rule over one message's content as it streams: what
+/// [`ChunkEncoder`](super::ChunkEncoder) and
+/// [`Message::openai_content`] apply, for a consumer of the events that
+/// shows content as OpenAI's output would (a chat UI built on
+/// [`Parser::feed`](crate::Parser::feed)). Feed it the text of every
+/// `content` event and tell it where each call starts; it gives the content
+/// without the layout whitespace around calls, in the same pieces however
+/// the text was split.
+///
+/// ```
+/// use toolcall_stream::openai::ContentLayout;
+///
+/// let mut layout = ContentLayout::new();
+/// let mut shown = String::new();
+/// layout.text("Checking.\n", &mut shown); // the newline may be layout: held
+/// assert_eq!(shown, "Checking.");
+/// layout.call(); // it was
+/// layout.text("\n", &mut shown);
+/// layout.finish(&mut shown); // whitespace after the last call is layout too
+/// assert_eq!(shown, "Checking.");
+///
+/// // Without a call, nothing is layout.
+/// layout.text("Hello.\n", &mut shown);
+/// layout.finish(&mut shown);
+/// assert_eq!(shown, "Checking.Hello.\n");
+/// ```
 #[derive(Clone, Debug, Default)]
-pub(crate) struct Layout {
+pub struct ContentLayout {
     /// Whitespace whose fate is not known yet.
     held: String,
     /// The current run of whitespace outgrew the bound: the rest of it is
@@ -31,9 +54,16 @@ pub(crate) struct Layout {
     call_seen: bool,
 }
 
-impl Layout {
-    /// Content text; what is known to be content is appended to `out`.
-    pub(crate) fn text(&mut self, text: &str, out: &mut String) {
+impl ContentLayout {
+    /// A layout for a new message.
+    pub fn new() -> ContentLayout {
+        ContentLayout::default()
+    }
+
+    /// Content text; what is known to be content is appended to `out`
+    /// (whitespace at its end is held until what follows shows whether it
+    /// is layout).
+    pub fn text(&mut self, text: &str, out: &mut String) {
         let end = match text.as_bytes().last() {
             // Most text ends in ASCII that is not whitespace (as
             // `char::is_whitespace` has it): all of it is content, without
@@ -73,21 +103,20 @@ impl Layout {
         }
     }
 
-    /// A tool call starts: the whitespace before it was layout.
-    pub(crate) fn call(&mut self) {
+    /// A tool call starts: the whitespace held before it was layout.
+    pub fn call(&mut self) {
         self.held.clear();
         self.overflowed = false;
         self.call_seen = true;
     }
 
     /// The end of the message: held whitespace is content only when no call
-    /// came at all.
-    pub(crate) fn finish(&mut self, out: &mut String) {
+    /// came at all. The layout is then ready for the next message.
+    pub fn finish(&mut self, out: &mut String) {
         if !self.call_seen {
             out.push_str(&self.held);
         }
-        self.held = String::new();
-        self.overflowed = false;
+        *self = ContentLayout::default();
     }
 }
 
@@ -118,7 +147,7 @@ impl Message {
     /// ```
     pub fn openai_content(&self) -> Option<String> {
         let content = self.content.as_deref()?;
-        let mut layout = Layout::default();
+        let mut layout = ContentLayout::default();
         let mut out = String::with_capacity(content.len());
         let mut from = 0;
         // Calls whose place in the content is not known (a message put
@@ -151,7 +180,7 @@ mod tests {
 
     /// Runs pieces (`None` for a call) through the rule.
     fn run(pieces: &[Option<&str>]) -> String {
-        let mut layout = Layout::default();
+        let mut layout = ContentLayout::default();
         let mut out = String::new();
         for piece in pieces {
             match piece {
@@ -181,7 +210,7 @@ mod tests {
         let long = " ".repeat(MAX_LEADING_BLANK + 10);
         let whole = run(&[Some("A"), Some(&long), None]);
         assert_eq!(whole.len(), 1 + long.len());
-        let mut layout = Layout::default();
+        let mut layout = ContentLayout::default();
         let mut out = String::from("A");
         for _ in 0..long.len() {
             layout.text(" ", &mut out);

@@ -37,7 +37,7 @@ mod types;
 
 pub use encoder::ChunkEncoder;
 pub use error::{ErrorObject, ErrorResponse};
-pub use layout::MAX_LEADING_BLANK;
+pub use layout::{ContentLayout, MAX_LEADING_BLANK};
 pub use request::{ChatCompletionRequest, StreamOptions};
 pub use rewrite::{rewrite_completion, rewrite_completion_with, Pushed, Rewriter};
 pub use sse::{write_json_string, write_sse, write_sse_data, SSE_DONE};

@@ -439,3 +439,11 @@ fn choice_says_something(choice: &ChunkChoice) -> bool {
         || choice.logprobs.is_some()
         || !choice.extra.is_empty()
 }
+
+/// Whether an event that is not a chunk is an upstream's error: an object
+/// with an `error` member, as the look (`Look::Error`) and a chunk with an
+/// `error` field are read, so every path agrees.
+fn is_error_event(json: &str) -> bool {
+    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json)
+        .is_ok_and(|object| object.contains_key("error"))
+}

@@ -2,7 +2,7 @@
 // Content is rendered as text (text nodes, never HTML); each tool call is a
 // card that shows its name as soon as it is known and fills its arguments
 // from `partialCall()`, at most once per animation frame.
-import { init, Parser, formats } from "../pkg/index.js";
+import { init, Parser, ContentLayout, formats } from "../pkg/index.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -13,55 +13,7 @@ function el(tag, className, text) {
   return node;
 }
 
-/**
- * OpenAI's layout whitespace rule (the crate's `openai_content`): whitespace
- * is held until what follows it is known; text takes it along, a call drops
- * it, the end drops it when a call came before. A run longer than 4096
- * bytes is content, as in the crate.
- */
-class Layout {
-  held = "";
-  overflowed = false;
-  callSeen = false;
-
-  /** Content text; what is known to be content. */
-  text(text) {
-    const end = text.search(/\s*$/u);
-    if (end === 0) return this.hold(text);
-    const out = this.held + text.slice(0, end);
-    this.held = "";
-    this.overflowed = false;
-    return out + this.hold(text.slice(end));
-  }
-
-  hold(blank) {
-    if (blank === "") return "";
-    if (this.overflowed) return blank;
-    if (utf8Length(this.held) + utf8Length(blank) > 4096) {
-      const out = this.held + blank;
-      this.held = "";
-      this.overflowed = true;
-      return out;
-    }
-    this.held += blank;
-    return "";
-  }
-
-  call() {
-    this.held = "";
-    this.overflowed = false;
-    this.callSeen = true;
-  }
-
-  finish() {
-    const out = this.callSeen ? "" : this.held;
-    this.held = "";
-    return out;
-  }
-}
-
 const encoder = new TextEncoder();
-const utf8Length = (s) => (s.length < 1024 ? encoder.encode(s).length : s.length * 3);
 
 /** A tool call's card. */
 class Card {
@@ -135,7 +87,8 @@ class View {
     root.replaceChildren();
     root.dataset.state = "streaming";
     root.dataset.run = run;
-    this.layout = new Layout();
+    // The crate's own rule: content is shown as OpenAI's output sends it.
+    this.layout = new ContentLayout();
     this.cards = new Map();
     this.text = null;
     this.reasoning = null;
@@ -229,6 +182,11 @@ class View {
     if (tail !== "") this.appendText(tail);
     this.root.dataset.state = "done";
   }
+
+  /** Gives the layout's memory back to the module (done or abandoned). */
+  free() {
+    this.layout.free();
+  }
 }
 
 /** Token-sized pieces: a word with the spaces before it, a newline, or one or two other characters. */
@@ -307,6 +265,7 @@ async function stream(text, format, options, { pieceSize, instant = false } = {}
     view.finish();
   } finally {
     parser.free();
+    view.free();
   }
   const calls = view.cards.size;
   status.textContent =

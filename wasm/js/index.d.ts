@@ -149,3 +149,21 @@ export class ChunkStream {
   /** `finish`, as server-sent events ending with `data: [DONE]`. */
   finishSse(options?: { cutOff?: boolean }): string;
 }
+
+/**
+ * The crate's OpenAI layout rule over content events: the newlines a chat
+ * template puts around tool calls are not content. Feed it every `content`
+ * event's text, call `call()` on every `tool_call_start`, and `finish()`
+ * at the end; together they give the content OpenAI's output would send.
+ */
+export class ContentLayout {
+  constructor();
+  /** A content event's text; what is known to be content by now. */
+  text(text: string): string;
+  /** A call starts: the whitespace held before it was layout. */
+  call(): void;
+  /** The message ends: the rest of the content. Ready for the next message after. */
+  finish(): string;
+  /** Frees the module's memory for it. */
+  free(): void;
+}

@@ -202,6 +202,44 @@ export class ChunkStream {
   }
 }
 
+/**
+ * The crate's OpenAI layout rule, for showing content as OpenAI's output
+ * does: the newlines a chat template puts around tool calls are not
+ * content. Feed it the text of every `content` event (`text` returns what
+ * is known to be content so far), call `call()` on every
+ * `tool_call_start`, and `finish()` at the end (the rest of the content).
+ */
+export class ContentLayout {
+  constructor() {
+    const mod = loaded();
+    this._generation = generation;
+    this._native = guarded(() => new mod.ContentLayout());
+  }
+
+  _call(f) {
+    if (this._generation !== generation) {
+      throw new Error("toolcall-stream: this layout was lost to an internal error; make a new one");
+    }
+    return guarded(() => f(this._native));
+  }
+
+  text(text) {
+    return this._call((l) => l.text(text));
+  }
+
+  call() {
+    this._call((l) => l.call());
+  }
+
+  finish() {
+    return this._call((l) => l.finish());
+  }
+
+  free() {
+    if (this._generation === generation) this._native.free();
+  }
+}
+
 function randomId(length) {
   const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
   const bytes = new Uint8Array(length);

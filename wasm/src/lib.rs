@@ -7,7 +7,9 @@
 use std::fmt::Write as _;
 
 use serde::Serialize;
-use toolcall_stream::openai::{write_sse, ChunkEncoder, CompletionMeta, SSE_DONE};
+use toolcall_stream::openai::{
+    write_sse, ChunkEncoder, CompletionMeta, ContentLayout as RustLayout, SSE_DONE,
+};
 use toolcall_stream::{Event, Format, MessageBuilder, Parser as RustParser};
 use wasm_bindgen::prelude::*;
 
@@ -229,6 +231,43 @@ impl ChunkStream {
             .ok_or_else(|| error("the stream is finished"))?;
         finish(&mut self.parser, &mut |event| encoder.push(&event));
         Ok(frame(&[encoder.finish(cut_off)], sse, true))
+    }
+}
+
+/// The crate's OpenAI layout rule over content events
+/// (`openai::ContentLayout`): a UI that shows content as OpenAI's output
+/// does feeds it every `content` event's text and each call's start.
+#[wasm_bindgen]
+#[derive(Default)]
+pub struct ContentLayout {
+    layout: RustLayout,
+}
+
+#[wasm_bindgen]
+impl ContentLayout {
+    #[wasm_bindgen(constructor)]
+    pub fn new() -> ContentLayout {
+        ContentLayout::default()
+    }
+
+    /// A content event's text; what is known to be content by now.
+    pub fn text(&mut self, text: &str) -> String {
+        let mut out = String::new();
+        self.layout.text(text, &mut out);
+        out
+    }
+
+    /// A call starts: the whitespace held before it was layout.
+    pub fn call(&mut self) {
+        self.layout.call();
+    }
+
+    /// The message ends: the held whitespace that is content (when no call
+    /// came). The layout is then ready for the next message.
+    pub fn finish(&mut self) -> String {
+        let mut out = String::new();
+        self.layout.finish(&mut out);
+        out
     }
 }
 

@@ -5,7 +5,7 @@
 //! [`push_json`](Rewriter::push_json) finds the text without decoding the
 //! chunk, and a chunk to send is made from the stream's last decoded one.
 
-use super::{ordered, Added, Pushed, Rewriter};
+use super::{is_error_event, ordered, Added, Pushed, Rewriter};
 use crate::openai::look::{look, Frame, Look};
 use crate::openai::{ChatCompletionChunk, ChunkChoice, Delta};
 
@@ -105,10 +105,4 @@ impl Rewriter {
             },
         }
     }
-}
-
-/// An object with an `error` member that is not `null`.
-fn is_error_event(json: &str) -> bool {
-    serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(json)
-        .is_ok_and(|object| object.get("error").is_some_and(|e| !e.is_null()))
 }

@@ -5,7 +5,7 @@
 use std::mem;
 use std::ops::Range;
 
-use super::{take_pending, Added, Pushed, Rewriter};
+use super::{is_error_event, take_pending, Added, Pushed, Rewriter};
 use crate::json::escape_into;
 use crate::openai::look::{look, Frame, Look};
 use crate::openai::{write_sse_data, ChatCompletionChunk};
@@ -214,8 +214,4 @@ fn write_chunks(chunks: &mut Vec<ChatCompletionChunk>, out: &mut String) {
         // from JSON has none.
         let _ = crate::openai::write_sse(&chunk, out);
     }
-}
-
-fn is_error_event(json: &str) -> bool {
-    serde_json::from_str::<serde_json::Value>(json).is_ok_and(|value| value.get("error").is_some())
 }
