@@ -12,6 +12,7 @@ import { createServer } from "node:http";
 import { dirname, extname, join, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
+import { cpus } from "node:os";
 import { isDeepStrictEqual } from "node:util";
 import { chromium } from "playwright-core";
 
@@ -326,6 +327,15 @@ try {
   check("no page errors", errors.length === 0, errors.join("\n"));
 
   // ---- budgets ----
+  // Where the figures were measured, for docs/performance.md
+  // (scripts/wasm_figures.py writes them there).
+  budgets.measured = {
+    commit: gitCommit(),
+    cpu: cpus()[0]?.model.trim() ?? "unknown",
+    cores: cpus().length,
+    virtual: existsSync("/proc/cpuinfo") && /\bhypervisor\b/.test(readFileSync("/proc/cpuinfo", "utf8")),
+    date: new Date().toISOString().slice(0, 10),
+  };
   const wasm = readFileSync(WASM_FILE);
   const gzipped = gzipSync(wasm, { level: 9 }).length;
   budgets.wasm = { bytes: wasm.length, gzipped, gzipped_budget: GZIP_BUDGET };
@@ -425,3 +435,13 @@ try {
 
 console.log(`e2e: ${passed} passed, ${failed} failed`);
 process.exit(failed === 0 ? 0 : 1);
+
+/** The commit measured, with `+changes` when the tree differs from it. */
+function gitCommit() {
+  try {
+    const git = (args) => execFileSync("git", args, { cwd: ROOT, encoding: "utf8" }).trim();
+    return git(["rev-parse", "--short", "HEAD"]) + (git(["status", "--porcelain", "--untracked-files=no"]) ? "+changes" : "");
+  } catch {
+    return "unknown";
+  }
+}
