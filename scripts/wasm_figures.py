@@ -32,11 +32,11 @@ def figures(budgets):
     measured = budgets["measured"]
     wasm = budgets["wasm"]
     lines = [
-        f"One run of `bash wasm/e2e/ci.sh` at commit `{measured['commit']}` on {machine(measured)}, "
+        f"One run of `bash wasm/e2e/ci.sh` at commit `{measured['commit']}` on {machine(measured)},\n"
         f"{measured['date']}.",
         "",
         f"**Size.** With every format, the `.wasm` is {grouped(wasm['bytes'])} bytes, "
-        f"{grouped(wasm['gzipped'])} gzipped (`zlib` level 9); the browser test fails above "
+        f"{grouped(wasm['gzipped'])} gzipped\n(`zlib` level 9); the browser test fails above "
         f"{grouped(wasm['gzipped_budget'])} gzipped.",
         "",
         "**Throughput.** At 4-byte pieces, on a 1 MB transcript made by repeating a bundled one:",
