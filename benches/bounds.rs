@@ -26,7 +26,7 @@ use toolcall_stream::{Event, Format, Parser};
 #[path = "support/alloc.rs"]
 mod alloc;
 
-#[path = "support/transcript.rs"]
+#[path = "support/transcript/mod.rs"]
 #[allow(dead_code)]
 mod transcript;
 

@@ -2,7 +2,7 @@
 //! one-shot and at every chunk size a server or a client feeds it.
 //!
 //! Inputs are deterministic synthetic transcripts (`benches/support/
-//! transcript.rs`: a fixed-seed xorshift, no `rand`), so every run and every
+//! transcript/`: a fixed-seed xorshift, no `rand`), so every run and every
 //! machine parses the same bytes. Each comes in two sizes, 1 MiB and 10 MiB,
 //! to show that the cost per byte does not depend on the length:
 //!
@@ -80,7 +80,7 @@ use criterion::{
 };
 use toolcall_stream::{parse, Event, Format, Ids, Limits, Parser, ParserBuilder, Tools};
 
-#[path = "support/transcript.rs"]
+#[path = "support/transcript/mod.rs"]
 mod transcript;
 
 use transcript::{CallLayout, JsonLayout, Layout, Transcript, XmlLayout};

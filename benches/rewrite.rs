@@ -34,7 +34,7 @@ use serde_json::json;
 use toolcall_stream::openai::Rewriter;
 use toolcall_stream::{Format, Ids, Parser, ParserBuilder, Tools};
 
-#[path = "support/transcript.rs"]
+#[path = "support/transcript/mod.rs"]
 #[allow(dead_code)]
 mod transcript;
 

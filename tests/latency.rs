@@ -6,7 +6,7 @@
 
 use toolcall_stream::{Event, Format, Parser};
 
-#[path = "../benches/support/transcript.rs"]
+#[path = "../benches/support/transcript/mod.rs"]
 #[allow(dead_code)]
 mod transcript;
 

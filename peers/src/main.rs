@@ -23,7 +23,7 @@ use tool_parser::parsers::QwenXmlParser;
 use tool_parser::ToolParser;
 use toolcall_stream::{Event, Parser};
 
-#[path = "../../benches/support/transcript.rs"]
+#[path = "../../benches/support/transcript/mod.rs"]
 #[allow(dead_code)]
 mod transcript;
 
