@@ -13,14 +13,15 @@
 //! and the match starts over there (at most one marker's length again).
 
 pub(super) mod compiled;
+mod first;
 pub(super) mod reanchor;
 
 use aho_corasick::automaton::{Automaton, StateID};
 use aho_corasick::dfa::DFA;
 use aho_corasick::{Anchored, MatchKind, StartKind};
-use memchr::{memchr, memchr2, memchr3};
 
 use crate::format::Role;
+use first::FirstBytes;
 
 /// The result of stepping the automaton over one byte.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,10 +41,8 @@ pub(crate) struct MarkerSet {
     roles: Vec<Role>,
     texts: Vec<&'static str>,
     start: StateID,
-    /// The distinct first bytes of the markers, in the order `memchr`
-    /// wants them (up to three use `memchr`/`memchr2`/`memchr3`).
-    first: Vec<u8>,
-    is_first: [bool; 256],
+    /// The distinct first bytes of the markers.
+    first: FirstBytes,
     /// Some marker holds a first byte after its own first byte.
     reanchors: bool,
 }
@@ -61,27 +60,19 @@ impl MarkerSet {
             .expect("anchored start is enabled");
         let roles = markers.iter().map(|(role, _)| *role).collect();
         let texts = markers.iter().map(|(_, text)| *text).collect();
-        let mut first = Vec::new();
-        let mut is_first = [false; 256];
+        let mut first = FirstBytes::new();
         for (_, text) in markers {
-            let b = text.as_bytes()[0];
-            if !is_first[usize::from(b)] {
-                is_first[usize::from(b)] = true;
-                first.push(b);
-            }
+            first.add(text.as_bytes()[0]);
         }
-        let reanchors = markers.iter().any(|(_, text)| {
-            text.as_bytes()[1..]
-                .iter()
-                .any(|&b| is_first[usize::from(b)])
-        });
+        let reanchors = markers
+            .iter()
+            .any(|(_, text)| text.as_bytes()[1..].iter().any(|&b| first.contains(b)));
         MarkerSet {
             dfa,
             roles,
             texts,
             start,
             first,
-            is_first,
             reanchors,
         }
     }
@@ -156,25 +147,13 @@ impl MarkerSet {
     /// Whether a marker starts with `byte`.
     #[inline]
     pub(crate) fn starts_marker(&self, byte: u8) -> bool {
-        self.is_first[usize::from(byte)]
+        self.first.contains(byte)
     }
 
     /// The position of the next byte that starts a marker.
     #[inline]
     pub(crate) fn find(&self, bytes: &[u8]) -> Option<usize> {
-        // A plain loop for the few bytes of a token-sized chunk, where
-        // `memchr`'s setup costs more than it saves.
-        if bytes.len() < 16 {
-            return bytes.iter().position(|&b| self.starts_marker(b));
-        }
-        match *self.first.as_slice() {
-            // A format with no markers (bare JSON).
-            [] => None,
-            [a] => memchr(a, bytes),
-            [a, b] => memchr2(a, b, bytes),
-            [a, b, c] => memchr3(a, b, c, bytes),
-            _ => bytes.iter().position(|&b| self.starts_marker(b)),
-        }
+        self.first.find(bytes)
     }
 
     /// The state after the first byte of a marker.
