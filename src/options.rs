@@ -210,6 +210,9 @@ pub(crate) struct Options {
     /// Whether call openers inside fenced code blocks of the text outside
     /// calls start calls.
     pub calls_in_code_blocks: bool,
+    /// Whether content is watched for other formats' calls
+    /// (`foreign_format`).
+    pub watch_foreign_formats: bool,
 }
 
 impl Default for Options {
@@ -231,6 +234,7 @@ impl Default for Options {
             reasoning: Reasoning::default(),
             calls_in_reasoning: true,
             calls_in_code_blocks: true,
+            watch_foreign_formats: true,
         }
     }
 }

@@ -493,3 +493,69 @@ fn r1_and_step3_share_an_opener_and_their_items_tell_them_apart() {
         }
     }
 }
+
+#[test]
+fn a_call_far_into_long_prose_is_found_past_characters_that_share_an_openers_first_byte() {
+    // `→`, `✓` and `─` share `◁`'s first byte; the call comes after 4 KB
+    // of them, in text long enough for the watch's vectorized passes.
+    let prose = "an arrow → a check ✓ a rule ──── then some words. ".repeat(80);
+    let call = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>";
+    let text = format!("{prose}{call}{prose}");
+    let mut parser = Parser::new(Format::Qwen3Coder);
+    let message = parser.parse(&text);
+    assert_eq!(message.content.as_deref(), Some(text.as_str()));
+    assert_eq!(kinds(&message), ["foreign_format"]);
+    let whole = coalesce(one_shot(&mut parser, text.as_bytes()));
+    for cut in [
+        1,
+        300,
+        prose.len() - 2,
+        prose.len() + 1,
+        prose.len() + 20,
+        text.len() - 1,
+    ] {
+        let cut = (cut..).find(|&c| text.is_char_boundary(c)).unwrap_or(cut);
+        let split = coalesce(feed_cut(&mut parser, text.as_bytes(), &[cut]));
+        assert_eq!(split, whole, "cut at {cut}");
+    }
+    let no_call = Parser::new(Format::Qwen3Coder).parse(format!("{prose}◁ a lone triangle"));
+    assert!(kinds(&no_call).is_empty());
+}
+
+#[test]
+fn turning_the_watch_off_takes_away_only_its_reports() {
+    let call = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>";
+    let long = "a line → of prose ✓\n".repeat(30);
+    let inputs = [
+        format!("a {call} b [TOOL_CALLS]g[ARGS]{{}} c"),
+        format!("{long}<tool_call>\n<function=ls>\n</function>\n</tool_call>{long}{call}"),
+        "<tool_call>\n<function=ls>\n<parameter=p>\n<tool_call>x</tool_call>\n</parameter>\n</function>\n</tool_call>"
+            .to_owned(),
+    ];
+    for text in &inputs {
+        let build = |watch| {
+            Parser::builder()
+                .format(Format::Qwen3Coder)
+                .ids(Ids::sequential("call_"))
+                .watch_foreign_formats(watch)
+                .build()
+        };
+        let watched = build(true).parse(text);
+        // The third holds another format's call only inside a value.
+        let reported = kinds(&watched).contains(&"foreign_format");
+        assert_eq!(reported, text != &inputs[2], "{text}");
+        let unwatched = build(false).parse(text);
+        let mut without_reports = watched.clone();
+        without_reports
+            .diagnostics
+            .retain(|d| d.kind != DiagnosticKind::ForeignFormat);
+        assert_eq!(unwatched, without_reports, "{text}");
+    }
+    // `auto` has no watch to turn off.
+    let auto = Parser::builder()
+        .format(Format::Auto)
+        .watch_foreign_formats(false)
+        .build()
+        .parse(&inputs[0]);
+    assert_eq!(auto.tool_calls.len(), 1);
+}

@@ -399,22 +399,24 @@ impl Engine {
         if self.detect.as_deref().is_some_and(|d| !d.decided) {
             return self.detect_run(s, sink);
         }
-        // Most chunks cannot show the watch anything: no wrapper for them.
-        let watched = match &self.foreign {
-            // Content this chunk makes is then this chunk's text: nothing
-            // held can come out as content with it.
-            Some(foreign) => {
-                !(self.hold.text.is_empty()
-                    && self.marker.pending.is_empty()
-                    && self.json.held_len() == 0
-                    && foreign.idle_for(s))
-            }
-            None => false,
-        };
+        // The first marker byte, looked for once (when markers are looked
+        // for): the chunk's fate hangs on it.
+        let first = (!self.marker.is_active() && self.scans_markers())
+            .then(|| self.format.markers.find(s.as_bytes()));
+        // The watch sees only content: a chunk wholly inside a value,
+        // the bulk of a tool-dense stream, makes none, and goes without it.
+        // (A report waiting for its run of content to end goes out before
+        // the next event: it needs the watch.)
+        let watched = self.foreign.as_deref().is_some_and(|foreign| {
+            !(self.state == grammar::state::State::Value
+                && first == Some(None)
+                && foreign.nothing_pending())
+        });
         if watched {
-            return self.watched(sink, |engine, watch| engine.run_format(s, watch));
+            self.watched(sink, |engine, watch| engine.run_format(s, first, watch));
+        } else {
+            self.run_format(s, first, sink);
         }
-        self.run_format(s, sink);
     }
 
     /// Runs `f` with the sink behind the foreign watch.
@@ -437,7 +439,7 @@ impl Engine {
     /// A parser's engine of a known format watches its content for calls
     /// of other formats (`foreign_format`).
     pub(crate) fn watch_foreign(&mut self) {
-        if self.opts.format != crate::Format::Auto {
+        if self.opts.format != crate::Format::Auto && self.opts.watch_foreign_formats {
             let detect = detect::Detect::watching(self.opts.clone());
             self.foreign = Some(Box::new(detect::foreign::Foreign::new(detect)));
         }
@@ -445,35 +447,39 @@ impl Engine {
 
     /// [`run`](Engine::run) once the format is known.
     #[inline]
-    fn run_format<S: Sink>(&mut self, s: &str, sink: &mut S) {
-        self.run_chunk(s, sink);
+    fn run_format<S: Sink>(&mut self, s: &str, first: Option<Option<usize>>, sink: &mut S) {
+        self.run_chunk(s, first, sink);
         self.fed += s.len() as u64;
     }
 
+    /// Reads a chunk. `first` is where a marker may start in it, when the
+    /// caller looked (`None`: this looks itself).
     #[inline(always)]
-    fn run_chunk<S: Sink>(&mut self, s: &str, sink: &mut S) {
+    fn run_chunk<S: Sink>(&mut self, s: &str, first: Option<Option<usize>>, sink: &mut S) {
         let bytes = s.as_bytes();
         let format: &'static Compiled = self.format;
         let markers = &format.markers;
         // The first marker byte, looked for once: none at all is the
         // common case at token-sized chunks, and then the whole chunk is
         // text.
-        let mut first = None;
-        if !self.marker.is_active() && self.scans_markers() {
-            first = markers.find(bytes);
-            if first.is_none() {
-                // Value text is the bulk of a tool-dense stream: straight
-                // to the call writer.
-                if self.state == grammar::state::State::Value {
-                    self.call.message.at = self.fed;
-                    self.value_text(s, sink);
-                } else {
-                    self.text_tee(s, 0, sink);
-                    return;
-                }
-                return Self::tee(sink, s);
+        let looked = match first {
+            Some(found) => Some(found),
+            None if !self.marker.is_active() && self.scans_markers() => Some(markers.find(bytes)),
+            None => None,
+        };
+        if looked == Some(None) {
+            // Value text is the bulk of a tool-dense stream: straight to
+            // the call writer.
+            if self.state == grammar::state::State::Value {
+                self.call.message.at = self.fed;
+                self.value_text(s, sink);
+            } else {
+                self.text_tee(s, 0, sink);
+                return;
             }
+            return Self::tee(sink, s);
         }
+        let mut first = looked.flatten();
         let mut i = 0;
         let mut run = 0;
         // Where the marker being matched starts in `s`; 0 when it started
@@ -597,7 +603,7 @@ impl Engine {
     fn run_chunk_from<S: Sink>(&mut self, s: &str, at: usize, sink: &mut S) {
         let fed = self.fed;
         self.fed += at as u64;
-        self.run_chunk(&s[at..], sink);
+        self.run_chunk(&s[at..], None, sink);
         self.fed = fed;
     }
 

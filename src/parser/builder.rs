@@ -250,6 +250,35 @@ impl ParserBuilder {
         self
     }
 
+    /// Whether the content of a parser of a known format is watched for
+    /// calls written in another known format (default `true`): such a
+    /// call stays content, as it must, and a `foreign_format` diagnostic
+    /// names the format that would read it, once per format and stream.
+    /// It is how a model served with the wrong format shows itself. The
+    /// watch runs `auto`'s detector over content wherever the first byte
+    /// of another format's opener appears (`<`, `[`, `]`, `◁`), so text
+    /// that holds none costs one more vectorized scan; with `false`,
+    /// content is read as fast as the format alone allows and no
+    /// `foreign_format` is reported. [`Format::Auto`](crate::Format::Auto)
+    /// has no such watch.
+    ///
+    /// ```
+    /// use toolcall_stream::{DiagnosticKind, Format, Parser};
+    /// let text = r#"<tool_call>{"name": "f", "arguments": {}}</tool_call>"#;
+    /// let build = |watch| Parser::builder().format(Format::Qwen3Coder)
+    ///     .watch_foreign_formats(watch).build();
+    /// let watched = build(true).parse(text);
+    /// assert_eq!(watched.content.as_deref(), Some(text));
+    /// assert_eq!(watched.diagnostics[0].kind, DiagnosticKind::ForeignFormat);
+    /// let unwatched = build(false).parse(text);
+    /// assert_eq!(unwatched.content.as_deref(), Some(text));
+    /// assert!(unwatched.diagnostics.is_empty());
+    /// ```
+    pub fn watch_foreign_formats(mut self, watch: bool) -> ParserBuilder {
+        self.options.watch_foreign_formats = watch;
+        self
+    }
+
     /// Whether a call naming a tool that is not among the
     /// [`tools`](ParserBuilder::tools) comes back as content instead of as
     /// a tool call (default `false`: it is kept, with an `unknown_tool`

@@ -51,16 +51,10 @@ impl Foreign {
         self.first_name = None;
     }
 
-    /// Whether feeding the engine `s` can show the watch nothing: nothing
-    /// under way, no report waiting, and no opener's first byte in `s`
-    /// (the caller also checks that the engine holds nothing, so that all
-    /// the content it makes of `s` is `s`'s).
+    /// Whether no report waits for its run of content to end.
     #[inline]
-    pub(crate) fn idle_for(&self, s: &str) -> bool {
+    pub(crate) fn nothing_pending(&self) -> bool {
         self.pending.is_empty()
-            && self.detect.is_quiet()
-            && !self.detect.tracks_code_blocks()
-            && self.openers.find(s.as_bytes()).is_none()
     }
 
     /// Sends the report waiting for its run of content to end.
@@ -80,7 +74,7 @@ impl Foreign {
     /// to do.
     #[inline]
     fn content(&mut self, text: &str) {
-        if self.detect.is_quiet() && self.openers.find(text.as_bytes()).is_none() {
+        if self.detect.is_quiet() && !self.openers.any_start(text.as_bytes()) {
             // Code blocks still open and close in it.
             return self.detect.note_text(text);
         }

@@ -300,12 +300,6 @@ impl Detect {
         self.fed_skew = (0, 0);
     }
 
-    /// Whether the scout follows code blocks (`calls_in_code_blocks(false)`):
-    /// it must then see all the text.
-    pub(crate) fn tracks_code_blocks(&self) -> bool {
-        self.fences.is_some()
-    }
-
     /// Text the scout need not scan (it holds no opener), for its code
     /// blocks.
     pub(crate) fn note_text(&mut self, text: &str) {
@@ -500,7 +494,7 @@ impl Detect {
         let opened = self.opened;
         for candidate in &mut self.candidates {
             let (engine, mut tap) = candidate.tap(sole, opened, sink);
-            engine.run_format(piece, &mut tap);
+            engine.run_format(piece, None, &mut tap);
         }
     }
 

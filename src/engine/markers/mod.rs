@@ -60,10 +60,7 @@ impl MarkerSet {
             .expect("anchored start is enabled");
         let roles = markers.iter().map(|(role, _)| *role).collect();
         let texts = markers.iter().map(|(_, text)| *text).collect();
-        let mut first = FirstBytes::new();
-        for (_, text) in markers {
-            first.add(text.as_bytes()[0]);
-        }
+        let first = FirstBytes::new(markers.iter().map(|(_, text)| *text));
         let reanchors = markers
             .iter()
             .any(|(_, text)| text.as_bytes()[1..].iter().any(|&b| first.contains(b)));
@@ -154,6 +151,12 @@ impl MarkerSet {
     #[inline]
     pub(crate) fn find(&self, bytes: &[u8]) -> Option<usize> {
         self.first.find(bytes)
+    }
+
+    /// Whether a marker may start anywhere in `bytes`.
+    #[inline]
+    pub(crate) fn any_start(&self, bytes: &[u8]) -> bool {
+        self.first.any_start(bytes)
     }
 
     /// The state after the first byte of a marker.
