@@ -152,6 +152,10 @@ struct Common {
     /// the text are content, not calls.
     #[arg(long)]
     no_calls_in_code_blocks: bool,
+    /// Content is not watched for calls written in another format (no
+    /// `foreign_format` reports; plain text reads faster).
+    #[arg(long)]
+    no_foreign_watch: bool,
     /// Number call ids `call_0`, `call_1`, … instead of random ids (the
     /// same as `--ids sequential`).
     #[arg(long, conflicts_with = "ids")]
@@ -380,6 +384,7 @@ impl Common {
             .reasoning(self.reasoning)
             .calls_in_reasoning(!self.no_calls_in_reasoning)
             .calls_in_code_blocks(!self.no_calls_in_code_blocks)
+            .watch_foreign_formats(!self.no_foreign_watch)
             .limits(self.limits.limits())
             .retain_arguments(retain_arguments)
             .hold_text_after_wrapper(self.hold_text_after_wrapper)

@@ -49,6 +49,7 @@ pub(crate) fn builder_of(
             "unknown_tools_as_content" => builder.unknown_tools_as_content(value.extract()?),
             "calls_in_code_blocks" => builder.calls_in_code_blocks(value.extract()?),
             "calls_in_reasoning" => builder.calls_in_reasoning(value.extract()?),
+            "watch_foreign_formats" => builder.watch_foreign_formats(value.extract()?),
             "python_literals" => builder.python_literals(value.extract()?),
             "hold_text_after_wrapper" => builder.hold_text_after_wrapper(value.extract()?),
             "ids" => {
@@ -83,6 +84,7 @@ const KNOWN: &[&str] = &[
     "unknown_tools_as_content",
     "calls_in_code_blocks",
     "calls_in_reasoning",
+    "watch_foreign_formats",
     "python_literals",
     "hold_text_after_wrapper",
 ];

@@ -126,6 +126,16 @@ def test_bytes_may_split_a_character():
     assert "".join(e.text for e in events if e.type == "content") == "Ação"
 
 
+def test_the_foreign_format_watch_can_be_turned_off():
+    # A Hermes call under Qwen3-Coder stays content either way.
+    text = '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>'
+    watched = Parser("qwen3_coder").parse(text)
+    assert [d.kind for d in watched.diagnostics] == ["foreign_format"]
+    unwatched = Parser("qwen3_coder", watch_foreign_formats=False).parse(text)
+    assert unwatched.diagnostics == []
+    assert watched.content == unwatched.content == text
+
+
 def test_errors_are_value_errors_with_the_librarys_message():
     with pytest.raises(ValueError, match="unknown format \"qwen9\"; known formats: qwen3_coder"):
         Parser("qwen9")

@@ -24,6 +24,7 @@ class Parser:
         unknown_tools_as_content: bool = ...,
         calls_in_code_blocks: bool = ...,
         calls_in_reasoning: bool = ...,
+        watch_foreign_formats: bool = ...,
         python_literals: bool = ...,
         hold_text_after_wrapper: bool = ...,
     ) -> None: ...

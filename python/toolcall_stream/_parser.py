@@ -20,8 +20,9 @@ class Parser:
     (``schema``, ``infer``, ``strings``), ``ids`` (``vllm``, ``openai``,
     ``sequential``) and ``seed``, ``retain_arguments``,
     ``incomplete_calls_as_content``, ``unknown_tools_as_content``,
-    ``calls_in_code_blocks``, ``calls_in_reasoning``, ``python_literals``,
-    ``hold_text_after_wrapper`` (the crate's ``ParserBuilder`` documents each).
+    ``calls_in_code_blocks``, ``calls_in_reasoning``, ``watch_foreign_formats``,
+    ``python_literals``, ``hold_text_after_wrapper`` (the crate's
+    ``ParserBuilder`` documents each).
 
     A bad option raises ``ValueError`` with the library's message, an
     unknown one ``TypeError``:

@@ -32,6 +32,7 @@ export interface ParserOptions {
   unknownToolsAsContent?: boolean;
   callsInCodeBlocks?: boolean;
   callsInReasoning?: boolean;
+  watchForeignFormats?: boolean;
   pythonLiterals?: boolean;
   holdTextAfterWrapper?: boolean;
 }

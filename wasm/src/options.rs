@@ -38,6 +38,7 @@ pub(crate) fn builder_of(format: &str, options: &str) -> Result<ParserBuilder, S
             "unknownToolsAsContent" => builder.unknown_tools_as_content(flag(key, value)?),
             "callsInCodeBlocks" => builder.calls_in_code_blocks(flag(key, value)?),
             "callsInReasoning" => builder.calls_in_reasoning(flag(key, value)?),
+            "watchForeignFormats" => builder.watch_foreign_formats(flag(key, value)?),
             "pythonLiterals" => builder.python_literals(flag(key, value)?),
             "holdTextAfterWrapper" => builder.hold_text_after_wrapper(flag(key, value)?),
             "ids" => {

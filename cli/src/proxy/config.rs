@@ -119,6 +119,10 @@ pub struct ProxyArgs {
     /// in examples.
     #[arg(long)]
     pub no_calls_in_code_blocks: bool,
+    /// Content is not watched for calls written in another format (no
+    /// `foreign_format` reports; plain text reads faster).
+    #[arg(long)]
+    pub no_foreign_watch: bool,
     /// The largest request body accepted, in bytes; a larger one is
     /// refused with 413 before anything is sent upstream. Every request
     /// body is read whole before it is forwarded.
@@ -215,6 +219,7 @@ pub struct Config {
     pub strict: bool,
     pub reasoning: Reasoning,
     pub calls_in_code_blocks: bool,
+    pub watch_foreign_formats: bool,
     pub max_body_bytes: usize,
     pub connect_timeout: Duration,
     pub first_byte_timeout: Duration,
@@ -288,6 +293,7 @@ impl Config {
             strict: args.strict,
             reasoning: args.reasoning,
             calls_in_code_blocks: !args.no_calls_in_code_blocks,
+            watch_foreign_formats: !args.no_foreign_watch,
             max_body_bytes: args.max_body_bytes,
             connect_timeout: seconds("--connect-timeout", args.connect_timeout)?,
             first_byte_timeout: seconds("--first-byte-timeout", args.first_byte_timeout)?,

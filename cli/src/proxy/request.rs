@@ -70,6 +70,7 @@ pub fn builder_for(
         .strict(config.strict)
         .reasoning(config.reasoning)
         .calls_in_code_blocks(config.calls_in_code_blocks)
+        .watch_foreign_formats(config.watch_foreign_formats)
         // The chunks need only the argument fragments.
         .retain_arguments(false))
 }

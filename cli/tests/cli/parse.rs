@@ -163,3 +163,22 @@ fn value_termination_vllm_cuts_values_at_the_first_closer() {
     assert!(diagnostic_kinds(&lookahead).contains(&"closer_in_value"));
     assert!(diagnostic_kinds(&vllm).contains(&"stray_text"));
 }
+
+#[test]
+fn no_foreign_watch_leaves_out_only_the_foreign_format_report() {
+    // A Hermes call under Qwen3-Coder is content either way.
+    let text = "<tool_call>\n{\"name\": \"f\", \"arguments\": {}}\n</tool_call>";
+    let parse = |extra: &[&str]| {
+        let mut args = vec!["parse", "--format", "qwen3_coder", "--sequential-ids"];
+        args.extend_from_slice(extra);
+        let out = run(&args, Some(text.as_bytes()));
+        out.assert_success();
+        out.json()
+    };
+    let watched = parse(&[]);
+    assert_eq!(diagnostic_kinds(&watched), ["foreign_format"]);
+    let unwatched = parse(&["--no-foreign-watch"]);
+    assert!(diagnostic_kinds(&unwatched).is_empty());
+    assert_eq!(watched["content"], text);
+    assert_eq!(unwatched["content"], text);
+}
