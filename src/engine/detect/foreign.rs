@@ -58,7 +58,16 @@ impl Foreign {
     }
 
     /// Sends the report waiting for its run of content to end.
+    #[inline]
     pub(crate) fn flush<S: Sink>(&mut self, out: &mut S) {
+        // Every event but content passes here: nothing waits, nearly always.
+        if !self.pending.is_empty() {
+            self.send_pending(out);
+        }
+    }
+
+    #[inline(never)]
+    fn send_pending<S: Sink>(&mut self, out: &mut S) {
         for (message, span) in self.pending.drain(..) {
             out.event(Event::Diagnostic {
                 index: None,
