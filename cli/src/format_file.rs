@@ -1,7 +1,11 @@
 //! `--format-file`: formats of a user's own, read from format files
-//! (docs/custom-formats.md), and format names that may name them.
+//! (docs/custom-formats.md), and format names that may name them; and the
+//! `toolcall format-file` command, which writes and checks such files.
 
-use std::path::Path;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use crate::Fatal;
 
 use toolcall_stream::{Format, Role};
 
@@ -317,4 +321,32 @@ fn pieces(s: &str, markers: &[(Role, &str)]) -> Vec<String> {
         pieces.push("then the end of the sample".to_owned());
     }
     pieces
+}
+
+/// `toolcall format-file`.
+pub fn write_format_file(format: Format) -> Result<(), Fatal> {
+    if format == Format::Auto {
+        return Err(Fatal(
+            "auto is not a format to start from: name the format the model writes".to_owned(),
+        ));
+    }
+    io::stdout()
+        .write_all(format.to_toml().as_bytes())
+        .map_err(|e| Fatal(format!("cannot write: {e}")))
+}
+
+/// `toolcall format-file --check FILE SAMPLE`: exit code 1 when an opener
+/// of the format began no call.
+pub fn check_format_file(paths: &[PathBuf]) -> Result<(), Fatal> {
+    let [file, sample] = paths else {
+        return Err(Fatal("--check takes a format file and a sample".to_owned()));
+    };
+    let (report, every_opener_read) = check(file, sample).map_err(Fatal)?;
+    print!("{report}");
+    let _ = io::stdout().flush();
+    if every_opener_read {
+        Ok(())
+    } else {
+        std::process::exit(1)
+    }
 }

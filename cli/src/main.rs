@@ -313,34 +313,6 @@ where
     }
 }
 
-/// `toolcall format-file`.
-fn write_format_file(format: Format) -> Result<(), Fatal> {
-    if format == Format::Auto {
-        return Err(Fatal(
-            "auto is not a format to start from: name the format the model writes".to_owned(),
-        ));
-    }
-    io::stdout()
-        .write_all(format.to_toml().as_bytes())
-        .map_err(|e| Fatal(format!("cannot write: {e}")))
-}
-
-/// `toolcall format-file --check FILE SAMPLE`: exit code 1 when an opener
-/// of the format began no call.
-fn check_format_file(paths: &[PathBuf]) -> Result<(), Fatal> {
-    let [file, sample] = paths else {
-        return Err(Fatal("--check takes a format file and a sample".to_owned()));
-    };
-    let (report, every_opener_read) = format_file::check(file, sample).map_err(Fatal)?;
-    print!("{report}");
-    let _ = io::stdout().flush();
-    if every_opener_read {
-        Ok(())
-    } else {
-        std::process::exit(1)
-    }
-}
-
 /// A failure worth exit code 2: bad input or options.
 struct Fatal(String);
 
@@ -362,8 +334,10 @@ fn main() -> ExitCode {
         Command::Proxy(args) => proxy::run(&args).map_err(Fatal),
         Command::FormatFile {
             check: Some(paths), ..
-        } => check_format_file(&paths),
-        Command::FormatFile { format, .. } => write_format_file(format.unwrap_or(Format::Auto)),
+        } => format_file::check_format_file(&paths),
+        Command::FormatFile { format, .. } => {
+            format_file::write_format_file(format.unwrap_or(Format::Auto))
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
