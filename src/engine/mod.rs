@@ -396,6 +396,16 @@ impl Engine {
     /// pieces, and events, as possible.
     #[inline]
     pub(crate) fn run<S: Sink>(&mut self, s: &str, sink: &mut S) {
+        if self.state == grammar::state::State::Value && self.is_plain_value_chunk(s) {
+            // What the driver below does with such a chunk, without its
+            // decisions: the bulk of a tool-dense stream.
+            self.call.message.at = self.fed;
+            self.call
+                .plain_value_text(s, self.opts.retain_arguments, sink);
+            Self::tee(sink, s);
+            self.fed += s.len() as u64;
+            return;
+        }
         if self.detect.as_deref().is_some_and(|d| !d.decided) {
             return self.detect_run(s, sink);
         }
@@ -417,6 +427,23 @@ impl Engine {
         } else {
             self.run_format(s, first, sink);
         }
+    }
+
+    /// Whether `s`, read in state `Value`, is value text with nothing to
+    /// decide: no marker under way or able to start in it, nothing that
+    /// JSON escapes, no line end, the value not held, no detector
+    /// deciding, no foreign-format report waiting.
+    #[inline(always)]
+    fn is_plain_value_chunk(&self, s: &str) -> bool {
+        !s.is_empty()
+            && !self.marker.is_active()
+            && self.call.takes_plain_value()
+            && !self.detect.as_deref().is_some_and(|d| !d.decided)
+            && !self
+                .foreign
+                .as_deref()
+                .is_some_and(|f| !f.nothing_pending())
+            && self.format.is_plain_value(s.as_bytes())
     }
 
     /// Runs `f` with the sink behind the foreign watch.

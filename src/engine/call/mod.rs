@@ -483,6 +483,37 @@ impl CallWriter {
         }
     }
 
+    /// Whether value text that [`is_plain_value`] can go out as it is,
+    /// through [`plain_value_text`]: the value has begun and nothing of it
+    /// is held (a layout line end, an inline value's trailing space, a
+    /// value typed when it ends, a wrapped parameter) or kept to choose a
+    /// schema branch by.
+    ///
+    /// [`is_plain_value`]: crate::engine::markers::Compiled::is_plain_value
+    /// [`plain_value_text`]: CallWriter::plain_value_text
+    #[inline(always)]
+    pub(crate) fn takes_plain_value(&self) -> bool {
+        self.value.started
+            && !self.value.inline
+            && self.value.tail.is_empty()
+            && !self.value.holding
+            && !self.wrapped.active
+            && self.value.probe.room == 0
+    }
+
+    /// [`value_text`](CallWriter::value_text) of text that is its own JSON
+    /// and ends no line, when [`takes_plain_value`](CallWriter::takes_plain_value):
+    /// the same events, without the decisions.
+    #[inline(always)]
+    pub(crate) fn plain_value_text<S: Sink>(&mut self, piece: &str, retain: bool, sink: &mut S) {
+        if retain {
+            self.args.push_str(piece);
+        }
+        sink.value_piece(self.calls - 1, piece, piece);
+        self.value.emitted += piece.len();
+        self.value.line_start = false;
+    }
+
     fn emit_tail<S: Sink>(&mut self, opts: &Options, sink: &mut S) {
         if !self.value.tail.is_empty() {
             let tail = mem::take(&mut self.value.tail);

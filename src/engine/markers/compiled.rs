@@ -6,6 +6,7 @@ use std::sync::OnceLock;
 
 use crate::engine::markers::MarkerSet;
 use crate::format::{Description, DescriptionError, Format, Role};
+use crate::json::needs_escape;
 
 /// A format's description together with its marker automaton, built once
 /// per process and shared by every parser of that format.
@@ -17,6 +18,10 @@ pub(crate) struct Compiled {
     /// `Json::open_at_line_start`, where content reads it: a line end in
     /// content goes back to `State::Start`.
     pub line_starts: bool,
+    /// The bytes a parameter value's text may hold and still go out as it
+    /// is: no marker starts with them and JSON does not escape them (see
+    /// [`Compiled::is_plain_value`]).
+    plain_value: [bool; 256],
 }
 
 impl Compiled {
@@ -28,12 +33,26 @@ impl Compiled {
         for &(role, text) in desc.markers.iter().rev() {
             texts[role as usize] = text;
         }
+        let markers = MarkerSet::new(&with_recovered_spellings(desc));
+        let plain_value =
+            std::array::from_fn(|b| !markers.starts_marker(b as u8) && !needs_escape(b as u8));
         Ok(Compiled {
             desc,
-            markers: MarkerSet::new(&with_recovered_spellings(desc)),
+            markers,
             texts,
             line_starts: desc.json.is_some_and(|json| json.open_at_line_start),
+            plain_value,
         })
+    }
+
+    /// Whether `text` holds no byte that may start a marker, and none that
+    /// JSON escapes (a line break among them): inside a value, such text is
+    /// its own arguments fragment, with nothing to decide. One table lookup
+    /// a byte, where finding markers and escapes apart costs two searches:
+    /// the bulk of a tool-dense stream is such token-sized chunks.
+    #[inline(always)]
+    pub(crate) fn is_plain_value(&self, text: &[u8]) -> bool {
+        text.iter().all(|&b| self.plain_value[usize::from(b)])
     }
 
     /// Whether `written`, an opener as the input spelled it, is one the
