@@ -406,6 +406,9 @@ impl Engine {
             self.fed += s.len() as u64;
             return;
         }
+        if self.state == grammar::state::State::Content && self.is_plain_content_chunk(s) {
+            return self.plain_content(s, sink);
+        }
         if self.detect.as_deref().is_some_and(|d| !d.decided) {
             return self.detect_run(s, sink);
         }
@@ -446,6 +449,45 @@ impl Engine {
             && self.format.is_plain_value(s.as_bytes())
     }
 
+    /// Whether `s`, read in state `Content`, is content with nothing to
+    /// decide: no marker under way or able to start in it, no prompt
+    /// header open, no detector deciding, and nothing for the foreign
+    /// watch to read.
+    #[inline(always)]
+    fn is_plain_content_chunk(&self, s: &str) -> bool {
+        !s.is_empty()
+            && !self.marker.is_active()
+            && !self.prompt_header
+            && !self.format.line_starts
+            && !self.detect.as_deref().is_some_and(|d| !d.decided)
+            && match self.foreign.as_deref() {
+                Some(foreign) => foreign.is_plain_content(s.as_bytes()),
+                None => !s.bytes().any(|b| self.format.markers.starts_marker(b)),
+            }
+    }
+
+    /// What the driver, and the foreign watch behind it, do with a chunk
+    /// that [`is_plain_content_chunk`](Engine::is_plain_content_chunk),
+    /// without their decisions: prose is most of what a model writes.
+    #[inline(always)]
+    fn plain_content<S: Sink>(&mut self, s: &str, sink: &mut S) {
+        let reasoning = self.in_reasoning();
+        if self.foreign.is_some() {
+            // The watch places the text it is handed, and reads content.
+            self.reached_text(0);
+            let at = self.call.message.from;
+            if let Some(foreign) = self.foreign.as_deref_mut() {
+                foreign.plain_content(s, at, !reasoning);
+            }
+        }
+        if let Some(fences) = &mut self.fences {
+            fences.push(s);
+        }
+        Self::text_out(sink, reasoning, s);
+        Self::tee(sink, s);
+        self.fed += s.len() as u64;
+    }
+
     /// Runs `f` with the sink behind the foreign watch.
     fn watched<S: Sink>(
         &mut self,
@@ -468,7 +510,10 @@ impl Engine {
     pub(crate) fn watch_foreign(&mut self) {
         if self.opts.format != crate::Format::Auto && self.opts.watch_foreign_formats {
             let detect = detect::Detect::watching(self.opts.clone());
-            self.foreign = Some(Box::new(detect::foreign::Foreign::new(detect)));
+            self.foreign = Some(Box::new(detect::foreign::Foreign::new(
+                detect,
+                &self.format.markers,
+            )));
         }
     }
 

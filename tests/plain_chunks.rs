@@ -1,0 +1,116 @@
+//! Token-sized chunks of plain value text and plain content take the
+//! engine's shortcut past the driver; read whole, the same text goes
+//! through the driver. Each input here makes the shortcut's conditions
+//! change partway (a value held to be typed, a value kept to choose a
+//! schema branch by, reasoning, another format's call the watch reports, a
+//! code block, strict mode's raw input), and every chunk size must give
+//! the events of the whole.
+
+mod common;
+
+use common::{check_contract, chunked, one_shot};
+use toolcall_stream::{coalesce, Format, Ids, Parser, ParserBuilder, Reasoning, Tools};
+
+const TOOLS: &str = r#"[
+  {"type": "function", "function": {"name": "write_file", "parameters": {"type": "object",
+    "properties": {"path": {"type": "string"}, "content": {"type": "string"},
+                   "mode": {"type": "integer"}, "flags": {"type": "array", "items": {"type": "string"}}}}}},
+  {"type": "function", "function": {"name": "pick", "parameters": {"anyOf": [
+    {"type": "object", "properties": {"kind": {"const": "a"}, "text": {"type": "string"}}},
+    {"type": "object", "properties": {"kind": {"const": "bb"}, "size": {"type": "integer"}}}]}}}
+]"#;
+
+/// A Qwen3-Coder session whose values and content change what the
+/// shortcut may do partway through.
+const QWEN: &str = "<think>Plan: write the file, then pick.</think>Some prose → with ✓ marks.\n\
+    ```\nfenced <tool_call> text\n```\nNow: <tool_call>\n<function=write_file>\n\
+    <parameter=path>\nsrc/main.rs\n</parameter>\n<parameter=mode>\n420\n</parameter>\n\
+    <parameter=content>\nfn main() {\n    println!(\"hi \\\\ there\");\n    let x = a < b;\n}\n\
+    </parameter>\n<parameter=flags>\n[\"x\", \"y\"]\n</parameter>\n</function>\n</tool_call>\n\
+    Between calls a Hermes call: <tool_call>{\"name\": \"pick\", \"arguments\": {}}</tool_call> \
+    and more prose after it.\n<tool_call>\n<function=pick>\n<parameter=kind>\nbb\n</parameter>\n\
+    <parameter=size>\n12\n</parameter>\n</function>\n</tool_call>\nDone, plain words to end.";
+
+fn builders() -> Vec<(&'static str, ParserBuilder)> {
+    let tools = Tools::from_json(TOOLS).expect("tools");
+    let base = || {
+        Parser::builder()
+            .format(Format::Qwen3Coder)
+            .tools(tools.clone())
+            .ids(Ids::sequential("call_"))
+    };
+    vec![
+        ("default", base()),
+        ("reasoning", base().reasoning(Reasoning::On)),
+        ("strict", base().strict(true)),
+        (
+            "no calls in code blocks",
+            base().calls_in_code_blocks(false),
+        ),
+        ("no watch", base().watch_foreign_formats(false)),
+        ("not retained", base().retain_arguments(false)),
+        (
+            "reasoning, strict, no code-block calls",
+            base()
+                .reasoning(Reasoning::On)
+                .strict(true)
+                .calls_in_code_blocks(false),
+        ),
+    ]
+}
+
+#[test]
+fn every_chunk_size_gives_the_events_of_the_whole() {
+    for (name, builder) in builders() {
+        let mut parser = builder.build();
+        // The contract's checks read the retained values and arguments.
+        let check = |events: &[_], context: &str| {
+            if name != "not retained" {
+                check_contract(events, context);
+            }
+        };
+        let whole = one_shot(&mut parser, QWEN.as_bytes());
+        check(&whole, name);
+        let expected = coalesce(whole);
+        for size in 1..=12 {
+            let events = chunked(&mut parser, QWEN.as_bytes(), size);
+            let context = format!("{name}, chunks of {size}");
+            check(&events, &context);
+            assert_eq!(coalesce(events), expected, "{context}");
+        }
+    }
+}
+
+#[test]
+fn the_session_reads_as_written() {
+    let message = builders().remove(1).1.build().parse(QWEN.as_bytes());
+    assert_eq!(
+        message.reasoning.as_deref(),
+        Some("Plan: write the file, then pick.")
+    );
+    let calls: Vec<(&str, &str)> = message
+        .tool_calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.arguments.as_str()))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            (
+                "write_file",
+                r#"{"path": "src/main.rs", "mode": 420, "content": "fn main() {\n    println!(\"hi \\\\ there\");\n    let x = a < b;\n}", "flags": ["x", "y"]}"#
+            ),
+            ("pick", r#"{"kind": "bb", "size": 12}"#),
+        ]
+    );
+    let content = message.content.unwrap_or_default();
+    assert!(content.contains("a Hermes call: <tool_call>{\"name\": \"pick\""));
+    assert!(
+        message
+            .diagnostics
+            .iter()
+            .any(|d| d.kind == toolcall_stream::DiagnosticKind::ForeignFormat),
+        "{:?}",
+        message.diagnostics
+    );
+}
