@@ -53,6 +53,12 @@ use grammar::state::State;
 pub(crate) use grammar::state::WS;
 use markers::{Match, Step};
 
+/// The longest chunk read by the shortcuts past the driver (plain value
+/// text, plain content): they look at each byte once, which beats the
+/// driver's searches and decisions on a token, not on a long text, which
+/// the driver reads at memchr's speed.
+const SHORT_CHUNK: usize = 64;
+
 pub(crate) struct Engine {
     format: &'static Compiled,
     opts: Options,
@@ -212,6 +218,7 @@ impl Engine {
     }
 
     /// Makes the arguments buffer ready for the events of the next `feed`.
+    #[inline]
     pub(crate) fn begin_output(&mut self) {
         if let Some(detect) = &mut self.detect {
             detect.begin_output();
@@ -396,15 +403,17 @@ impl Engine {
     /// pieces, and events, as possible.
     #[inline]
     pub(crate) fn run<S: Sink>(&mut self, s: &str, sink: &mut S) {
-        if self.state == grammar::state::State::Value && self.is_plain_value_chunk(s) {
-            // What the driver below does with such a chunk, without its
-            // decisions: the bulk of a tool-dense stream.
-            self.call.message.at = self.fed;
-            self.call
-                .plain_value_text(s, self.opts.retain_arguments, sink);
-            Self::tee(sink, s);
-            self.fed += s.len() as u64;
-            return;
+        if self.state == grammar::state::State::Value {
+            if let Some(escaped) = self.plain_value_chunk(s) {
+                // What the driver below does with such a chunk, without its
+                // decisions: the bulk of a tool-dense stream.
+                self.call.message.at = self.fed;
+                self.call
+                    .plain_value_text(s, escaped, self.opts.retain_arguments, sink);
+                Self::tee(sink, s);
+                self.fed += s.len() as u64;
+                return;
+            }
         }
         if self.state == grammar::state::State::Content && self.is_plain_content_chunk(s) {
             return self.plain_content(s, sink);
@@ -432,21 +441,32 @@ impl Engine {
         }
     }
 
-    /// Whether `s`, read in state `Value`, is value text with nothing to
-    /// decide: no marker under way or able to start in it, nothing that
-    /// JSON escapes, no line end, the value not held, no detector
-    /// deciding, no foreign-format report waiting.
+    /// Whether `s`, token-sized and read in state `Value`, is value text
+    /// with nothing to decide: no marker under way or able to start in it,
+    /// no line end of it held by the layout, the value not held, no
+    /// detector deciding, no foreign-format report waiting. `Some(true)`
+    /// when JSON escapes some of it.
     #[inline(always)]
-    fn is_plain_value_chunk(&self, s: &str) -> bool {
-        !s.is_empty()
+    fn plain_value_chunk(&self, s: &str) -> Option<bool> {
+        let ready = !s.is_empty()
+            && s.len() <= SHORT_CHUNK
             && !self.marker.is_active()
             && self.call.takes_plain_value()
             && !self.detect.as_deref().is_some_and(|d| !d.decided)
             && !self
                 .foreign
                 .as_deref()
-                .is_some_and(|f| !f.nothing_pending())
-            && self.format.is_plain_value(s.as_bytes())
+                .is_some_and(|f| !f.nothing_pending());
+        if !ready {
+            return None;
+        }
+        match self.format.value_bytes(s.as_bytes()) {
+            0 => Some(false),
+            markers::compiled::ESCAPED if !(self.desc().strip_one_newline && s.ends_with('\n')) => {
+                Some(true)
+            }
+            _ => None,
+        }
     }
 
     /// Whether `s`, read in state `Content`, is content with nothing to
@@ -456,6 +476,7 @@ impl Engine {
     #[inline(always)]
     fn is_plain_content_chunk(&self, s: &str) -> bool {
         !s.is_empty()
+            && s.len() <= SHORT_CHUNK
             && !self.marker.is_active()
             && !self.prompt_header
             && !self.format.line_starts

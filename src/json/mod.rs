@@ -159,6 +159,17 @@ static NEEDS_ESCAPE: [bool; 256] = {
 
 /// Appends `text`, escaped for the inside of a JSON string, to `out`.
 pub(crate) fn escape_into(out: &mut String, text: &str) {
+    if text.len() < 16 {
+        // A token-sized piece: a character loop costs less than copying
+        // the runs between escapes.
+        for c in text.chars() {
+            match u8::try_from(c) {
+                Ok(b) if needs_escape(b) => push_escaped(out, b),
+                _ => out.push(c),
+            }
+        }
+        return;
+    }
     let bytes = text.as_bytes();
     let mut start = 0;
     while let Some(k) = first_escape(&bytes[start..]) {

@@ -131,6 +131,7 @@ impl CallWriter {
     /// Makes the arguments buffer ready for the next `feed`: the arguments
     /// of calls already ended are dropped, the open call's are kept (moved
     /// to the front once, after the call that preceded it).
+    #[inline]
     pub(crate) fn begin_output(&mut self, retain: bool) {
         if self.open && retain {
             let start = mem::take(&mut self.args_start);
@@ -483,14 +484,11 @@ impl CallWriter {
         }
     }
 
-    /// Whether value text that [`is_plain_value`] can go out as it is,
-    /// through [`plain_value_text`]: the value has begun and nothing of it
-    /// is held (a layout line end, an inline value's trailing space, a
-    /// value typed when it ends, a wrapped parameter) or kept to choose a
-    /// schema branch by.
-    ///
-    /// [`is_plain_value`]: crate::engine::markers::Compiled::is_plain_value
-    /// [`plain_value_text`]: CallWriter::plain_value_text
+    /// Whether value text with no marker in it can go out at once, through
+    /// [`plain_value_text`](CallWriter::plain_value_text): the value has
+    /// begun and nothing of it is held (a layout line end, an inline
+    /// value's trailing space, a value typed when it ends, a wrapped
+    /// parameter) or kept to choose a schema branch by.
     #[inline(always)]
     pub(crate) fn takes_plain_value(&self) -> bool {
         self.value.started
@@ -501,17 +499,39 @@ impl CallWriter {
             && self.value.probe.room == 0
     }
 
-    /// [`value_text`](CallWriter::value_text) of text that is its own JSON
-    /// and ends no line, when [`takes_plain_value`](CallWriter::takes_plain_value):
-    /// the same events, without the decisions.
+    /// [`value_text`](CallWriter::value_text) of text with no marker in it,
+    /// when [`takes_plain_value`](CallWriter::takes_plain_value) and no
+    /// line end of it is held (`piece` does not end in one the layout may
+    /// strip): the same events, without the decisions. `escaped`: some of
+    /// its bytes are escaped in JSON.
     #[inline(always)]
-    pub(crate) fn plain_value_text<S: Sink>(&mut self, piece: &str, retain: bool, sink: &mut S) {
-        if retain {
-            self.args.push_str(piece);
-        }
-        sink.value_piece(self.calls - 1, piece, piece);
+    pub(crate) fn plain_value_text<S: Sink>(
+        &mut self,
+        piece: &str,
+        escaped: bool,
+        retain: bool,
+        sink: &mut S,
+    ) {
+        let json = match (escaped, retain) {
+            (false, true) => {
+                self.args.push_str(piece);
+                piece
+            }
+            (false, false) => piece,
+            (true, true) => {
+                let start = self.args.len();
+                escape_into(&mut self.args, piece);
+                &self.args[start..]
+            }
+            (true, false) => {
+                self.scratch.clear();
+                escape_into(&mut self.scratch, piece);
+                &self.scratch
+            }
+        };
+        sink.value_piece(self.calls - 1, piece, json);
         self.value.emitted += piece.len();
-        self.value.line_start = false;
+        self.value.line_start = escaped && piece.ends_with('\n');
     }
 
     fn emit_tail<S: Sink>(&mut self, opts: &Options, sink: &mut S) {

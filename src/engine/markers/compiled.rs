@@ -8,6 +8,11 @@ use crate::engine::markers::MarkerSet;
 use crate::format::{Description, DescriptionError, Format, Role};
 use crate::json::needs_escape;
 
+/// A byte that may start one of the format's markers.
+pub(crate) const MAY_START_MARKER: u8 = 1;
+/// A byte that JSON escapes inside a string (a line end among them).
+pub(crate) const ESCAPED: u8 = 2;
+
 /// A format's description together with its marker automaton, built once
 /// per process and shared by every parser of that format.
 pub(crate) struct Compiled {
@@ -18,10 +23,9 @@ pub(crate) struct Compiled {
     /// `Json::open_at_line_start`, where content reads it: a line end in
     /// content goes back to `State::Start`.
     pub line_starts: bool,
-    /// The bytes a parameter value's text may hold and still go out as it
-    /// is: no marker starts with them and JSON does not escape them (see
-    /// [`Compiled::is_plain_value`]).
-    plain_value: [bool; 256],
+    /// What each byte is to a parameter value's text (see
+    /// [`Compiled::value_bytes`]).
+    value_bytes: [u8; 256],
 }
 
 impl Compiled {
@@ -34,25 +38,33 @@ impl Compiled {
             texts[role as usize] = text;
         }
         let markers = MarkerSet::new(&with_recovered_spellings(desc));
-        let plain_value =
-            std::array::from_fn(|b| !markers.starts_marker(b as u8) && !needs_escape(b as u8));
+        let value_bytes = std::array::from_fn(|b| {
+            let b = b as u8;
+            (if markers.starts_marker(b) {
+                MAY_START_MARKER
+            } else {
+                0
+            }) | (if needs_escape(b) { ESCAPED } else { 0 })
+        });
         Ok(Compiled {
             desc,
             markers,
             texts,
             line_starts: desc.json.is_some_and(|json| json.open_at_line_start),
-            plain_value,
+            value_bytes,
         })
     }
 
-    /// Whether `text` holds no byte that may start a marker, and none that
-    /// JSON escapes (a line break among them): inside a value, such text is
-    /// its own arguments fragment, with nothing to decide. One table lookup
-    /// a byte, where finding markers and escapes apart costs two searches:
-    /// the bulk of a tool-dense stream is such token-sized chunks.
+    /// What the bytes of `text` are to a value's text, together: `0` when
+    /// none may start a marker and JSON escapes none (the text is its own
+    /// arguments fragment), else [`MAY_START_MARKER`] and [`ESCAPED`] as
+    /// some are. One table lookup a byte, where finding markers and
+    /// escapes apart costs two searches; for token-sized text, the bulk of
+    /// a tool-dense stream.
     #[inline(always)]
-    pub(crate) fn is_plain_value(&self, text: &[u8]) -> bool {
-        text.iter().all(|&b| self.plain_value[usize::from(b)])
+    pub(crate) fn value_bytes(&self, text: &[u8]) -> u8 {
+        text.iter()
+            .fold(0, |class, &b| class | self.value_bytes[usize::from(b)])
     }
 
     /// Whether `written`, an opener as the input spelled it, is one the
