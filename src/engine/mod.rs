@@ -401,7 +401,11 @@ impl Engine {
     /// marker's first byte after the first, so no marker starts among
     /// them), which keeps the text of a value or of content in as few
     /// pieces, and events, as possible.
-    #[inline]
+    ///
+    /// A token of plain value text or plain content takes a shortcut here,
+    /// inlined where the parser is fed, and the driver is a call of its
+    /// own: most chunks then never pay for the driver's frame.
+    #[inline(always)]
     pub(crate) fn run<S: Sink>(&mut self, s: &str, sink: &mut S) {
         if self.state == grammar::state::State::Value {
             if let Some(escaped) = self.plain_value_chunk(s) {
@@ -418,6 +422,12 @@ impl Engine {
         if self.state == grammar::state::State::Content && self.is_plain_content_chunk(s) {
             return self.plain_content(s, sink);
         }
+        self.drive(s, sink);
+    }
+
+    /// [`run`](Engine::run) past the shortcuts.
+    #[inline(never)]
+    fn drive<S: Sink>(&mut self, s: &str, sink: &mut S) {
         if self.detect.as_deref().is_some_and(|d| !d.decided) {
             return self.detect_run(s, sink);
         }
