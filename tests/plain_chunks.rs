@@ -3,8 +3,9 @@
 //! through the driver. Each input here makes the shortcut's conditions
 //! change partway (a value held to be typed, a value kept to choose a
 //! schema branch by, reasoning, another format's call the watch reports, a
-//! code block, strict mode's raw input), and every chunk size must give
-//! the events of the whole.
+//! code block, strict mode's raw input, a JSON string's escapes and
+//! surrogate pairs, arguments written as a string), and every chunk size
+//! must give the events of the whole.
 
 mod common;
 
@@ -31,11 +32,20 @@ const QWEN: &str = "<think>Plan: write the file, then pick.</think>Some prose �
     and more prose after it.\n<tool_call>\n<function=pick>\n<parameter=kind>\nbb\n</parameter>\n\
     <parameter=size>\n12\n</parameter>\n</function>\n</tool_call>\nDone, plain words to end.";
 
+/// A Hermes session: JSON arguments whose top-level strings stream as the
+/// model writes them, between escapes, a surrogate pair, nested values, a
+/// typed value, arguments given as a JSON string, and prose around.
+const HERMES: &str = "<think>Two calls.</think>Prose → first.\n<tool_call>\n{\"name\": \"write_file\",     \"arguments\": {\"path\": \"src/main.rs\", \"mode\": 420, \"content\": \"fn main() {\\n        println!(\\\"hi \\\\\\\\ there \\ud83d\\ude00\\\");\\n    let x = a < b && c;\\n}\\n\",     \"flags\": [\"x\", \"long flag text\"]}}\n</tool_call>\nThen a string: <tool_call>\n{\"name\": \"pick\",     \"arguments\": \"{\\\"kind\\\": \\\"bb\\\", \\\"size\\\": 12}\"}\n</tool_call>\nDone, plain words to end.";
+
 fn builders() -> Vec<(&'static str, ParserBuilder)> {
+    builders_of(Format::Qwen3Coder)
+}
+
+fn builders_of(format: Format) -> Vec<(&'static str, ParserBuilder)> {
     let tools = Tools::from_json(TOOLS).expect("tools");
     let base = || {
         Parser::builder()
-            .format(Format::Qwen3Coder)
+            .format(format)
             .tools(tools.clone())
             .ids(Ids::sequential("call_"))
     };
@@ -61,7 +71,16 @@ fn builders() -> Vec<(&'static str, ParserBuilder)> {
 
 #[test]
 fn every_chunk_size_gives_the_events_of_the_whole() {
-    for (name, builder) in builders() {
+    every_chunk_size(builders(), QWEN);
+}
+
+#[test]
+fn every_chunk_size_of_json_arguments_gives_the_events_of_the_whole() {
+    every_chunk_size(builders_of(Format::Hermes), HERMES);
+}
+
+fn every_chunk_size(builders: Vec<(&'static str, ParserBuilder)>, input: &str) {
+    for (name, builder) in builders {
         let mut parser = builder.build();
         // The contract's checks read the retained values and arguments.
         let check = |events: &[_], context: &str| {
@@ -69,11 +88,11 @@ fn every_chunk_size_gives_the_events_of_the_whole() {
                 check_contract(events, context);
             }
         };
-        let whole = one_shot(&mut parser, QWEN.as_bytes());
+        let whole = one_shot(&mut parser, input.as_bytes());
         check(&whole, name);
         let expected = coalesce(whole);
         for size in 1..=12 {
-            let events = chunked(&mut parser, QWEN.as_bytes(), size);
+            let events = chunked(&mut parser, input.as_bytes(), size);
             let context = format!("{name}, chunks of {size}");
             check(&events, &context);
             assert_eq!(coalesce(events), expected, "{context}");
@@ -112,5 +131,33 @@ fn the_session_reads_as_written() {
             .any(|d| d.kind == toolcall_stream::DiagnosticKind::ForeignFormat),
         "{:?}",
         message.diagnostics
+    );
+}
+
+#[test]
+fn the_json_session_reads_as_written() {
+    let message = builders_of(Format::Hermes)
+        .remove(1)
+        .1
+        .build()
+        .parse(HERMES.as_bytes());
+    let calls: Vec<(&str, &str)> = message
+        .tool_calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.arguments.as_str()))
+        .collect();
+    assert_eq!(
+        calls,
+        [
+            (
+                "write_file",
+                "{\"path\": \"src/main.rs\", \"mode\": 420, \"content\": \"fn main() {\\n        println!(\\\"hi \\\\\\\\ there \u{1F600}\\\");\\n    let x = a < b && c;\\n}\\n\", \"flags\": [\"x\", \"long flag text\"]}"
+            ),
+            ("pick", r#"{"kind": "bb", "size": 12}"#),
+        ]
+    );
+    assert_eq!(
+        message.content.as_deref(),
+        Some("Prose → first.\n\nThen a string: \nDone, plain words to end.")
     );
 }

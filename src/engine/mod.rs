@@ -425,6 +425,9 @@ impl Engine {
         if self.state == grammar::state::State::Content && self.is_plain_content_chunk(s) {
             return self.plain_content(s, sink);
         }
+        if self.state == grammar::state::State::Json && self.is_plain_json_string_chunk(s) {
+            return self.plain_json_string(s, sink);
+        }
         self.drive(s, sink);
     }
 
@@ -480,6 +483,44 @@ impl Engine {
             }
             _ => None,
         }
+    }
+
+    /// Whether `s`, token-sized and read in state `Json`, is text of a
+    /// top-level string argument with nothing to decide: no marker under
+    /// way, the JSON reader inside the string with nothing pending and no
+    /// byte of `s` ending its run, the call's arguments streaming that
+    /// string, no detector deciding, no foreign-format report waiting.
+    #[inline(always)]
+    fn is_plain_json_string_chunk(&self, s: &str) -> bool {
+        !s.is_empty()
+            && s.len() <= SHORT_CHUNK
+            && self.json_reader.takes_plain_string(s.as_bytes())
+            && !self.marker.is_active()
+            && !self.detect.as_deref().is_some_and(|d| !d.decided)
+            && !self
+                .foreign
+                .as_deref()
+                .is_some_and(|f| !f.nothing_pending())
+            && self
+                .json
+                .streams_top_string(self.desc().json.is_some_and(|j| j.body.is_some()))
+    }
+
+    /// What the driver and the JSON reader do with a chunk that
+    /// [`is_plain_json_string_chunk`](Engine::is_plain_json_string_chunk),
+    /// without their decisions: the bulk of a JSON-argument format's
+    /// tool-dense stream.
+    #[inline(always)]
+    fn plain_json_string<S: Sink>(&mut self, s: &str, sink: &mut S) {
+        self.json_reader.read_plain_string(s.len());
+        // A string's text leaves the place at its opening quote.
+        self.call.message.at = self.json.event_at;
+        self.call.value_text(s, false, &self.opts, sink);
+        self.json.args.flush(&mut self.call, &self.opts, sink);
+        // The body's text so far: a made call holds none.
+        self.hold.text.clear();
+        Self::tee(sink, s);
+        self.fed += s.len() as u64;
     }
 
     /// Whether `s`, read in state `Content`, is content with nothing to

@@ -16,7 +16,7 @@
 //! escapes.
 
 use super::stepper::{feed_until, Nesting, Stepper};
-use super::{first_escape, first_escape_or_amp};
+use super::{first_escape, first_escape_or_amp, needs_escape};
 mod number;
 
 pub use super::event::{Fed, JsonError, JsonErrorKind, JsonEvent, Leniency};
@@ -113,6 +113,32 @@ const QUOT: &[u8; 6] = b"&quot;";
 impl Default for JsonReader {
     fn default() -> Self {
         JsonReader::new(128, 4 << 10, 1 << 10)
+    }
+}
+
+impl JsonReader {
+    /// Whether `bytes`, read next, are all text of a value string (not a
+    /// key) with nothing pending: no escape, no half surrogate pair, and no
+    /// byte that ends a run (`"`, `\`, a control character, `&` where
+    /// quotes are entities). Such bytes make one `Text` event of
+    /// themselves.
+    #[inline]
+    pub(crate) fn takes_plain_string(&self, bytes: &[u8]) -> bool {
+        self.state == State::InString
+            && self.escape == Escape::None
+            && self.high.is_none()
+            && !bytes
+                .iter()
+                .any(|&b| needs_escape(b) || (b == b'&' && self.entity_quotes))
+    }
+
+    /// Reads `len` bytes that [`takes_plain_string`] took, whose `Text`
+    /// event the caller made.
+    ///
+    /// [`takes_plain_string`]: JsonReader::takes_plain_string
+    #[inline]
+    pub(crate) fn read_plain_string(&mut self, len: usize) {
+        self.offset += len as u64;
     }
 }
 

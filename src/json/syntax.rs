@@ -160,6 +160,23 @@ fn calls_error<K>(
 }
 
 impl SyntaxReader {
+    /// Whether `bytes`, read next, are plain text of a JSON value string:
+    /// one `Text` event of themselves (see
+    /// [`JsonReader::takes_plain_string`]). Only JSON says so.
+    #[inline]
+    pub(crate) fn takes_plain_string(&self, bytes: &[u8]) -> bool {
+        matches!(self, SyntaxReader::Json(r) if r.takes_plain_string(bytes))
+    }
+
+    /// Reads `len` bytes that [`takes_plain_string`](SyntaxReader::takes_plain_string)
+    /// took, whose `Text` event the caller made.
+    #[inline]
+    pub(crate) fn read_plain_string(&mut self, len: usize) {
+        if let SyntaxReader::Json(r) = self {
+            r.read_plain_string(len);
+        }
+    }
+
     /// How many bytes of the text have been read.
     pub(crate) fn offset(&self) -> u64 {
         match self {

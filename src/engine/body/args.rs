@@ -150,6 +150,18 @@ impl ArgsWriter {
         call.end_param(opts, sink);
     }
 
+    /// Whether the next `Text` event goes, as it is, to the open call's
+    /// value: the arguments are in a top-level string, with no problem and
+    /// no note waiting.
+    #[inline]
+    pub(crate) fn streams_top_string(&self) -> bool {
+        self.depth == 1
+            && self.in_top_string
+            && self.problem.is_none()
+            && self.note.is_none()
+            && !self.done
+    }
+
     /// One event of the arguments value.
     pub(crate) fn event<S: Sink>(
         &mut self,

@@ -205,6 +205,13 @@ impl BodyReader {
         self.held_len + self.name.len()
     }
 
+    /// Whether the body hands its events to the arguments: its call has
+    /// started and its arguments are being read, with no problem.
+    #[inline]
+    pub(crate) fn streams_args(&self) -> bool {
+        self.field == Field::Args && self.started && self.problem.is_none()
+    }
+
     /// One event of the body, read with its name and arguments keys and
     /// the keys of an id. `args` gets the arguments' events once the call
     /// has started; a call starts and ends through `call`. `nested`: the

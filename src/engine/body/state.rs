@@ -80,7 +80,7 @@ pub(crate) struct JsonCall {
     pub(super) comma_seen: bool,
     /// Just past the byte that made the reader's last event other than a
     /// string's text, as an input offset: where diagnostics point.
-    pub(super) event_at: u64,
+    pub(in crate::engine) event_at: u64,
     /// A body that is not a call is ordinary content in this format
     /// (`Json::open_at_line_start`): no diagnostic says it was not one.
     pub(in crate::engine) content_json: bool,
@@ -115,6 +115,22 @@ impl JsonCall {
         self.list_had_call = false;
         self.resync = Default::default();
         self.event_at = 0;
+    }
+
+    /// Whether the text of the JSON string being read goes, as it is, to
+    /// the open call's value: reading a call already made, nothing to mark
+    /// or hold, the body (when it is a call object read with the format's
+    /// `body_keys`) in its arguments, which are in a top-level string.
+    #[inline]
+    pub(in crate::engine) fn streams_top_string(&self, body_keys: bool) -> bool {
+        let via_body = self.is_body && body_keys;
+        self.mode == Mode::Reading
+            && self.made_call
+            && !self.between_elements
+            && !self.mark_opening
+            && self.content_from.is_none()
+            && (!via_body || self.body.streams_args())
+            && self.args.streams_top_string()
     }
 
     pub(crate) fn held_len(&self) -> usize {
