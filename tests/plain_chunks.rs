@@ -107,13 +107,8 @@ fn the_session_reads_as_written() {
         message.reasoning.as_deref(),
         Some("Plan: write the file, then pick.")
     );
-    let calls: Vec<(&str, &str)> = message
-        .tool_calls
-        .iter()
-        .map(|c| (c.name.as_str(), c.arguments.as_str()))
-        .collect();
     assert_eq!(
-        calls,
+        calls_of(&message),
         [
             (
                 "write_file",
@@ -141,13 +136,8 @@ fn the_json_session_reads_as_written() {
         .1
         .build()
         .parse(HERMES.as_bytes());
-    let calls: Vec<(&str, &str)> = message
-        .tool_calls
-        .iter()
-        .map(|c| (c.name.as_str(), c.arguments.as_str()))
-        .collect();
     assert_eq!(
-        calls,
+        calls_of(&message),
         [
             (
                 "write_file",
@@ -160,4 +150,13 @@ fn the_json_session_reads_as_written() {
         message.content.as_deref(),
         Some("Prose → first.\n\nThen a string: \nDone, plain words to end.")
     );
+}
+
+/// Each call's name and arguments.
+fn calls_of(message: &toolcall_stream::Message) -> Vec<(&str, &str)> {
+    message
+        .tool_calls
+        .iter()
+        .map(|c| (c.name.as_str(), c.arguments.as_str()))
+        .collect()
 }
