@@ -21,6 +21,14 @@ pub(crate) use shape::{ShapeId, Shapes};
 
 use number::{write_f64, write_number, PythonFloat, PythonInt};
 
+/// A map from names (tools, parameters, properties) that a parser looks up
+/// for every call and parameter it reads. Foldhash, not std's SipHash: a
+/// lookup of a short name cost several hundred instructions, a large part
+/// of reading a typed parameter. Its keys come from the request's own
+/// tools, and each map is seeded per process, so collisions cannot be
+/// planted from the model's output.
+pub(crate) type NameMap<V> = std::collections::HashMap<String, V, foldhash::fast::RandomState>;
+
 mod deep;
 mod number;
 mod params;

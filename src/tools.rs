@@ -1,11 +1,10 @@
 //! The request's OpenAI `tools` array.
 
-use std::collections::HashMap;
 use std::fmt;
 
 use serde_json::Value;
 
-use crate::schema::{Candidates, ParamTable, ShapeId, Shapes, TypeSet};
+use crate::schema::{Candidates, NameMap, ParamTable, ShapeId, Shapes, TypeSet};
 
 /// The tools a request declared: their names, and their parameter schemas
 /// for typed arguments.
@@ -23,7 +22,7 @@ pub struct Tools {
     tools: Vec<Tool>,
     /// Each name's first declaration in `tools`: the one vLLM's lookups
     /// (`find_tool_properties`) find too.
-    by_name: HashMap<String, usize>,
+    by_name: NameMap<usize>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -214,7 +213,7 @@ impl Tools {
             ),
         })?;
         let mut tools = Vec::with_capacity(entries.len());
-        let mut by_name = HashMap::with_capacity(entries.len());
+        let mut by_name = NameMap::with_capacity_and_hasher(entries.len(), Default::default());
         for (i, entry) in entries.iter().enumerate() {
             let function = entry.get("function").unwrap_or(entry);
             let name = function

@@ -18,7 +18,7 @@ use std::mem;
 use serde_json::Value;
 
 use super::shape::{ShapeId, ShapeReader, Shapes};
-use super::{Budget, TypeSet, SCHEMA_DEPTH_LIMIT, SCHEMA_VISIT_BUDGET};
+use super::{Budget, NameMap, TypeSet, SCHEMA_DEPTH_LIMIT, SCHEMA_VISIT_BUDGET};
 
 #[cfg(test)]
 mod tests;
@@ -49,7 +49,7 @@ impl Candidates {
 pub(crate) struct ParamTable {
     /// What the root declares for every call (its `properties`, and those
     /// of its `allOf` and `$ref`).
-    shared: HashMap<String, TypeSet>,
+    shared: NameMap<TypeSet>,
     /// The root `anyOf`/`oneOf` branches (both lists, one after the other).
     branches: Vec<Branch>,
     /// Whether any `properties` were found (possibly none in them).
@@ -62,20 +62,20 @@ pub(crate) struct ParamTable {
     /// Each root property's shape: as the root declares it, and as the
     /// root and every branch together do (for a call whose branch is not
     /// known).
-    shared_shapes: HashMap<String, ShapeId>,
-    all_shapes: HashMap<String, ShapeId>,
+    shared_shapes: NameMap<ShapeId>,
+    all_shapes: NameMap<ShapeId>,
 }
 
 /// One branch of the root `anyOf`/`oneOf`.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Branch {
-    params: HashMap<String, TypeSet>,
+    params: NameMap<TypeSet>,
     /// The properties whose schema is one value (`const`, or an `enum` of
     /// one), and that value: what tells this branch from the others.
     consts: Vec<(String, Value)>,
     required: Vec<String>,
     /// The shapes of the properties the branch declares.
-    shapes: HashMap<String, ShapeId>,
+    shapes: NameMap<ShapeId>,
 }
 
 /// How much of a schema applies to the branch being read.
@@ -418,10 +418,7 @@ impl<'a> Reader<'a> {
 
 /// The shape of each property of `fragments`, read in name order so that
 /// the table is the same every time.
-fn read_shapes<'a>(
-    reader: &mut ShapeReader<'a>,
-    fragments: &Fragments<'a>,
-) -> HashMap<String, ShapeId> {
+fn read_shapes<'a>(reader: &mut ShapeReader<'a>, fragments: &Fragments<'a>) -> NameMap<ShapeId> {
     let mut names: Vec<&String> = fragments.keys().collect();
     names.sort();
     names
@@ -435,7 +432,7 @@ fn address(node: &Value) -> usize {
     node as *const Value as usize
 }
 
-fn add(params: &mut HashMap<String, TypeSet>, name: String, types: TypeSet) {
+fn add(params: &mut NameMap<TypeSet>, name: String, types: TypeSet) {
     let entry = params.entry(name).or_default();
     *entry = entry.union(types);
 }

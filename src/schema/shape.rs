@@ -16,7 +16,7 @@ use std::collections::HashMap;
 
 use serde_json::Value;
 
-use super::TypeSet;
+use super::{NameMap, TypeSet};
 
 /// Shapes read at most per tool; deeper or wider schemas go untyped there.
 const MAX_SHAPES: usize = 1024;
@@ -36,7 +36,7 @@ pub(crate) struct Shape {
     pub types: TypeSet,
     /// The values of its `enum`s and `const`s; empty when it has none.
     members: Vec<Value>,
-    properties: HashMap<String, ShapeId>,
+    properties: NameMap<ShapeId>,
     additional: Option<ShapeId>,
     items: Option<ShapeId>,
     prefix_items: Vec<ShapeId>,
