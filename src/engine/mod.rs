@@ -529,11 +529,11 @@ impl Engine {
         let mut marker_at = 0;
         while i < bytes.len() {
             if let Some(sid) = self.marker.state {
-                match markers.step(sid, bytes[i]) {
-                    Step::Partial(next) => {
-                        self.marker.state = Some(next);
-                        i += 1;
-                    }
+                let (kept, step) = markers.walk(sid, &bytes[i..]);
+                i += kept;
+                match step {
+                    // Every byte left kept the match going.
+                    Step::Partial(next) => self.marker.state = Some(next),
                     Step::Done(role, spelled) => {
                         self.marker.state = None;
                         let earlier = !self.marker.pending.is_empty();

@@ -367,11 +367,10 @@ impl Detect {
         let (mut i, mut run, mut marker_at) = (0, 0, 0);
         while i < bytes.len() {
             if let Some(sid) = self.marker {
-                match set.step(sid, bytes[i]) {
-                    Step::Partial(next) => {
-                        self.marker = Some(next);
-                        i += 1;
-                    }
+                let (kept, step) = set.walk(sid, &bytes[i..]);
+                i += kept;
+                match step {
+                    Step::Partial(next) => self.marker = Some(next),
                     Step::Done(role, spelled) => {
                         self.marker = None;
                         self.pending.clear();

@@ -179,6 +179,21 @@ impl MarkerSet {
             Step::Partial(next)
         }
     }
+
+    /// Steps from `sid` over `bytes` while the match goes on: how many
+    /// bytes kept it partial, and the step of the byte after them (the
+    /// state after the last when all did). One call a marker, not a byte:
+    /// the driver's loop around each step cost more than the step.
+    #[inline]
+    pub(crate) fn walk(&self, mut sid: StateID, bytes: &[u8]) -> (usize, Step) {
+        for (n, &byte) in bytes.iter().enumerate() {
+            match self.step(sid, byte) {
+                Step::Partial(next) => sid = next,
+                end => return (n, end),
+            }
+        }
+        (bytes.len(), Step::Partial(sid))
+    }
 }
 
 /// Where a dead match goes on (see [`MarkerSet::reanchor`]).
