@@ -458,35 +458,6 @@ impl Engine {
         }
     }
 
-    /// Runs `f` with the sink behind the foreign watch.
-    fn watched<S: Sink>(
-        &mut self,
-        sink: &mut S,
-        f: impl FnOnce(&mut Engine, &mut detect::foreign::Watch<'_, S>),
-    ) {
-        let Some(mut foreign) = self.foreign.take() else {
-            return;
-        };
-        let mut watch = detect::foreign::Watch {
-            foreign: &mut foreign,
-            out: sink,
-        };
-        f(self, &mut watch);
-        self.foreign = Some(foreign);
-    }
-
-    /// A parser's engine of a known format watches its content for calls
-    /// of other formats (`foreign_format`).
-    pub(crate) fn watch_foreign(&mut self) {
-        if self.opts.format != crate::Format::Auto && self.opts.watch_foreign_formats {
-            let detect = detect::Detect::watching(self.opts.clone());
-            self.foreign = Some(Box::new(detect::foreign::Foreign::new(
-                detect,
-                &self.format.markers,
-            )));
-        }
-    }
-
     /// [`run`](Engine::run) once the format is known.
     #[inline]
     fn run_format<S: Sink>(&mut self, s: &str, first: Option<Option<usize>>, sink: &mut S) {

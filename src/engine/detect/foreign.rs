@@ -242,3 +242,31 @@ impl<S: Sink> Sink for Watch<'_, S> {
         self.out.event_with_whole(event, whole);
     }
 }
+
+impl Engine {
+    /// Runs `f` with the sink behind the foreign watch.
+    pub(in crate::engine) fn watched<S: Sink>(
+        &mut self,
+        sink: &mut S,
+        f: impl FnOnce(&mut Engine, &mut Watch<'_, S>),
+    ) {
+        let Some(mut foreign) = self.foreign.take() else {
+            return;
+        };
+        let mut watch = Watch {
+            foreign: &mut foreign,
+            out: sink,
+        };
+        f(self, &mut watch);
+        self.foreign = Some(foreign);
+    }
+
+    /// A parser's engine of a known format watches its content for calls
+    /// of other formats (`foreign_format`).
+    pub(crate) fn watch_foreign(&mut self) {
+        if self.opts.format != crate::Format::Auto && self.opts.watch_foreign_formats {
+            let detect = Detect::watching(self.opts.clone());
+            self.foreign = Some(Box::new(Foreign::new(detect, &self.format.markers)));
+        }
+    }
+}
