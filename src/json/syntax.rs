@@ -160,20 +160,31 @@ fn calls_error<K>(
 }
 
 impl SyntaxReader {
-    /// Whether `bytes`, read next, are plain text of a JSON value string:
-    /// one `Text` event of themselves (see
-    /// [`JsonReader::takes_plain_string`]). Only JSON says so.
+    /// Whether `bytes`, read next, are plain text of a value string: one
+    /// `Text` event of themselves, and nothing else changed but the offset
+    /// (see [`Stepper::takes_plain_string`]). Each reader answers for its
+    /// own state.
     #[inline]
     pub(crate) fn takes_plain_string(&self, bytes: &[u8]) -> bool {
-        matches!(self, SyntaxReader::Json(r) if r.takes_plain_string(bytes))
+        match self {
+            SyntaxReader::Json(r) => r.takes_plain_string(bytes),
+            SyntaxReader::Python(r) => r.takes_plain_string(bytes),
+            SyntaxReader::PythonLiteral(r) => r.takes_plain_string(bytes),
+            SyntaxReader::Gemma(r) => r.takes_plain_string(bytes),
+            SyntaxReader::Elements(r) => r.takes_plain_string(bytes),
+        }
     }
 
     /// Reads `len` bytes that [`takes_plain_string`](SyntaxReader::takes_plain_string)
     /// took, whose `Text` event the caller made.
     #[inline]
     pub(crate) fn read_plain_string(&mut self, len: usize) {
-        if let SyntaxReader::Json(r) = self {
-            r.read_plain_string(len);
+        match self {
+            SyntaxReader::Json(r) => r.read_plain_string(len),
+            SyntaxReader::Python(r) => r.read_plain_string(len),
+            SyntaxReader::PythonLiteral(r) => r.read_plain_string(len),
+            SyntaxReader::Gemma(r) => r.read_plain_string(len),
+            SyntaxReader::Elements(r) => r.read_plain_string(len),
         }
     }
 
