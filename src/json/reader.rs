@@ -139,7 +139,7 @@ impl Stepper for JsonReader {
     /// Text of a value string (not a key) with nothing pending: no escape,
     /// no half surrogate pair, and no byte that ends a run (`"`, `\`, a
     /// control character, `&` where quotes are entities).
-    #[inline]
+    #[inline(always)]
     fn takes_plain_string(&self, bytes: &[u8]) -> bool {
         self.state == State::InString
             && self.escape == Escape::None

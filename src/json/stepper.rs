@@ -72,7 +72,7 @@ pub(crate) trait Stepper {
     /// as its steps do.)
     ///
     /// [`takes_plain_string`]: Stepper::takes_plain_string
-    #[inline]
+    #[inline(always)]
     fn read_plain_string(&mut self, len: usize) {
         *self.offset_mut() += len as u64;
     }

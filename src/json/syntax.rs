@@ -164,7 +164,10 @@ impl SyntaxReader {
     /// `Text` event of themselves, and nothing else changed but the offset
     /// (see [`Stepper::takes_plain_string`]). Each reader answers for its
     /// own state.
-    #[inline]
+    // Forced as `Engine::run` is: the check runs on every token of a
+    // string; not in the browser package, whose size is budgeted.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn takes_plain_string(&self, bytes: &[u8]) -> bool {
         match self {
             SyntaxReader::Json(r) => r.takes_plain_string(bytes),
@@ -177,7 +180,9 @@ impl SyntaxReader {
 
     /// Reads `len` bytes that [`takes_plain_string`](SyntaxReader::takes_plain_string)
     /// took, whose `Text` event the caller made.
-    #[inline]
+    // (Forced as `takes_plain_string` is.)
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn read_plain_string(&mut self, len: usize) {
         match self {
             SyntaxReader::Json(r) => r.read_plain_string(len),

@@ -166,7 +166,7 @@ impl Stepper for ElementsReader {
 
     /// Text of an element that holds text (its leading whitespace no
     /// longer held), with no entity and no tag able to start in `bytes`.
-    #[inline]
+    #[inline(always)]
     fn takes_plain_string(&self, bytes: &[u8]) -> bool {
         matches!(self.state, State::At(Place::Text))
             && self.top() == Holds::Text

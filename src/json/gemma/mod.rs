@@ -156,7 +156,7 @@ impl Stepper for GemmaReader {
     /// Text of a delimited string, no part of a delimiter held, and no
     /// byte of `bytes` able to begin one. (A value in JSON's quotes, the
     /// lenient path, steps.)
-    #[inline]
+    #[inline(always)]
     fn takes_plain_string(&self, bytes: &[u8]) -> bool {
         matches!(self.state, State::InString)
             && self.matched == 0

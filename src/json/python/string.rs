@@ -51,7 +51,7 @@ impl Str {
     /// open, no closing quotes counted, and none of the bytes that end a
     /// run in [`PyReader::in_string`] (its quote, `\\`, and in a one-quote
     /// string a line end, which is reported).
-    #[inline]
+    #[inline(always)]
     pub(super) fn takes_plain(&self, bytes: &[u8]) -> bool {
         matches!(self.escape, Escape::None)
             && self.quotes == 0
