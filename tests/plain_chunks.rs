@@ -37,6 +37,17 @@ const QWEN: &str = "<think>Plan: write the file, then pick.</think>Some prose �
 /// typed value, arguments given as a JSON string, and prose around.
 const HERMES: &str = "<think>Two calls.</think>Prose → first.\n<tool_call>\n{\"name\": \"write_file\",     \"arguments\": {\"path\": \"src/main.rs\", \"mode\": 420, \"content\": \"fn main() {\\n        println!(\\\"hi \\\\\\\\ there \\ud83d\\ude00\\\");\\n    let x = a < b && c;\\n}\\n\",     \"flags\": [\"x\", \"long flag text\"]}}\n</tool_call>\nThen a string: <tool_call>\n{\"name\": \"pick\",     \"arguments\": \"{\\\"kind\\\": \\\"bb\\\", \\\"size\\\": 12}\"}\n</tool_call>\nDone, plain words to end.";
 
+/// A Python-call-syntax session: string arguments in both quotes, with
+/// escapes, the other quote inside, a line end in a one-quote string,
+/// triple quotes whose text holds quotes that do not close it, a raw
+/// string, non-ASCII, a typed value written as a string, nested values.
+const PYTHONIC: &str = "<think>Two calls.</think>Prose → first.\n[write_file(path='src/main.rs', mode=420, content='fn main() {\\n    println!(\"hi \\\\\\\\ there \\u00e9 \\x41\\101\");\\n    let x = a < b && c; // it\\'s\n}\\n', flags=['x', \"long \\\"flag\\\" text\"]), pick(kind='bb', size='12')]\nThen more:\n[write_file(path=\"a.py\", content='''def f():\n    return \"it's\" + 'x' '' + \"y\" # ✓ naïve\n''', mode=0o644), write_file(path=r'C:\\dir\\file', content=r\"raw \\d+ \\\" text\", flags=('a', \"b\"))]\nDone, plain words to end.";
+
+/// A MiniMax-M3 session: element text with entities (and an `&` that
+/// begins none), a `<` and a `]` that begin no tag, a prefix cut short,
+/// leading whitespace, a typed value, an array of items, nested elements.
+const MINIMAX_M3: &str = "<mm:think>Two calls.</mm:think>Prose → first.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"write_file\">\n]<]minimax[>[<path>src/main.rs]<]minimax[>[</path>\n]<]minimax[>[<mode>420]<]minimax[>[</mode>\n]<]minimax[>[<content>\n  fn main() {\n    println!(\"hi &amp; there é &lt;b&gt; &#x41;&#66; &bogus; & a < b\");\n    let x = a[0] && c; ]<]mini ]] <b>not a tag</b>\n}\n]<]minimax[>[</content>\n]<]minimax[>[<flags>]<]minimax[>[<item>x]<]minimax[>[</item>]<]minimax[>[<item>long flag text with words]<]minimax[>[</item>]<]minimax[>[</flags>\n]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"pick\">\n]<]minimax[>[<kind>bb]<]minimax[>[</kind>\n]<]minimax[>[<size> 12 ]<]minimax[>[</size>\n]<]minimax[>[<opts>]<]minimax[>[<depth>2]<]minimax[>[</depth>]<]minimax[>[<note>a longer note &quot;quoted&quot;]<]minimax[>[</note>]<]minimax[>[</opts>\n]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>\nDone, plain words to end.";
+
 fn builders() -> Vec<(&'static str, ParserBuilder)> {
     builders_of(Format::Qwen3Coder)
 }
@@ -77,6 +88,16 @@ fn every_chunk_size_gives_the_events_of_the_whole() {
 #[test]
 fn every_chunk_size_of_json_arguments_gives_the_events_of_the_whole() {
     every_chunk_size(builders_of(Format::Hermes), HERMES);
+}
+
+#[test]
+fn every_chunk_size_of_python_calls_gives_the_events_of_the_whole() {
+    every_chunk_size(builders_of(Format::Pythonic), PYTHONIC);
+}
+
+#[test]
+fn every_chunk_size_of_element_calls_gives_the_events_of_the_whole() {
+    every_chunk_size(builders_of(Format::MiniMaxM3), MINIMAX_M3);
 }
 
 fn every_chunk_size(builders: Vec<(&'static str, ParserBuilder)>, input: &str) {
@@ -159,4 +180,62 @@ fn calls_of(message: &toolcall_stream::Message) -> Vec<(&str, &str)> {
         .iter()
         .map(|c| (c.name.as_str(), c.arguments.as_str()))
         .collect()
+}
+
+#[test]
+fn the_python_session_reads_as_written() {
+    let message = builders_of(Format::Pythonic)
+        .remove(1)
+        .1
+        .build()
+        .parse(PYTHONIC.as_bytes());
+    assert_eq!(
+        calls_of(&message),
+        [
+            (
+                "write_file",
+                "{\"path\": \"src/main.rs\", \"mode\": 420, \"content\": \"fn main() {\\n    println!(\\\"hi \\\\\\\\ there é AA\\\");\\n    let x = a < b && c; // it's\\n}\\n\", \"flags\": [\"x\", \"long \\\"flag\\\" text\"]}"
+            ),
+            (
+                "pick",
+                "{\"kind\": \"bb\", \"size\": 12}"
+            ),
+            (
+                "write_file",
+                "{\"path\": \"a.py\", \"content\": \"def f():\\n    return \\\"it's\\\" + 'x' '' + \\\"y\\\" # ✓ naïve\\n\", \"mode\": 420}"
+            ),
+            (
+                "write_file",
+                "{\"path\": \"C:\\\\dir\\\\file\", \"content\": \"raw \\\\d+ \\\\\\\" text\", \"flags\": [\"a\", \"b\"]}"
+            ),
+        ]
+    );
+    // The line end in a one-quote string.
+    assert_eq!(message.diagnostics.len(), 1, "{:?}", message.diagnostics);
+}
+
+#[test]
+fn the_element_session_reads_as_written() {
+    let message = builders_of(Format::MiniMaxM3)
+        .remove(1)
+        .1
+        .build()
+        .parse(MINIMAX_M3.as_bytes());
+    assert_eq!(
+        calls_of(&message),
+        [
+            (
+                "write_file",
+                "{\"path\": \"src/main.rs\", \"mode\": 420, \"content\": \"\\n  fn main() {\\n    println!(\\\"hi & there é <b> AB &bogus; & a < b\\\");\\n    let x = a[0] && c; ]<]mini ]] <b>not a tag</b>\\n}\\n\", \"flags\": [\"x\", \"long flag text with words\"]}"
+            ),
+            (
+                "pick",
+                "{\"kind\": \"bb\", \"size\": 12, \"opts\": {\"depth\": \"2\", \"note\": \"a longer note \\\"quoted\\\"\"}}"
+            ),
+        ]
+    );
+    assert_eq!(
+        message.content.as_deref(),
+        Some("Prose → first.\n\nDone, plain words to end.")
+    );
 }

@@ -308,6 +308,14 @@ impl<R: Stepper + Clone> Stepper for Calls<R> {
     fn offset_mut(&mut self) -> &mut u64 {
         &mut self.offset
     }
+
+    /// Text of a string in the arguments, as their reader says. Reading it
+    /// moves only this offset (the default `read_plain_string`): the
+    /// arguments reader is stepped here, which leaves its own as it is.
+    #[inline(always)]
+    fn takes_plain_string(&self, bytes: &[u8]) -> bool {
+        matches!(self.state, State::Args) && self.args.takes_plain_string(bytes)
+    }
 }
 
 #[cfg(test)]

@@ -12,6 +12,8 @@ pub(crate) mod calls;
 pub(crate) mod elements;
 pub(crate) mod event;
 pub(crate) mod gemma;
+#[cfg(test)]
+mod plain_tests;
 #[cfg_attr(not(test), allow(dead_code))]
 pub(crate) mod python;
 pub(crate) mod reader;

@@ -116,32 +116,6 @@ impl Default for JsonReader {
     }
 }
 
-impl JsonReader {
-    /// Whether `bytes`, read next, are all text of a value string (not a
-    /// key) with nothing pending: no escape, no half surrogate pair, and no
-    /// byte that ends a run (`"`, `\`, a control character, `&` where
-    /// quotes are entities). Such bytes make one `Text` event of
-    /// themselves.
-    #[inline]
-    pub(crate) fn takes_plain_string(&self, bytes: &[u8]) -> bool {
-        self.state == State::InString
-            && self.escape == Escape::None
-            && self.high.is_none()
-            && !bytes
-                .iter()
-                .any(|&b| needs_escape(b) || (b == b'&' && self.entity_quotes))
-    }
-
-    /// Reads `len` bytes that [`takes_plain_string`] took, whose `Text`
-    /// event the caller made.
-    ///
-    /// [`takes_plain_string`]: JsonReader::takes_plain_string
-    #[inline]
-    pub(crate) fn read_plain_string(&mut self, len: usize) {
-        self.offset += len as u64;
-    }
-}
-
 impl Stepper for JsonReader {
     type Kind = JsonErrorKind;
 
@@ -160,6 +134,19 @@ impl Stepper for JsonReader {
 
     fn fail(&mut self) {
         self.state = State::Failed;
+    }
+
+    /// Text of a value string (not a key) with nothing pending: no escape,
+    /// no half surrogate pair, and no byte that ends a run (`"`, `\`, a
+    /// control character, `&` where quotes are entities).
+    #[inline(always)]
+    fn takes_plain_string(&self, bytes: &[u8]) -> bool {
+        self.state == State::InString
+            && self.escape == Escape::None
+            && self.high.is_none()
+            && !bytes
+                .iter()
+                .any(|&b| needs_escape(b) || (b == b'&' && self.entity_quotes))
     }
 
     fn nesting(&self) -> Nesting {

@@ -55,6 +55,27 @@ pub(crate) trait Stepper {
 
     /// Bytes of the text read before the current piece.
     fn offset_mut(&mut self) -> &mut u64;
+
+    /// Whether `bytes`, read next as one piece, are all text of a value
+    /// string with nothing pending: a step over them would give one `Text`
+    /// event of them all and move nothing but the offset (the engine's
+    /// shortcut past the reader). Each reader answers for its own state;
+    /// none says so unless it knows.
+    #[inline]
+    fn takes_plain_string(&self, _bytes: &[u8]) -> bool {
+        false
+    }
+
+    /// Reads `len` bytes that [`takes_plain_string`] took, whose `Text`
+    /// event the caller made: what the loop does after such a step. (A
+    /// reader that steps another one inside it moves only its own offset,
+    /// as its steps do.)
+    ///
+    /// [`takes_plain_string`]: Stepper::takes_plain_string
+    #[inline(always)]
+    fn read_plain_string(&mut self, len: usize) {
+        *self.offset_mut() += len as u64;
+    }
 }
 
 /// Reads `text` with `reader`. The sink may ask to pause (by returning

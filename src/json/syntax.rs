@@ -160,20 +160,36 @@ fn calls_error<K>(
 }
 
 impl SyntaxReader {
-    /// Whether `bytes`, read next, are plain text of a JSON value string:
-    /// one `Text` event of themselves (see
-    /// [`JsonReader::takes_plain_string`]). Only JSON says so.
-    #[inline]
+    /// Whether `bytes`, read next, are plain text of a value string: one
+    /// `Text` event of themselves, and nothing else changed but the offset
+    /// (see [`Stepper::takes_plain_string`]). Each reader answers for its
+    /// own state.
+    // Forced as `Engine::run` is: the check runs on every token of a
+    // string; not in the browser package, whose size is budgeted.
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn takes_plain_string(&self, bytes: &[u8]) -> bool {
-        matches!(self, SyntaxReader::Json(r) if r.takes_plain_string(bytes))
+        match self {
+            SyntaxReader::Json(r) => r.takes_plain_string(bytes),
+            SyntaxReader::Python(r) => r.takes_plain_string(bytes),
+            SyntaxReader::PythonLiteral(r) => r.takes_plain_string(bytes),
+            SyntaxReader::Gemma(r) => r.takes_plain_string(bytes),
+            SyntaxReader::Elements(r) => r.takes_plain_string(bytes),
+        }
     }
 
     /// Reads `len` bytes that [`takes_plain_string`](SyntaxReader::takes_plain_string)
     /// took, whose `Text` event the caller made.
-    #[inline]
+    // (Forced as `takes_plain_string` is.)
+    #[cfg_attr(not(target_arch = "wasm32"), inline(always))]
+    #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn read_plain_string(&mut self, len: usize) {
-        if let SyntaxReader::Json(r) = self {
-            r.read_plain_string(len);
+        match self {
+            SyntaxReader::Json(r) => r.read_plain_string(len),
+            SyntaxReader::Python(r) => r.read_plain_string(len),
+            SyntaxReader::PythonLiteral(r) => r.read_plain_string(len),
+            SyntaxReader::Gemma(r) => r.read_plain_string(len),
+            SyntaxReader::Elements(r) => r.read_plain_string(len),
         }
     }
 

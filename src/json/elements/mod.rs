@@ -163,6 +163,15 @@ impl Stepper for ElementsReader {
     fn offset_mut(&mut self) -> &mut u64 {
         &mut self.offset
     }
+
+    /// Text of an element that holds text (its leading whitespace no
+    /// longer held), with no entity and no tag able to start in `bytes`.
+    #[inline(always)]
+    fn takes_plain_string(&self, bytes: &[u8]) -> bool {
+        matches!(self.state, State::At(Place::Text))
+            && self.top() == Holds::Text
+            && !bytes.iter().any(|&b| b == b'&' || self.opens_tag(b))
+    }
 }
 
 impl ElementsReader {

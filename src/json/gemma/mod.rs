@@ -152,6 +152,16 @@ impl Stepper for GemmaReader {
     fn offset_mut(&mut self) -> &mut u64 {
         &mut self.offset
     }
+
+    /// Text of a delimited string, no part of a delimiter held, and no
+    /// byte of `bytes` able to begin one. (A value in JSON's quotes, the
+    /// lenient path, steps.)
+    #[inline(always)]
+    fn takes_plain_string(&self, bytes: &[u8]) -> bool {
+        matches!(self.state, State::InString)
+            && self.matched == 0
+            && !bytes.contains(&self.delimiter.as_bytes()[0])
+    }
 }
 
 impl GemmaReader {

@@ -201,6 +201,13 @@ impl Stepper for PyReader {
         self.state = State::Failed;
     }
 
+    /// Text of a value string (a key's is held) with nothing pending and
+    /// no byte that ends a run (see [`Str::takes_plain`]).
+    #[inline(always)]
+    fn takes_plain_string(&self, bytes: &[u8]) -> bool {
+        matches!(self.state, State::InString(Role::Value)) && self.string.takes_plain(bytes)
+    }
+
     fn nesting(&self) -> Nesting {
         Nesting {
             open: self

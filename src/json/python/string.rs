@@ -47,6 +47,22 @@ impl Str {
         self.quote
     }
 
+    /// Whether `bytes` are plain text of the string from here: no escape
+    /// open, no closing quotes counted, and none of the bytes that end a
+    /// run in [`PyReader::in_string`] (its quote, `\\`, and in a one-quote
+    /// string a line end, which is reported).
+    #[inline(always)]
+    pub(super) fn takes_plain(&self, bytes: &[u8]) -> bool {
+        matches!(self.escape, Escape::None)
+            && self.quotes == 0
+            && !bytes.iter().any(|&c| {
+                c <= b'\\'
+                    && (c == self.quote
+                        || c == b'\\'
+                        || (!self.triple && matches!(c, b'\n' | b'\r')))
+            })
+    }
+
     /// The open escape's text read so far (see `Stepper::unread`).
     pub(super) fn unread(&self) -> &str {
         match self.escape {
