@@ -18,6 +18,11 @@ pub(crate) trait Sink {
     /// compile away.
     const WANTS_RAW: bool = false;
 
+    /// Whether the sink reads nothing but [`Event::ToolCallStart`] (the
+    /// foreign watch's detector, which only names the call it found): the
+    /// rest of what `auto`'s candidates write for it need not be held.
+    const CALL_STARTS_ONLY: bool = false;
+
     fn event(&mut self, event: Event<'_>);
 
     /// The input text the engine consumed, every byte once and in order,

@@ -278,6 +278,49 @@ fn auto_is_split_invariant_on_every_fixture() {
     }
 }
 
+/// Openers written as words before the call: each gets candidates that
+/// read a few characters and drop, and a later call of any format must be
+/// read as it is without them (a dropped candidate is reused, reset).
+#[test]
+fn openers_written_as_words_before_a_call_change_nothing_in_it() {
+    let openers = [
+        "<tool_call>",
+        "<tool_calls>",
+        "[TOOL_CALLS]",
+        "<function_calls>",
+        "<|tool_calls_section_begin|>",
+        "<\u{ff5c}tool\u{2581}calls\u{2581}begin\u{ff5c}>",
+        "<|python_start|>",
+        "<invoke name=",
+    ];
+    let mut prose = String::new();
+    for round in 0..3 {
+        for opener in openers {
+            prose.push_str(&format!("Say {opener} ({round}) as a word.\n"));
+        }
+    }
+    let mut checked = 0;
+    for fixture in fixtures() {
+        let mut auto = fixture.builder().format(Format::Auto).build();
+        let alone = message_of(&one_shot(&mut auto, &fixture.input));
+        if alone.tool_calls.is_empty() || alone.reasoning.is_some() {
+            continue;
+        }
+        let mut input = prose.clone().into_bytes();
+        input.extend_from_slice(&fixture.input);
+        let after = message_of(&one_shot(&mut auto, &input));
+        assert_eq!(
+            calls(&after),
+            calls(&alone),
+            "{}/{}",
+            fixture.format,
+            fixture.name
+        );
+        checked += 1;
+    }
+    assert!(checked > 200, "only {checked} fixtures");
+}
+
 #[test]
 fn text_without_a_call_is_all_content() {
     let text = "Use <tool_call> tags, [TOOL_CALLS] or <|channel|> here; <tool_calls> too.";

@@ -214,6 +214,7 @@ impl Engine {
         self.unclosed_wrapper = false;
         self.item = grammar::item::Item::Closed;
         self.misspelled = grammar::misspelled::Misspelled::default();
+        self.dropped_marker = false;
         self.fed = 0;
         self.start_stream();
     }

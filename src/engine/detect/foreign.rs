@@ -163,6 +163,8 @@ impl Foreign {
 struct FirstName<'a>(&'a mut Option<String>);
 
 impl Sink for FirstName<'_> {
+    const CALL_STARTS_ONLY: bool = true;
+
     fn event(&mut self, event: Event<'_>) {
         if let (None, Event::ToolCallStart { name, .. }) = (&self.0, event) {
             *self.0 = Some(name.to_owned());

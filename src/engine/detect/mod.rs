@@ -32,12 +32,12 @@ use crate::engine::grammar::fence::CodeFences;
 use crate::engine::markers::{MarkerSet, Step};
 mod tap;
 use crate::engine::grammar::state::State;
-use crate::engine::{Compiled, Engine};
+use crate::engine::Engine;
 use crate::event::Span;
 use crate::format::{Format, Role};
 use crate::options::{Options, Reasoning};
 use crate::sink::Sink;
-use tap::{replay, Candidate};
+use tap::{replay, Candidate, Spares};
 pub(super) mod foreign;
 mod openers;
 pub(crate) use openers::opener_markers;
@@ -59,6 +59,8 @@ pub(crate) struct Detect {
     /// Whether the scout is inside reasoning.
     reasoning: bool,
     candidates: Vec<Candidate>,
+    /// Dropped candidates, for the next opener.
+    spares: Spares,
     /// The opener has one format: its candidate's events go out as they
     /// come.
     sole: bool,
@@ -91,6 +93,7 @@ impl Detect {
             pending: String::new(),
             reasoning,
             candidates: Vec::new(),
+            spares: Spares::default(),
             sole: false,
             watch: false,
             fed: String::new(),
@@ -294,7 +297,7 @@ impl Detect {
         self.marker = None;
         self.pending.clear();
         self.reasoning = self.opts.reasoning == Reasoning::Started;
-        self.candidates.clear();
+        self.candidates.drain(..).for_each(|c| self.spares.keep(c));
         self.sole = false;
         self.fed.clear();
         self.fed_skew = (0, 0);
@@ -465,17 +468,11 @@ impl Detect {
             return;
         }
         for &format in &formats {
-            let mut opts = self.opts.clone();
-            opts.format = format;
-            let mut engine = Engine::with_format(Compiled::of(format), opts);
-            engine.reasoning_at = self.reasoning.then_some(0);
+            let mut candidate = self.spares.candidate(format, &self.opts);
+            candidate.engine.reasoning_at = self.reasoning.then_some(0);
             // It reads from the opener on: its spans are the stream's.
-            engine.fed = self.opened.start;
-            self.candidates.push(Candidate {
-                engine,
-                held: Vec::new(),
-                started: false,
-            });
+            candidate.engine.fed = self.opened.start;
+            self.candidates.push(candidate);
         }
         self.sole = formats.len() == 1;
         self.fed.clear();
@@ -503,14 +500,17 @@ impl Detect {
         let reasoning = self.reasoning;
         let mut reasoning_after = reasoning;
         let mut fences_after = self.fences;
-        self.candidates.retain(|c| {
-            let idle = !c.started && c.engine.is_idle(reasoning);
-            if idle {
-                reasoning_after = c.engine.in_reasoning();
-                fences_after = c.engine.fences;
+        let mut at = 0;
+        while let Some(c) = self.candidates.get(at) {
+            if c.started || !c.engine.is_idle(reasoning) {
+                at += 1;
+                continue;
             }
-            !idle
-        });
+            reasoning_after = c.engine.in_reasoning();
+            fences_after = c.engine.fences;
+            let dropped = self.candidates.remove(at);
+            self.spares.keep(dropped);
+        }
         if self.candidates.is_empty() {
             // The opener was text.
             if self.sole {
@@ -537,7 +537,7 @@ impl Detect {
             self.candidates.remove(0);
         }
         let winner = self.candidates.remove(0);
-        self.candidates.clear();
+        self.candidates.drain(..).for_each(|c| self.spares.keep(c));
         if !self.sole {
             let format = winner.engine.options().format;
             replay(winner.held, Some((format, self.opened)), sink);
@@ -546,7 +546,7 @@ impl Detect {
         self.fed.clear();
         self.fed_skew = (0, 0);
         self.decided = true;
-        Some(winner.engine)
+        Some(*winner.engine)
     }
 }
 

@@ -2,15 +2,54 @@
 //! the sink its output goes to (held until one wins, or out at once when
 //! it is the opener's only one).
 
-use crate::engine::Engine;
+use crate::engine::{Compiled, Engine};
 use crate::event::{DiagnosticKind as Kind, Event, OwnedEvent, Span};
 use crate::format::Format;
+use crate::options::Options;
 use crate::sink::{emit_diagnostic, Piece, Sink};
 
 pub(super) struct Candidate {
-    pub(super) engine: Engine,
+    /// Boxed: an engine is large, and candidates move in and out of the
+    /// spares.
+    pub(super) engine: Box<Engine>,
     pub(super) held: Vec<Held>,
     pub(super) started: bool,
+}
+
+/// Dropped candidates, kept to be reset for the next opener of their
+/// format: building an engine (its options, buffers, tables) costs more
+/// than reading the few characters that drop it, and prose can hold an
+/// opener's text again and again (`<tool_calls>` written as a word).
+/// At most one a format, so the detected formats bound them.
+#[derive(Default)]
+pub(super) struct Spares(Vec<Candidate>);
+
+impl Spares {
+    /// A fresh candidate of `format`, the other options `opts`.
+    pub(super) fn candidate(&mut self, format: Format, opts: &Options) -> Candidate {
+        if let Some(at) = self.0.iter().position(|c| c.engine.opts.format == format) {
+            let mut candidate = self.0.swap_remove(at);
+            candidate.engine.reset();
+            candidate.held.clear();
+            candidate.started = false;
+            return candidate;
+        }
+        let mut opts = opts.clone();
+        opts.format = format;
+        Candidate {
+            engine: Box::new(Engine::with_format(Compiled::of(format), opts)),
+            held: Vec::new(),
+            started: false,
+        }
+    }
+
+    /// Keeps a dropped candidate for later.
+    pub(super) fn keep(&mut self, candidate: Candidate) {
+        let format = candidate.engine.opts.format;
+        if !self.0.iter().any(|c| c.engine.opts.format == format) {
+            self.0.push(candidate);
+        }
+    }
 }
 
 /// A candidate's output, waiting for the decision.
@@ -41,7 +80,7 @@ impl Candidate {
             opened,
             out,
         };
-        (&mut self.engine, tap)
+        (&mut *self.engine, tap)
     }
 
     pub(super) fn held_len(&self) -> usize {
@@ -149,6 +188,8 @@ impl<S: Sink> Sink for TapSink<'_, S> {
                 report_detected(self.format, self.opened, self.out);
             }
             self.out.event(event);
+        } else if S::CALL_STARTS_ONLY && !start {
+            // Nothing the sink would read.
         } else if !self.merge(&event) {
             self.held.push(Held::Event(event.into_owned()));
         }
@@ -158,7 +199,7 @@ impl<S: Sink> Sink for TapSink<'_, S> {
     fn raw(&mut self, text: &str, opening: bool) {
         if self.sole {
             self.out.raw(text, opening);
-        } else {
+        } else if !S::CALL_STARTS_ONLY {
             self.held.push(Held::Raw(text.to_owned(), opening));
         }
     }
@@ -166,7 +207,7 @@ impl<S: Sink> Sink for TapSink<'_, S> {
     fn dropped(&mut self, text: &str) {
         if self.sole {
             self.out.dropped(text);
-        } else {
+        } else if !S::CALL_STARTS_ONLY {
             self.held.push(Held::Dropped(text.to_owned()));
         }
     }
@@ -174,7 +215,7 @@ impl<S: Sink> Sink for TapSink<'_, S> {
     fn not_a_call(&mut self) {
         if self.sole {
             self.out.not_a_call();
-        } else {
+        } else if !S::CALL_STARTS_ONLY {
             self.held.push(Held::NotACall);
         }
     }
@@ -182,7 +223,7 @@ impl<S: Sink> Sink for TapSink<'_, S> {
     fn replaced(&mut self, text: usize, input: usize) {
         if self.sole {
             self.out.replaced(text, input);
-        } else {
+        } else if !S::CALL_STARTS_ONLY {
             self.held.push(Held::Replaced(text, input));
         }
     }
