@@ -125,6 +125,11 @@ fn foreign_format_points_at_the_other_formats_opener() {
     let message = parse(Format::Qwen3Coder, text);
     let d = only(&message.diagnostics, Kind::ForeignFormat);
     assert_eq!(&text[d.span.range()], "[TOOL_CALLS]");
+    // After openers' first bytes that start nothing.
+    let text = "If a < b, [x] <div> → ok: [TOOL_CALLS]get_weather[ARGS]{\"city\": \"Paris\"}";
+    let message = parse(Format::Qwen3Coder, text);
+    let d = only(&message.diagnostics, Kind::ForeignFormat);
+    assert_eq!(&text[d.span.range()], "[TOOL_CALLS]");
 }
 
 #[test]

@@ -110,15 +110,26 @@ impl Foreign {
     }
 
     /// Content text, read for other formats' calls. Most content holds no
-    /// opener's first byte and nothing is under way: then there is nothing
-    /// to do.
+    /// opener's first byte, or only where no opener goes on (`a < b`), and
+    /// nothing is under way: then there is nothing to do.
     #[inline]
     fn content(&mut self, text: &str) {
-        if self.detect.is_quiet() && !self.openers.any_start(text.as_bytes()) {
-            // Code blocks still open and close in it.
-            return self.detect.note_text(text);
+        if !self.detect.is_quiet() {
+            return self.read(text);
         }
-        self.read(text);
+        let bytes = text.as_bytes();
+        let live = match self.openers.any_start(bytes) {
+            true => self.openers.live_start(bytes),
+            false => None,
+        };
+        // Code blocks still open and close in the text before.
+        let Some(at) = live else {
+            return self.detect.note_text(text);
+        };
+        self.detect.note_text(&text[..at]);
+        let pos = self.detect.input_offset();
+        self.detect.place(pos + at as u64);
+        self.read(&text[at..]);
     }
 
     #[inline(never)]

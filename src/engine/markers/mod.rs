@@ -159,6 +159,24 @@ impl MarkerSet {
         self.first.any_start(bytes)
     }
 
+    /// Where the first marker that may be under way in `bytes` starts: the
+    /// bytes after it, as far as `bytes` goes, do not rule it out. A start
+    /// that dies at once (`a < b`, `<div>`) is passed over.
+    pub(crate) fn live_start(&self, bytes: &[u8]) -> Option<usize> {
+        let mut from = 0;
+        while let Some(k) = self.find(&bytes[from..]) {
+            let at = from + k;
+            let sid = self.after_first(bytes[at]);
+            if self.dfa.is_match(sid)
+                || !self.dfa.is_dead(sid) && self.walk(sid, &bytes[at + 1..]).1 != Step::Dead
+            {
+                return Some(at);
+            }
+            from = at + 1;
+        }
+        None
+    }
+
     /// The state after the first byte of a marker.
     pub(crate) fn after_first(&self, byte: u8) -> StateID {
         self.dfa.next_state(Anchored::Yes, self.start, byte)
@@ -313,5 +331,24 @@ mod tests {
             assert_eq!(set.find(text.as_bytes()), Some(pad * 2));
         }
         assert_eq!(set.find("no markers here, none at all".as_bytes()), None);
+    }
+
+    #[test]
+    fn a_live_start_is_one_the_text_after_it_does_not_rule_out() {
+        let set = set();
+        let live = |text: &str| set.live_start(text.as_bytes());
+        assert_eq!(live("a < b, <div> and [x] << y"), None);
+        // One at the end may go on.
+        assert_eq!(live("a <"), Some(2));
+        assert_eq!(live("a < b <tool"), Some(6));
+        assert_eq!(live("<b> <tool_call> x"), Some(4));
+        assert_eq!(live("<<tool_call>"), Some(1));
+        // A first character cut by the end may go on; a whole one that
+        // starts no marker does not.
+        assert_eq!(live("x → <｜e"), Some(6));
+        assert_eq!(set.live_start(&"x <｜".as_bytes()[..4]), Some(2));
+        assert_eq!(live("x <｜x"), None);
+        let long = format!("{}<tool_call>", "a < b ".repeat(20));
+        assert_eq!(live(&long), Some(120));
     }
 }
