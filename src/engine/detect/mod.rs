@@ -297,7 +297,7 @@ impl Detect {
         self.marker = None;
         self.pending.clear();
         self.reasoning = self.opts.reasoning == Reasoning::Started;
-        self.candidates.drain(..).for_each(|c| self.spares.keep(c));
+        self.candidates.clear();
         self.sole = false;
         self.fed.clear();
         self.fed_skew = (0, 0);
@@ -497,20 +497,10 @@ impl Detect {
     /// Drops the candidates that read their opener as text, and returns the
     /// winner if one is found.
     fn decide<S: Sink>(&mut self, sink: &mut S) -> Option<Engine> {
-        let reasoning = self.reasoning;
-        let mut reasoning_after = reasoning;
-        let mut fences_after = self.fences;
-        let mut at = 0;
-        while let Some(c) = self.candidates.get(at) {
-            if c.started || !c.engine.is_idle(reasoning) {
-                at += 1;
-                continue;
-            }
-            reasoning_after = c.engine.in_reasoning();
-            fences_after = c.engine.fences;
-            let dropped = self.candidates.remove(at);
-            self.spares.keep(dropped);
-        }
+        let (reasoning_after, fences_after) = self
+            .spares
+            .take_idle(&mut self.candidates, self.reasoning)
+            .unwrap_or((self.reasoning, self.fences));
         if self.candidates.is_empty() {
             // The opener was text.
             if self.sole {
@@ -537,7 +527,7 @@ impl Detect {
             self.candidates.remove(0);
         }
         let winner = self.candidates.remove(0);
-        self.candidates.drain(..).for_each(|c| self.spares.keep(c));
+        self.candidates.clear();
         if !self.sole {
             let format = winner.engine.options().format;
             replay(winner.held, Some((format, self.opened)), sink);

@@ -2,6 +2,7 @@
 //! the sink its output goes to (held until one wins, or out at once when
 //! it is the opener's only one).
 
+use crate::engine::grammar::fence::CodeFences;
 use crate::engine::{Compiled, Engine};
 use crate::event::{DiagnosticKind as Kind, Event, OwnedEvent, Span};
 use crate::format::Format;
@@ -26,6 +27,7 @@ pub(super) struct Spares(Vec<Candidate>);
 
 impl Spares {
     /// A fresh candidate of `format`, the other options `opts`.
+    #[inline(never)]
     pub(super) fn candidate(&mut self, format: Format, opts: &Options) -> Candidate {
         if let Some(at) = self.0.iter().position(|c| c.engine.opts.format == format) {
             let mut candidate = self.0.swap_remove(at);
@@ -43,12 +45,30 @@ impl Spares {
         }
     }
 
-    /// Keeps a dropped candidate for later.
-    pub(super) fn keep(&mut self, candidate: Candidate) {
-        let format = candidate.engine.opts.format;
-        if !self.0.iter().any(|c| c.engine.opts.format == format) {
-            self.0.push(candidate);
+    /// Keeps the candidates that read their opener as text (back in text
+    /// outside reasoning or in it as the scout was, nothing held, no call
+    /// made), in their order; returns the last one's reasoning and code
+    /// blocks, where the scout goes on from when none is left.
+    pub(super) fn take_idle(
+        &mut self,
+        candidates: &mut Vec<Candidate>,
+        reasoning: bool,
+    ) -> Option<(bool, Option<CodeFences>)> {
+        let mut after = None;
+        let mut at = 0;
+        while let Some(c) = candidates.get(at) {
+            if c.started || !c.engine.is_idle(reasoning) {
+                at += 1;
+                continue;
+            }
+            after = Some((c.engine.in_reasoning(), c.engine.fences));
+            let idle = candidates.remove(at);
+            let format = idle.engine.opts.format;
+            if !self.0.iter().any(|c| c.engine.opts.format == format) {
+                self.0.push(idle);
+            }
         }
+        after
     }
 }
 

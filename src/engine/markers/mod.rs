@@ -162,6 +162,7 @@ impl MarkerSet {
     /// Where the first marker that may be under way in `bytes` starts: the
     /// bytes after it, as far as `bytes` goes, do not rule it out. A start
     /// that dies at once (`a < b`, `<div>`) is passed over.
+    #[inline(never)]
     pub(crate) fn live_start(&self, bytes: &[u8]) -> Option<usize> {
         let mut from = 0;
         while let Some(k) = self.find(&bytes[from..]) {
