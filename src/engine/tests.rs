@@ -1,6 +1,7 @@
 //! The engine on its own, with a recording sink.
 
 use super::*;
+use crate::event::DiagnosticKind as Kind;
 use crate::format::Format;
 use crate::sink::{Events, Recorder};
 use crate::{Event, Limits};
