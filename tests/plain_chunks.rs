@@ -123,7 +123,7 @@ fn every_chunk_size(builders: Vec<(&'static str, ParserBuilder)>, input: &str) {
 
 #[test]
 fn the_session_reads_as_written() {
-    let message = builders().remove(1).1.build().parse(QWEN.as_bytes());
+    let message = read_with_reasoning(Format::Qwen3Coder, QWEN);
     assert_eq!(
         message.reasoning.as_deref(),
         Some("Plan: write the file, then pick.")
@@ -152,11 +152,7 @@ fn the_session_reads_as_written() {
 
 #[test]
 fn the_json_session_reads_as_written() {
-    let message = builders_of(Format::Hermes)
-        .remove(1)
-        .1
-        .build()
-        .parse(HERMES.as_bytes());
+    let message = read_with_reasoning(Format::Hermes, HERMES);
     assert_eq!(
         calls_of(&message),
         [
@@ -173,6 +169,14 @@ fn the_json_session_reads_as_written() {
     );
 }
 
+/// `input` read whole by a `format` parser with reasoning on (the option
+/// set the sessions' expected results are written for).
+fn read_with_reasoning(format: Format, input: &str) -> toolcall_stream::Message {
+    let (label, builder) = builders_of(format).remove(1);
+    assert_eq!(label, "reasoning");
+    builder.build().parse(input.as_bytes())
+}
+
 /// Each call's name and arguments.
 fn calls_of(message: &toolcall_stream::Message) -> Vec<(&str, &str)> {
     message
@@ -184,11 +188,7 @@ fn calls_of(message: &toolcall_stream::Message) -> Vec<(&str, &str)> {
 
 #[test]
 fn the_python_session_reads_as_written() {
-    let message = builders_of(Format::Pythonic)
-        .remove(1)
-        .1
-        .build()
-        .parse(PYTHONIC.as_bytes());
+    let message = read_with_reasoning(Format::Pythonic, PYTHONIC);
     assert_eq!(
         calls_of(&message),
         [
@@ -216,11 +216,7 @@ fn the_python_session_reads_as_written() {
 
 #[test]
 fn the_element_session_reads_as_written() {
-    let message = builders_of(Format::MiniMaxM3)
-        .remove(1)
-        .1
-        .build()
-        .parse(MINIMAX_M3.as_bytes());
+    let message = read_with_reasoning(Format::MiniMaxM3, MINIMAX_M3);
     assert_eq!(
         calls_of(&message),
         [
