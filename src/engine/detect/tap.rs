@@ -27,7 +27,6 @@ pub(super) struct Spares(Vec<Candidate>);
 
 impl Spares {
     /// A fresh candidate of `format`, the other options `opts`.
-    #[inline(never)]
     pub(super) fn candidate(&mut self, format: Format, opts: &Options) -> Candidate {
         if let Some(at) = self.0.iter().position(|c| c.engine.opts.format == format) {
             let mut candidate = self.0.swap_remove(at);
