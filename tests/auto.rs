@@ -321,6 +321,49 @@ fn openers_written_as_words_before_a_call_change_nothing_in_it() {
     assert!(checked > 200, "only {checked} fixtures");
 }
 
+/// A shared opener whose next byte rules out every format that shares it
+/// is passed over at once when that byte is in the same chunk, and read by
+/// candidates when it is not: the events must not tell the two apart.
+#[test]
+fn a_shared_opener_refused_by_its_next_byte_reads_the_same_at_every_split() {
+    let mut text = String::new();
+    for after in [
+        " (plural)",
+        "\n\t* item",
+        "[x]",
+        "{y}",
+        "</tool_calls>",
+        "`z`",
+        "é",
+    ] {
+        text.push_str(&format!(
+            "Say <tool_calls>{after} and <tool_call>{after} here.\n"
+        ));
+    }
+    text.push_str("Say <tool_calls>  \n here.\n");
+    text.push_str("<tool_calls>[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]</tool_calls>");
+    for format in [Format::Auto, Format::Qwen3Coder, Format::Hermes] {
+        let mut parser = Parser::builder()
+            .format(format)
+            .ids(Ids::sequential("call_"))
+            .build();
+        let whole = coalesce(one_shot(&mut parser, text.as_bytes()));
+        for size in [1, 2, 5, 13] {
+            let cuts: Vec<usize> = (size..text.len()).step_by(size).collect();
+            let split = coalesce(feed_cut(&mut parser, text.as_bytes(), &cuts));
+            assert_eq!(split, whole, "{format} in {size}-byte pieces");
+        }
+        let message = message_of(&whole);
+        if format == Format::Auto {
+            assert_eq!(message.tool_calls.len(), 1, "{message:?}");
+        } else {
+            // Jamba's call, in another format's content.
+            // (Hermes reads `<tool_call>{y}` as a body that is not JSON.)
+            assert!(kinds(&message).contains(&"foreign_format"), "{format}");
+        }
+    }
+}
+
 #[test]
 fn text_without_a_call_is_all_content() {
     let text = "Use <tool_call> tags, [TOOL_CALLS] or <|channel|> here; <tool_calls> too.";

@@ -83,6 +83,30 @@ impl Engine {
         self.state = State::JsonStart { body };
     }
 
+    /// The ASCII bytes that, first after layout whitespace, show at once
+    /// that the opener just read was text: in a call body's place, a byte
+    /// that starts no body, no fence and no marker (what
+    /// [`json_start_text`](Engine::json_start_text) gives up on). No byte
+    /// in any other state. A bit per byte.
+    pub(crate) fn refused_first_bytes(&self) -> u128 {
+        let json = self.json();
+        if self.state != (State::JsonStart { body: true })
+            || self.json.fence != Fence::None
+            || json.args_after_name
+        {
+            return 0;
+        }
+        (0u8..128)
+            .filter(|&b| {
+                let may_go_on = crate::engine::WS.contains(&char::from(b))
+                    || self.opens_body(b, true)
+                    || (b == b'`' && json.fenced)
+                    || self.format.markers.starts_marker(b);
+                !may_go_on
+            })
+            .fold(0, |set, b| set | 1 << b)
+    }
+
     /// Text before the JSON value: whitespace (and, in formats that fence
     /// their JSON, a fence's opening line) is held; the value's first byte
     /// starts it, anything else means there is none.

@@ -32,7 +32,7 @@ use crate::engine::grammar::fence::CodeFences;
 use crate::engine::markers::{MarkerSet, Step};
 mod tap;
 use crate::engine::grammar::state::State;
-use crate::engine::Engine;
+use crate::engine::{Engine, WS};
 use crate::event::Span;
 use crate::format::{Format, Role};
 use crate::options::{Options, Reasoning};
@@ -80,6 +80,17 @@ pub(crate) struct Detect {
     opened: Span,
     /// Code blocks in the scout's text (`calls_in_code_blocks(false)`).
     fences: Option<CodeFences>,
+    /// For each shared opener met (and whether in reasoning), the bytes
+    /// after which every format that shares it reads it as text.
+    refusals: Vec<Refusal>,
+}
+
+/// The ASCII bytes (a bit each) that, first after an opener and its
+/// layout, show that no format sharing the opener reads a call there.
+struct Refusal {
+    opener: &'static str,
+    reasoning: bool,
+    bytes: u128,
 }
 
 impl Detect {
@@ -101,6 +112,7 @@ impl Detect {
             fed_skew: (0, 0),
             opened: Span::default(),
             fences,
+            refusals: Vec::new(),
         }
     }
 
@@ -392,8 +404,10 @@ impl Detect {
                                 // a marker that began in the text before.)
                                 let start = end.saturating_sub(spelled.len() as u64);
                                 self.opened = Span::new(start, end);
-                                self.spawn(spelled, sink);
-                                return i;
+                                if self.spawn(spelled, &s[i..], sink) {
+                                    return i;
+                                }
+                                self.out(sink, spelled);
                             }
                             Role::ReasoningOpen if split && !self.reasoning => {
                                 self.reasoning = true;
@@ -451,34 +465,85 @@ impl Detect {
         s.len()
     }
 
-    /// A candidate for each format that opens with `opener`, fed it.
-    fn spawn<S: Sink>(&mut self, opener: &'static str, sink: &mut S) {
-        let formats = openers()
+    /// A candidate for each format that opens with `opener`, fed it;
+    /// `after` is the text after the opener in this chunk. Returns false,
+    /// spawning none, when the opener is text: no other format opens with
+    /// it, or the byte after it shows at once that none reads a call there.
+    fn spawn<S: Sink>(&mut self, opener: &'static str, after: &str, sink: &mut S) -> bool {
+        let owners = openers()
             .owners
             .iter()
             .find(|(text, _)| *text == opener)
             .map_or(&[][..], |(_, formats)| formats.as_slice());
         let own = self.watch.then_some(self.opts.format);
-        let formats: Vec<Format> = formats
-            .iter()
-            .copied()
-            .filter(|f| Some(*f) != own)
-            .collect();
-        if formats.is_empty() {
-            return;
+        let formats = || owners.iter().copied().filter(move |f| Some(*f) != own);
+        let count = formats().count();
+        if count == 0 || (count > 1 && self.refused_at_once(opener, formats, after)) {
+            return false;
         }
-        for &format in &formats {
+        for format in formats() {
             let mut candidate = self.spares.candidate(format, &self.opts);
             candidate.engine.reasoning_at = self.reasoning.then_some(0);
             // It reads from the opener on: its spans are the stream's.
             candidate.engine.fed = self.opened.start;
             self.candidates.push(candidate);
         }
-        self.sole = formats.len() == 1;
+        self.sole = count == 1;
         self.fed.clear();
         self.fed_skew = (0, 0);
         self.feed(opener, sink);
         // Nothing can be decided yet: a call needs more than its opener.
+        true
+    }
+
+    /// Whether every format that shares `opener` would read it as text at
+    /// the first byte after the layout whitespace in `after`: then all
+    /// their candidates would be dropped at that byte, the opener would go
+    /// out as text, and the scout would read on from it, which is what it
+    /// does at once instead. (Only for a shared opener: its candidates'
+    /// output is thrown away when none reads a call, while a sole
+    /// candidate's goes out as it comes.) Prose that writes an opener as a
+    /// word (`<tool_calls> (plural)`) then costs no candidate.
+    fn refused_at_once<I: Iterator<Item = Format>>(
+        &mut self,
+        opener: &'static str,
+        formats: impl Fn() -> I,
+        after: &str,
+    ) -> bool {
+        let ws = after
+            .bytes()
+            .take_while(|&b| WS.contains(&char::from(b)))
+            .count();
+        // Well within the whitespace a candidate holds before giving up.
+        let Some(&b) = after.as_bytes().get(ws).filter(|_| opener.len() + ws < 64) else {
+            return false;
+        };
+        if !b.is_ascii() {
+            return false;
+        }
+        let reasoning = self.reasoning;
+        let refused = match self
+            .refusals
+            .iter()
+            .find(|r| r.opener == opener && r.reasoning == reasoning)
+        {
+            Some(known) => known.bytes,
+            None => {
+                let bytes = formats()
+                    .map(|format| {
+                        self.spares
+                            .refused_after(format, opener, reasoning, &self.opts)
+                    })
+                    .fold(u128::MAX, |all, one| all & one);
+                self.refusals.push(Refusal {
+                    opener,
+                    reasoning,
+                    bytes,
+                });
+                bytes
+            }
+        };
+        refused & (1 << b) != 0
     }
 
     /// Feeds a piece to every candidate.

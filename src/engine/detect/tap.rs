@@ -44,6 +44,26 @@ impl Spares {
         }
     }
 
+    /// The ASCII bytes that, first after `opener` and its layout, make a
+    /// fresh candidate of `format` read the opener as text (see
+    /// [`Engine::refused_first_bytes`]); the candidate is kept.
+    pub(super) fn refused_after(
+        &mut self,
+        format: Format,
+        opener: &str,
+        reasoning: bool,
+        opts: &Options,
+    ) -> u128 {
+        let mut candidate = self.candidate(format, opts);
+        candidate.engine.reasoning_at = reasoning.then_some(0);
+        candidate
+            .engine
+            .run_format(opener, None, &mut crate::sink::Push(|_: Event<'_>| {}));
+        let refused = candidate.engine.refused_first_bytes();
+        self.0.push(candidate);
+        refused
+    }
+
     /// Keeps the candidates that read their opener as text (back in text
     /// outside reasoning or in it as the scout was, nothing held, no call
     /// made), in their order; returns the last one's reasoning and code

@@ -53,3 +53,25 @@ fn the_scouts_markers_keep_the_drivers_rules() {
         }
     }
 }
+
+#[test]
+fn a_shared_opener_written_as_a_word_is_refused_by_the_byte_after_it() {
+    // Jamba, Hunyuan-A13B and MiniMax-M1 each wait for a JSON body after
+    // `<tool_calls>`: `(` starts none, `[`, `{` and their own markers'
+    // first byte may.
+    let mut detect = Detect::new(Options::default());
+    let formats = || [Format::Jamba, Format::HunyuanA13b, Format::MiniMax].into_iter();
+    assert!(detect.refused_at_once("<tool_calls>", formats, " (plural"));
+    assert!(detect.refused_at_once("<tool_calls>", formats, "\n\tword"));
+    for after in ["[{\"name\"", " {\"name\"", "</tool_calls>", "", "  ", " é"] {
+        assert!(
+            !detect.refused_at_once("<tool_calls>", formats, after),
+            "{after:?}"
+        );
+    }
+    // Asked once per opener: the answer is kept.
+    assert_eq!(detect.refusals.len(), 1);
+    // A format that reads a name after its opener refuses nothing.
+    let names = || [Format::Hermes, Format::Glm45].into_iter();
+    assert!(!detect.refused_at_once("<tool_call>", names, " (plural"));
+}
