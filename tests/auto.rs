@@ -167,12 +167,6 @@ const DIFFERENT: &[(&str, &str)] = &[
         "as `llama3_json/bare_at_start`",
     ),
     (
-        "step3/text_after_type.hold",
-        "`<｜tool_calls_begin｜>` is also R1's opener: with `hold_text_after_wrapper`, R1's candidate \
-         holds the block to its `<｜tool_calls_end｜>` after Step-3's gave up at the text after the \
-         type, and the bare invoke inside, which Step-3 alone recovers, is content with the block",
-    ),
-    (
         "iquest_q1/glm_wrapper_is_text",
         "GLM's `<tool_call>` is text to `iquest_q1` (`foreign_format`); `auto` reads the GLM call it is",
     ),
@@ -360,6 +354,55 @@ fn a_shared_opener_refused_by_its_next_byte_reads_the_same_at_every_split() {
             // Jamba's call, in another format's content.
             // (Hermes reads `<tool_call>{y}` as a body that is not JSON.)
             assert!(kinds(&message).contains(&"foreign_format"), "{format}");
+        }
+    }
+}
+
+/// Candidates may read on past another opener before the last of them
+/// gives up: GLM's reads `here.` after `<tool_call>` as a name and waits
+/// for what confirms it; with `hold_text_after_wrapper`, Kimi-K2's (the
+/// only format that opens with `<|tool_calls_section_begin|>`) holds what
+/// follows its opener to the end of the stream. The opener is then text,
+/// and what they read after it is read again: the call that follows is
+/// found, at every split, and at the end of the stream too.
+#[test]
+fn an_opener_inside_text_that_candidates_gave_up_on_is_read() {
+    let call = "<tool_calls>[{\"name\": \"f\", \"arguments\": {\"a\": 1}}]</tool_calls>";
+    for (prose, hold) in [
+        ("Say <tool_call>  \n here.\n", false),
+        ("Say <tool_call>  \n here.\n", true),
+        ("Say <|tool_calls_section_begin|> as a word.\n", true),
+    ] {
+        let text = format!("{prose}{call}");
+        let mut auto = Parser::builder()
+            .format(Format::Auto)
+            .hold_text_after_wrapper(hold)
+            .ids(Ids::sequential("call_"))
+            .build();
+        let whole = coalesce(one_shot(&mut auto, text.as_bytes()));
+        let message = message_of(&whole);
+        assert_eq!(
+            message.content.as_deref(),
+            Some(prose),
+            "{prose:?} hold {hold}"
+        );
+        assert_eq!(
+            message.tool_calls.len(),
+            1,
+            "{prose:?} hold {hold}: {message:?}"
+        );
+        assert_eq!(message.tool_calls[0].arguments, "{\"a\": 1}");
+        let detected = &message.diagnostics[0];
+        assert_eq!(detected.kind, DiagnosticKind::FormatDetected);
+        assert_eq!(
+            detected.span.start as usize,
+            prose.len(),
+            "the opener's place"
+        );
+        for size in 1..=9 {
+            let cuts: Vec<usize> = (size..text.len()).step_by(size).collect();
+            let split = coalesce(feed_cut(&mut auto, text.as_bytes(), &cuts));
+            assert_eq!(split, whole, "{prose:?} hold {hold}, {size}-byte pieces");
         }
     }
 }

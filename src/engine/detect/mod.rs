@@ -10,16 +10,18 @@
 //! nothing held and no call made is dropped; the first candidate, in the
 //! order of [`DETECTED`], that starts a call while no candidate before it
 //! is left wins, is reported as `format_detected`, and reads the rest of
-//! the stream. When every candidate is dropped, the opener was text: the
-//! last one's events (all of them content, reasoning, diagnostics) go out
-//! and the scout reads on.
+//! the stream. When every candidate is dropped, the opener was text: it is
+//! content, and the scout reads again what the candidates read after it
+//! (another opener may be in it: `<tool_call> here.` in prose, then a
+//! call), unless the last one's events say more than that text.
 //!
 //! An opener only one format has (`[TOOL_CALLS]`, `<|channel|>`, …) gets
-//! one candidate, whose events go out as they come. An opener several
-//! formats share (`<tool_call>`, `<tool_calls>`, DeepSeek's) holds its
-//! candidates' events until one wins, or until all are dropped: then the
-//! text since the opener is content, as written, without the diagnostics
-//! of formats that did not read it. Candidates are fed in pieces cut before
+//! one candidate, whose events go out as each piece it is fed ends. An
+//! opener several formats share (`<tool_call>`, `<tool_calls>`,
+//! DeepSeek's) holds its candidates' events until one wins, or until all
+//! are dropped, without the diagnostics of formats that did not read it.
+//! A watch reads on past what its candidates read: its text is content
+//! placed piece by piece, with the parser's own markup cut out. Candidates are fed in pieces cut before
 //! every byte that may start a marker, so a decision never depends on how
 //! the input was split: between two such bytes no candidate can start a
 //! new opening, so none can be dropped and come back.
@@ -31,15 +33,17 @@ use aho_corasick::automaton::StateID;
 use crate::engine::grammar::fence::CodeFences;
 use crate::engine::markers::{MarkerSet, Step};
 mod tap;
-use crate::engine::grammar::state::State;
-use crate::engine::{Engine, WS};
+use crate::engine::Engine;
 use crate::event::Span;
-use crate::format::{Format, Role};
+use crate::format::Role;
 use crate::options::{Options, Reasoning};
 use crate::sink::Sink;
-use tap::{replay, Candidate, Spares};
+use tap::{gives_back, read_as_winner, replay, run_tapped, Candidate, Spares};
 pub(super) mod foreign;
 mod openers;
+mod refusals;
+use refusals::Refusal;
+mod winner;
 pub(crate) use openers::opener_markers;
 use openers::openers;
 #[cfg(test)]
@@ -76,6 +80,14 @@ pub(crate) struct Detect {
     /// Raw bytes of `fed` that stood for fewer input bytes (U+FFFD for
     /// invalid UTF-8): text and input lengths.
     fed_skew: (usize, usize),
+    /// How much of `fed` is the opener.
+    opener_len: usize,
+    /// Whether the sole candidate has given out nothing yet, so that what
+    /// it was fed (kept in `fed`) may still be read again.
+    rereadable: bool,
+    /// What followed a shared opener that no format read as a call, to be
+    /// read again by the scout: it may hold another opener.
+    again: String,
     /// Where the candidates' opener is in the input.
     opened: Span,
     /// Code blocks in the scout's text (`calls_in_code_blocks(false)`).
@@ -83,14 +95,6 @@ pub(crate) struct Detect {
     /// For each shared opener met (and whether in reasoning), the bytes
     /// after which every format that shares it reads it as text.
     refusals: Vec<Refusal>,
-}
-
-/// The ASCII bytes (a bit each) that, first after an opener and its
-/// layout, show that no format sharing the opener reads a call there.
-struct Refusal {
-    opener: &'static str,
-    reasoning: bool,
-    bytes: u128,
 }
 
 impl Detect {
@@ -110,6 +114,9 @@ impl Detect {
             fed: String::new(),
             pos: 0,
             fed_skew: (0, 0),
+            opener_len: 0,
+            rereadable: false,
+            again: String::new(),
             opened: Span::default(),
             fences,
             refusals: Vec::new(),
@@ -153,6 +160,10 @@ impl Detect {
         skew(&mut self.pos);
         let sole = self.sole;
         let opened = self.opened;
+        if sole {
+            // The notice follows the output it is about.
+            self.flush_sole(sink);
+        }
         for candidate in &mut self.candidates {
             skew(&mut candidate.engine.fed);
             // After the raw text the candidate held, if it holds it.
@@ -168,6 +179,16 @@ impl Detect {
             self.fed_skew.0 += text;
             self.fed_skew.1 += input;
         }
+    }
+
+    /// Sends the sole candidate's held output; what it was fed is no
+    /// longer read again.
+    fn flush_sole<S: Sink>(&mut self, sink: &mut S) {
+        if let [one] = self.candidates.as_mut_slice() {
+            replay(mem::take(&mut one.held), None, sink);
+        }
+        self.rereadable = false;
+        self.fed.clear();
     }
 
     pub(crate) fn cap_places(&mut self, cap: u64) {
@@ -233,11 +254,32 @@ impl Detect {
             s = rest;
             self.pos += n as u64;
             self.feed(piece, sink);
-            if let Some(winner) = self.decide(sink) {
+            if let Some(winner) = self.decide(sink).or_else(|| self.read_again(sink)) {
                 return Some((winner, s));
             }
         }
         None
+    }
+
+    /// Reads again, as the scout, the text a shared opener's candidates
+    /// were fed after it when none read a call there: an opener in it
+    /// (`<tool_call>` as a word, then a real call) is one. When a call in
+    /// it decides the format, the winner has read the rest of it. The
+    /// text is at most what the candidates held within their window and
+    /// the piece that dropped the last of them.
+    fn read_again<S: Sink>(&mut self, sink: &mut S) -> Option<Engine> {
+        if self.again.is_empty() {
+            return None;
+        }
+        let again = mem::take(&mut self.again);
+        let end = self.pos;
+        self.pos = end.saturating_sub(again.len() as u64);
+        let winner = self.run(&again, sink).map(|(mut winner, rest)| {
+            read_as_winner(&mut winner, rest, sink);
+            winner
+        });
+        self.pos = end;
+        winner
     }
 
     /// The next chunk starts with a character whose first byte is `lead`.
@@ -268,16 +310,18 @@ impl Detect {
             let (engine, mut tap) = candidate.tap(sole, opened, sink);
             engine.next_starts_with_format(lead, &mut tap);
         }
-        self.decide(sink)
+        self.decide(sink).or_else(|| self.read_again(sink))
     }
 
-    /// The end of the stream before a format was found.
-    pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
+    /// The end of the stream before a format was found. Returns the
+    /// winner when the text read again at the end holds a call: it has
+    /// read the rest, and the end is its to read.
+    pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) -> Option<Engine> {
         if self.candidates.is_empty() {
             self.marker = None;
             let pending = mem::take(&mut self.pending);
             self.out(sink, &pending);
-            return;
+            return None;
         }
         let sole = self.sole;
         let opened = self.opened;
@@ -285,8 +329,16 @@ impl Detect {
             let (engine, mut tap) = candidate.tap(sole, opened, sink);
             engine.finish_format(&mut tap);
         }
-        let candidates = mem::take(&mut self.candidates);
-        if !self.sole {
+        let mut candidates = mem::take(&mut self.candidates);
+        if sole {
+            let one = &mut candidates[0];
+            let held = mem::take(&mut one.held);
+            if !one.started && self.rereadable && gives_back(&held, &self.fed) {
+                self.release_fed(sink);
+            } else {
+                replay(held, None, sink);
+            }
+        } else {
             // The first that made a call wins; without one, the text.
             match candidates.into_iter().find(|c| c.started) {
                 Some(winner) => {
@@ -299,6 +351,11 @@ impl Detect {
         self.sole = false;
         self.fed.clear();
         self.fed_skew = (0, 0);
+        if self.again.is_empty() {
+            return None;
+        }
+        // What followed the opener, to its end, then the end again.
+        self.read_again(sink).or_else(|| self.finish(sink))
     }
 
     /// Back to the start of a stream.
@@ -313,6 +370,7 @@ impl Detect {
         self.sole = false;
         self.fed.clear();
         self.fed_skew = (0, 0);
+        self.again.clear();
     }
 
     /// Text the scout need not scan (it holds no opener), for its code
@@ -362,15 +420,23 @@ impl Detect {
         }
     }
 
-    /// The text of a shared opener that no format read as a call.
+    /// The text of a shared opener that no format read as a call: the
+    /// opener is content, and what followed it is read again (see
+    /// [`read_again`](Detect::read_again)); all of it is content as
+    /// written when some of it replaced invalid input.
     fn release_fed<S: Sink>(&mut self, sink: &mut S) {
         let fed = mem::take(&mut self.fed);
-        self.out(sink, &fed);
-        self.fed = fed;
         let (text, input) = std::mem::take(&mut self.fed_skew);
-        if text > 0 {
-            sink.replaced(text, input);
+        if text == 0 && self.opener_len <= fed.len() && !self.watch {
+            self.out(sink, &fed[..self.opener_len]);
+            self.again.push_str(&fed[self.opener_len..]);
+        } else {
+            self.out(sink, &fed);
+            if text > 0 {
+                sink.replaced(text, input);
+            }
         }
+        self.fed = fed;
         self.fed.clear();
     }
 
@@ -478,7 +544,7 @@ impl Detect {
         let own = self.watch.then_some(self.opts.format);
         let formats = || owners.iter().copied().filter(move |f| Some(*f) != own);
         let count = formats().count();
-        if count == 0 || (count > 1 && self.refused_at_once(opener, formats, after)) {
+        if count == 0 || (count > 1 && self.refused_at_once(opener, formats, after, sink)) {
             return false;
         }
         for format in formats() {
@@ -491,84 +557,46 @@ impl Detect {
         self.sole = count == 1;
         self.fed.clear();
         self.fed_skew = (0, 0);
+        self.opener_len = opener.len();
+        // A watch reads on without: its text is content, placed piece by
+        // piece, with the parser's own markup cut out between the pieces.
+        self.rereadable = !self.watch;
         self.feed(opener, sink);
         // Nothing can be decided yet: a call needs more than its opener.
         true
     }
 
-    /// Whether every format that shares `opener` would read it as text at
-    /// the first byte after the layout whitespace in `after`: then all
-    /// their candidates would be dropped at that byte, the opener would go
-    /// out as text, and the scout would read on from it, which is what it
-    /// does at once instead. (Only for a shared opener: its candidates'
-    /// output is thrown away when none reads a call, while a sole
-    /// candidate's goes out as it comes.) Prose that writes an opener as a
-    /// word (`<tool_calls> (plural)`) then costs no candidate.
-    fn refused_at_once<I: Iterator<Item = Format>>(
-        &mut self,
-        opener: &'static str,
-        formats: impl Fn() -> I,
-        after: &str,
-    ) -> bool {
-        let ws = after
-            .bytes()
-            .take_while(|&b| WS.contains(&char::from(b)))
-            .count();
-        // Well within the whitespace a candidate holds before giving up.
-        let Some(&b) = after.as_bytes().get(ws).filter(|_| opener.len() + ws < 64) else {
-            return false;
-        };
-        if !b.is_ascii() {
-            return false;
-        }
-        let reasoning = self.reasoning;
-        let refused = match self
-            .refusals
-            .iter()
-            .find(|r| r.opener == opener && r.reasoning == reasoning)
-        {
-            Some(known) => known.bytes,
-            None => {
-                let bytes = formats()
-                    .map(|format| {
-                        self.spares
-                            .refused_after(format, opener, reasoning, &self.opts)
-                    })
-                    .fold(u128::MAX, |all, one| all & one);
-                self.refusals.push(Refusal {
-                    opener,
-                    reasoning,
-                    bytes,
-                });
-                bytes
-            }
-        };
-        refused & (1 << b) != 0
-    }
-
     /// Feeds a piece to every candidate.
     fn feed<S: Sink>(&mut self, piece: &str, sink: &mut S) {
         let sole = self.sole;
-        if !sole {
+        if !sole || self.rereadable {
             self.fed.push_str(piece);
         }
         let opened = self.opened;
         for candidate in &mut self.candidates {
             let (engine, mut tap) = candidate.tap(sole, opened, sink);
-            engine.run_format(piece, None, &mut tap);
+            run_tapped(engine, piece, &mut tap);
         }
     }
 
     /// Drops the candidates that read their opener as text, and returns the
     /// winner if one is found.
     fn decide<S: Sink>(&mut self, sink: &mut S) -> Option<Engine> {
+        // The sole candidate's output of the piece, held until now.
+        let sole_held = match self.candidates.as_mut_slice() {
+            [one] if self.sole => mem::take(&mut one.held),
+            _ => Vec::new(),
+        };
         let (reasoning_after, fences_after) = self
             .spares
             .take_idle(&mut self.candidates, self.reasoning)
             .unwrap_or((self.reasoning, self.fences));
         if self.candidates.is_empty() {
             // The opener was text.
-            if self.sole {
+            if self.sole && self.rereadable && gives_back(&sole_held, &self.fed) {
+                self.release_fed(sink);
+            } else if self.sole {
+                replay(sole_held, None, sink);
                 // A message's end may have closed its reasoning; its text
                 // may have opened a code block.
                 self.reasoning = reasoning_after;
@@ -578,6 +606,12 @@ impl Detect {
             }
             self.sole = false;
             return None;
+        }
+        if !sole_held.is_empty() {
+            // Out as the piece ends; what follows is no longer read again.
+            replay(sole_held, None, sink);
+            self.rereadable = false;
+            self.fed.clear();
         }
         if !self.candidates[0].started {
             return None;
@@ -620,68 +654,6 @@ fn piece_len(s: &str) -> usize {
         .position(|&b| set.starts_marker(b) || !b.is_ascii())
         .unwrap_or(bytes.len());
     run.max(1)
-}
-
-impl Engine {
-    /// The engine of a parser: an `auto` one starts looking for its format.
-    pub(crate) fn detecting(opts: Options) -> Option<Box<Detect>> {
-        (opts.format == Format::Auto).then(|| Box::new(Detect::new(opts)))
-    }
-
-    /// Whether `text` (a call) is laid out as the format's template lays
-    /// it: parameter openers at line starts where the format says so.
-    fn fits_layout(&self, text: &str) -> bool {
-        let open = self.marker(Role::ParamOpen);
-        if !self.desc().param_open_at_line_start || open.is_empty() {
-            return true;
-        }
-        match text.find(open) {
-            Some(at) => text[..at].trim_end_matches([' ', '\t']).ends_with('\n'),
-            None => true,
-        }
-    }
-
-    /// Whether a candidate read its opener as text: back to content with
-    /// nothing held, no message or reasoning of its own open.
-    fn is_idle(&self, reasoning: bool) -> bool {
-        self.state == State::Content
-            && self.held_len() == 0
-            && !self.in_message
-            && self.in_reasoning() == reasoning
-    }
-
-    /// Reads `s` while the format is not known; from the call that makes
-    /// it known, the winner (which this engine becomes) reads on.
-    pub(super) fn detect_run<S: Sink>(&mut self, s: &str, sink: &mut S) {
-        let Some(mut detect) = self.detect.take() else {
-            return;
-        };
-        let found = detect.run(s, sink);
-        match found {
-            Some((winner, rest)) => {
-                self.become_winner(winner, detect);
-                if !rest.is_empty() {
-                    self.run(rest, sink);
-                }
-            }
-            None => self.detect = Some(detect),
-        }
-    }
-
-    pub(super) fn detect_next_starts_with<S: Sink>(&mut self, lead: u8, sink: &mut S) {
-        let Some(mut detect) = self.detect.take() else {
-            return;
-        };
-        match detect.next_starts_with(lead, sink) {
-            Some(winner) => self.become_winner(winner, detect),
-            None => self.detect = Some(detect),
-        }
-    }
-
-    fn become_winner(&mut self, winner: Engine, detect: Box<Detect>) {
-        *self = winner;
-        self.detect = Some(detect);
-    }
 }
 
 #[cfg(test)]

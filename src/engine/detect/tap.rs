@@ -46,20 +46,25 @@ impl Spares {
 
     /// The ASCII bytes that, first after `opener` and its layout, make a
     /// fresh candidate of `format` read the opener as text (see
-    /// [`Engine::refused_first_bytes`]); the candidate is kept.
-    pub(super) fn refused_after(
+    /// [`Engine::refused_first_bytes`]); the candidate is kept. Its output
+    /// is held and thrown away: it goes through the sink type candidates
+    /// already use, so the engine is not built again for another (the
+    /// browser module's size).
+    pub(super) fn refused_after<S: Sink>(
         &mut self,
         format: Format,
         opener: &str,
         reasoning: bool,
         opts: &Options,
+        sink: &mut S,
     ) -> u128 {
         let mut candidate = self.candidate(format, opts);
         candidate.engine.reasoning_at = reasoning.then_some(0);
-        candidate
-            .engine
-            .run_format(opener, None, &mut crate::sink::Push(|_: Event<'_>| {}));
+        let (engine, mut tap) = candidate.tap(false, Span::default(), sink);
+        run_tapped(engine, opener, &mut tap);
         let refused = candidate.engine.refused_first_bytes();
+        candidate.held.clear();
+        candidate.started = false;
         self.0.push(candidate);
         refused
     }
@@ -134,8 +139,36 @@ impl Candidate {
     }
 }
 
+/// A candidate's engine reads `text` into its tap: the one place the
+/// detector calls the engine's reading (inlined where it is called, it
+/// would be built once for each place, which the browser module's size
+/// pays for).
+#[inline(never)]
+pub(super) fn run_tapped<S: Sink>(engine: &mut Engine, text: &str, tap: &mut TapSink<'_, S>) {
+    engine.run_format(text, None, tap);
+}
+
+/// A winner that has not yet replaced the parser's engine reads `text`
+/// with its output going out as it comes: through the sink type the
+/// candidates already use, so the engine is not built again for another
+/// (the browser module's size).
+pub(super) fn read_as_winner<S: Sink>(winner: &mut Engine, text: &str, out: &mut S) {
+    let mut held = Vec::new();
+    let mut started = true;
+    let mut tap = TapSink {
+        held: &mut held,
+        started: &mut started,
+        sole: true,
+        format: winner.opts.format,
+        opened: Span::default(),
+        out,
+    };
+    run_tapped(winner, text, &mut tap);
+}
+
 /// Sends a candidate's held output, with `format_detected` (pointing at
 /// the opener) before its first call when `detected`.
+#[inline(never)]
 pub(super) fn replay<S: Sink>(held: Vec<Held>, detected: Option<(Format, Span)>, sink: &mut S) {
     let mut detected = detected;
     for item in held {
@@ -157,6 +190,26 @@ pub(super) fn replay<S: Sink>(held: Vec<Held>, detected: Option<(Format, Span)>,
     }
 }
 
+/// Whether a sole candidate's output is only the text it was fed given
+/// back as content (an opener it read as text): then the text may be read
+/// again in its place.
+pub(super) fn gives_back(held: &[Held], fed: &str) -> bool {
+    let mut at = 0;
+    for item in held {
+        match item {
+            Held::Event(OwnedEvent::Content { text }) => {
+                if !fed[at..].starts_with(text.as_str()) {
+                    return false;
+                }
+                at += text.len();
+            }
+            Held::Raw(..) | Held::NotACall => {}
+            _ => return false,
+        }
+    }
+    at == fed.len()
+}
+
 fn report_detected<S: Sink>(format: Format, opened: Span, sink: &mut S) {
     let mut message = String::new();
     emit_diagnostic(
@@ -174,7 +227,8 @@ fn report_detected<S: Sink>(format: Format, opened: Span, sink: &mut S) {
     );
 }
 
-/// Where a candidate's output goes: held, or (the sole candidate) out.
+/// Where a candidate's output goes: held until one wins (or, the sole
+/// candidate's, until the piece it came of ends), then out.
 pub(super) struct TapSink<'a, S> {
     held: &'a mut Vec<Held>,
     started: &'a mut bool,
@@ -222,11 +276,18 @@ impl<S: Sink> Sink for TapSink<'_, S> {
 
     fn event(&mut self, event: Event<'_>) {
         let start = matches!(event, Event::ToolCallStart { .. });
-        if self.sole {
+        if self.sole && (*self.started || start) {
             if start && !*self.started {
+                // What came before the call, then the call.
+                replay(std::mem::take(self.held), None, self.out);
                 report_detected(self.format, self.opened, self.out);
             }
             self.out.event(event);
+        } else if self.sole {
+            // Until the piece ends (see `Detect::decide`).
+            if !S::CALL_STARTS_ONLY {
+                self.held.push(Held::Event(event.into_owned()));
+            }
         } else if S::CALL_STARTS_ONLY && !start {
             // Nothing the sink would read.
         } else if !self.merge(&event) {
@@ -236,7 +297,7 @@ impl<S: Sink> Sink for TapSink<'_, S> {
     }
 
     fn raw(&mut self, text: &str, opening: bool) {
-        if self.sole {
+        if self.sole && *self.started {
             self.out.raw(text, opening);
         } else if !S::CALL_STARTS_ONLY {
             self.held.push(Held::Raw(text.to_owned(), opening));
@@ -244,7 +305,7 @@ impl<S: Sink> Sink for TapSink<'_, S> {
     }
 
     fn dropped(&mut self, text: &str) {
-        if self.sole {
+        if self.sole && *self.started {
             self.out.dropped(text);
         } else if !S::CALL_STARTS_ONLY {
             self.held.push(Held::Dropped(text.to_owned()));
@@ -252,7 +313,7 @@ impl<S: Sink> Sink for TapSink<'_, S> {
     }
 
     fn not_a_call(&mut self) {
-        if self.sole {
+        if self.sole && *self.started {
             self.out.not_a_call();
         } else if !S::CALL_STARTS_ONLY {
             self.held.push(Held::NotACall);
@@ -260,7 +321,7 @@ impl<S: Sink> Sink for TapSink<'_, S> {
     }
 
     fn replaced(&mut self, text: usize, input: usize) {
-        if self.sole {
+        if self.sole && *self.started {
             self.out.replaced(text, input);
         } else if !S::CALL_STARTS_ONLY {
             self.held.push(Held::Replaced(text, input));

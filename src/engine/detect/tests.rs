@@ -1,6 +1,7 @@
 //! `auto`'s unit tests.
 
 use super::*;
+use crate::format::Format;
 
 #[test]
 fn every_format_is_detected_or_said_not_to_be() {
@@ -60,12 +61,13 @@ fn a_shared_opener_written_as_a_word_is_refused_by_the_byte_after_it() {
     // `<tool_calls>`: `(` starts none, `[`, `{` and their own markers'
     // first byte may.
     let mut detect = Detect::new(Options::default());
+    let mut sink = crate::sink::Push(|_: crate::Event<'_>| {});
     let formats = || [Format::Jamba, Format::HunyuanA13b, Format::MiniMax].into_iter();
-    assert!(detect.refused_at_once("<tool_calls>", formats, " (plural"));
-    assert!(detect.refused_at_once("<tool_calls>", formats, "\n\tword"));
+    assert!(detect.refused_at_once("<tool_calls>", formats, " (plural", &mut sink));
+    assert!(detect.refused_at_once("<tool_calls>", formats, "\n\tword", &mut sink));
     for after in ["[{\"name\"", " {\"name\"", "</tool_calls>", "", "  ", " é"] {
         assert!(
-            !detect.refused_at_once("<tool_calls>", formats, after),
+            !detect.refused_at_once("<tool_calls>", formats, after, &mut sink),
             "{after:?}"
         );
     }
@@ -73,5 +75,5 @@ fn a_shared_opener_written_as_a_word_is_refused_by_the_byte_after_it() {
     assert_eq!(detect.refusals.len(), 1);
     // A format that reads a name after its opener refuses nothing.
     let names = || [Format::Hermes, Format::Glm45].into_iter();
-    assert!(!detect.refused_at_once("<tool_call>", names, " (plural"));
+    assert!(!detect.refused_at_once("<tool_call>", names, " (plural", &mut sink));
 }

@@ -14,8 +14,20 @@ impl Engine {
     /// The end of the stream: flushes what is held, closes what is open.
     #[inline(never)]
     pub(crate) fn finish<S: Sink>(&mut self, sink: &mut S) {
-        if let Some(detect) = self.detect.as_deref_mut().filter(|d| !d.decided) {
-            return detect.finish(sink);
+        if let Some(mut detect) = self.detect.take() {
+            if !detect.decided {
+                // A call found in text read again at the end: its engine
+                // reads the end.
+                match detect.finish(sink) {
+                    Some(winner) => {
+                        self.become_winner(winner, detect);
+                        self.finish_format(sink);
+                    }
+                    None => self.detect = Some(detect),
+                }
+                return;
+            }
+            self.detect = Some(detect);
         }
         if self.foreign.is_some() {
             return self.watched(sink, |engine, watch| {
