@@ -38,7 +38,7 @@ use crate::event::Span;
 use crate::format::Role;
 use crate::options::{Options, Reasoning};
 use crate::sink::Sink;
-use tap::{gives_back, read_as_winner, replay, run_tapped, Candidate, Spares};
+use tap::{gives_back, read_as_winner, replay, Candidate, Spares};
 pub(super) mod foreign;
 mod openers;
 mod refusals;
@@ -575,7 +575,7 @@ impl Detect {
         let opened = self.opened;
         for candidate in &mut self.candidates {
             let (engine, mut tap) = candidate.tap(sole, opened, sink);
-            run_tapped(engine, piece, &mut tap);
+            engine.run_format(piece, None, &mut tap);
         }
     }
 

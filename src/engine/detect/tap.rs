@@ -61,7 +61,7 @@ impl Spares {
         let mut candidate = self.candidate(format, opts);
         candidate.engine.reasoning_at = reasoning.then_some(0);
         let (engine, mut tap) = candidate.tap(false, Span::default(), sink);
-        run_tapped(engine, opener, &mut tap);
+        engine.run_format(opener, None, &mut tap);
         let refused = candidate.engine.refused_first_bytes();
         candidate.held.clear();
         candidate.started = false;
@@ -139,15 +139,6 @@ impl Candidate {
     }
 }
 
-/// A candidate's engine reads `text` into its tap: the one place the
-/// detector calls the engine's reading (inlined where it is called, it
-/// would be built once for each place, which the browser module's size
-/// pays for).
-#[inline(never)]
-pub(super) fn run_tapped<S: Sink>(engine: &mut Engine, text: &str, tap: &mut TapSink<'_, S>) {
-    engine.run_format(text, None, tap);
-}
-
 /// A winner that has not yet replaced the parser's engine reads `text`
 /// with its output going out as it comes: through the sink type the
 /// candidates already use, so the engine is not built again for another
@@ -163,12 +154,11 @@ pub(super) fn read_as_winner<S: Sink>(winner: &mut Engine, text: &str, out: &mut
         opened: Span::default(),
         out,
     };
-    run_tapped(winner, text, &mut tap);
+    winner.run_format(text, None, &mut tap);
 }
 
 /// Sends a candidate's held output, with `format_detected` (pointing at
 /// the opener) before its first call when `detected`.
-#[inline(never)]
 pub(super) fn replay<S: Sink>(held: Vec<Held>, detected: Option<(Format, Span)>, sink: &mut S) {
     let mut detected = detected;
     for item in held {
