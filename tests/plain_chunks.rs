@@ -10,7 +10,9 @@
 mod common;
 
 use common::{check_contract, chunked, one_shot};
-use toolcall_stream::{coalesce, Format, Ids, Parser, ParserBuilder, Reasoning, Tools};
+use toolcall_stream::{
+    coalesce, Format, Ids, Parser, ParserBuilder, Reasoning, Tools, ValueTermination,
+};
 
 const TOOLS: &str = r#"[
   {"type": "function", "function": {"name": "write_file", "parameters": {"type": "object",
@@ -48,6 +50,19 @@ const PYTHONIC: &str = "<think>Two calls.</think>Prose → first.\n[write_file(p
 /// leading whitespace, a typed value, an array of items, nested elements.
 const MINIMAX_M3: &str = "<mm:think>Two calls.</mm:think>Prose → first.\n]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name=\"write_file\">\n]<]minimax[>[<path>src/main.rs]<]minimax[>[</path>\n]<]minimax[>[<mode>420]<]minimax[>[</mode>\n]<]minimax[>[<content>\n  fn main() {\n    println!(\"hi &amp; there é &lt;b&gt; &#x41;&#66; &bogus; & a < b\");\n    let x = a[0] && c; ]<]mini ]] <b>not a tag</b>\n}\n]<]minimax[>[</content>\n]<]minimax[>[<flags>]<]minimax[>[<item>x]<]minimax[>[</item>]<]minimax[>[<item>long flag text with words]<]minimax[>[</item>]<]minimax[>[</flags>\n]<]minimax[>[</invoke>\n]<]minimax[>[<invoke name=\"pick\">\n]<]minimax[>[<kind>bb]<]minimax[>[</kind>\n]<]minimax[>[<size> 12 ]<]minimax[>[</size>\n]<]minimax[>[<opts>]<]minimax[>[<depth>2]<]minimax[>[</depth>]<]minimax[>[<note>a longer note &quot;quoted&quot;]<]minimax[>[</note>]<]minimax[>[</opts>\n]<]minimax[>[</invoke>\n]<]minimax[>[</tool_call>\nDone, plain words to end.";
 
+/// A Qwen3-Coder call whose code values are dense with `<` that begins no
+/// marker: followed by text in the same chunk or the next (`a < b`,
+/// `Vec<u8>`, `x <= y`), by a prefix of a closer (`</span>`, a closer cut
+/// short), at a line's end and right before the real closer; and line ends
+/// the layout holds at a chunk's end, blank lines, a value that ends in
+/// blank lines; then a closer that misses its `>` before a parameter.
+const QWEN_CODE: &str = "<tool_call>\n<function=write_file>\n<parameter=content>\n\
+    fn f(v: Vec<u8>) -> Option<Box<T>> {\n    if a < b && x <= y { <div></span> }\n\n\
+    let s = \"</param\"; // </parameter x\n    a <\n    <\n}\n\n\n</parameter>\n\
+    <parameter=path>\na<b.rs\n</parameter>\n<parameter=mode>\n<\n</parameter>\n\
+    </function>\n</tool_call>\n<tool_call>\n<function=write_file>\n<parameter=content>\n\
+    x </parameter\n<parameter=path>\np\n</parameter>\n</function>\n</tool_call>\nDone <b> x < y.";
+
 fn builders() -> Vec<(&'static str, ParserBuilder)> {
     builders_of(Format::Qwen3Coder)
 }
@@ -83,6 +98,29 @@ fn builders_of(format: Format) -> Vec<(&'static str, ParserBuilder)> {
 #[test]
 fn every_chunk_size_gives_the_events_of_the_whole() {
     every_chunk_size(builders(), QWEN);
+}
+
+#[test]
+fn every_chunk_size_of_code_dense_with_lt_gives_the_events_of_the_whole() {
+    let mut builders = builders();
+    let tools = Tools::from_json(TOOLS).expect("tools");
+    builders.push((
+        "lookahead",
+        Parser::builder()
+            .format(Format::Qwen3Coder)
+            .tools(tools.clone())
+            .ids(Ids::sequential("call_"))
+            .value_termination(ValueTermination::Lookahead),
+    ));
+    builders.push((
+        "vllm",
+        Parser::builder()
+            .format(Format::Qwen3Coder)
+            .tools(tools)
+            .ids(Ids::sequential("call_"))
+            .value_termination(ValueTermination::Vllm),
+    ));
+    every_chunk_size(builders, QWEN_CODE);
 }
 
 #[test]
@@ -166,6 +204,35 @@ fn the_json_session_reads_as_written() {
     assert_eq!(
         message.content.as_deref(),
         Some("Prose → first.\n\nThen a string: \nDone, plain words to end.")
+    );
+}
+
+#[test]
+fn the_code_session_reads_as_written() {
+    let message = read_with_reasoning(Format::Qwen3Coder, QWEN_CODE);
+    assert_eq!(
+        calls_of(&message),
+        [
+            (
+                "write_file",
+                r#"{"content": "fn f(v: Vec<u8>) -> Option<Box<T>> {\n    if a < b && x <= y { <div></span> }\n\nlet s = \"</param\"; // </parameter x\n    a <\n    <\n}\n\n", "path": "a<b.rs", "mode": "<"}"#
+            ),
+            ("write_file", r#"{"content": "x ", "path": "p"}"#),
+        ]
+    );
+    assert_eq!(message.content.as_deref(), Some("\nDone <b> x < y."));
+    // `mode` is an integer that `<` is not; the closer without its `>` is
+    // read as one: both reported.
+    assert_eq!(
+        message
+            .diagnostics
+            .iter()
+            .map(|d| d.kind)
+            .collect::<Vec<_>>(),
+        [
+            toolcall_stream::DiagnosticKind::InvalidValue,
+            toolcall_stream::DiagnosticKind::MalformedCloser
+        ]
     );
 }
 

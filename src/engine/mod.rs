@@ -335,15 +335,20 @@ impl Engine {
     #[cfg_attr(target_arch = "wasm32", inline)]
     pub(crate) fn run<S: Sink>(&mut self, s: &str, sink: &mut S) {
         if self.state == grammar::state::State::Value {
-            if let Some(escaped) = self.plain_value_chunk(s) {
+            match self.value_chunk(s) {
                 // What the driver below does with such a chunk, without its
                 // decisions: the bulk of a tool-dense stream.
-                self.call.message.at = self.fed;
-                self.call
-                    .plain_value_text(s, escaped, self.opts.retain_arguments, sink);
-                Self::tee(sink, s);
-                self.fed += s.len() as u64;
-                return;
+                shortcuts::ValueChunk::Plain { escaped } => {
+                    return self.plain_value_out(s, escaped, sink)
+                }
+                shortcuts::ValueChunk::Text => return self.value_text_chunk(s, sink),
+                shortcuts::ValueChunk::MarkerUnderWay => {
+                    return self.value_after_marker_start(s, sink)
+                }
+                shortcuts::ValueChunk::MarkerStartAtEnd(at) => {
+                    return self.value_then_marker_start(s, at, sink)
+                }
+                shortcuts::ValueChunk::Driven => {}
             }
         }
         if self.state == grammar::state::State::Content && self.is_plain_content_chunk(s) {

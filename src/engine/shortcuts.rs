@@ -5,33 +5,139 @@
 use super::{markers, Engine, SHORT_CHUNK};
 use crate::sink::Sink;
 
+/// What a token-sized chunk read in state `Value` needs (see
+/// [`Engine::value_chunk`]).
+pub(super) enum ValueChunk {
+    /// Value text that goes out as it is, at once; `escaped`: JSON
+    /// escapes some of it.
+    Plain { escaped: bool },
+    /// Value text, with the layout's line end or a held value to mind.
+    Text,
+    /// A match that an earlier chunk began may end at this chunk's start.
+    MarkerUnderWay,
+    /// Value text, then a match that begins at the last byte (`Vec<`).
+    MarkerStartAtEnd(usize),
+    /// Anything else.
+    Driven,
+}
+
 impl Engine {
-    /// Whether `s`, token-sized and read in state `Value`, is value text
-    /// with nothing to decide: no marker under way or able to start in it,
-    /// no line end of it held by the layout, the value not held, no
-    /// detector deciding, no foreign-format report waiting. `Some(true)`
-    /// when JSON escapes some of it.
+    /// What `s`, token-sized and read in state `Value`, needs: the driver,
+    /// or (no marker under way or able to start in it, no detector
+    /// deciding, no foreign-format report waiting) only the call writer.
+    /// Then it is [`ValueChunk::Plain`] when nothing of the value is held
+    /// and no line end of `s` is held by the layout, else
+    /// [`ValueChunk::Text`].
     #[inline(always)]
-    pub(super) fn plain_value_chunk(&self, s: &str) -> Option<bool> {
+    pub(super) fn value_chunk(&self, s: &str) -> ValueChunk {
         let ready = !s.is_empty()
             && s.len() <= SHORT_CHUNK
-            && !self.marker.is_active()
-            && self.call.takes_plain_value()
             && !self.detect.as_deref().is_some_and(|d| !d.decided)
             && !self
                 .foreign
                 .as_deref()
                 .is_some_and(|f| !f.nothing_pending());
         if !ready {
+            return ValueChunk::Driven;
+        }
+        if self.marker.is_active() {
+            return ValueChunk::MarkerUnderWay;
+        }
+        let class = self.format.value_bytes(s.as_bytes());
+        if class & markers::compiled::MAY_START_MARKER != 0 {
+            match self.start_at_end_only(s) {
+                Some(None) => {}
+                Some(Some(at)) => return ValueChunk::MarkerStartAtEnd(at),
+                None => return ValueChunk::Driven,
+            }
+        }
+        let escaped = class & markers::compiled::ESCAPED != 0;
+        if self.call.takes_plain_value() && !(escaped && self.holds_line_end(s)) {
+            ValueChunk::Plain { escaped }
+        } else {
+            ValueChunk::Text
+        }
+    }
+
+    /// Whether a chunk ending `s` leaves its line end held by the layout
+    /// (the one before the closer is not the value's).
+    #[inline(always)]
+    fn holds_line_end(&self, s: &str) -> bool {
+        self.desc().strip_one_newline && s.ends_with('\n')
+    }
+
+    /// [`MarkerSet::start_at_end_only`](markers::MarkerSet::start_at_end_only)
+    /// of `s`: at each place ruled out, the driver would step one byte,
+    /// find no marker, and keep the byte in the value's text. (Were the
+    /// closer two bytes long, that one byte could be a near miss of it.)
+    #[inline(never)]
+    fn start_at_end_only(&self, s: &str) -> Option<Option<usize>> {
+        if self.marker(crate::format::Role::ParamClose).len() == 2 {
             return None;
         }
-        match self.format.value_bytes(s.as_bytes()) {
-            0 => Some(false),
-            markers::compiled::ESCAPED if !(self.desc().strip_one_newline && s.ends_with('\n')) => {
-                Some(true)
-            }
-            _ => None,
+        self.format.markers.start_at_end_only(s.as_bytes())
+    }
+
+    /// A [`ValueChunk::MarkerStartAtEnd`] chunk, as the driver reads it:
+    /// value text up to the last byte, where a match begins.
+    #[inline(never)]
+    pub(super) fn value_then_marker_start<S: Sink>(&mut self, s: &str, at: usize, sink: &mut S) {
+        let (text, start) = s.split_at(at);
+        if !text.is_empty() {
+            self.call.message.at = self.fed;
+            self.value_text(text, sink);
+            Self::tee(sink, text);
         }
+        self.marker.state = Some(self.format.markers.after_first(start.as_bytes()[0]));
+        self.marker.pending.push_str(start);
+        self.fed += s.len() as u64;
+    }
+
+    /// A [`ValueChunk::Plain`] chunk, out at once.
+    #[inline(always)]
+    pub(super) fn plain_value_out<S: Sink>(&mut self, s: &str, escaped: bool, sink: &mut S) {
+        self.call.message.at = self.fed;
+        self.call
+            .plain_value_text(s, escaped, self.opts.retain_arguments, sink);
+        Self::tee(sink, s);
+        self.fed += s.len() as u64;
+    }
+
+    /// A [`ValueChunk::MarkerUnderWay`] chunk. Most such matches are one
+    /// byte that text began (`a <` at a chunk's end) and that the chunk's
+    /// first byte ends (` b`): the byte is value text, and so is the chunk
+    /// when it needs no more than the call writer. Else the driver reads it.
+    #[inline(never)]
+    pub(super) fn value_after_marker_start<S: Sink>(&mut self, s: &str, sink: &mut S) {
+        let markers = &self.format.markers;
+        let dies = self.marker.pending.len() == 1
+            && self
+                .marker
+                .state
+                .is_some_and(|sid| markers.step(sid, s.as_bytes()[0]) == markers::Step::Dead)
+            && self.marker(crate::format::Role::ParamClose).len() != 2;
+        if !dies {
+            return self.drive(s, sink);
+        }
+        // What the driver does when a match dies at the chunk's first byte.
+        self.marker.state = None;
+        self.flush_pending(sink);
+        match self.value_chunk(s) {
+            ValueChunk::Plain { escaped } => self.plain_value_out(s, escaped, sink),
+            ValueChunk::Text => self.value_text_chunk(s, sink),
+            ValueChunk::MarkerStartAtEnd(at) => self.value_then_marker_start(s, at, sink),
+            ValueChunk::MarkerUnderWay | ValueChunk::Driven => self.drive(s, sink),
+        }
+    }
+
+    /// What the driver does with a [`ValueChunk::Text`] chunk: all of it is
+    /// value text, from the chunk's start.
+    #[inline(never)]
+    pub(super) fn value_text_chunk<S: Sink>(&mut self, s: &str, sink: &mut S) {
+        self.call.message.at = self.fed;
+        self.value_text(s, sink);
+        Self::tee(sink, s);
+        self.fed += s.len() as u64;
     }
 
     /// Whether `s`, token-sized and read in state `Json`, is text of a

@@ -159,6 +159,34 @@ impl MarkerSet {
         self.first.any_start(bytes)
     }
 
+    /// Where a marker may start in `bytes` when every place but the last
+    /// byte is ruled out by the byte after it (`a < b`, `x <= y`):
+    /// `Some(None)`, none starts; `Some(Some(last))`, one may start at the
+    /// last byte, cut by the end. `None` when one may start earlier, or at
+    /// a first character that is not ASCII.
+    pub(crate) fn start_at_end_only(&self, bytes: &[u8]) -> Option<Option<usize>> {
+        let mut from = 0;
+        while let Some(k) = self.find(&bytes[from..]) {
+            let at = from + k;
+            if !bytes[at].is_ascii() {
+                return None;
+            }
+            let sid = self.after_first(bytes[at]);
+            if self.dfa.is_match(sid) {
+                return None;
+            }
+            if !self.dfa.is_dead(sid) {
+                match bytes.get(at + 1) {
+                    None => return Some(Some(at)),
+                    Some(&next) if self.step(sid, next) == Step::Dead => {}
+                    Some(_) => return None,
+                }
+            }
+            from = at + 1;
+        }
+        Some(None)
+    }
+
     /// Where the first marker that may be under way in `bytes` starts: the
     /// bytes after it, as far as `bytes` goes, do not rule it out. A start
     /// that dies at once (`a < b`, `<div>`) is passed over.
@@ -351,5 +379,28 @@ mod tests {
         assert_eq!(live("x <｜x"), None);
         let long = format!("{}<tool_call>", "a < b ".repeat(20));
         assert_eq!(live(&long), Some(120));
+    }
+
+    #[test]
+    fn a_start_is_ruled_out_by_the_byte_after_it_or_left_at_the_end() {
+        let set = set();
+        let only = |text: &str| set.start_at_end_only(text.as_bytes());
+        assert_eq!(only("plain"), Some(None));
+        assert_eq!(only("a < b"), Some(None));
+        assert_eq!(only("x<=y [x] <a"), Some(None));
+        // A match cut by the end may still be a marker.
+        assert_eq!(only("Vec<"), Some(Some(3)));
+        assert_eq!(only("a < b ["), Some(Some(6)));
+        assert_eq!(only("<"), Some(Some(0)));
+        // One that goes on past its first byte is the driver's to read.
+        assert_eq!(only("</"), None);
+        assert_eq!(only("x <tool"), None);
+        assert_eq!(only("[END] x"), None);
+        assert_eq!(only("a <｜"), None);
+        assert_eq!(only("a ｜ b"), Some(None));
+        // So is one whose first character is not ASCII.
+        let wide = MarkerSet::new(&[(Role::CallOpen, "◁call▷")]);
+        assert_eq!(wide.start_at_end_only("a ◁ b".as_bytes()), None);
+        assert_eq!(wide.start_at_end_only("a → b".as_bytes()), Some(None));
     }
 }
