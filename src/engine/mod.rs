@@ -341,7 +341,9 @@ impl Engine {
                 shortcuts::ValueChunk::Plain { escaped } => {
                     return self.plain_value_out(s, escaped, sink)
                 }
-                shortcuts::ValueChunk::Text => return self.value_text_chunk(s, sink),
+                shortcuts::ValueChunk::Text { escaped } => {
+                    return self.value_text_chunk(s, escaped, sink)
+                }
                 shortcuts::ValueChunk::MarkerUnderWay => {
                     return self.value_after_marker_start(s, sink)
                 }

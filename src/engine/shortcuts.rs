@@ -11,8 +11,9 @@ pub(super) enum ValueChunk {
     /// Value text that goes out as it is, at once; `escaped`: JSON
     /// escapes some of it.
     Plain { escaped: bool },
-    /// Value text, with the layout's line end or a held value to mind.
-    Text,
+    /// Value text, with the layout's line end or a held value to mind;
+    /// `escaped` as for `Plain`.
+    Text { escaped: bool },
     /// A match that an earlier chunk began may end at this chunk's start.
     MarkerUnderWay,
     /// Value text, then a match that begins at the last byte (`Vec<`).
@@ -55,7 +56,7 @@ impl Engine {
         if self.call.takes_plain_value() && !(escaped && self.holds_line_end(s)) {
             ValueChunk::Plain { escaped }
         } else {
-            ValueChunk::Text
+            ValueChunk::Text { escaped }
         }
     }
 
@@ -124,7 +125,7 @@ impl Engine {
         self.flush_pending(sink);
         match self.value_chunk(s) {
             ValueChunk::Plain { escaped } => self.plain_value_out(s, escaped, sink),
-            ValueChunk::Text => self.value_text_chunk(s, sink),
+            ValueChunk::Text { escaped } => self.value_text_chunk(s, escaped, sink),
             ValueChunk::MarkerStartAtEnd(at) => self.value_then_marker_start(s, at, sink),
             ValueChunk::MarkerUnderWay | ValueChunk::Driven => self.drive(s, sink),
         }
@@ -133,9 +134,16 @@ impl Engine {
     /// What the driver does with a [`ValueChunk::Text`] chunk: all of it is
     /// value text, from the chunk's start.
     #[inline(never)]
-    pub(super) fn value_text_chunk<S: Sink>(&mut self, s: &str, sink: &mut S) {
+    pub(super) fn value_text_chunk<S: Sink>(&mut self, s: &str, escaped: bool, sink: &mut S) {
         self.call.message.at = self.fed;
-        self.value_text(s, sink);
+        let strip = self.desc().strip_one_newline;
+        let retain = self.opts.retain_arguments;
+        if !self
+            .call
+            .plain_value_text_in_layout(s, escaped, strip, retain, sink)
+        {
+            self.value_text(s, sink);
+        }
         Self::tee(sink, s);
         self.fed += s.len() as u64;
     }

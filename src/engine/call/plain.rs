@@ -13,12 +13,54 @@ impl CallWriter {
     /// parameter) or kept to choose a schema branch by.
     #[inline(always)]
     pub(crate) fn takes_plain_value(&self) -> bool {
+        self.value.tail.is_empty() && self.takes_plain_value_after_layout()
+    }
+
+    /// [`takes_plain_value`](CallWriter::takes_plain_value) but for a
+    /// layout line end held from the text before (an outer value's only
+    /// tail).
+    #[inline(always)]
+    fn takes_plain_value_after_layout(&self) -> bool {
         self.value.started
             && !self.value.inline
-            && self.value.tail.is_empty()
             && !self.value.holding
             && !self.wrapped.active
             && self.value.probe.room == 0
+    }
+
+    /// [`value_text`](CallWriter::value_text) of text with no marker in
+    /// it, by way of [`plain_value_text`](CallWriter::plain_value_text)
+    /// where the value takes it past a held line end and one that `s` ends
+    /// with (`strip_one_newline`): the same events. Returns false, having
+    /// done nothing, where it does not.
+    pub(crate) fn plain_value_text_in_layout<S: Sink>(
+        &mut self,
+        s: &str,
+        escaped: bool,
+        strip_one_newline: bool,
+        retain: bool,
+        sink: &mut S,
+    ) -> bool {
+        if !self.takes_plain_value_after_layout() || !matches!(self.value.tail.as_str(), "" | "\n")
+        {
+            return false;
+        }
+        if !self.value.tail.is_empty() {
+            self.value.tail.clear();
+            self.plain_value_text("\n", true, retain, sink);
+        }
+        let body = match strip_one_newline {
+            true => s.strip_suffix('\n').unwrap_or(s),
+            false => s,
+        };
+        if !body.is_empty() {
+            self.plain_value_text(body, escaped, retain, sink);
+        }
+        if body.len() < s.len() {
+            self.value.tail.push('\n');
+        }
+        self.value.line_start = s.ends_with('\n');
+        true
     }
 
     /// [`value_text`](CallWriter::value_text) of text with no marker in it,
