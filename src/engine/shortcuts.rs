@@ -84,14 +84,19 @@ impl Engine {
 
     /// [`MarkerSet::start_at_end_only`](markers::MarkerSet::start_at_end_only)
     /// of `s`: at each place ruled out, the driver would step one byte,
-    /// find no marker, and keep the byte in the value's text. (Were the
-    /// closer two bytes long, that one byte could be a near miss of it.)
+    /// find no marker, and keep the byte in the value's text.
     #[inline(never)]
     fn start_at_end_only(&self, s: &str) -> Option<Option<usize>> {
-        if self.marker(crate::format::Role::ParamClose).len() == 2 {
+        if self.one_byte_may_miss_closer() {
             return None;
         }
         self.format.markers.start_at_end_only(s.as_bytes())
+    }
+
+    /// Whether one byte stepped could be a near miss of the closer (were it
+    /// two bytes long), which the driver holds rather than keeps as text.
+    fn one_byte_may_miss_closer(&self) -> bool {
+        self.marker(crate::format::Role::ParamClose).len() == 2
     }
 
     /// A [`ValueChunk::MarkerStartAtEnd`] chunk, as the driver reads it:
@@ -131,7 +136,7 @@ impl Engine {
                 .marker
                 .state
                 .is_some_and(|sid| markers.step(sid, s.as_bytes()[0]) == markers::Step::Dead)
-            && self.marker(crate::format::Role::ParamClose).len() != 2;
+            && !self.one_byte_may_miss_closer();
         if !dies {
             return self.drive(s, sink);
         }
