@@ -58,6 +58,7 @@
 #![deny(missing_docs)]
 #![deny(rustdoc::broken_intra_doc_links)]
 
+mod constraint;
 mod engine;
 mod event;
 mod format;
@@ -75,6 +76,7 @@ mod sink;
 pub mod stream;
 mod tools;
 
+pub use constraint::{Constraint, ConstraintError, ConstraintMode};
 pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent, Span};
 #[cfg(feature = "toml")]
 pub use format::FormatFileError;

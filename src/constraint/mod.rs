@@ -1,0 +1,143 @@
+//! The grammar of exactly the calls a format reads, for a request's tools:
+//! what a server hands its constrained decoder so that a model writes only
+//! valid calls, in its own format. It is generated from the same
+//! description the parser reads, so the two cannot drift: every string the
+//! grammar admits parses to complete calls to declared tools, with
+//! arguments of the declared types, and no diagnostic (`tests/constraints.rs`
+//! walks each grammar at random to hold that).
+//!
+//! ```
+//! use toolcall_stream::{Constraint, Format, Tools};
+//! let tools = Tools::from_json(r#"[{"type": "function", "function": {"name": "get_weather",
+//!     "parameters": {"type": "object", "properties": {"city": {"type": "string"}},
+//!     "required": ["city"]}}}]"#).unwrap();
+//! let lark = Format::Qwen3Coder.constraint(&tools, &Constraint::required()).unwrap();
+//! assert!(lark.contains(r#""<function=get_weather>""#));
+//! ```
+
+mod lark;
+mod shape;
+mod value;
+
+use std::fmt;
+
+use crate::format::Format;
+use crate::tools::Tools;
+
+/// What the model may write (`tool_choice`), and around the calls.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Constraint {
+    /// Which calls, and whether text may come first.
+    pub mode: ConstraintMode,
+    /// More than one call (`parallel_tool_calls`); one when false.
+    pub parallel: bool,
+    /// A reasoning block (`<think>…</think>`) may come first, in a format
+    /// that has reasoning markers: for a server that does not start the
+    /// grammar after the reasoning itself.
+    pub reasoning: bool,
+}
+
+/// Which calls a constraint admits.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ConstraintMode {
+    /// Free text, then calls or none (`tool_choice: "auto"`); the grammar
+    /// constrains from a call's opener on.
+    Lazy,
+    /// One or more calls and nothing before them (`"required"`).
+    Required,
+    /// One call to this function (a named `tool_choice`).
+    Named(String),
+}
+
+impl Constraint {
+    /// `tool_choice: "auto"`, parallel calls allowed, no reasoning block.
+    pub fn lazy() -> Constraint {
+        Constraint {
+            mode: ConstraintMode::Lazy,
+            parallel: true,
+            reasoning: false,
+        }
+    }
+
+    /// `tool_choice: "required"`, parallel calls allowed, no reasoning block.
+    pub fn required() -> Constraint {
+        Constraint {
+            mode: ConstraintMode::Required,
+            ..Constraint::lazy()
+        }
+    }
+
+    /// One call to `name`.
+    pub fn named(name: &str) -> Constraint {
+        Constraint {
+            mode: ConstraintMode::Named(name.to_owned()),
+            parallel: false,
+            reasoning: false,
+        }
+    }
+}
+
+/// Why no grammar was made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ConstraintError {
+    /// The format's shape is one the generator does not write yet.
+    Unsupported {
+        /// The format's name.
+        format: String,
+        /// What in its description has no grammar.
+        reason: String,
+    },
+    /// The named function is not among the tools.
+    UnknownTool(String),
+    /// No tool is declared, and calls are required.
+    NoTools,
+}
+
+impl fmt::Display for ConstraintError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ConstraintError::Unsupported { format, reason } => {
+                write!(f, "no grammar for the `{format}` format yet: {reason}")
+            }
+            ConstraintError::UnknownTool(name) => {
+                write!(f, "`{name}` is not among the request's tools")
+            }
+            ConstraintError::NoTools => {
+                write!(f, "calls are required, but the request declares no tool")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ConstraintError {}
+
+impl Format {
+    /// The Lark grammar (llguidance's dialect, which vLLM's `guidance`
+    /// backend, mistral.rs, SGLang and llama.cpp's `%llguidance` take) of
+    /// exactly the calls this format reads, to `tools`, as `constraint`
+    /// says. Values follow each parameter's schema as the parser types
+    /// them; parameters come in their declared order, required ones always,
+    /// optional ones or not; a string value may hold no marker of the
+    /// format, so it parses back as written.
+    ///
+    /// # Errors
+    /// [`ConstraintError`]: a shape with no grammar yet, an unknown named
+    /// function, or calls required with no tool.
+    pub fn constraint(
+        self,
+        tools: &Tools,
+        constraint: &Constraint,
+    ) -> Result<String, ConstraintError> {
+        let shape = shape::Shape::of(self.description())?;
+        let names: Vec<&str> = match &constraint.mode {
+            ConstraintMode::Named(name) if tools.contains(name) => vec![name.as_str()],
+            ConstraintMode::Named(name) => return Err(ConstraintError::UnknownTool(name.clone())),
+            _ => tools.names().collect(),
+        };
+        if names.is_empty() && constraint.mode != ConstraintMode::Lazy {
+            return Err(ConstraintError::NoTools);
+        }
+        Ok(lark::write(&shape, tools, &names, constraint))
+    }
+}

@@ -1,0 +1,153 @@
+//! A description read as the calls it writes: the markers in the order a
+//! call spells them, and what goes between. Shapes the generator does not
+//! write yet are refused here, by the description's fields, never by a
+//! format's name.
+
+use super::ConstraintError;
+use crate::format::{Description, NameEnd, Role};
+
+/// How a format writes one call.
+pub(super) struct Shape {
+    pub call_open: Option<&'static str>,
+    pub call_close: Option<&'static str>,
+    pub body: Body,
+    /// The reasoning block's opener and closer.
+    pub reasoning: Option<(&'static str, &'static str)>,
+    /// Every marker's spelling: none may be written inside text or a
+    /// string value, where the parser would act on it.
+    pub markers: Vec<&'static str>,
+}
+
+/// What the wrapper holds.
+pub(super) enum Body {
+    /// A function with marked-up parameters.
+    Markup(Markup),
+    /// One JSON object, `{"<name>": NAME, "<arguments>": {…}}`.
+    JsonObject {
+        name_key: &'static str,
+        args_key: &'static str,
+    },
+}
+
+pub(super) struct Markup {
+    pub func_open: Option<&'static str>,
+    pub func_close: Option<&'static str>,
+    /// What ends a function name: a byte, or (empty) the marker or line
+    /// end after it.
+    pub name_end: String,
+    /// Whether a line end may end the name.
+    pub name_line: bool,
+    pub param_open: &'static str,
+    /// What ends a parameter's name (a byte or `KeyClose`); empty where
+    /// the value opener does.
+    pub key_end: String,
+    pub value_open: Option<&'static str>,
+    pub param_close: &'static str,
+    /// One line end on each side of a value is layout.
+    pub value_lines: bool,
+    /// The first character of each marker, once each.
+    pub marker_starts: String,
+}
+
+impl Shape {
+    pub(super) fn of(desc: &Description) -> Result<Shape, ConstraintError> {
+        let refuse = |reason: &str| ConstraintError::Unsupported {
+            format: desc.name.to_owned(),
+            reason: reason.to_owned(),
+        };
+        let marker = |role: Role| {
+            desc.markers
+                .iter()
+                .find(|(r, _)| *r == role)
+                .map(|(_, text)| *text)
+        };
+        for (role, what) in [
+            (Role::HeadOpen, "message headers"),
+            (Role::ItemOpen, "call items"),
+            (Role::NameClose, "names closed by a marker"),
+            (Role::TypeOpen, "typed values"),
+            (Role::IdOpen, "call ids"),
+        ] {
+            if desc.has(role) {
+                return Err(refuse(what));
+            }
+        }
+        if desc.headers.is_some()
+            || desc.quoted_names
+            || desc.json_value_attribute.is_some()
+            || desc.string_value_attribute.is_some()
+        {
+            return Err(refuse("names or values written as attributes"));
+        }
+        let body = match desc.json {
+            Some(json) => {
+                let keys = json
+                    .body
+                    .filter(|k| !k.list && !k.name_is_key)
+                    .filter(|_| !json.args_after_name && json.headers.is_none() && !json.fenced)
+                    .ok_or_else(|| refuse("JSON calls other than one object in a wrapper"))?;
+                Body::JsonObject {
+                    name_key: keys.name[0],
+                    args_key: keys.arguments[0],
+                }
+            }
+            None => Body::Markup(
+                markup(desc, &marker)
+                    .ok_or_else(|| refuse("parameters without an opener and a closer"))?,
+            ),
+        };
+        let (call_open, call_close) = (marker(Role::CallOpen), marker(Role::CallClose));
+        let wrapped = matches!(&body, Body::Markup(m) if m.func_open.is_some());
+        if call_open.is_none() && !(desc.unwrapped_functions && wrapped) {
+            return Err(refuse("calls without a wrapper"));
+        }
+        if call_open.is_some() && call_close.is_none() && !wrapped {
+            return Err(refuse("a wrapper with no closer"));
+        }
+        Ok(Shape {
+            call_open: call_open.filter(|_| !desc.unwrapped_functions),
+            call_close: call_close.filter(|_| !desc.unwrapped_functions),
+            body,
+            reasoning: marker(Role::ReasoningOpen).zip(marker(Role::ReasoningClose)),
+            markers: desc.markers.iter().map(|(_, text)| *text).collect(),
+        })
+    }
+}
+
+fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) -> Option<Markup> {
+    let byte = |end: NameEnd| match end {
+        NameEnd::Byte(b) => char::from(b).to_string(),
+        NameEnd::Marker { .. } => String::new(),
+    };
+    let func_open = marker(Role::FuncOpen);
+    let key_end = match desc.param_name_end {
+        NameEnd::Byte(b) => char::from(b).to_string(),
+        NameEnd::Marker { .. } => match marker(Role::KeyClose) {
+            Some(close) => close.to_owned(),
+            None => {
+                marker(Role::ValueOpen)?;
+                String::new()
+            }
+        },
+    };
+    Some(Markup {
+        func_open,
+        func_close: marker(Role::FuncClose),
+        name_end: byte(desc.func_name_end),
+        name_line: matches!(desc.func_name_end, NameEnd::Marker { line: true }),
+        param_open: marker(Role::ParamOpen)?,
+        key_end,
+        value_open: marker(Role::ValueOpen),
+        param_close: marker(Role::ParamClose)?,
+        value_lines: desc.strip_one_newline,
+        marker_starts: {
+            let mut starts = String::new();
+            for c in desc.markers.iter().filter_map(|(_, m)| m.chars().next()) {
+                if !starts.contains(c) {
+                    starts.push(c);
+                }
+            }
+            starts
+        },
+    })
+}

@@ -1,0 +1,143 @@
+//! A parameter's value as the grammar admits it, by its schema: JSON text
+//! for every type but a string (the parser's ladder reads it as JSON, and
+//! llguidance's `%json` checks it against the schema, bounds and all), a
+//! string's own text where a string may stand.
+
+use serde_json::{Map, Value};
+
+const SAFE_INTEGER: i64 = (1 << 53) - 1;
+
+/// How a value is written.
+pub(super) enum ValueGrammar {
+    /// Text with no marker in it, up to the closer: a string, or a value
+    /// of no declared type, as written.
+    Text,
+    /// One of these texts, as written (a string `enum` or `const`).
+    Choice(Vec<String>),
+    /// JSON against this schema.
+    Json(Value),
+}
+
+/// The grammar of a marked-up value whose schema is `schema`, in a format
+/// whose markers start with one of `starts`.
+pub(super) fn of(schema: &Value, starts: &str) -> ValueGrammar {
+    let Some(object) = schema.as_object() else {
+        return ValueGrammar::Text;
+    };
+    let strings = |values: &[Value]| -> Option<Vec<String>> {
+        values
+            .iter()
+            .map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    };
+    if let Some(choice) = object.get("const") {
+        if let Some(texts) = strings(std::slice::from_ref(choice)) {
+            return ValueGrammar::Choice(texts);
+        }
+        return ValueGrammar::Json(reads_back(schema, starts));
+    }
+    if let Some(Value::Array(values)) = object.get("enum") {
+        if let Some(texts) = strings(values) {
+            return ValueGrammar::Choice(texts);
+        }
+        return ValueGrammar::Json(reads_back(schema, starts));
+    }
+    if may_be_string(object) {
+        // A string among other types widens the value to any text: the
+        // ladder reads it as one of them, or as the string.
+        return ValueGrammar::Text;
+    }
+    ValueGrammar::Json(reads_back(schema, starts))
+}
+
+/// `schema` narrowed so that the parser reads its JSON back as written: it
+/// reads a marked-up value as text, and acts on a marker inside it even
+/// within a JSON string, so strings without a pattern of their own may
+/// hold no byte that starts a marker, and objects no key beyond their
+/// declared ones; integers stay within what a float holds exactly.
+fn reads_back(schema: &Value, starts: &str) -> Value {
+    let Value::Object(object) = schema else {
+        return schema.clone();
+    };
+    let mut out = Map::new();
+    for (key, value) in object {
+        let value = match key.as_str() {
+            "properties" | "$defs" | "definitions" => match value {
+                Value::Object(props) => Value::Object(
+                    props
+                        .iter()
+                        .map(|(k, v)| (k.clone(), reads_back(v, starts)))
+                        .collect(),
+                ),
+                other => other.clone(),
+            },
+            "items" | "additionalProperties" | "not" => reads_back(value, starts),
+            "anyOf" | "oneOf" | "allOf" | "prefixItems" => match value {
+                Value::Array(list) => {
+                    Value::Array(list.iter().map(|v| reads_back(v, starts)).collect())
+                }
+                other => other.clone(),
+            },
+            _ => value.clone(),
+        };
+        out.insert(key.clone(), value);
+    }
+    let is = |t: &str| match object.get("type") {
+        Some(Value::String(s)) => s == t,
+        Some(Value::Array(ts)) => ts.iter().any(|x| x == t),
+        _ => false,
+    };
+    if is("string") && !out.contains_key("pattern") && !starts.is_empty() {
+        out.insert("pattern".into(), Value::from(format!("^[^{starts}]*$")));
+    }
+    // Integers the parser holds exactly (2^53 - 1, as JavaScript's safe
+    // integers): a longer run of digits reads back as a float.
+    if is("integer") {
+        out.entry("minimum").or_insert(Value::from(-SAFE_INTEGER));
+        out.entry("maximum").or_insert(Value::from(SAFE_INTEGER));
+    }
+    if is("object") {
+        out.entry("additionalProperties")
+            .or_insert(Value::Bool(false));
+    }
+    Value::Object(out)
+}
+
+/// Whether a value of the schema may be a string (or its type is not said).
+fn may_be_string(object: &Map<String, Value>) -> bool {
+    let alternatives = ["anyOf", "oneOf"]
+        .iter()
+        .filter_map(|key| object.get(*key)?.as_array())
+        .flatten()
+        .collect::<Vec<_>>();
+    if !alternatives.is_empty() {
+        return alternatives
+            .iter()
+            .any(|alt| alt.as_object().map_or(true, may_be_string));
+    }
+    match object.get("type") {
+        None => true,
+        Some(Value::String(t)) => t == "string",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
+        Some(_) => true,
+    }
+}
+
+/// `schema`, an object's, with no key beyond its declared ones unless it
+/// says otherwise: the parser reports an undeclared parameter.
+pub(super) fn closed_object(schema: &Value) -> Value {
+    let mut schema = match schema {
+        Value::Object(object) => object.clone(),
+        _ => Map::new(),
+    };
+    schema
+        .entry("type")
+        .or_insert_with(|| Value::from("object"));
+    schema
+        .entry("properties")
+        .or_insert_with(|| Value::Object(Map::new()));
+    schema
+        .entry("additionalProperties")
+        .or_insert(Value::Bool(false));
+    Value::Object(schema)
+}

@@ -1,0 +1,322 @@
+//! The grammar a format's description generates admits only what its
+//! parser reads as clean calls: each grammar is walked at random with
+//! llguidance (a byte-level token set, no model), and every string it
+//! admits must parse, at every split, to complete calls to declared tools,
+//! of the declared types, with no diagnostic.
+
+use llguidance::api::TopLevelGrammar;
+use llguidance::toktrie::ApproximateTokEnv;
+use llguidance::{Matcher, ParserFactory};
+use serde_json::Value;
+use toolcall_stream::{
+    Constraint, ConstraintError, ConstraintMode, Format, MessageBuilder, Parser, Tools,
+};
+
+const TOOLS: &str = r#"[
+  {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
+    "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1},
+      "units": {"type": "string", "enum": ["metric", "imperial"]}},
+    "required": ["city"]}}},
+  {"type": "function", "function": {"name": "run", "parameters": {"type": "object",
+    "properties": {"command": {"type": "string"}, "env": {"type": "object",
+      "properties": {"PATH": {"type": "string"}}}, "dry": {"type": "boolean"}},
+    "required": ["command", "dry"]}}}
+]"#;
+
+/// Formats whose shape the generator writes (the rest refuse, typed).
+const WRITTEN: &[Format] = &[
+    Format::Qwen3Coder,
+    Format::Glm45,
+    Format::Glm47,
+    Format::Hermes,
+];
+
+fn matcher(grammar: &str) -> Matcher {
+    let env = ApproximateTokEnv::single_byte_env();
+    let mut factory = ParserFactory::new_simple(&env).expect("factory");
+    factory.quiet();
+    Matcher::new(factory.create_parser(TopLevelGrammar::from_lark(grammar.to_owned())))
+}
+
+fn accepts(grammar: &str, text: &str) -> bool {
+    let mut m = matcher(grammar);
+    assert!(!m.is_error(), "{:?}\n{grammar}", m.get_error());
+    let tokens: Vec<u32> = text.bytes().map(u32::from).collect();
+    m.consume_tokens(&tokens).is_ok() && m.is_accepting().unwrap_or(false)
+}
+
+/// A small generator, so that a failure can be replayed from its seed.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        self.0 >> 33
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+/// A random string the grammar admits, or `None` when the walk did not
+/// end within its budget. Each step feeds one move the grammar allows: a
+/// byte from a small alphabet, or one of the format's markers or a JSON
+/// closer (without which free text rarely ends); past `LONG` bytes, only
+/// those that end something, so that the walk ends.
+fn walk(grammar: &str, format: Format, rng: &mut Rng) -> Option<String> {
+    const LONG: usize = 160;
+    let mut m = matcher(grammar);
+    let mut out = Vec::new();
+    let mut closers: Vec<Vec<u8>> = format
+        .markers()
+        .map(|(_, t)| t.as_bytes().to_vec())
+        .collect();
+    for extra in ["\"", "}", "]"] {
+        closers.push(extra.as_bytes().to_vec());
+    }
+    let mut openers = closers.clone();
+    for extra in ["\n", "1", "true", "false", ",", ":", "{", "\"a\":"] {
+        openers.push(extra.as_bytes().to_vec());
+    }
+    let alphabet: &[u8] = b"abc xyz<>/=_-.\n\"{}:,0123456789";
+    let dense: &[u8] = b"abcxyz0123456789";
+    while out.len() < 2000 {
+        if m.is_accepting().unwrap_or(false) && (rng.below(6) == 0 || out.len() > LONG) {
+            return String::from_utf8(out).ok();
+        }
+        // Nothing can follow: the grammar is done.
+        if m.is_stopped() {
+            return match m.is_error() {
+                true => None,
+                false => String::from_utf8(out).ok(),
+            };
+        }
+        let mask = m.compute_mask().ok()?;
+        let mut allowed = Vec::new();
+        mask.iter_set_entries(|t| {
+            if t < 256 {
+                allowed.push(t as u8)
+            }
+        });
+        if allowed.is_empty() {
+            return None;
+        }
+        let long = out.len() > LONG;
+        let structure = long || allowed.len() < 8 || rng.below(4) == 0;
+        let mut fits = |moves: &[Vec<u8>]| -> Vec<Vec<u8>> {
+            moves
+                .iter()
+                .filter(|mv| {
+                    let tokens: Vec<u32> = mv.iter().map(|b| u32::from(*b)).collect();
+                    m.validate_tokens(&tokens).ok() == Some(tokens.len())
+                })
+                .cloned()
+                .collect()
+        };
+        let fitting = match (structure, long) {
+            (false, _) => Vec::new(),
+            (true, false) => fits(&openers),
+            // Past the budget: what ends something, else what moves on
+            // (a key's comma, a value), never a line end.
+            (true, true) => match fits(&closers) {
+                ends if !ends.is_empty() => ends,
+                _ => fits(&openers[closers.len() + 1..]),
+            },
+        };
+        let letters = if long { dense } else { alphabet };
+        let friendly: Vec<u8> = letters
+            .iter()
+            .copied()
+            .filter(|b| allowed.contains(b))
+            .collect();
+        let pick: Vec<u8> = match (fitting.len(), friendly.len()) {
+            (0, 0) => vec![allowed[rng.below(allowed.len())]],
+            (0, n) => vec![friendly[rng.below(n)]],
+            (n, _) => fitting[rng.below(n)].clone(),
+        };
+        let tokens: Vec<u32> = pick.iter().map(|b| u32::from(*b)).collect();
+        m.consume_tokens(&tokens).ok()?;
+        out.extend_from_slice(&pick);
+    }
+    None
+}
+
+fn parser(format: Format, tools: &Tools) -> Parser {
+    // Free text may spell another format's call; whether the model's
+    // format is right is not the grammar's to say.
+    Parser::builder()
+        .format(format)
+        .tools(tools.clone())
+        .watch_foreign_formats(false)
+        .build()
+}
+
+/// What the grammar admits parses to clean calls to declared tools, whole
+/// and at every split into two.
+fn check_admitted(format: Format, tools: &Tools, text: &str, want_calls: bool) {
+    let message = parser(format, tools).parse(text);
+    assert!(
+        message.diagnostics.is_empty(),
+        "{format:?}: {text:?} gave {:?}",
+        message.diagnostics
+    );
+    if want_calls {
+        assert!(
+            !message.tool_calls.is_empty(),
+            "{format:?}: no call in {text:?}"
+        );
+    }
+    for call in &message.tool_calls {
+        assert!(
+            tools.contains(&call.name),
+            "{format:?}: {text:?} calls {}",
+            call.name
+        );
+        let args: Value = serde_json::from_str(&call.arguments).expect("arguments are JSON");
+        let schema = tools.parameters(&call.name).expect("declared");
+        for key in schema["required"].as_array().into_iter().flatten() {
+            let key = key.as_str().unwrap_or_default();
+            assert!(args.get(key).is_some(), "{format:?}: {text:?} lacks {key}");
+        }
+        for (key, value) in args.as_object().expect("an object") {
+            let declared = &schema["properties"][key];
+            let ok = match declared["type"].as_str() {
+                Some("string") => value.is_string(),
+                Some("integer") => value.as_i64().is_some_and(|n| n >= 1),
+                Some("boolean") => value.is_boolean(),
+                Some("object") => value.is_object(),
+                _ => false,
+            };
+            assert!(
+                ok,
+                "{format:?}: {text:?}: {key} = {value} against {declared}"
+            );
+        }
+    }
+    // Every split of a short text; of a long one, a bounded sample.
+    let step = (text.len() / 96).max(1);
+    for cut in (1..text.len())
+        .step_by(step)
+        .filter(|&i| text.is_char_boundary(i))
+    {
+        let mut p = parser(format, tools);
+        let mut built = MessageBuilder::new();
+        p.feed_with(&text.as_bytes()[..cut], |e| built.push(e));
+        p.feed_with(&text.as_bytes()[cut..], |e| built.push(e));
+        p.finish_with(|e| built.push(e));
+        let split = built.finish();
+        // The same calls (ids are drawn afresh by each parser).
+        let calls = |m: &toolcall_stream::Message| {
+            m.tool_calls
+                .iter()
+                .map(|c| (c.name.clone(), c.arguments.clone(), c.complete))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            calls(&split),
+            calls(&message),
+            "{format:?}: {text:?} cut at {cut}"
+        );
+        assert!(
+            split.diagnostics.is_empty(),
+            "{format:?}: {text:?} cut at {cut}"
+        );
+    }
+}
+
+#[test]
+fn every_walk_of_each_grammar_parses_to_clean_calls() {
+    let tools = Tools::from_json(TOOLS).expect("tools");
+    let mut rng = Rng(0x5eed);
+    for &format in WRITTEN {
+        let one = Constraint {
+            parallel: false,
+            ..Constraint::required()
+        };
+        let thinking = Constraint {
+            reasoning: true,
+            ..Constraint::lazy()
+        };
+        for constraint in [
+            Constraint::required(),
+            Constraint::named("run"),
+            Constraint::lazy(),
+            one,
+            thinking,
+        ] {
+            let grammar = format.constraint(&tools, &constraint).expect("a grammar");
+            let mut finished = 0;
+            for _ in 0..12 {
+                if let Some(text) = walk(&grammar, format, &mut rng) {
+                    finished += 1;
+                    let want = constraint.mode != ConstraintMode::Lazy;
+                    check_admitted(format, &tools, &text, want);
+                }
+            }
+            assert!(
+                finished >= 6,
+                "{format:?} {constraint:?}: {finished} of 12 walks ended\n{grammar}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_calls_a_model_writes_are_admitted_and_mistakes_are_not() {
+    let tools = Tools::from_json(TOOLS).expect("tools");
+    let grammar = Format::Qwen3Coder
+        .constraint(&tools, &Constraint::required())
+        .expect("grammar");
+    let call = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n\
+                <parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
+    assert!(accepts(&grammar, call), "{grammar}");
+    // The same without the layout's line ends.
+    let compact =
+        "<tool_call><function=get_weather><parameter=city>Paris</parameter></function></tool_call>";
+    assert!(accepts(&grammar, compact));
+    for wrong in [
+        call.replace("3\n", "three\n"),
+        call.replace("get_weather", "get_time"),
+        call.replace("Paris", "Pa</parameter>ris"),
+        "I'll call it.\n".to_owned() + call,
+        call.replace("<parameter=city>\nParis\n</parameter>\n", ""),
+    ] {
+        assert!(!accepts(&grammar, &wrong), "admitted {wrong:?}");
+    }
+    let lazy = Format::Qwen3Coder
+        .constraint(&tools, &Constraint::lazy())
+        .expect("grammar");
+    assert!(accepts(&lazy, "Let me look that up.\n"));
+    assert!(accepts(&lazy, &format!("Let me look that up.\n{call}")));
+    let glm = Format::Glm47
+        .constraint(&tools, &Constraint::required())
+        .expect("grammar");
+    assert!(accepts(
+        &glm,
+        "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>"
+    ));
+    let hermes = Format::Hermes
+        .constraint(&tools, &Constraint::named("run"))
+        .expect("grammar");
+    assert!(accepts(
+        &hermes,
+        "<tool_call>\n{\"name\": \"run\", \"arguments\": {\"command\": \"ls\", \"dry\": true}}\n</tool_call>"
+    ));
+}
+
+#[test]
+fn shapes_without_a_grammar_and_bad_requests_are_typed_errors() {
+    let tools = Tools::from_json(TOOLS).expect("tools");
+    let err = Format::Qwen3Coder.constraint(&tools, &Constraint::named("nope"));
+    assert_eq!(err, Err(ConstraintError::UnknownTool("nope".into())));
+    let none = Tools::from_json("[]").expect("tools");
+    let err = Format::Qwen3Coder.constraint(&none, &Constraint::required());
+    assert_eq!(err, Err(ConstraintError::NoTools));
+    let err = Format::OpenAi
+        .constraint(&tools, &Constraint::required())
+        .unwrap_err();
+    assert!(matches!(err, ConstraintError::Unsupported { .. }), "{err}");
+}
