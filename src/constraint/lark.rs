@@ -95,17 +95,24 @@ fn write_call(out: &mut String, shape: &Shape, i: usize, name: &str, params: &Va
         .map(|c| format!(" \"\\n\"? {}", literal(c)));
     let close = close.unwrap_or_default();
     match &shape.body {
-        Body::JsonObject { name_key, args_key } => {
+        Body::JsonObject {
+            func_open,
+            name_key,
+            args_key,
+        } => {
             let object = serde_json::json!({
                 "type": "object",
                 "properties": {
                     *name_key: {"const": name},
-                    *args_key: value::closed_object(params),
+                    *args_key: value::reads_back(&value::closed_object(params), &class(&shape.marker_starts)),
                 },
                 "required": [name_key, args_key],
                 "additionalProperties": false,
             });
-            let _ = writeln!(out, "call_{i}: \"\\n\"? json_{i}{close}");
+            let func = func_open
+                .map(|f| format!("\"\\n\"? {} ", literal(f)))
+                .unwrap_or_default();
+            let _ = writeln!(out, "call_{i}: {func}\"\\n\"? json_{i}{close}");
             let _ = writeln!(out, "json_{i}: %json {object}");
         }
         Body::Markup(markup) => write_markup_call(out, shape, markup, i, name, params, &close),
@@ -150,6 +157,7 @@ fn write_markup_call(
         .map(|r| r.iter().filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let mut list = Vec::new();
+    let starts = class(&shape.marker_starts);
     if let Some(properties) = schema["properties"].as_object() {
         for (j, (key, prop)) in properties.iter().enumerate() {
             let rule = format!("p_{i}_{j}");
@@ -163,7 +171,7 @@ fn write_markup_call(
                 .unwrap_or_default();
             let open = literal(&format!("{}{key}{}", m.param_open, m.key_end));
             let _ = writeln!(out, "{rule}: {open}{value_open} v_{i}_{j}");
-            write_value(out, m, &format!("v_{i}_{j}"), prop);
+            write_value(out, m, &starts, &format!("v_{i}_{j}"), prop);
         }
     }
     let _ = writeln!(
@@ -177,10 +185,10 @@ fn write_markup_call(
 }
 
 /// A value and its closer.
-fn write_value(out: &mut String, m: &Markup, rule: &str, schema: &Value) {
+fn write_value(out: &mut String, m: &Markup, starts: &str, rule: &str, schema: &Value) {
     let closer = literal(m.param_close);
     let line = if m.value_lines { "\"\\n\"? " } else { "" };
-    match value::of(schema, &shape_starts(m)) {
+    match value::of(schema, starts) {
         ValueGrammar::Text => {
             // The first closer ends the value, as it does for the parser.
             let _ = writeln!(out, "{rule}[lazy]: TEXT? {closer}");
@@ -196,11 +204,10 @@ fn write_value(out: &mut String, m: &Markup, rule: &str, schema: &Value) {
     }
 }
 
-/// The first characters of the markers a value may not hold, escaped for
-/// a regex class.
-fn shape_starts(m: &Markup) -> String {
+/// `chars` escaped for a regex class.
+fn class(chars: &str) -> String {
     let mut starts = String::new();
-    for c in m.marker_starts.chars() {
+    for c in chars.chars() {
         if "\\]^-[".contains(c) {
             starts.push('\\');
         }

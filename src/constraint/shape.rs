@@ -16,14 +16,19 @@ pub(super) struct Shape {
     /// Every marker's spelling: none may be written inside text or a
     /// string value, where the parser would act on it.
     pub markers: Vec<&'static str>,
+    /// The first character of each marker, once each: a JSON string may
+    /// hold none of them.
+    pub marker_starts: String,
 }
 
 /// What the wrapper holds.
 pub(super) enum Body {
     /// A function with marked-up parameters.
     Markup(Markup),
-    /// One JSON object, `{"<name>": NAME, "<arguments>": {…}}`.
+    /// One JSON object, `{"<name>": NAME, "<arguments>": {…}}`, after the
+    /// function opener where the format has one.
     JsonObject {
+        func_open: Option<&'static str>,
         name_key: &'static str,
         args_key: &'static str,
     },
@@ -45,8 +50,6 @@ pub(super) struct Markup {
     pub param_close: &'static str,
     /// One line end on each side of a value is layout.
     pub value_lines: bool,
-    /// The first character of each marker, once each.
-    pub marker_starts: String,
 }
 
 impl Shape {
@@ -87,6 +90,7 @@ impl Shape {
                     .filter(|_| !json.args_after_name && json.headers.is_none() && !json.fenced)
                     .ok_or_else(|| refuse("JSON calls other than one object in a wrapper"))?;
                 Body::JsonObject {
+                    func_open: marker(Role::FuncOpen),
                     name_key: keys.name[0],
                     args_key: keys.arguments[0],
                 }
@@ -110,6 +114,15 @@ impl Shape {
             body,
             reasoning: marker(Role::ReasoningOpen).zip(marker(Role::ReasoningClose)),
             markers: desc.markers.iter().map(|(_, text)| *text).collect(),
+            marker_starts: {
+                let mut starts = String::new();
+                for c in desc.markers.iter().filter_map(|(_, m)| m.chars().next()) {
+                    if !starts.contains(c) {
+                        starts.push(c);
+                    }
+                }
+                starts
+            },
         })
     }
 }
@@ -140,14 +153,5 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
         value_open: marker(Role::ValueOpen),
         param_close: marker(Role::ParamClose)?,
         value_lines: desc.strip_one_newline,
-        marker_starts: {
-            let mut starts = String::new();
-            for c in desc.markers.iter().filter_map(|(_, m)| m.chars().next()) {
-                if !starts.contains(c) {
-                    starts.push(c);
-                }
-            }
-            starts
-        },
     })
 }

@@ -55,7 +55,7 @@ pub(super) fn of(schema: &Value, starts: &str) -> ValueGrammar {
 /// within a JSON string, so strings without a pattern of their own may
 /// hold no byte that starts a marker, and objects no key beyond their
 /// declared ones; integers stay within what a float holds exactly.
-fn reads_back(schema: &Value, starts: &str) -> Value {
+pub(super) fn reads_back(schema: &Value, starts: &str) -> Value {
     let Value::Object(object) = schema else {
         return schema.clone();
     };
