@@ -335,3 +335,17 @@ fn shapes_without_a_grammar_and_bad_requests_are_typed_errors() {
         .unwrap_err();
     assert!(matches!(err, ConstraintError::Unsupported { .. }), "{err}");
 }
+
+#[test]
+fn whitespace_runs_are_bounded() {
+    let tools = Tools::from_json(TOOLS).expect("tools");
+    let grammar = Format::Hermes
+        .constraint(&tools, &Constraint::named("run"))
+        .expect("grammar");
+    let call = |gap: &str| {
+        format!("<tool_call>{{\"name\":{gap}\"run\", \"arguments\": {{\"command\": \"ls\", \"dry\": true}}}}</tool_call>")
+    };
+    assert!(accepts(&grammar, &call(" ")), "{grammar}");
+    assert!(accepts(&grammar, &call("\n  ")));
+    assert!(!accepts(&grammar, &call(&"\n".repeat(40))));
+}

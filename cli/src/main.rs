@@ -1,6 +1,7 @@
 //! `toolcall`: parse model output into tool calls, whole or as a stream,
 //! or rewrite an OpenAI-compatible server's responses as a proxy.
 
+mod constraint;
 mod format_file;
 mod ids;
 mod proxy;
@@ -65,6 +66,11 @@ enum Command {
     /// parsed into `tool_calls` (streamed or whole); every other request
     /// passes through unchanged.
     Proxy(proxy::config::ProxyArgs),
+    /// Print the grammar of exactly the calls a format reads, for a
+    /// request's tools: what a server's constrained decoder takes so that
+    /// the model writes only valid calls, in its own format
+    /// (docs/constraints.md).
+    Constraint(constraint::ConstraintArgs),
     /// Print a built-in format's description as a format file, to start a
     /// format of one's own from (`--format-file`; docs/custom-formats.md):
     /// `toolcall format-file qwen3_coder > mine.toml`.
@@ -332,6 +338,7 @@ fn main() -> ExitCode {
             lean,
         ),
         Command::Proxy(args) => proxy::run(&args).map_err(Fatal),
+        Command::Constraint(args) => constraint::run(&args),
         Command::FormatFile {
             check: Some(paths), ..
         } => format_file::check_format_file(&paths),

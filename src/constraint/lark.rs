@@ -113,7 +113,7 @@ fn write_call(out: &mut String, shape: &Shape, i: usize, name: &str, params: &Va
                 .map(|f| format!("\"\\n\"? {} ", literal(f)))
                 .unwrap_or_default();
             let _ = writeln!(out, "call_{i}: {func}\"\\n\"? json_{i}{close}");
-            let _ = writeln!(out, "json_{i}: %json {object}");
+            let _ = writeln!(out, "json_{i}: %json {}", bounded(object));
         }
         Body::Markup(markup) => write_markup_call(out, shape, markup, i, name, params, &close),
     }
@@ -199,7 +199,7 @@ fn write_value(out: &mut String, m: &Markup, starts: &str, rule: &str, schema: &
         }
         ValueGrammar::Json(schema) => {
             let _ = writeln!(out, "{rule}: {line}{rule}_json {line}{closer}");
-            let _ = writeln!(out, "{rule}_json: %json {schema}");
+            let _ = writeln!(out, "{rule}_json: %json {}", bounded(schema));
         }
     }
 }
@@ -215,6 +215,22 @@ fn class(chars: &str) -> String {
     }
     starts
 }
+
+/// `schema` with the whitespace between its JSON's tokens bounded: a model
+/// that prefers a line end to the next token would otherwise write line
+/// ends until `max_tokens`.
+fn bounded(mut schema: Value) -> Value {
+    if let Value::Object(object) = &mut schema {
+        object.insert(
+            "x-guidance".into(),
+            serde_json::json!({"whitespace_pattern": WHITESPACE}),
+        );
+    }
+    schema
+}
+
+/// The whitespace a JSON value may hold between two tokens.
+const WHITESPACE: &str = "[ \\t\\n\\r]{0,8}";
 
 /// `text` as a Lark string literal.
 fn literal(text: &str) -> String {

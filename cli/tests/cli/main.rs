@@ -2,6 +2,7 @@
 //! module per subject. This file holds what several of them use: running
 //! the binary, the fixtures, and checking and merging its output.
 
+mod constraint;
 mod errors;
 mod formats_and_models;
 mod limits;
