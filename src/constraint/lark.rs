@@ -18,13 +18,20 @@ pub(super) fn write(
     constraint: &Constraint,
 ) -> String {
     let mut out = String::from("%llguidance {}\n\n");
-    let mut names: Vec<&str> = names.to_vec();
-    names.dedup();
+    let mut seen = Vec::new();
+    let names: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|name| {
+            let new = !seen.contains(name);
+            seen.push(*name);
+            new
+        })
+        .collect();
     let opener = shape.opener();
-    let calls = if constraint.parallel {
-        "call (\"\\n\"? call)*"
-    } else {
-        "call"
+    let more = match constraint.parallel {
+        true => " (\"\\n\"? call)*",
+        false => "",
     };
     let think = match (constraint.reasoning, shape.reasoning) {
         (true, Some(_)) => "think? ",
@@ -35,35 +42,23 @@ pub(super) fn write(
             let _ = writeln!(out, "start: {think}TEXT?");
         }
         ConstraintMode::Lazy => {
-            let more = if constraint.parallel {
-                " (\"\\n\"? call)*"
-            } else {
-                ""
-            };
             let _ = writeln!(out, "start: {think}(TEXT? | before call_rest{more})");
             let _ = writeln!(out, "before[lazy]: TEXT? {}", literal(opener));
         }
         ConstraintMode::Required | ConstraintMode::Named(_) => {
-            let _ = writeln!(out, "start: {think}{calls}");
+            let _ = writeln!(out, "start: {think}call{more}");
         }
     }
     if let (true, Some((open, close))) = (constraint.reasoning, shape.reasoning) {
-        let _ = writeln!(out, "think: {} think_rest \"\\n\"*", literal(open));
+        let _ = writeln!(out, "think: {} think_rest \"\\n\"? \"\\n\"?", literal(open));
         let _ = writeln!(out, "think_rest[lazy]: /(?s:.*)/ {}", literal(close));
     }
-    let alternatives = |prefix: &str| {
-        (0..names.len())
-            .map(|i| format!("{prefix}_{i}"))
-            .collect::<Vec<_>>()
-            .join(" | ")
-    };
     if !names.is_empty() {
-        let _ = writeln!(out, "call: {} call_rest", literal(opener));
-        let _ = writeln!(out, "call_rest: {}", alternatives("call"));
+        write_wrapper(&mut out, shape, opener, names.len(), constraint.parallel);
     }
     for (i, name) in names.iter().enumerate() {
         let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
-        write_call(&mut out, shape, i, name, &params);
+        write_func(&mut out, shape, i, name, &params);
     }
     // Text outside a call and a string's text hold no marker.
     let markers = shape
@@ -76,69 +71,103 @@ pub(super) fn write(
     out
 }
 
+/// `call`: the opener, then one function (several, where one wrapper
+/// holds them and calls are parallel), then the wrapper's closer.
+fn write_wrapper(out: &mut String, shape: &Shape, opener: &str, tools: usize, parallel: bool) {
+    let close = shape
+        .call_close
+        .map(|c| format!(" \"\\n\"? {}", literal(c)))
+        .unwrap_or_default();
+    let (first, more) = match (shape.holds_many(), parallel) {
+        (true, true) => ("\"\\n\"? ", " (\"\\n\"? func)*"),
+        (true, false) => ("\"\\n\"? ", ""),
+        (false, _) => ("", ""),
+    };
+    let funcs = (0..tools)
+        .map(|i| format!("func_{i}"))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let _ = writeln!(out, "call: {} call_rest", literal(opener));
+    let _ = writeln!(out, "call_rest: {first}func{more}{close}");
+    let _ = writeln!(out, "func: {funcs}");
+}
+
 impl Shape {
     /// The marker that opens a call: the wrapper's, or a function's where
     /// functions stand alone.
     fn opener(&self) -> &'static str {
-        match (&self.call_open, &self.body) {
-            (Some(open), _) => open,
-            (None, Body::Markup(m)) => m.func_open.unwrap_or_default(),
-            (None, Body::JsonObject { .. }) => "",
+        self.call_open
+            .or_else(|| self.body.func_open())
+            .unwrap_or_default()
+    }
+
+    /// The function opener a function is written with inside the wrapper
+    /// (none where the wrapper's opener opens the function, or is it).
+    fn inner_func_open(&self) -> &'static str {
+        match self.call_open {
+            Some(_) => self.body.func_open().unwrap_or_default(),
+            None => "",
         }
     }
 }
 
-/// `call_I`: the call to `name` after its opener.
-fn write_call(out: &mut String, shape: &Shape, i: usize, name: &str, params: &Value) {
-    let close = shape
-        .call_close
-        .map(|c| format!(" \"\\n\"? {}", literal(c)));
-    let close = close.unwrap_or_default();
+/// `func_I`: the function `name` after the call's opener, up to the
+/// wrapper's closer.
+fn write_func(out: &mut String, shape: &Shape, i: usize, name: &str, params: &Value) {
+    let starts = class(&shape.marker_starts);
+    let func_open = shape.inner_func_open();
     match &shape.body {
         Body::JsonObject {
-            func_open,
-            name_key,
-            args_key,
+            name_key, args_key, ..
         } => {
             let object = serde_json::json!({
                 "type": "object",
                 "properties": {
                     *name_key: {"const": name},
-                    *args_key: value::reads_back(&value::closed_object(params), &class(&shape.marker_starts)),
+                    *args_key: value::reads_back(&value::closed_object(params), &starts),
                 },
                 "required": [name_key, args_key],
                 "additionalProperties": false,
             });
-            let func = func_open
-                .map(|f| format!("\"\\n\"? {} ", literal(f)))
-                .unwrap_or_default();
-            let _ = writeln!(out, "call_{i}: {func}\"\\n\"? json_{i}{close}");
+            let func = match func_open.is_empty() {
+                true => String::new(),
+                false => format!("{} ", literal(func_open)),
+            };
+            let _ = writeln!(out, "func_{i}: {func}\"\\n\"? json_{i}");
             let _ = writeln!(out, "json_{i}: %json {}", bounded(object));
         }
-        Body::Markup(markup) => write_markup_call(out, shape, markup, i, name, params, &close),
+        Body::NameArgs {
+            args_open,
+            func_close,
+            ..
+        } => {
+            let head = literal(&format!("{func_open}{name}{args_open}"));
+            let close = func_close
+                .map(|c| format!(" {}", literal(c)))
+                .unwrap_or_default();
+            let args = value::reads_back(&value::closed_object(params), &starts);
+            let _ = writeln!(out, "func_{i}: {head} args_{i}{close}");
+            let _ = writeln!(out, "args_{i}: %json {}", bounded(args));
+        }
+        Body::Markup(markup) => write_markup_func(out, shape, markup, i, name, params),
     }
 }
 
-fn write_markup_call(
+fn write_markup_func(
     out: &mut String,
     shape: &Shape,
     m: &Markup,
     i: usize,
     name: &str,
     params: &Value,
-    close: &str,
 ) {
     // The opener, the name and the byte that ends it are one literal.
-    let func_open = match shape.call_open {
-        Some(_) => m.func_open.unwrap_or_default(),
-        None => "",
-    };
-    let head = literal(&format!("{func_open}{name}{}", m.name_end));
-    // A line end may come between the wrapper's opener and the function's.
-    let func = match func_open.is_empty() {
-        true => "",
-        false => "\"\\n\"? ",
-    };
+    let head = literal(&format!(
+        "{}{}{}",
+        shape.inner_func_open(),
+        m.quote(name),
+        m.name_end
+    ));
     let name_line = match m.name_end.is_empty() && m.name_line {
         true => " \"\\n\"?",
         false => "",
@@ -149,7 +178,7 @@ fn write_markup_call(
         .unwrap_or_default();
     let _ = writeln!(
         out,
-        "call_{i}: {func}{head}{name_line} \"\\n\"? params_{i}{func_close}{close}"
+        "func_{i}: {head}{name_line} \"\\n\"? params_{i}{func_close}"
     );
     let schema = value::closed_object(params);
     let required: Vec<&str> = schema["required"]
@@ -169,7 +198,7 @@ fn write_markup_call(
                 .value_open
                 .map(|v| format!(" \"\\n\"? {}", literal(v)))
                 .unwrap_or_default();
-            let open = literal(&format!("{}{key}{}", m.param_open, m.key_end));
+            let open = literal(&format!("{}{}{}", m.param_open, m.quote(key), m.key_end));
             let _ = writeln!(out, "{rule}: {open}{value_open} v_{i}_{j}");
             write_value(out, m, &starts, &format!("v_{i}_{j}"), prop);
         }

@@ -25,6 +25,13 @@ pub(super) struct Shape {
 pub(super) enum Body {
     /// A function with marked-up parameters.
     Markup(Markup),
+    /// A function's name, then its arguments as one JSON object
+    /// (`<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`).
+    NameArgs {
+        func_open: Option<&'static str>,
+        args_open: &'static str,
+        func_close: Option<&'static str>,
+    },
     /// One JSON object, `{"<name>": NAME, "<arguments>": {…}}`, after the
     /// function opener where the format has one.
     JsonObject {
@@ -50,9 +57,38 @@ pub(super) struct Markup {
     pub param_close: &'static str,
     /// One line end on each side of a value is layout.
     pub value_lines: bool,
+    /// Names are written in double quotes (`<invoke name="NAME">`).
+    pub quoted: bool,
+}
+
+impl Markup {
+    /// A name as the format writes it.
+    pub(super) fn quote(&self, name: &str) -> String {
+        match self.quoted {
+            true => format!("\"{name}\""),
+            false => name.to_owned(),
+        }
+    }
+}
+
+impl Body {
+    pub(super) fn func_open(&self) -> Option<&'static str> {
+        match self {
+            Body::Markup(m) => m.func_open,
+            Body::NameArgs { func_open, .. } | Body::JsonObject { func_open, .. } => *func_open,
+        }
+    }
 }
 
 impl Shape {
+    /// Whether one wrapper may hold several functions (each with its own
+    /// opener inside it).
+    pub(super) fn holds_many(&self) -> bool {
+        self.call_open.is_some()
+            && self.body.func_open().is_some()
+            && !matches!(self.body, Body::JsonObject { .. })
+    }
+
     pub(super) fn of(desc: &Description) -> Result<Shape, ConstraintError> {
         let refuse = |reason: &str| ConstraintError::Unsupported {
             format: desc.name.to_owned(),
@@ -76,13 +112,43 @@ impl Shape {
             }
         }
         if desc.headers.is_some()
-            || desc.quoted_names
             || desc.json_value_attribute.is_some()
             || desc.string_value_attribute.is_some()
         {
             return Err(refuse("names or values written as attributes"));
         }
         let body = match desc.json {
+            // A JSON body the wrapper may hold in place of marked-up
+            // functions (dots): the functions are written.
+            Some(json) if json.body_in_wrapper && desc.has(Role::ParamOpen) => Body::Markup(
+                markup(desc, &marker)
+                    .ok_or_else(|| refuse("parameters without an opener and a closer"))?,
+            ),
+            Some(json) if json.args_after_name => {
+                // The shape a call is written in; an alternative the
+                // format also reads (DeepSeek V3's typed, fenced one) is
+                // not written.
+                let plain = json.body.is_none()
+                    && json.id_in_name.is_none()
+                    && (json.call_type.is_none() || json.call_type_optional)
+                    && (!json.fenced || json.call_type_optional)
+                    && !json.brace_opens_args
+                    && !json.id_before_name
+                    && json.headers.is_none()
+                    && json.syntax == crate::json::syntax::Syntax::Json;
+                match (plain, marker(Role::ArgsOpen)) {
+                    (true, Some(args_open)) => Body::NameArgs {
+                        func_open: marker(Role::FuncOpen),
+                        args_open,
+                        func_close: marker(Role::FuncClose),
+                    },
+                    _ => {
+                        return Err(refuse(
+                            "JSON arguments other than after a name and a marker",
+                        ))
+                    }
+                }
+            }
             Some(json) => {
                 let keys = json
                     .body
@@ -90,7 +156,7 @@ impl Shape {
                     .filter(|_| !json.args_after_name && json.headers.is_none() && !json.fenced)
                     .ok_or_else(|| refuse("JSON calls other than one object in a wrapper"))?;
                 Body::JsonObject {
-                    func_open: marker(Role::FuncOpen),
+                    func_open: marker(Role::FuncOpen).filter(|_| !json.body_in_wrapper),
                     name_key: keys.name[0],
                     args_key: keys.arguments[0],
                 }
@@ -101,7 +167,7 @@ impl Shape {
             ),
         };
         let (call_open, call_close) = (marker(Role::CallOpen), marker(Role::CallClose));
-        let wrapped = matches!(&body, Body::Markup(m) if m.func_open.is_some());
+        let wrapped = body.func_open().is_some();
         if call_open.is_none() && !(desc.unwrapped_functions && wrapped) {
             return Err(refuse("calls without a wrapper"));
         }
@@ -153,5 +219,6 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
         value_open: marker(Role::ValueOpen),
         param_close: marker(Role::ParamClose)?,
         value_lines: desc.strip_one_newline,
+        quoted: desc.quoted_names,
     })
 }
