@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde_json::Value;
 
+mod order;
+
 use crate::schema::{Candidates, NameMap, ParamTable, ShapeId, Shapes, TypeSet};
 
 /// The tools a request declared: their names, and their parameter schemas
@@ -30,6 +32,9 @@ struct Tool {
     name: String,
     parameters: Value,
     schema: ToolSchema,
+    /// Its parameters' names in the order the tools' text declares them,
+    /// when it was read from text ([`Tools::from_json`]).
+    order: Option<Vec<String>>,
 }
 
 /// A tool's parameters as the call writer needs them: each declared
@@ -195,7 +200,11 @@ impl Tools {
         let value: Value = serde_json::from_str(text).map_err(|e| ToolsError {
             message: format!("tools are not valid JSON: {e}"),
         })?;
-        Tools::from_value(&value)
+        let mut tools = Tools::from_value(&value)?;
+        for (tool, order) in tools.tools.iter_mut().zip(order::declared(text)) {
+            tool.order = order;
+        }
+        Ok(tools)
     }
 
     /// Reads an OpenAI `tools` array already parsed as JSON.
@@ -229,6 +238,7 @@ impl Tools {
                 name: name.to_owned(),
                 parameters: parameters.cloned().unwrap_or(Value::Null),
                 schema,
+                order: None,
             });
         }
         Ok(Tools { tools, by_name })
@@ -267,6 +277,23 @@ impl Tools {
     /// ```
     pub fn parameter_types(&self, tool: &str, parameter: &str) -> Option<TypeSet> {
         self.tool(tool)?.schema.param(parameter)
+    }
+
+    /// Tool `name`'s parameters in the order declared: as the tools' text
+    /// wrote them ([`Tools::from_json`]), else in the order of the parsed
+    /// `parameters` object's keys.
+    pub(crate) fn parameter_order(&self, name: &str) -> Vec<String> {
+        let Some(tool) = self.tool(name) else {
+            return Vec::new();
+        };
+        if let Some(order) = &tool.order {
+            return order.clone();
+        }
+        tool.parameters
+            .get("properties")
+            .and_then(Value::as_object)
+            .map(|p| p.keys().cloned().collect())
+            .unwrap_or_default()
     }
 
     /// Whether a tool of this name was declared.

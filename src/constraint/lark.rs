@@ -39,26 +39,40 @@ pub(super) fn write(
     };
     match constraint.mode {
         _ if names.is_empty() => {
-            let _ = writeln!(out, "start: {think}TEXT?");
+            let _ = writeln!(out, "start: {think}LEAD?");
         }
+        // Text may follow the calls: it holds no marker, so no call.
         ConstraintMode::Lazy => {
-            let _ = writeln!(out, "start: {think}(TEXT? | before call_rest{more})");
-            let _ = writeln!(out, "before[lazy]: TEXT? {}", literal(opener));
+            let calls = match constraint.parallel {
+                true => "before call_rest (more call_rest)*",
+                false => "before call_rest",
+            };
+            let _ = writeln!(out, "start: {think}(LEAD? | {calls} TEXT?)");
+            let _ = writeln!(out, "before[lazy]: LEAD? {}", literal(opener));
+            if constraint.parallel {
+                let _ = writeln!(out, "more[lazy]: TEXT? {}", literal(opener));
+            }
         }
         ConstraintMode::Required | ConstraintMode::Named(_) => {
-            let _ = writeln!(out, "start: {think}call{more}");
+            let _ = writeln!(out, "start: {think}call{more} TEXT?");
         }
     }
     if let (true, Some((open, close))) = (constraint.reasoning, shape.reasoning) {
-        let _ = writeln!(out, "think: {} think_rest \"\\n\"? \"\\n\"?", literal(open));
-        let _ = writeln!(out, "think_rest[lazy]: /(?s:.*)/ {}", literal(close));
+        // The prompt may have opened the reasoning itself.
+        let _ = writeln!(
+            out,
+            "think: {}? think_rest \"\\n\"? \"\\n\"?",
+            literal(open)
+        );
+        let _ = writeln!(out, "think_rest[lazy]: TEXT? {}", literal(close));
     }
     if !names.is_empty() {
         write_wrapper(&mut out, shape, opener, names.len(), constraint.parallel);
     }
     for (i, name) in names.iter().enumerate() {
         let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
-        write_func(&mut out, shape, i, name, &params);
+        let order = tools.parameter_order(name);
+        write_func(&mut out, shape, (i, name), &params, &order);
     }
     // Text outside a call and a string's text hold no marker.
     let markers = shape
@@ -68,6 +82,15 @@ pub(super) fn write(
         .collect::<Vec<_>>()
         .join("|");
     let _ = writeln!(out, "TEXT: /(?s:.+)/ & ~/(?s:.*)({markers})(?s:.*)/");
+    // The text the content starts with.
+    match shape.object_opens_calls {
+        true => {
+            let _ = writeln!(out, "LEAD: TEXT & ~/[ \\t\\r\\n]*\\{{(?s:.*)/");
+        }
+        false => {
+            let _ = writeln!(out, "LEAD: TEXT");
+        }
+    }
     out
 }
 
@@ -113,22 +136,38 @@ impl Shape {
 
 /// `func_I`: the function `name` after the call's opener, up to the
 /// wrapper's closer.
-fn write_func(out: &mut String, shape: &Shape, i: usize, name: &str, params: &Value) {
+fn write_func(
+    out: &mut String,
+    shape: &Shape,
+    (i, name): (usize, &str),
+    params: &Value,
+    order: &[String],
+) {
     let starts = class(&shape.marker_starts);
     let func_open = shape.inner_func_open();
     match &shape.body {
         Body::JsonObject {
-            name_key, args_key, ..
+            name_key,
+            args_keys,
+            ..
         } => {
-            let object = serde_json::json!({
-                "type": "object",
-                "properties": {
-                    *name_key: {"const": name},
-                    *args_key: value::reads_back(&value::closed_object(params), &starts),
-                },
-                "required": [name_key, args_key],
-                "additionalProperties": false,
-            });
+            let args = value::reads_back(&value::closed_object(params), &starts);
+            // Each key the format reads the arguments under.
+            let objects: Vec<Value> = args_keys
+                .iter()
+                .map(|args_key| {
+                    serde_json::json!({
+                        "type": "object",
+                        "properties": {*name_key: {"const": name}, *args_key: args},
+                        "required": [name_key, args_key],
+                        "additionalProperties": false,
+                    })
+                })
+                .collect();
+            let object = match objects.len() {
+                1 => objects[0].clone(),
+                _ => serde_json::json!({ "anyOf": objects }),
+            };
             let func = match func_open.is_empty() {
                 true => String::new(),
                 false => format!("{} ", literal(func_open)),
@@ -149,7 +188,7 @@ fn write_func(out: &mut String, shape: &Shape, i: usize, name: &str, params: &Va
             let _ = writeln!(out, "func_{i}: {head} args_{i}{close}");
             let _ = writeln!(out, "args_{i}: %json {}", bounded(args));
         }
-        Body::Markup(markup) => write_markup_func(out, shape, markup, i, name, params),
+        Body::Markup(markup) => write_markup_func(out, shape, markup, (i, name), params, order),
     }
 }
 
@@ -157,9 +196,9 @@ fn write_markup_func(
     out: &mut String,
     shape: &Shape,
     m: &Markup,
-    i: usize,
-    name: &str,
+    (i, name): (usize, &str),
     params: &Value,
+    order: &[String],
 ) {
     // The opener, the name and the byte that ends it are one literal.
     let head = literal(&format!(
@@ -188,7 +227,13 @@ fn write_markup_func(
     let mut list = Vec::new();
     let starts = class(&shape.marker_starts);
     if let Some(properties) = schema["properties"].as_object() {
-        for (j, (key, prop)) in properties.iter().enumerate() {
+        // In the order declared: the order the chat template showed the
+        // model.
+        let properties: Vec<(&String, &Value)> = order
+            .iter()
+            .filter_map(|key| properties.get_key_value(key))
+            .collect();
+        for (j, (key, prop)) in properties.into_iter().enumerate() {
             let rule = format!("p_{i}_{j}");
             list.push(match required.contains(&key.as_str()) {
                 true => format!("{rule} \"\\n\"?"),

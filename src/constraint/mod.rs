@@ -3,7 +3,7 @@
 //! valid calls, in its own format. It is generated from the same
 //! description the parser reads, so the two cannot drift: every string the
 //! grammar admits parses to complete calls to declared tools, with
-//! arguments of the declared types, and no diagnostic (`tests/constraints.rs`
+//! arguments of the declared types, and no diagnostic (`constraints-check/tests/walks.rs`
 //! walks each grammar at random to hold that).
 //!
 //! ```

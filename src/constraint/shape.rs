@@ -19,6 +19,9 @@ pub(super) struct Shape {
     /// The first character of each marker, once each: a JSON string may
     /// hold none of them.
     pub marker_starts: String,
+    /// A bare JSON object that opens the content is a call (Poolside):
+    /// text there may not start with one.
+    pub object_opens_calls: bool,
 }
 
 /// What the wrapper holds.
@@ -37,7 +40,8 @@ pub(super) enum Body {
     JsonObject {
         func_open: Option<&'static str>,
         name_key: &'static str,
-        args_key: &'static str,
+        /// The keys the arguments may go under (`arguments`, `parameters`).
+        args_keys: &'static [&'static str],
     },
 }
 
@@ -119,11 +123,16 @@ impl Shape {
         }
         let body = match desc.json {
             // A JSON body the wrapper may hold in place of marked-up
-            // functions (dots): the functions are written.
-            Some(json) if json.body_in_wrapper && desc.has(Role::ParamOpen) => Body::Markup(
-                markup(desc, &marker)
-                    .ok_or_else(|| refuse("parameters without an opener and a closer"))?,
-            ),
+            // functions (dots), or in place of a name (Poolside): the
+            // functions are written.
+            Some(json)
+                if (json.body_in_wrapper || json.body_or_name) && desc.has(Role::ParamOpen) =>
+            {
+                Body::Markup(
+                    markup(desc, &marker)
+                        .ok_or_else(|| refuse("parameters without an opener and a closer"))?,
+                )
+            }
             Some(json) if json.args_after_name => {
                 // The shape a call is written in; an alternative the
                 // format also reads (DeepSeek V3's typed, fenced one) is
@@ -158,7 +167,7 @@ impl Shape {
                 Body::JsonObject {
                     func_open: marker(Role::FuncOpen).filter(|_| !json.body_in_wrapper),
                     name_key: keys.name[0],
-                    args_key: keys.arguments[0],
+                    args_keys: keys.arguments,
                 }
             }
             None => Body::Markup(
@@ -180,6 +189,7 @@ impl Shape {
             body,
             reasoning: marker(Role::ReasoningOpen).zip(marker(Role::ReasoningClose)),
             markers: desc.markers.iter().map(|(_, text)| *text).collect(),
+            object_opens_calls: desc.json.is_some_and(|j| j.open_at_start),
             marker_starts: {
                 let mut starts = String::new();
                 for c in desc.markers.iter().filter_map(|(_, m)| m.chars().next()) {

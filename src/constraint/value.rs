@@ -7,6 +7,52 @@ use serde_json::{Map, Value};
 
 const SAFE_INTEGER: i64 = (1 << 53) - 1;
 
+/// The JSON Schema keywords a value's grammar keeps.
+const KEYWORDS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "minLength",
+    "maxLength",
+    "anyOf",
+    "oneOf",
+    "allOf",
+    "$ref",
+    "$defs",
+    "definitions",
+];
+
+/// The JSON types of a `type` keyword, without those JSON Schema does not
+/// name (a tool's `"type": "custom_type"`); `None` when none is left.
+fn known_types(value: &Value) -> Option<Value> {
+    const TYPES: &[&str] = &[
+        "string", "integer", "number", "boolean", "null", "object", "array",
+    ];
+    match value {
+        Value::String(t) if TYPES.contains(&t.as_str()) => Some(value.clone()),
+        Value::Array(ts) => {
+            let kept: Vec<Value> = ts
+                .iter()
+                .filter(|t| t.as_str().is_some_and(|t| TYPES.contains(&t)))
+                .cloned()
+                .collect();
+            (!kept.is_empty()).then_some(Value::Array(kept))
+        }
+        _ => None,
+    }
+}
+
 /// How a value is written.
 pub(super) enum ValueGrammar {
     /// Text with no marker in it, up to the closer: a string, or a value
@@ -61,6 +107,11 @@ pub(super) fn reads_back(schema: &Value, starts: &str) -> Value {
     };
     let mut out = Map::new();
     for (key, value) in object {
+        if !KEYWORDS.contains(&key.as_str()) {
+            // Annotations, and what the grammar does not check (`format`,
+            // `not`, `if`): widened, never refused.
+            continue;
+        }
         let value = match key.as_str() {
             "properties" | "$defs" | "definitions" => match value {
                 Value::Object(props) => Value::Object(
@@ -78,6 +129,10 @@ pub(super) fn reads_back(schema: &Value, starts: &str) -> Value {
                 }
                 other => other.clone(),
             },
+            "type" => match known_types(value) {
+                Some(types) => types,
+                None => continue,
+            },
             _ => value.clone(),
         };
         out.insert(key.clone(), value);
@@ -87,7 +142,8 @@ pub(super) fn reads_back(schema: &Value, starts: &str) -> Value {
         Some(Value::Array(ts)) => ts.iter().any(|x| x == t),
         _ => false,
     };
-    if is("string") && !out.contains_key("pattern") && !starts.is_empty() {
+    // The parser checks no pattern; a marker in a string it would act on.
+    if is("string") && !starts.is_empty() {
         out.insert("pattern".into(), Value::from(format!("^[^{starts}]*$")));
     }
     // Integers the parser holds exactly (2^53 - 1, as JavaScript's safe
@@ -96,7 +152,9 @@ pub(super) fn reads_back(schema: &Value, starts: &str) -> Value {
         out.entry("minimum").or_insert(Value::from(-SAFE_INTEGER));
         out.entry("maximum").or_insert(Value::from(SAFE_INTEGER));
     }
-    if is("object") {
+    // Declared properties are the object's keys; an object with none
+    // declared keeps what its schema allows.
+    if is("object") && out.contains_key("properties") {
         out.entry("additionalProperties")
             .or_insert(Value::Bool(false));
     }
@@ -115,10 +173,11 @@ fn may_be_string(object: &Map<String, Value>) -> bool {
             .iter()
             .any(|alt| alt.as_object().map_or(true, may_be_string));
     }
-    match object.get("type") {
-        None => true,
-        Some(Value::String(t)) => t == "string",
-        Some(Value::Array(types)) => types.iter().any(|t| t == "string"),
+    // A type JSON Schema does not name reads as text, as any value may.
+    match object.get("type").map(|t| (t, known_types(t))) {
+        None | Some((_, None)) => true,
+        Some((Value::String(t), _)) => t == "string",
+        Some((_, Some(Value::Array(types)))) => types.iter().any(|t| t == "string"),
         Some(_) => true,
     }
 }
