@@ -12,6 +12,7 @@ use pyo3::types::{PyBytes, PyString};
 use pythonize::pythonize;
 use toolcall_stream::Format;
 
+mod constraint;
 mod delta;
 mod events;
 mod openai;
@@ -88,6 +89,7 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<openai::Rewriter>()?;
     m.add_function(wrap_pyfunction!(openai::rewrite_completion, m)?)?;
     m.add_function(wrap_pyfunction!(formats, m)?)?;
+    m.add_function(wrap_pyfunction!(constraint::constraint, m)?)?;
     m.add_function(wrap_pyfunction!(format_for_model, m)?)?;
     m.add_function(wrap_pyfunction!(_panic_for_tests, m)?)?;
     Ok(())

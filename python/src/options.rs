@@ -11,7 +11,7 @@ use toolcall_stream::{Format, Ids, ParserBuilder, Reasoning, Tools, Typing, Valu
 use crate::value_error;
 
 /// The request's `tools`: a JSON string, or the list itself.
-fn tools_of(py: Python<'_>, tools: &Bound<'_, PyAny>) -> PyResult<Tools> {
+pub(crate) fn tools_of(py: Python<'_>, tools: &Bound<'_, PyAny>) -> PyResult<Tools> {
     let text: String = if let Ok(text) = tools.cast::<PyString>() {
         text.to_cow()?.into_owned()
     } else {

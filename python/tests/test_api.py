@@ -153,6 +153,27 @@ def test_errors_are_value_errors_with_the_librarys_message():
     assert "kimi_k3" in formats()
 
 
+def test_constraint_is_the_grammar_of_a_formats_calls():
+    tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+        "type": "object", "properties": {"city": {"type": "string"}, "days": {"type": "integer"}},
+        "required": ["city"]}}}]
+    grammar = toolcall_stream.constraint("glm47", tools)
+    assert grammar.startswith("%llguidance {}")
+    assert '"get_weather"' in grammar and '"<arg_key>city</arg_key>"' in grammar
+    # The parameters in the order the dicts declare them.
+    assert grammar.index("<arg_key>city") < grammar.index("<arg_key>days")
+    lazy = toolcall_stream.constraint("hermes", json.dumps(tools), mode="lazy", reasoning=True)
+    assert 'before[lazy]' in lazy and '"<think>"?' in lazy
+    one = toolcall_stream.constraint("qwen3_coder", tools, mode="named:get_weather")
+    assert "call_rest: \"\\n\"? func \"\\n\"?" in one
+    with pytest.raises(ValueError, match="not among the request's tools"):
+        toolcall_stream.constraint("qwen3_coder", tools, mode="named:nope")
+    with pytest.raises(ValueError, match="no grammar for the `openai` format yet"):
+        toolcall_stream.constraint("openai", tools)
+    with pytest.raises(ValueError, match="expected"):
+        toolcall_stream.constraint("hermes", tools, mode="sometimes")
+
+
 def test_a_rust_panic_is_a_python_exception_not_an_abort():
     with pytest.raises(BaseException, match="on purpose") as raised:
         toolcall_stream._native._panic_for_tests()

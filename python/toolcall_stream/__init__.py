@@ -39,12 +39,13 @@ from ._events import (
 )
 from ._native import StreamFinishedError
 from ._native import __version__ as __version__
-from ._parser import Parser, format_for_model, formats, parse
+from ._parser import Parser, constraint, format_for_model, formats, parse
 
 __all__ = [
     "Parser",
     "parse",
     "formats",
+    "constraint",
     "format_for_model",
     "StreamFinishedError",
     "Event",

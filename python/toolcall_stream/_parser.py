@@ -110,6 +110,24 @@ def parse(format: str, text: Union[str, bytes], tools: Any = None, **options: An
     return Parser(format, tools, **options).parse(text)
 
 
+def constraint(
+    format: str, tools: Any, mode: str = "required", parallel: bool = True, reasoning: bool = False
+) -> str:
+    """The grammar of exactly the calls ``format`` reads, to ``tools``, in
+    llguidance's Lark dialect, for a server's constrained decoder
+    (docs/constraints.md). ``mode`` is ``"lazy"`` (``tool_choice: "auto"``),
+    ``"required"`` or ``"named:NAME"``; ``parallel=False`` allows one call;
+    ``reasoning=True`` allows a reasoning block first. ``ValueError`` for a
+    format with no grammar yet, or a name not among the tools.
+
+    >>> tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
+    ...     "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]
+    >>> '"<function=get_weather>"' in constraint("qwen3_coder", tools)
+    True
+    """
+    return _native.constraint(format, tools, mode, parallel, reasoning)
+
+
 def formats() -> List[str]:
     """Every built-in format's name."""
     return _native.formats()
