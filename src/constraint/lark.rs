@@ -278,16 +278,9 @@ fn write_value(out: &mut String, m: &Markup, starts: &str, rule: &str, schema: &
     }
 }
 
-/// `chars` escaped for a regex class.
+/// `chars` escaped for a regex class (`[^…]`).
 fn class(chars: &str) -> String {
-    let mut starts = String::new();
-    for c in chars.chars() {
-        if "\\]^-[".contains(c) {
-            starts.push('\\');
-        }
-        starts.push(c);
-    }
-    starts
+    escape(chars, "\\]^-[")
 }
 
 /// `schema` with the whitespace between its JSON's tokens bounded: a model
@@ -312,16 +305,36 @@ fn literal(text: &str) -> String {
     Value::from(text).to_string()
 }
 
-/// `text` matched as written inside a Lark regex (`/…/`).
+/// `text` matched as written inside a Lark regex (`/…/`): its meta
+/// characters escaped, and the `/` that would end it (`\<` would be a word
+/// boundary, so only these).
 fn regex_escape(text: &str) -> String {
-    let mut out = String::new();
+    escape(text, "\\.+*?()|[]{}^$#&-~/")
+}
+
+/// `text` with a backslash before each of `meta`.
+fn escape(text: &str, meta: &str) -> String {
+    let mut out = String::with_capacity(text.len());
     for c in text.chars() {
-        // The regex's meta characters, and the `/` that ends it (`\<` would
-        // be a word boundary).
-        if "\\.+*?()|[]{}^$#&-~/".contains(c) {
+        if meta.contains(c) {
             out.push('\\');
         }
         out.push(c);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn markers_are_matched_as_written() {
+        // `<` and `>` stay bare: escaped, they would be word boundaries.
+        assert_eq!(regex_escape("<|im_end|>"), "<\\|im_end\\|>");
+        assert_eq!(regex_escape("</tool_call>"), "<\\/tool_call>");
+        assert_eq!(regex_escape("[TOOL_CALLS]"), "\\[TOOL_CALLS\\]");
+        assert_eq!(class("<[-"), "<\\[\\-");
+        assert_eq!(literal("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
+    }
 }

@@ -232,3 +232,32 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
         quoted: desc.quoted_names,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::format::Format;
+
+    fn reason(format: Format) -> String {
+        match Shape::of(format.description()) {
+            Ok(_) => "written".into(),
+            Err(ConstraintError::Unsupported { reason, .. }) => reason,
+            Err(e) => e.to_string(),
+        }
+    }
+
+    #[test]
+    fn a_shape_is_read_from_the_descriptions_fields() {
+        assert_eq!(reason(Format::Qwen3Coder), "written");
+        assert_eq!(reason(Format::DeepSeekV31), "written");
+        assert_eq!(reason(Format::OpenAi), "message headers");
+        assert_eq!(reason(Format::Mistral), "call ids");
+        assert_eq!(reason(Format::KimiK3), "names closed by a marker");
+        // One wrapper holds several functions where functions have an
+        // opener of their own inside it.
+        let holds_many = |f: Format| Shape::of(f.description()).map(|s| s.holds_many());
+        assert_eq!(holds_many(Format::Qwen3Coder), Ok(true));
+        assert_eq!(holds_many(Format::Glm47), Ok(false));
+        assert_eq!(holds_many(Format::Hermes), Ok(false));
+    }
+}

@@ -200,3 +200,56 @@ pub(super) fn closed_object(schema: &Value) -> Value {
         .or_insert(Value::Bool(false));
     Value::Object(schema)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn json_of(schema: Value) -> Value {
+        match of(&schema, "<") {
+            ValueGrammar::Json(schema) => schema,
+            _ => panic!("not JSON: {schema}"),
+        }
+    }
+
+    #[test]
+    fn each_schema_is_written_as_the_parser_reads_it() {
+        assert!(matches!(
+            of(&json!({"type": "string"}), "<"),
+            ValueGrammar::Text
+        ));
+        assert!(matches!(of(&json!({}), "<"), ValueGrammar::Text));
+        assert!(matches!(
+            of(&json!({"type": "custom_type"}), "<"),
+            ValueGrammar::Text
+        ));
+        assert!(matches!(
+            of(&json!({"type": ["string", "null"]}), "<"),
+            ValueGrammar::Text
+        ));
+        match of(&json!({"enum": ["metric", "imperial"]}), "<") {
+            ValueGrammar::Choice(texts) => assert_eq!(texts, ["metric", "imperial"]),
+            _ => panic!("a string enum is a choice of texts"),
+        }
+        assert_eq!(
+            json_of(json!({"type": "integer", "minimum": 1, "description": "days"})),
+            json!({"type": "integer", "minimum": 1, "maximum": SAFE_INTEGER})
+        );
+        // Strings inside JSON hold no marker's first character; declared
+        // keys are the only ones; `format` and `pattern` do not survive.
+        assert_eq!(
+            json_of(
+                json!({"type": "object", "properties": {"p": {"type": "string",
+                "format": "uri", "pattern": "^/.*"}}})
+            ),
+            json!({"type": "object", "additionalProperties": false,
+                "properties": {"p": {"type": "string", "pattern": "^[^<]*$"}}})
+        );
+        // An object with no declared property keeps its free keys.
+        assert_eq!(
+            json_of(json!({"type": "object"})),
+            json!({"type": "object"})
+        );
+    }
+}
