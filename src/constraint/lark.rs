@@ -5,7 +5,8 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::shape::{Body, Markup, Shape};
+use super::call::{Func, FuncBody, Param};
+use super::shape::Shape;
 use super::value::{self, ValueGrammar};
 use super::{Constraint, ConstraintMode};
 use crate::tools::Tools;
@@ -71,8 +72,8 @@ pub(super) fn write(
     }
     for (i, name) in names.iter().enumerate() {
         let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
-        let order = tools.parameter_order(name);
-        write_func(&mut out, shape, (i, name), &params, &order);
+        let func = shape.func(name, &params, &tools.parameter_order(name));
+        write_func(&mut out, i, &func);
     }
     // Text outside a call and a string's text hold no marker.
     let markers = shape
@@ -115,154 +116,64 @@ fn write_wrapper(out: &mut String, shape: &Shape, opener: &str, tools: usize, pa
     let _ = writeln!(out, "func: {funcs}");
 }
 
-impl Shape {
-    /// The marker that opens a call: the wrapper's, or a function's where
-    /// functions stand alone.
-    fn opener(&self) -> &'static str {
-        self.call_open
-            .or_else(|| self.body.func_open())
-            .unwrap_or_default()
-    }
-
-    /// The function opener a function is written with inside the wrapper
-    /// (none where the wrapper's opener opens the function, or is it).
-    fn inner_func_open(&self) -> &'static str {
-        match self.call_open {
-            Some(_) => self.body.func_open().unwrap_or_default(),
-            None => "",
-        }
-    }
-}
-
-/// `func_I`: the function `name` after the call's opener, up to the
-/// wrapper's closer.
-fn write_func(
-    out: &mut String,
-    shape: &Shape,
-    (i, name): (usize, &str),
-    params: &Value,
-    order: &[String],
-) {
-    let starts = class(&shape.marker_starts);
-    let func_open = shape.inner_func_open();
-    match &shape.body {
-        Body::JsonObject {
-            name_key,
-            args_keys,
-            ..
-        } => {
-            let args = value::reads_back(&value::closed_object(params), &starts);
-            // Each key the format reads the arguments under.
-            let objects: Vec<Value> = args_keys
-                .iter()
-                .map(|args_key| {
-                    serde_json::json!({
-                        "type": "object",
-                        "properties": {*name_key: {"const": name}, *args_key: args},
-                        "required": [name_key, args_key],
-                        "additionalProperties": false,
-                    })
-                })
-                .collect();
-            let object = match objects.len() {
-                1 => objects[0].clone(),
-                _ => serde_json::json!({ "anyOf": objects }),
-            };
-            let func = match func_open.is_empty() {
-                true => String::new(),
-                false => format!("{} ", literal(func_open)),
-            };
-            let _ = writeln!(out, "func_{i}: {func}\"\\n\"? json_{i}");
-            let _ = writeln!(out, "json_{i}: %json {}", bounded(object));
-        }
-        Body::NameArgs {
-            args_open,
-            func_close,
-            ..
-        } => {
-            let head = literal(&format!("{func_open}{name}{args_open}"));
-            let close = func_close
-                .map(|c| format!(" {}", literal(c)))
-                .unwrap_or_default();
-            let args = value::reads_back(&value::closed_object(params), &starts);
-            let _ = writeln!(out, "func_{i}: {head} args_{i}{close}");
-            let _ = writeln!(out, "args_{i}: %json {}", bounded(args));
-        }
-        Body::Markup(markup) => write_markup_func(out, shape, markup, (i, name), params, order),
-    }
-}
-
-fn write_markup_func(
-    out: &mut String,
-    shape: &Shape,
-    m: &Markup,
-    (i, name): (usize, &str),
-    params: &Value,
-    order: &[String],
-) {
-    // The opener, the name and the byte that ends it are one literal.
-    let head = literal(&format!(
-        "{}{}{}",
-        shape.inner_func_open(),
-        m.quote(name),
-        m.name_end
-    ));
-    let name_line = match m.name_end.is_empty() && m.name_line {
-        true => " \"\\n\"?",
+/// `func_I`: the function after the call's opener, up to the wrapper's
+/// closer.
+fn write_func(out: &mut String, i: usize, func: &Func) {
+    let head = match func.head.is_empty() {
+        true => String::new(),
+        false => format!("{} ", literal(&func.head)),
+    };
+    let name_line = match func.name_line {
+        true => "\"\\n\"? ",
         false => "",
     };
-    let func_close = m
-        .func_close
+    let close = func
+        .close
         .map(|c| format!(" {}", literal(c)))
         .unwrap_or_default();
-    let _ = writeln!(
-        out,
-        "func_{i}: {head}{name_line} \"\\n\"? params_{i}{func_close}"
-    );
-    let schema = value::closed_object(params);
-    let required: Vec<&str> = schema["required"]
-        .as_array()
-        .map(|r| r.iter().filter_map(Value::as_str).collect())
-        .unwrap_or_default();
-    let mut list = Vec::new();
-    let starts = class(&shape.marker_starts);
-    if let Some(properties) = schema["properties"].as_object() {
-        // In the order declared: the order the chat template showed the
-        // model.
-        let properties: Vec<(&String, &Value)> = order
-            .iter()
-            .filter_map(|key| properties.get_key_value(key))
-            .collect();
-        for (j, (key, prop)) in properties.into_iter().enumerate() {
-            let rule = format!("p_{i}_{j}");
-            list.push(match required.contains(&key.as_str()) {
-                true => format!("{rule} \"\\n\"?"),
-                false => format!("({rule} \"\\n\"?)?"),
-            });
-            let value_open = m
-                .value_open
-                .map(|v| format!(" \"\\n\"? {}", literal(v)))
-                .unwrap_or_default();
-            let open = literal(&format!("{}{}{}", m.param_open, m.quote(key), m.key_end));
-            let _ = writeln!(out, "{rule}: {open}{value_open} v_{i}_{j}");
-            write_value(out, m, &starts, &format!("v_{i}_{j}"), prop);
+    match &func.body {
+        FuncBody::Json { schema, line } => {
+            let line = match line {
+                true => "\"\\n\"? ",
+                false => "",
+            };
+            let _ = writeln!(out, "func_{i}: {head}{name_line}{line}json_{i}{close}");
+            let _ = writeln!(out, "json_{i}: %json {}", bounded(schema.clone()));
+        }
+        FuncBody::Params(params) => {
+            let _ = writeln!(out, "func_{i}: {head}{name_line}\"\\n\"? params_{i}{close}");
+            let mut list = Vec::new();
+            for (j, param) in params.iter().enumerate() {
+                let rule = format!("p_{i}_{j}");
+                list.push(match param.required {
+                    true => format!("{rule} \"\\n\"?"),
+                    false => format!("({rule} \"\\n\"?)?"),
+                });
+                let value_open = param
+                    .value_open
+                    .map(|v| format!(" \"\\n\"? {}", literal(v)))
+                    .unwrap_or_default();
+                let _ = writeln!(
+                    out,
+                    "{rule}: {}{value_open} v_{i}_{j}",
+                    literal(&param.head)
+                );
+                write_value(out, param, &format!("v_{i}_{j}"));
+            }
+            let list = match list.is_empty() {
+                true => "\"\"".to_owned(),
+                false => list.join(" "),
+            };
+            let _ = writeln!(out, "params_{i}: {list}");
         }
     }
-    let _ = writeln!(
-        out,
-        "params_{i}: {}",
-        match list.is_empty() {
-            true => "\"\"".to_owned(),
-            false => list.join(" "),
-        }
-    );
 }
 
 /// A value and its closer.
-fn write_value(out: &mut String, m: &Markup, starts: &str, rule: &str, schema: &Value) {
-    let closer = literal(m.param_close);
-    let line = if m.value_lines { "\"\\n\"? " } else { "" };
-    match value::of(schema, starts) {
+fn write_value(out: &mut String, param: &Param, rule: &str) {
+    let closer = literal(param.close);
+    let line = if param.lines { "\"\\n\"? " } else { "" };
+    match &param.value {
         ValueGrammar::Text => {
             // The first closer ends the value, as it does for the parser.
             let _ = writeln!(out, "{rule}[lazy]: TEXT? {closer}");
@@ -273,14 +184,9 @@ fn write_value(out: &mut String, m: &Markup, starts: &str, rule: &str, schema: &
         }
         ValueGrammar::Json(schema) => {
             let _ = writeln!(out, "{rule}: {line}{rule}_json {line}{closer}");
-            let _ = writeln!(out, "{rule}_json: %json {}", bounded(schema));
+            let _ = writeln!(out, "{rule}_json: %json {}", bounded(schema.clone()));
         }
     }
-}
-
-/// `chars` escaped for a regex class (`[^…]`).
-fn class(chars: &str) -> String {
-    escape(chars, "\\]^-[")
 }
 
 /// `schema` with the whitespace between its JSON's tokens bounded: a model
@@ -309,19 +215,7 @@ fn literal(text: &str) -> String {
 /// characters escaped, and the `/` that would end it (`\<` would be a word
 /// boundary, so only these).
 fn regex_escape(text: &str) -> String {
-    escape(text, "\\.+*?()|[]{}^$#&-~/")
-}
-
-/// `text` with a backslash before each of `meta`.
-fn escape(text: &str, meta: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        if meta.contains(c) {
-            out.push('\\');
-        }
-        out.push(c);
-    }
-    out
+    value::escape(text, "\\.+*?()|[]{}^$#&-~/")
 }
 
 #[cfg(test)]
@@ -334,7 +228,6 @@ mod tests {
         assert_eq!(regex_escape("<|im_end|>"), "<\\|im_end\\|>");
         assert_eq!(regex_escape("</tool_call>"), "<\\/tool_call>");
         assert_eq!(regex_escape("[TOOL_CALLS]"), "\\[TOOL_CALLS\\]");
-        assert_eq!(class("<[-"), "<\\[\\-");
         assert_eq!(literal("say \"hi\"\n"), "\"say \\\"hi\\\"\\n\"");
     }
 }

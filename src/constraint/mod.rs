@@ -15,6 +15,7 @@
 //! assert!(lark.contains(r#""<function=get_weather>""#));
 //! ```
 
+mod call;
 mod lark;
 mod shape;
 mod value;

@@ -144,7 +144,8 @@ pub(super) fn reads_back(schema: &Value, starts: &str) -> Value {
     };
     // The parser checks no pattern; a marker in a string it would act on.
     if is("string") && !starts.is_empty() {
-        out.insert("pattern".into(), Value::from(format!("^[^{starts}]*$")));
+        let class = escape(starts, "\\]^-[");
+        out.insert("pattern".into(), Value::from(format!("^[^{class}]*$")));
     }
     // Integers the parser holds exactly (2^53 - 1, as JavaScript's safe
     // integers): a longer run of digits reads back as a float.
@@ -180,6 +181,18 @@ fn may_be_string(object: &Map<String, Value>) -> bool {
         Some((_, Some(Value::Array(types)))) => types.iter().any(|t| t == "string"),
         Some(_) => true,
     }
+}
+
+/// `text` with a backslash before each of `meta`.
+pub(super) fn escape(text: &str, meta: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if meta.contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// `schema`, an object's, with no key beyond its declared ones unless it

@@ -1,0 +1,139 @@
+//! One function's call as both dialects write it: what comes after the
+//! call's opener, up to the wrapper's closer, for one tool. Built once
+//! from the shape and the tool's schema; each dialect prints it.
+
+use serde_json::Value;
+
+use super::shape::{Body, Shape};
+use super::value::{self, ValueGrammar};
+
+/// A function, after the call's opener.
+pub(super) struct Func {
+    /// What opens it, as one literal: the function opener inside the
+    /// wrapper, the name and the byte that ends it.
+    pub head: String,
+    /// A line end may follow the head (a name ended by a line end).
+    pub name_line: bool,
+    pub body: FuncBody,
+    /// The function's closer.
+    pub close: Option<&'static str>,
+}
+
+pub(super) enum FuncBody {
+    /// Marked-up parameters, in order.
+    Params(Vec<Param>),
+    /// JSON against this schema (the arguments, or the whole call
+    /// object), after an optional line end where `line` says.
+    Json { schema: Value, line: bool },
+}
+
+pub(super) struct Param {
+    /// The parameter opener, its name and what ends the name, as one
+    /// literal.
+    pub head: String,
+    /// The value opener after it (a line end may come between).
+    pub value_open: Option<&'static str>,
+    pub value: ValueGrammar,
+    /// One line end on each side of a typed value is layout.
+    pub lines: bool,
+    pub close: &'static str,
+    pub required: bool,
+}
+
+impl Shape {
+    /// The marker that opens a call: the wrapper's, or a function's where
+    /// functions stand alone.
+    pub(super) fn opener(&self) -> &'static str {
+        self.call_open
+            .or_else(|| self.body.func_open())
+            .unwrap_or_default()
+    }
+
+    /// The function opener a function is written with inside the wrapper
+    /// (none where the wrapper's opener opens the function, or is it).
+    fn inner_func_open(&self) -> &'static str {
+        match self.call_open {
+            Some(_) => self.body.func_open().unwrap_or_default(),
+            None => "",
+        }
+    }
+
+    /// The call to tool `name`, whose `parameters` schema is `params` and
+    /// whose parameters are declared in `order`.
+    pub(super) fn func(&self, name: &str, params: &Value, order: &[String]) -> Func {
+        let func_open = self.inner_func_open();
+        let starts = &self.marker_starts;
+        let args = || value::reads_back(&value::closed_object(params), starts);
+        match &self.body {
+            Body::JsonObject {
+                name_key,
+                args_keys,
+                ..
+            } => {
+                // Each key the format reads the arguments under.
+                let objects: Vec<Value> = args_keys
+                    .iter()
+                    .map(|args_key| {
+                        serde_json::json!({
+                            "type": "object",
+                            "properties": {*name_key: {"const": name}, *args_key: args()},
+                            "required": [name_key, args_key],
+                            "additionalProperties": false,
+                        })
+                    })
+                    .collect();
+                let schema = match objects.len() {
+                    1 => objects[0].clone(),
+                    _ => serde_json::json!({ "anyOf": objects }),
+                };
+                Func {
+                    head: func_open.to_owned(),
+                    name_line: false,
+                    body: FuncBody::Json { schema, line: true },
+                    close: None,
+                }
+            }
+            Body::NameArgs {
+                args_open,
+                func_close,
+                ..
+            } => Func {
+                head: format!("{func_open}{name}{args_open}"),
+                name_line: false,
+                body: FuncBody::Json {
+                    schema: args(),
+                    line: false,
+                },
+                close: *func_close,
+            },
+            Body::Markup(m) => {
+                let schema = value::closed_object(params);
+                let required: Vec<&str> = schema["required"]
+                    .as_array()
+                    .map(|r| r.iter().filter_map(Value::as_str).collect())
+                    .unwrap_or_default();
+                let properties = schema["properties"].as_object();
+                // In the order declared: the order the chat template
+                // showed the model.
+                let params = order
+                    .iter()
+                    .filter_map(|key| properties?.get_key_value(key))
+                    .map(|(key, prop)| Param {
+                        head: format!("{}{}{}", m.param_open, m.quote(key), m.key_end),
+                        value_open: m.value_open,
+                        value: value::of(prop, starts),
+                        lines: m.value_lines,
+                        close: m.param_close,
+                        required: required.contains(&key.as_str()),
+                    })
+                    .collect();
+                Func {
+                    head: format!("{func_open}{}{}", m.quote(name), m.name_end),
+                    name_line: m.name_end.is_empty() && m.name_line,
+                    body: FuncBody::Params(params),
+                    close: m.func_close,
+                }
+            }
+        }
+    }
+}
