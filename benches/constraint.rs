@@ -1,7 +1,8 @@
 //! The cost of building a constraint (`Format::constraint`) for a request
 //! with 128 tools, each with six parameters of mixed types (strings, an
 //! enum, an integer with bounds, a boolean, a nested object), in a
-//! marked-up format (Qwen3-Coder) and a JSON one (Hermes). A proxy builds
+//! marked-up format (Qwen3-Coder) and a JSON one (Hermes), in both dialects.
+//! A proxy builds
 //! one per request, so this is per request, not per token.
 //!
 //! ```text
@@ -12,7 +13,7 @@ use std::hint::black_box;
 
 use criterion::Criterion;
 use serde_json::json;
-use toolcall_stream::{Constraint, Format, Tools};
+use toolcall_stream::{Constraint, Dialect, Format, Tools};
 
 fn tools(n: usize) -> Tools {
     let tools: Vec<_> = (0..n)
@@ -43,10 +44,16 @@ fn main() {
             ("required", Constraint::required()),
             ("lazy", Constraint::lazy()),
         ] {
-            let name = format!("{}/{mode}", format.name());
-            group.bench_function(name, |b| {
-                b.iter(|| black_box(format.constraint(black_box(&tools), &constraint)))
-            });
+            for (dialect, written) in [(Dialect::Lark, "lark"), (Dialect::StructuralTag, "tag")] {
+                let constraint = Constraint {
+                    dialect,
+                    ..constraint.clone()
+                };
+                let name = format!("{}/{mode}/{written}", format.name());
+                group.bench_function(name, |b| {
+                    b.iter(|| black_box(format.constraint(black_box(&tools), &constraint)))
+                });
+            }
         }
     }
     group.finish();

@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use toolcall_stream::{Constraint, ConstraintMode, Format, Tools};
+use toolcall_stream::{Constraint, ConstraintMode, Dialect, Format, Tools};
 
 use crate::{format_file, Fatal, FormatParser};
 
@@ -21,9 +21,11 @@ pub(crate) struct ConstraintArgs {
     #[arg(long)]
     tools: PathBuf,
     /// The grammar's dialect: `lark` (llguidance's: vLLM's `guidance`
-    /// backend, SGLang and llama.cpp with `%llguidance`, mistral.rs).
-    #[arg(long, value_enum, default_value_t = Dialect::Lark)]
-    dialect: Dialect,
+    /// backend, SGLang and llama.cpp with `%llguidance`, mistral.rs) or
+    /// `structural-tag` (xgrammar's, as JSON: vLLM's and SGLang's default
+    /// backend).
+    #[arg(long, value_enum, default_value_t = DialectArg::Lark)]
+    dialect: DialectArg,
     /// Which calls: `lazy` (free text, then calls or none: `tool_choice:
     /// "auto"`), `required` (one or more calls) or `named:NAME` (one call
     /// to NAME).
@@ -39,8 +41,9 @@ pub(crate) struct ConstraintArgs {
 }
 
 #[derive(Clone, Copy, ValueEnum)]
-enum Dialect {
+enum DialectArg {
     Lark,
+    StructuralTag,
 }
 
 fn mode(text: &str) -> Result<ConstraintMode, String> {
@@ -72,11 +75,17 @@ pub(crate) fn run(args: &ConstraintArgs) -> Result<(), Fatal> {
         parallel: !args.no_parallel && !matches!(args.mode, ConstraintMode::Named(_)),
         mode: args.mode.clone(),
         reasoning: args.reasoning,
+        dialect: match args.dialect {
+            DialectArg::Lark => Dialect::Lark,
+            DialectArg::StructuralTag => Dialect::StructuralTag,
+        },
     };
-    let grammar = match args.dialect {
-        Dialect::Lark => format.constraint(&tools, &constraint),
-    };
-    let grammar = grammar.map_err(|e| Fatal(e.to_string()))?;
-    print!("{grammar}");
+    let grammar = format
+        .constraint(&tools, &constraint)
+        .map_err(|e| Fatal(e.to_string()))?;
+    match constraint.dialect {
+        Dialect::StructuralTag => println!("{grammar}"),
+        _ => print!("{grammar}"),
+    }
     Ok(())
 }

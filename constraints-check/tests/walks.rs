@@ -9,7 +9,7 @@ use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
 use serde_json::Value;
 use toolcall_stream::{
-    Constraint, ConstraintError, ConstraintMode, Format, MessageBuilder, Parser, Tools,
+    Constraint, ConstraintError, ConstraintMode, Dialect, Format, MessageBuilder, Parser, Tools,
 };
 
 const TOOLS: &str = r#"[
@@ -439,4 +439,83 @@ fn every_clean_fixture_is_admitted_by_its_grammar() {
         refused.join("\n")
     );
     assert!(admitted >= 20, "only {admitted} fixtures checked");
+}
+
+/// Where [`samples_for_the_structural_tag_check`] writes, for
+/// `constraints-check/xgrammar_check.py`.
+const SAMPLES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../target/constraint-samples.json"
+);
+
+/// Every format's structural tag, with strings and whether the same
+/// constraint's Lark grammar admits each: walks of the Lark grammar (all
+/// admitted) and mutations of them (a cut, a marker inside, a letter for a
+/// digit). `xgrammar_check.py` checks that xgrammar's verdict on the
+/// structural tag is the same for every one: the two dialects say the
+/// same thing.
+#[test]
+fn samples_for_the_structural_tag_check() {
+    let tools = Tools::from_json(TOOLS).expect("tools");
+    let mut rng = Rng(0xd1a1ec7);
+    let mut cases = Vec::new();
+    let constraints = [
+        Constraint::required(),
+        Constraint::named("run"),
+        Constraint::lazy(),
+        Constraint {
+            parallel: false,
+            ..Constraint::required()
+        },
+        Constraint {
+            reasoning: true,
+            ..Constraint::lazy()
+        },
+    ];
+    for &format in Format::ALL {
+        for constraint in &constraints {
+            let Ok(lark) = format.constraint(&tools, constraint) else {
+                continue;
+            };
+            let stag = Constraint {
+                dialect: Dialect::StructuralTag,
+                ..constraint.clone()
+            };
+            let stag = format.constraint(&tools, &stag).expect("a structural tag");
+            let mut strings = Vec::new();
+            for _ in 0..4 {
+                let Some(text) = walk(&lark, format, &mut rng) else {
+                    continue;
+                };
+                let chars: Vec<char> = text.chars().collect();
+                let cut: String = chars[..rng.below(chars.len().max(1))].iter().collect();
+                let at = rng.below(chars.len().max(1));
+                // A whole marker: the structural tag excludes markers from
+                // JSON strings, the Lark grammar any character one starts
+                // with, so a lone `<` is where the two differ, by design.
+                let count = format.markers().count();
+                let marker = format
+                    .markers()
+                    .nth(rng.below(count))
+                    .map_or("", |(_, m)| m);
+                let inside: String = chars[..at].iter().collect::<String>()
+                    + marker
+                    + &chars[at..].iter().collect::<String>();
+                let letter = text.replacen(|c: char| c.is_ascii_digit(), "x", 1);
+                for s in [text, cut, inside, letter] {
+                    let admitted = accepts(&lark, &s);
+                    strings.push(serde_json::json!({"text": s, "admitted": admitted}));
+                }
+            }
+            cases.push(serde_json::json!({
+                "format": format.name(),
+                "constraint": format!("{constraint:?}"),
+                "structural_tag": stag,
+                "strings": strings,
+            }));
+        }
+    }
+    assert!(cases.len() >= 20 * 5, "{} cases", cases.len());
+    let out = serde_json::to_string_pretty(&cases).expect("JSON");
+    std::fs::write(SAMPLES, out).expect("write the samples");
 }

@@ -2,15 +2,15 @@
 //! (`Format::constraint`), for a server's constrained decoder.
 
 use pyo3::prelude::*;
-use toolcall_stream::{Constraint, ConstraintMode, Format};
+use toolcall_stream::{Constraint, ConstraintMode, Dialect, Format};
 
 use crate::options::tools_of;
 use crate::value_error;
 
-/// The Lark grammar of `format`'s calls to `tools`. `mode` is `"lazy"`,
-/// `"required"` or `"named:NAME"`.
+/// The grammar of `format`'s calls to `tools`, in `dialect` (`"lark"` or
+/// `"structural-tag"`). `mode` is `"lazy"`, `"required"` or `"named:NAME"`.
 #[pyfunction]
-#[pyo3(signature = (format, tools, mode = "required", parallel = true, reasoning = false))]
+#[pyo3(signature = (format, tools, mode = "required", parallel = true, reasoning = false, dialect = "lark"))]
 pub(crate) fn constraint(
     py: Python<'_>,
     format: &str,
@@ -18,7 +18,17 @@ pub(crate) fn constraint(
     mode: &str,
     parallel: bool,
     reasoning: bool,
+    dialect: &str,
 ) -> PyResult<String> {
+    let dialect = match dialect {
+        "lark" => Dialect::Lark,
+        "structural-tag" | "structural_tag" => Dialect::StructuralTag,
+        _ => {
+            return Err(value_error(format!(
+                "dialect {dialect:?}: expected \"lark\" or \"structural-tag\""
+            )))
+        }
+    };
     let format: Format = format.parse().map_err(value_error)?;
     let tools = tools_of(py, tools)?;
     let mode = match mode {
@@ -37,6 +47,7 @@ pub(crate) fn constraint(
         parallel: parallel && !matches!(mode, ConstraintMode::Named(_)),
         mode,
         reasoning,
+        dialect,
     };
     format.constraint(&tools, &constraint).map_err(value_error)
 }

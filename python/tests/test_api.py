@@ -172,6 +172,10 @@ def test_constraint_is_the_grammar_of_a_formats_calls():
         toolcall_stream.constraint("openai", tools)
     with pytest.raises(ValueError, match="expected"):
         toolcall_stream.constraint("hermes", tools, mode="sometimes")
+    tag = json.loads(toolcall_stream.constraint("glm47", tools, dialect="structural-tag"))
+    assert tag["type"] == "structural_tag"
+    with pytest.raises(ValueError, match="dialect"):
+        toolcall_stream.constraint("glm47", tools, dialect="gbnf")
 
 
 def test_a_rust_panic_is_a_python_exception_not_an_abort():

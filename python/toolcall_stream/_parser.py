@@ -111,13 +111,20 @@ def parse(format: str, text: Union[str, bytes], tools: Any = None, **options: An
 
 
 def constraint(
-    format: str, tools: Any, mode: str = "required", parallel: bool = True, reasoning: bool = False
+    format: str,
+    tools: Any,
+    mode: str = "required",
+    parallel: bool = True,
+    reasoning: bool = False,
+    dialect: str = "lark",
 ) -> str:
     """The grammar of exactly the calls ``format`` reads, to ``tools``, in
     llguidance's Lark dialect, for a server's constrained decoder
     (docs/constraints.md). ``mode`` is ``"lazy"`` (``tool_choice: "auto"``),
     ``"required"`` or ``"named:NAME"``; ``parallel=False`` allows one call;
-    ``reasoning=True`` allows a reasoning block first. ``ValueError`` for a
+    ``reasoning=True`` allows a reasoning block first. ``dialect`` is
+    ``"lark"`` (llguidance's) or ``"structural-tag"`` (xgrammar's, as JSON).
+    ``ValueError`` for a
     format with no grammar yet, or a name not among the tools.
 
     >>> tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
@@ -125,7 +132,7 @@ def constraint(
     >>> '"<function=get_weather>"' in constraint("qwen3_coder", tools)
     True
     """
-    return _native.constraint(format, tools, mode, parallel, reasoning)
+    return _native.constraint(format, tools, mode, parallel, reasoning, dialect)
 
 
 def formats() -> List[str]:

@@ -59,10 +59,11 @@ impl Shape {
     }
 
     /// The call to tool `name`, whose `parameters` schema is `params` and
-    /// whose parameters are declared in `order`.
-    pub(super) fn func(&self, name: &str, params: &Value, order: &[String]) -> Func {
+    /// whose parameters are declared in `order`. Strings in its JSON hold
+    /// none of `starts` (a dialect that can exclude the markers themselves
+    /// passes none).
+    pub(super) fn func(&self, name: &str, params: &Value, order: &[String], starts: &str) -> Func {
         let func_open = self.inner_func_open();
-        let starts = &self.marker_starts;
         let args = || value::reads_back(&value::closed_object(params), starts);
         match &self.body {
             Body::JsonObject {

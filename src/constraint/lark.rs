@@ -30,10 +30,6 @@ pub(super) fn write(
         })
         .collect();
     let opener = shape.opener();
-    let more = match constraint.parallel {
-        true => " (\"\\n\"? call)*",
-        false => "",
-    };
     let think = match (constraint.reasoning, shape.reasoning) {
         (true, Some(_)) => "think? ",
         _ => "",
@@ -55,7 +51,12 @@ pub(super) fn write(
             }
         }
         ConstraintMode::Required | ConstraintMode::Named(_) => {
-            let _ = writeln!(out, "start: {think}call{more} TEXT?");
+            // A line end may come before each call.
+            let calls = match constraint.parallel {
+                true => "(\"\\n\"? call)+",
+                false => "\"\\n\"? call",
+            };
+            let _ = writeln!(out, "start: {think}{calls} TEXT?");
         }
     }
     if let (true, Some((open, close))) = (constraint.reasoning, shape.reasoning) {
@@ -72,7 +73,10 @@ pub(super) fn write(
     }
     for (i, name) in names.iter().enumerate() {
         let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
-        let func = shape.func(name, &params, &tools.parameter_order(name));
+        // llguidance's JSON cannot exclude a substring: strings hold no
+        // character a marker starts with.
+        let order = tools.parameter_order(name);
+        let func = shape.func(name, &params, &order, &shape.marker_starts);
         write_func(&mut out, i, &func);
     }
     // Text outside a call and a string's text hold no marker.

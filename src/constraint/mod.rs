@@ -18,6 +18,7 @@
 mod call;
 mod lark;
 mod shape;
+mod stag;
 mod value;
 
 use std::fmt;
@@ -36,6 +37,21 @@ pub struct Constraint {
     /// that has reasoning markers: for a server that does not start the
     /// grammar after the reasoning itself.
     pub reasoning: bool,
+    /// The grammar's language.
+    pub dialect: Dialect,
+}
+
+/// The language a grammar is written in.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Dialect {
+    /// llguidance's Lark (vLLM's `guidance` backend, SGLang's and llama.cpp's
+    /// llguidance, mistral.rs).
+    #[default]
+    Lark,
+    /// xgrammar's structural tag, as JSON (vLLM's and SGLang's default
+    /// backend: `structured_outputs.structural_tag`, `response_format`).
+    StructuralTag,
 }
 
 /// Which calls a constraint admits.
@@ -57,6 +73,7 @@ impl Constraint {
             mode: ConstraintMode::Lazy,
             parallel: true,
             reasoning: false,
+            dialect: Dialect::Lark,
         }
     }
 
@@ -73,7 +90,7 @@ impl Constraint {
         Constraint {
             mode: ConstraintMode::Named(name.to_owned()),
             parallel: false,
-            reasoning: false,
+            ..Constraint::lazy()
         }
     }
 }
@@ -114,9 +131,8 @@ impl fmt::Display for ConstraintError {
 impl std::error::Error for ConstraintError {}
 
 impl Format {
-    /// The Lark grammar (llguidance's dialect, which vLLM's `guidance`
-    /// backend, mistral.rs, SGLang and llama.cpp's `%llguidance` take) of
-    /// exactly the calls this format reads, to `tools`, as `constraint`
+    /// The grammar, in `constraint.dialect` (Lark, or a structural tag as
+    /// JSON), of exactly the calls this format reads, to `tools`, as `constraint`
     /// says. Values follow each parameter's schema as the parser types
     /// them; parameters come in their declared order, required ones always,
     /// optional ones or not; a string value may hold no marker of the
@@ -139,6 +155,11 @@ impl Format {
         if names.is_empty() && constraint.mode != ConstraintMode::Lazy {
             return Err(ConstraintError::NoTools);
         }
-        Ok(lark::write(&shape, tools, &names, constraint))
+        match constraint.dialect {
+            Dialect::Lark => Ok(lark::write(&shape, tools, &names, constraint)),
+            Dialect::StructuralTag => {
+                Ok(stag::write(&shape, tools, &names, constraint).to_string())
+            }
+        }
     }
 }

@@ -52,6 +52,35 @@ fn prints_the_lark_grammar_of_a_formats_calls() {
 }
 
 #[test]
+fn prints_the_structural_tag_as_json() {
+    let tools = scratch("constraint-tools-3.json", TOOLS);
+    let out = run(
+        &[
+            "constraint",
+            "-f",
+            "qwen3_coder",
+            "--tools",
+            path_str(&tools),
+            "--dialect",
+            "structural-tag",
+            "--mode",
+            "lazy",
+        ],
+        None,
+    );
+    out.assert_success();
+    let tag: serde_json::Value = serde_json::from_str(&out.stdout).expect("JSON");
+    assert_eq!(tag["type"], "structural_tag");
+    assert_eq!(tag["format"]["type"], "triggered_tags");
+    assert_eq!(tag["format"]["triggers"][0], "<tool_call>");
+    assert!(
+        out.stdout.contains(r#""begin":"<parameter=city>""#),
+        "{}",
+        out.stdout
+    );
+}
+
+#[test]
 fn requests_it_cannot_serve_are_exit_code_2() {
     let tools = scratch("constraint-tools-2.json", TOOLS);
     let tools = path_str(&tools);
