@@ -330,6 +330,32 @@ fn shapes_without_a_grammar_and_bad_requests_are_typed_errors() {
     let none = Tools::from_json("[]").expect("tools");
     let err = Format::Qwen3Coder.constraint(&none, &Constraint::required());
     assert_eq!(err, Err(ConstraintError::NoTools));
+    // No value satisfies `mode`: the tool cannot be called, and calls that
+    // are required would have no way to end.
+    let stuck = Tools::from_json(
+        r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
+            "properties": {"mode": {"enum": []}, "x": {"type": "string"}}, "required": ["mode"]}}}]"#,
+    )
+    .expect("tools");
+    let err = Format::Qwen3Coder.constraint(&stuck, &Constraint::required());
+    assert_eq!(err, Err(ConstraintError::Unsatisfiable));
+    let lazy = Format::Qwen3Coder
+        .constraint(&stuck, &Constraint::lazy())
+        .expect("text only");
+    assert!(!lazy.contains("<function=f>"), "{lazy}");
+    // Optional, it is left out.
+    let optional = Tools::from_json(
+        r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
+            "properties": {"mode": {"enum": []}, "x": {"type": "string"}}}}}]"#,
+    )
+    .expect("tools");
+    let grammar = Format::Qwen3Coder
+        .constraint(&optional, &Constraint::required())
+        .expect("grammar");
+    assert!(
+        !grammar.contains("<parameter=mode>") && grammar.contains("<parameter=x>"),
+        "{grammar}"
+    );
     let err = Format::OpenAi
         .constraint(&tools, &Constraint::required())
         .unwrap_err();

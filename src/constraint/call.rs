@@ -40,6 +40,16 @@ pub(super) struct Param {
     pub required: bool,
 }
 
+/// Whether a call to a tool with the `parameters` schema `params` can be
+/// written: no required parameter's schema is one no value satisfies.
+pub(super) fn callable(params: &Value) -> bool {
+    let required = params["required"].as_array().into_iter().flatten();
+    !value::is_never(params)
+        && required
+            .filter_map(Value::as_str)
+            .all(|key| !value::is_never(&params["properties"][key]))
+}
+
 impl Shape {
     /// The marker that opens a call: the wrapper's, or a function's where
     /// functions stand alone.
@@ -119,6 +129,9 @@ impl Shape {
                 let params = order
                     .iter()
                     .filter_map(|key| properties?.get_key_value(key))
+                    // An optional parameter no value satisfies is left
+                    // out (a required one leaves the tool out: `callable`).
+                    .filter(|(_, prop)| !value::is_never(prop))
                     .map(|(key, prop)| Param {
                         head: format!("{}{}{}", m.param_open, m.quote(key), m.key_end),
                         value_open: m.value_open,

@@ -186,6 +186,8 @@ fn write_value(out: &mut String, param: &Param, rule: &str) {
             let texts: Vec<String> = texts.iter().map(|t| literal(t)).collect();
             let _ = writeln!(out, "{rule}: {line}({}) {line}{closer}", texts.join(" | "));
         }
+        // Left out by `Shape::func`.
+        ValueGrammar::Never => {}
         ValueGrammar::Json(schema) => {
             let _ = writeln!(out, "{rule}: {line}{rule}_json {line}{closer}");
             let _ = writeln!(out, "{rule}_json: %json {}", bounded(schema.clone()));

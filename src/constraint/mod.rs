@@ -23,6 +23,8 @@ mod value;
 
 use std::fmt;
 
+use serde_json::Value;
+
 use crate::format::Format;
 use crate::tools::Tools;
 
@@ -110,6 +112,10 @@ pub enum ConstraintError {
     UnknownTool(String),
     /// No tool is declared, and calls are required.
     NoTools,
+    /// Calls are required, but no value satisfies a required parameter of
+    /// any tool they may call (a `false` schema, an empty `enum`): the
+    /// model would have no way to stop.
+    Unsatisfiable,
 }
 
 impl fmt::Display for ConstraintError {
@@ -124,6 +130,11 @@ impl fmt::Display for ConstraintError {
             ConstraintError::NoTools => {
                 write!(f, "calls are required, but the request declares no tool")
             }
+            ConstraintError::Unsatisfiable => write!(
+                f,
+                "calls are required, but no value satisfies a required parameter of any tool \
+                 they may call, so the model would have no way to stop"
+            ),
         }
     }
 }
@@ -140,7 +151,8 @@ impl Format {
     ///
     /// # Errors
     /// [`ConstraintError`]: a shape with no grammar yet, an unknown named
-    /// function, or calls required with no tool.
+    /// function, or calls required with no tool, or none whose arguments
+    /// any value satisfies.
     pub fn constraint(
         self,
         tools: &Tools,
@@ -154,6 +166,15 @@ impl Format {
         };
         if names.is_empty() && constraint.mode != ConstraintMode::Lazy {
             return Err(ConstraintError::NoTools);
+        }
+        // A tool whose call no arguments satisfy is no call the model may
+        // write.
+        let names: Vec<&str> = names
+            .into_iter()
+            .filter(|name| call::callable(tools.parameters(name).unwrap_or(&Value::Null)))
+            .collect();
+        if names.is_empty() && constraint.mode != ConstraintMode::Lazy {
+            return Err(ConstraintError::Unsatisfiable);
         }
         match constraint.dialect {
             Dialect::Lark => Ok(lark::write(&shape, tools, &names, constraint)),

@@ -152,6 +152,8 @@ fn param(p: &Param, markers: &[&str]) -> Value {
         ValueGrammar::Text => json!({"type": "any_text", "excludes": markers}),
         ValueGrammar::Choice(texts) => lines(or(texts.iter().map(|t| lit(t)).collect())),
         ValueGrammar::Json(schema) => lines(json_value(schema, markers)),
+        // Left out by `Shape::func`.
+        ValueGrammar::Never => or(Vec::new()),
     };
     match p.value_open {
         Some(open) => seq(vec![

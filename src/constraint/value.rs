@@ -62,11 +62,27 @@ pub(super) enum ValueGrammar {
     Choice(Vec<String>),
     /// JSON against this schema.
     Json(Value),
+    /// No value satisfies the schema (`false`, an empty `enum`).
+    Never,
+}
+
+/// Whether no value satisfies `schema`.
+pub(super) fn is_never(schema: &Value) -> bool {
+    match schema {
+        Value::Bool(false) => true,
+        Value::Object(object) => {
+            matches!(object.get("enum"), Some(Value::Array(v)) if v.is_empty())
+        }
+        _ => false,
+    }
 }
 
 /// The grammar of a marked-up value whose schema is `schema`, in a format
 /// whose markers start with one of `starts`.
 pub(super) fn of(schema: &Value, starts: &str) -> ValueGrammar {
+    if is_never(schema) {
+        return ValueGrammar::Never;
+    }
     let Some(object) = schema.as_object() else {
         return ValueGrammar::Text;
     };
