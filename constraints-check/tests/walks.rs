@@ -12,16 +12,18 @@ use toolcall_stream::{
     Constraint, ConstraintError, ConstraintMode, Dialect, Format, MessageBuilder, Parser, Tools,
 };
 
-const TOOLS: &str = r#"[
+const TOOLS: &str = r##"[
   {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1},
       "units": {"type": "string", "enum": ["metric", "imperial"]}},
     "required": ["city"]}}},
   {"type": "function", "function": {"name": "run", "parameters": {"type": "object",
     "properties": {"command": {"type": "string"}, "env": {"type": "object",
-      "properties": {"PATH": {"type": "string"}}}, "dry": {"type": "boolean"}},
+      "properties": {"PATH": {"type": "string"}}}, "dry": {"type": "boolean"},
+      "meta": {"type": "object"}, "tags": {"type": "array"}, "level": {"$ref": "#/$defs/Level"}},
+    "$defs": {"Level": {"type": "integer", "minimum": 0}},
     "required": ["command", "dry"]}}}
-]"#;
+]"##;
 
 /// Formats whose shape the generator writes at least (the rest may
 /// refuse, typed): every format that gives a grammar is walked.
@@ -186,11 +188,13 @@ fn check_admitted(format: Format, tools: &Tools, text: &str, want_calls: bool) {
         }
         for (key, value) in args.as_object().expect("an object") {
             let declared = &schema["properties"][key];
-            let ok = match declared["type"].as_str() {
-                Some("string") => value.is_string(),
-                Some("integer") => value.as_i64().is_some_and(|n| n >= 1),
-                Some("boolean") => value.is_boolean(),
-                Some("object") => value.is_object(),
+            let ok = match (declared["type"].as_str(), declared["$ref"].as_str()) {
+                (Some("string"), _) => value.is_string(),
+                (Some("integer"), _) => value.as_i64().is_some_and(|n| n >= 1),
+                (Some("boolean"), _) => value.is_boolean(),
+                (Some("object"), _) => value.is_object(),
+                (Some("array"), _) => value.is_array(),
+                (None, Some("#/$defs/Level")) => value.as_i64().is_some_and(|n| n >= 0),
                 _ => false,
             };
             assert!(

@@ -47,7 +47,7 @@ pub(super) fn callable(params: &Value) -> bool {
     !value::is_never(params)
         && required
             .filter_map(Value::as_str)
-            .all(|key| !value::is_never(&params["properties"][key]))
+            .all(|key| !value::is_never(value::resolve(&params["properties"][key], params)))
 }
 
 impl Shape {
@@ -97,6 +97,7 @@ impl Shape {
                     1 => objects[0].clone(),
                     _ => serde_json::json!({ "anyOf": objects }),
                 };
+                let schema = value::rooted(schema, params, starts);
                 Func {
                     head: func_open.to_owned(),
                     name_line: false,
@@ -112,7 +113,7 @@ impl Shape {
                 head: format!("{func_open}{name}{args_open}"),
                 name_line: false,
                 body: FuncBody::Json {
-                    schema: args(),
+                    schema: value::rooted(args(), params, starts),
                     line: false,
                 },
                 close: *func_close,
@@ -131,11 +132,11 @@ impl Shape {
                     .filter_map(|key| properties?.get_key_value(key))
                     // An optional parameter no value satisfies is left
                     // out (a required one leaves the tool out: `callable`).
-                    .filter(|(_, prop)| !value::is_never(prop))
+                    .filter(|(_, prop)| !value::is_never(value::resolve(prop, params)))
                     .map(|(key, prop)| Param {
                         head: format!("{}{}{}", m.param_open, m.quote(key), m.key_end),
                         value_open: m.value_open,
-                        value: value::of(prop, starts),
+                        value: value::of(prop, params, starts),
                         lines: m.value_lines,
                         close: m.param_close,
                         required: required.contains(&key.as_str()),

@@ -3,7 +3,7 @@
 //! llguidance's `%json` checks it against the schema, bounds and all), a
 //! string's own text where a string may stand.
 
-use serde_json::{Map, Value};
+use serde_json::{json, Map, Value};
 
 const SAFE_INTEGER: i64 = (1 << 53) - 1;
 
@@ -77,13 +77,17 @@ pub(super) fn is_never(schema: &Value) -> bool {
     }
 }
 
-/// The grammar of a marked-up value whose schema is `schema`, in a format
-/// whose markers start with one of `starts`.
-pub(super) fn of(schema: &Value, starts: &str) -> ValueGrammar {
-    if is_never(schema) {
+/// The grammar of a marked-up value whose schema is `schema`, a property of
+/// the tool's `parameters` (`tool`), in a format whose JSON strings may
+/// hold none of `starts`.
+pub(super) fn of(schema: &Value, tool: &Value, starts: &str) -> ValueGrammar {
+    let json = || ValueGrammar::Json(rooted(reads_back(schema, starts), tool, starts));
+    // What the value is, through a `$ref` to the tool's definitions.
+    let resolved = resolve(schema, tool);
+    if is_never(resolved) {
         return ValueGrammar::Never;
     }
-    let Some(object) = schema.as_object() else {
+    let Some(object) = resolved.as_object() else {
         return ValueGrammar::Text;
     };
     let strings = |values: &[Value]| -> Option<Vec<String>> {
@@ -96,20 +100,39 @@ pub(super) fn of(schema: &Value, starts: &str) -> ValueGrammar {
         if let Some(texts) = strings(std::slice::from_ref(choice)) {
             return ValueGrammar::Choice(texts);
         }
-        return ValueGrammar::Json(reads_back(schema, starts));
+        return json();
     }
     if let Some(Value::Array(values)) = object.get("enum") {
         if let Some(texts) = strings(values) {
             return ValueGrammar::Choice(texts);
         }
-        return ValueGrammar::Json(reads_back(schema, starts));
+        return json();
     }
     if may_be_string(object) {
         // A string among other types widens the value to any text: the
         // ladder reads it as one of them, or as the string.
         return ValueGrammar::Text;
     }
-    ValueGrammar::Json(reads_back(schema, starts))
+    json()
+}
+
+/// `schema`, or what its `$ref` names among the tool's definitions
+/// (`#/$defs/NAME`, `#/definitions/NAME`), a few steps deep.
+pub(super) fn resolve<'a>(mut schema: &'a Value, tool: &'a Value) -> &'a Value {
+    for _ in 0..8 {
+        let Some(target) = schema.get("$ref").and_then(Value::as_str) else {
+            break;
+        };
+        let found = ["$defs", "definitions"].iter().find_map(|key| {
+            let name = target.strip_prefix(&format!("#/{key}/"))?;
+            tool.get(*key)?.get(name)
+        });
+        match found {
+            Some(next) => schema = next,
+            None => break,
+        }
+    }
+    schema
 }
 
 /// `schema` narrowed so that the parser reads its JSON back as written: it
@@ -175,7 +198,85 @@ pub(super) fn reads_back(schema: &Value, starts: &str) -> Value {
         out.entry("additionalProperties")
             .or_insert(Value::Bool(false));
     }
+    if starts.is_empty() {
+        // Any items, said (xgrammar takes an array with no `items` next to
+        // `$defs` for one with none).
+        if is("array") && !out.contains_key("items") {
+            out.insert("items".into(), json!({}));
+        }
+        return Value::Object(out);
+    }
+    // Where the schema leaves the JSON free, strings and keys still hold
+    // no marker: free parts are `toolcall_any`, and free keys match the
+    // key pattern (llguidance has no `propertyNames`).
+    let free = ["type", "enum", "const", "anyOf", "oneOf", "allOf", "$ref"]
+        .iter()
+        .all(|key| !out.contains_key(*key));
+    if free {
+        return json!({ "$ref": ANY });
+    }
+    if is("object") && out.get("additionalProperties") != Some(&Value::Bool(false)) {
+        let extra = match out.remove("additionalProperties") {
+            Some(schema @ Value::Object(_)) => schema,
+            _ => json!({ "$ref": ANY }),
+        };
+        let pattern = format!("^[^{}]*$", escape(starts, "\\]^-["));
+        out.insert("patternProperties".into(), json!({ pattern: extra }));
+        out.insert("additionalProperties".into(), Value::Bool(false));
+    }
+    if is("array") && !out.contains_key("items") {
+        out.insert("items".into(), json!({ "$ref": ANY }));
+    }
     Value::Object(out)
+}
+
+/// Where [`any_without`]'s schema is kept in a value's schema.
+const ANY: &str = "#/$defs/toolcall_any";
+
+/// Any JSON whose strings and keys hold none of `starts`.
+fn any_without(starts: &str) -> Value {
+    let pattern = format!("^[^{}]*$", escape(starts, "\\]^-["));
+    json!({"anyOf": [
+        {"type": "string", "pattern": pattern},
+        {"type": ["number", "boolean", "null"]},
+        {"type": "array", "items": {"$ref": ANY}},
+        {"type": "object", "patternProperties": {pattern.clone(): {"$ref": ANY}},
+            "additionalProperties": false},
+    ]})
+}
+
+/// `schema`, the root of a value's grammar, made whole: the definitions
+/// of the tool's `parameters` (`tool`), which its `$ref`s name from the
+/// root, and `toolcall_any` where [`reads_back`] used it.
+pub(super) fn rooted(mut schema: Value, tool: &Value, starts: &str) -> Value {
+    let text = schema.to_string();
+    let uses_any = !starts.is_empty() && text.contains(ANY);
+    let Value::Object(root) = &mut schema else {
+        return schema;
+    };
+    for key in ["$defs", "definitions"] {
+        if !text.contains(&format!("\"#/{key}/")) {
+            continue;
+        }
+        if let Some(Value::Object(defs)) = tool.get(key) {
+            let into = root.entry(key).or_insert_with(|| Value::Object(Map::new()));
+            if let Value::Object(into) = into {
+                for (name, def) in defs {
+                    into.entry(name.clone())
+                        .or_insert_with(|| reads_back(def, starts));
+                }
+            }
+        }
+    }
+    if uses_any {
+        let defs = root
+            .entry("$defs")
+            .or_insert_with(|| Value::Object(Map::new()));
+        if let Value::Object(defs) = defs {
+            defs.insert("toolcall_any".into(), any_without(starts));
+        }
+    }
+    schema
 }
 
 /// Whether a value of the schema may be a string (or its type is not said).
@@ -235,29 +336,34 @@ mod tests {
     use super::*;
     use serde_json::json;
 
+    fn of_alone(schema: Value) -> ValueGrammar {
+        of(&schema, &Value::Null, "<")
+    }
+
     fn json_of(schema: Value) -> Value {
-        match of(&schema, "<") {
+        match of_alone(schema) {
             ValueGrammar::Json(schema) => schema,
-            _ => panic!("not JSON: {schema}"),
+            _ => panic!("not JSON"),
         }
     }
 
     #[test]
     fn each_schema_is_written_as_the_parser_reads_it() {
         assert!(matches!(
-            of(&json!({"type": "string"}), "<"),
+            of_alone(json!({"type": "string"})),
             ValueGrammar::Text
         ));
-        assert!(matches!(of(&json!({}), "<"), ValueGrammar::Text));
+        assert!(matches!(of_alone(json!({})), ValueGrammar::Text));
         assert!(matches!(
-            of(&json!({"type": "custom_type"}), "<"),
+            of_alone(json!({"type": "custom_type"})),
             ValueGrammar::Text
         ));
         assert!(matches!(
-            of(&json!({"type": ["string", "null"]}), "<"),
+            of_alone(json!({"type": ["string", "null"]})),
             ValueGrammar::Text
         ));
-        match of(&json!({"enum": ["metric", "imperial"]}), "<") {
+        assert!(matches!(of_alone(json!({"enum": []})), ValueGrammar::Never));
+        match of_alone(json!({"enum": ["metric", "imperial"]})) {
             ValueGrammar::Choice(texts) => assert_eq!(texts, ["metric", "imperial"]),
             _ => panic!("a string enum is a choice of texts"),
         }
@@ -275,10 +381,20 @@ mod tests {
             json!({"type": "object", "additionalProperties": false,
                 "properties": {"p": {"type": "string", "pattern": "^[^<]*$"}}})
         );
-        // An object with no declared property keeps its free keys.
-        assert_eq!(
-            json_of(json!({"type": "object"})),
-            json!({"type": "object"})
-        );
+        // An object with no declared property keeps its free keys, and
+        // they and its strings, at any depth, hold no marker.
+        let free = json_of(json!({"type": "object"}));
+        assert_eq!(free["patternProperties"]["^[^<]*$"], json!({"$ref": ANY}));
+        assert_eq!(free["additionalProperties"], json!(false));
+        assert_eq!(free["$defs"]["toolcall_any"], any_without("<"));
+        // A `$ref` finds the tool's definitions at the value's root.
+        let tool = json!({"$defs": {"Depth": {"type": "integer"}}});
+        match of(&json!({"$ref": "#/$defs/Depth"}), &tool, "<") {
+            ValueGrammar::Json(schema) => {
+                assert_eq!(schema["$ref"], "#/$defs/Depth");
+                assert_eq!(schema["$defs"]["Depth"]["type"], "integer");
+            }
+            _ => panic!("a $ref to an integer is JSON"),
+        }
     }
 }
