@@ -156,3 +156,7 @@ struct LimitsDoctests;
 #[cfg(doctest)]
 #[doc = include_str!("../docs/models.md")]
 struct ModelsDoctests;
+
+#[cfg(doctest)]
+#[doc = include_str!("../docs/constraints.md")]
+struct ConstraintsDoctests;
