@@ -81,13 +81,15 @@ impl Shape {
                 args_keys,
                 ..
             } => {
-                // Each key the format reads the arguments under.
+                // Each key the format reads the arguments under (their
+                // schema made once).
+                let args = args();
                 let objects: Vec<Value> = args_keys
                     .iter()
                     .map(|args_key| {
                         serde_json::json!({
                             "type": "object",
-                            "properties": {*name_key: {"const": name}, *args_key: args()},
+                            "properties": {*name_key: {"const": name}, *args_key: args},
                             "required": [name_key, args_key],
                             "additionalProperties": false,
                         })
