@@ -24,10 +24,10 @@ use super::completion_rewrite::{self, read_whole};
 use super::forward::UpstreamResponse;
 use super::idle::IdleBody;
 use super::log::{line, RequestLog};
-use super::request::{builder_for, read_body};
+use super::request::{builder_for, read_body, read_tools};
 use super::store::{ResponseStore, StoreError, StoredResponse};
 use super::stream_rewrite::{self, StoreAnswer};
-use super::{metrics, Proxy};
+use super::{constrain, metrics, Proxy};
 
 /// The most of an upstream's error body read, to say what went wrong.
 const ERROR_BODY_BYTES: usize = 64 << 10;
@@ -121,7 +121,7 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
             max_answer_bytes: config.max_response_bytes,
             ids: IdMaker::Random,
         };
-        let (translated, store) = match path {
+        let (mut translated, store) = match path {
             AgentPath::Responses => {
                 let request = ResponsesRequest::read(&body)?;
                 drop(body);
@@ -155,7 +155,20 @@ pub async fn handle(proxy: &Arc<Proxy>, path: AgentPath, request: Request) -> Re
                     .filter(|tools| !tools.is_null())
                     .cloned()
                     .unwrap_or_else(|| Value::Array(Vec::new()));
-                Some(builder_for(config, chosen.format, &tools).map_err(|e| AgentError::from(&e))?)
+                let tools = read_tools(&tools).map_err(|e| AgentError::from(&e))?;
+                // The chat request built here goes the chat route's way
+                // upstream: constrained the same, when it has tools.
+                if tools.names().next().is_some() {
+                    constrain::apply(
+                        config,
+                        &mut translated.chat,
+                        chosen.format,
+                        &tools,
+                        &mut log,
+                    )
+                    .map_err(|e| AgentError::invalid("tool_choice", e.to_string()))?;
+                }
+                Some(builder_for(config, chosen.format, tools))
             }
             Err(passthrough) => {
                 log.choice(None, passthrough.describe_for_agents());

@@ -4,7 +4,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use clap::{Args, ValueEnum};
-use toolcall_stream::{Ids, Reasoning};
+use toolcall_stream::{Dialect, Ids, Reasoning};
 
 use super::choice::{FormatChoice, ModelMap};
 use super::target::Target;
@@ -114,6 +114,15 @@ pub struct ProxyArgs {
     /// is reasoning whatever this says.
     #[arg(long, value_name = "MODE", default_value = "off")]
     pub reasoning: Reasoning,
+    /// Attach the grammar of the calls the proxy reads, for the request's
+    /// tools and `tool_choice`, to each chat request it parses, and send
+    /// `tool_choice: "none"` upstream: for a server started without a tool
+    /// parser, so that the model writes only calls in its own format.
+    /// `structural-tag` (vLLM, SGLang: `response_format`), `lark` or `gbnf`
+    /// (`structured_outputs.grammar`, `grammar`, `ebnf`). Leave it `off` for
+    /// a server that enforces tool calls itself.
+    #[arg(long, value_enum, value_name = "DIALECT", default_value_t = ConstrainArg::Off)]
+    pub constrain: ConstrainArg,
     /// Calls written inside a fenced code block (```` ``` ```` or `~~~`) of
     /// the text are content, not calls: for models that show tool syntax
     /// in examples.
@@ -207,6 +216,33 @@ pub enum LogFormat {
     Json,
 }
 
+/// `--constrain`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub enum ConstrainArg {
+    /// Nothing is attached: the server enforces its own (or nothing).
+    #[default]
+    Off,
+    /// xgrammar's structural tag, in `response_format` (vLLM, SGLang).
+    StructuralTag,
+    /// llguidance's Lark, in `structured_outputs.grammar`, `grammar` and
+    /// `ebnf`.
+    Lark,
+    /// GBNF, in the same fields as Lark.
+    Gbnf,
+}
+
+impl ConstrainArg {
+    /// The grammar's dialect; `None` when off.
+    pub fn dialect(self) -> Option<Dialect> {
+        match self {
+            ConstrainArg::Off => None,
+            ConstrainArg::StructuralTag => Some(Dialect::StructuralTag),
+            ConstrainArg::Lark => Some(Dialect::Lark),
+            ConstrainArg::Gbnf => Some(Dialect::Gbnf),
+        }
+    }
+}
+
 /// What the server needs, read from the flags.
 pub struct Config {
     pub upstream: Target,
@@ -218,6 +254,8 @@ pub struct Config {
     pub max_held_call: usize,
     pub strict: bool,
     pub reasoning: Reasoning,
+    /// `--constrain`'s dialect; `None`: off.
+    pub constrain: Option<Dialect>,
     pub calls_in_code_blocks: bool,
     pub watch_foreign_formats: bool,
     pub max_body_bytes: usize,
@@ -292,6 +330,7 @@ impl Config {
             max_held_call: args.max_held_call,
             strict: args.strict,
             reasoning: args.reasoning,
+            constrain: args.constrain.dialect(),
             calls_in_code_blocks: !args.no_calls_in_code_blocks,
             watch_foreign_formats: !args.no_foreign_watch,
             max_body_bytes: args.max_body_bytes,

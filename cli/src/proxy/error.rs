@@ -21,6 +21,9 @@ pub enum ProxyError {
     InvalidTools(String),
     /// The request's `stream` is not a boolean.
     InvalidStream,
+    /// The request's `tool_choice` names a function its tools do not
+    /// declare (found when `--constrain` makes the grammar).
+    InvalidToolChoice(String),
     /// No connection to the upstream, or it failed before any response.
     UpstreamUnreachable(String),
     /// The upstream answered 2xx with something that is not what OpenAI's
@@ -45,6 +48,7 @@ impl ProxyError {
             ProxyError::BadRequestBody(_)
             | ProxyError::InvalidTools(_)
             | ProxyError::InvalidStream
+            | ProxyError::InvalidToolChoice(_)
             | ProxyError::InvalidPath(_) => StatusCode::BAD_REQUEST,
             ProxyError::MethodNotAllowed(_) => StatusCode::METHOD_NOT_ALLOWED,
             ProxyError::UpstreamUnreachable(_)
@@ -61,6 +65,7 @@ impl ProxyError {
             | ProxyError::BadRequestBody(_)
             | ProxyError::InvalidTools(_)
             | ProxyError::InvalidStream
+            | ProxyError::InvalidToolChoice(_)
             | ProxyError::InvalidPath(_)
             | ProxyError::MethodNotAllowed(_) => "invalid_request_error",
             ProxyError::UpstreamUnreachable(_) => "upstream_unreachable",
@@ -74,6 +79,7 @@ impl ProxyError {
         match self {
             ProxyError::InvalidTools(_) => Some("tools"),
             ProxyError::InvalidStream => Some("stream"),
+            ProxyError::InvalidToolChoice(_) => Some("tool_choice"),
             _ => None,
         }
     }
@@ -99,6 +105,7 @@ impl fmt::Display for ProxyError {
             ProxyError::InvalidStream => {
                 write!(f, "invalid stream: expected a boolean (true or false)")
             }
+            ProxyError::InvalidToolChoice(e) => write!(f, "invalid tool_choice: {e}"),
             ProxyError::UpstreamUnreachable(e) => write!(f, "upstream unreachable: {e}"),
             ProxyError::UpstreamInvalid(e) => write!(f, "upstream sent an invalid response: {e}"),
             ProxyError::UpstreamTooLarge { limit } => write!(

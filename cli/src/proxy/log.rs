@@ -116,6 +116,8 @@ pub struct RequestLog {
     choice: Option<String>,
     /// The format's name, when one was chosen (a field of its own in JSON).
     format: Option<String>,
+    /// What `--constrain` did with the request.
+    constraint: Option<String>,
 }
 
 impl RequestLog {
@@ -131,6 +133,7 @@ impl RequestLog {
             note: None,
             choice: None,
             format: None,
+            constraint: None,
         }
     }
 
@@ -139,6 +142,12 @@ impl RequestLog {
     pub fn choice(&mut self, format: Option<String>, choice: String) {
         self.format = format;
         self.choice = Some(choice);
+    }
+
+    /// What `--constrain` did with the request (`constrained: lark
+    /// required …`, or why not).
+    pub fn constraint(&mut self, constraint: String) {
+        self.constraint = Some(constraint);
     }
 
     pub fn route(&mut self, route: &'static str) {
@@ -199,10 +208,14 @@ impl Drop for RequestLog {
                 } else {
                     format!(" {}", self.outcome)
                 };
-                let said: Vec<&str> = [self.choice.as_deref(), self.note.as_deref()]
-                    .into_iter()
-                    .flatten()
-                    .collect();
+                let said: Vec<&str> = [
+                    self.choice.as_deref(),
+                    self.constraint.as_deref(),
+                    self.note.as_deref(),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
                 let note = if said.is_empty() {
                     String::new()
                 } else {
@@ -230,6 +243,9 @@ impl Drop for RequestLog {
                 }
                 if let Some(choice) = &self.choice {
                     fields.push(("choice", json!(choice)));
+                }
+                if let Some(constraint) = &self.constraint {
+                    fields.push(("constraint", json!(constraint)));
                 }
                 if let Some(note) = &self.note {
                     fields.push(("note", json!(note)));

@@ -19,6 +19,7 @@ pub const FIRST_BYTE: &str = "toolcall_proxy_upstream_first_byte_seconds";
 pub const ADDED_LATENCY: &str = "toolcall_proxy_added_latency_seconds";
 pub const OPEN_STREAMS: &str = "toolcall_proxy_open_streams";
 pub const PASSTHROUGHS: &str = "toolcall_proxy_chat_passthroughs_total";
+pub const CONSTRAINTS: &str = "toolcall_proxy_constraints_total";
 
 /// How often histogram samples are folded into their buckets.
 const UPKEEP_EVERY: Duration = Duration::from_secs(1);
@@ -101,6 +102,10 @@ fn describe() {
         PASSTHROUGHS,
         "Chat completions passed through unparsed, by reason (no_tools, not_json, no_model, unknown_model)"
     );
+    describe_counter!(
+        CONSTRAINTS,
+        "Requests seen by --constrain, by outcome (attached, tool_choice_none, client_constraint, unread_tool_choice, unsupported, unsatisfiable, no_tools, no_grammar, unknown_tool)"
+    );
 }
 
 /// The page `GET /metrics` serves.
@@ -128,6 +133,11 @@ pub fn diagnostic(kind: &'static str) {
 /// A chat completion passed through unparsed, and why.
 pub fn passthrough(reason: &'static str) {
     counter!(PASSTHROUGHS, "reason" => reason).increment(1);
+}
+
+/// What `--constrain` did with a request.
+pub fn constraint(outcome: &'static str) {
+    counter!(CONSTRAINTS, "outcome" => outcome).increment(1);
 }
 
 pub fn upstream_error(kind: &'static str) {

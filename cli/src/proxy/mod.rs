@@ -9,6 +9,7 @@ mod agent_route;
 mod choice;
 mod completion_rewrite;
 pub mod config;
+mod constrain;
 mod drain;
 mod error;
 mod forward;
@@ -123,6 +124,13 @@ async fn serve(config: Config, store: &store::StoreArgs) -> Result<(), String> {
     // How a request's format is chosen: a model that names none passes
     // through unparsed, which the operator should know before it happens.
     log::line("info", &config.formats.describe(), &[]);
+    if let Some(dialect) = config.constrain {
+        log::line("info", &format!(
+            "chat requests the proxy parses are constrained (--constrain {}): the calls' grammar in {}, tool_choice none upstream",
+            constrain::dialect_name(dialect),
+            constrain::fields(dialect),
+        ), &[]);
+    }
     let proxy = Arc::new(Proxy {
         upstream: Upstream::new(&config)?,
         store,

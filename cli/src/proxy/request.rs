@@ -51,19 +51,21 @@ pub async fn read_body(headers: &HeaderMap, body: Body, limit: usize) -> Result<
 const DRAIN_TIME: Duration = Duration::from_secs(5);
 const DRAIN_BYTES: usize = 64 << 20;
 
+/// The chat request's `tools`, read.
+pub fn read_tools(tools: &Value) -> Result<Arc<Tools>, ProxyError> {
+    Tools::from_value(tools)
+        .map(Arc::new)
+        .map_err(|e| ProxyError::InvalidTools(e.to_string()))
+}
+
 /// The parsers of one response in `format`, typing values by the chat
 /// request's `tools`.
-pub fn builder_for(
-    config: &Config,
-    format: Format,
-    tools: &Value,
-) -> Result<ParserBuilder, ProxyError> {
-    let tools = Tools::from_value(tools).map_err(|e| ProxyError::InvalidTools(e.to_string()))?;
+pub fn builder_for(config: &Config, format: Format, tools: Arc<Tools>) -> ParserBuilder {
     let mut limits = Limits::default();
     limits.max_held_call = config.max_held_call;
-    Ok(Parser::builder()
+    Parser::builder()
         .format(format)
-        .tools(Arc::new(tools))
+        .tools(tools)
         .ids(config.ids.clone())
         .limits(limits)
         .incomplete_calls_as_content(config.incomplete_calls_as_content)
@@ -72,5 +74,5 @@ pub fn builder_for(
         .calls_in_code_blocks(config.calls_in_code_blocks)
         .watch_foreign_formats(config.watch_foreign_formats)
         // The chunks need only the argument fragments.
-        .retain_arguments(false))
+        .retain_arguments(false)
 }

@@ -14,13 +14,17 @@ use super::choice::Passthrough;
 use super::config::Config;
 use super::error::ProxyError;
 use super::log::{route, RequestLog};
-use super::request::{builder_for, read_body};
-use super::{agent_route, completion_rewrite, local, metrics, passthrough, stream_rewrite, Proxy};
+use super::request::{builder_for, read_body, read_tools};
+use super::{
+    agent_route, completion_rewrite, constrain, local, metrics, passthrough, stream_rewrite, Proxy,
+};
 
 /// How a chat request with tools is answered.
 struct Rewrite {
     builder: ParserBuilder,
     stream: bool,
+    /// The body to send in place of the client's (`--constrain`).
+    body: Option<Bytes>,
 }
 
 /// Every request, whatever its method and path.
@@ -41,7 +45,12 @@ pub async fn handle(State(proxy): State<Arc<Proxy>>, request: Request) -> Respon
         // The format is the client's model's; then the model is renamed.
         let rewrite = if chat {
             match rewrite_for(config, &body, &mut log)? {
-                Ok(rewrite) => Some(rewrite),
+                Ok(mut rewrite) => {
+                    if let Some(constrained) = rewrite.body.take() {
+                        body = constrained;
+                    }
+                    Some(rewrite)
+                }
                 Err(passthrough) => {
                     metrics::passthrough(passthrough.reason());
                     log.choice(None, passthrough.describe());
@@ -141,7 +150,7 @@ fn rewrite_for(
     body: &[u8],
     log: &mut RequestLog,
 ) -> Result<Result<Rewrite, Passthrough>, ProxyError> {
-    let Ok(request) = serde_json::from_slice::<Value>(body) else {
+    let Ok(mut request) = serde_json::from_slice::<Value>(body) else {
         return Ok(Err(Passthrough::NotJson));
     };
     let tools = match request.get("tools") {
@@ -155,7 +164,7 @@ fn rewrite_for(
         Err(passthrough) => return Ok(Err(passthrough)),
     };
     log.choice(Some(chosen.format.to_string()), chosen.describe());
-    let builder = builder_for(config, chosen.format, tools)?;
+    let tools = read_tools(tools)?;
     // A `stream` that is not a boolean is refused rather than guessed: the
     // upstream might read `"true"` as true and stream to a client that
     // was answered as if it had not asked.
@@ -164,7 +173,23 @@ fn rewrite_for(
         Some(Value::Bool(stream)) => *stream,
         Some(_) => return Err(ProxyError::InvalidStream),
     };
-    Ok(Ok(Rewrite { builder, stream }))
+    // Rewritten only when constrained: otherwise the bytes go as they came.
+    let format = chosen.format;
+    let mut body = None;
+    if let Some(object) = request.as_object_mut() {
+        if constrain::apply(config, object, format, &tools, log)? {
+            let bytes = serde_json::to_vec(object).map_err(|e| {
+                ProxyError::BadRequestBody(format!("cannot write the constrained request: {e}"))
+            })?;
+            body = Some(Bytes::from(bytes));
+        }
+    }
+    let builder = builder_for(config, format, tools);
+    Ok(Ok(Rewrite {
+        builder,
+        stream,
+        body,
+    }))
 }
 
 #[cfg(test)]

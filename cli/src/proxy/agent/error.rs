@@ -237,6 +237,7 @@ impl From<&ProxyError> for AgentError {
             ProxyError::BadRequestBody(_)
             | ProxyError::InvalidTools(_)
             | ProxyError::InvalidStream
+            | ProxyError::InvalidToolChoice(_)
             | ProxyError::InvalidPath(_)
             | ProxyError::MethodNotAllowed(_) => ErrorKind::InvalidRequest,
             ProxyError::UpstreamUnreachable(_) | ProxyError::UpstreamInvalid(_) => {
