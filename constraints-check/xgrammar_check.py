@@ -22,18 +22,22 @@ def main(path: str) -> int:
     checked, disagreements = 0, []
     for case in cases:
         # The crate's output, as written.
-        grammar = xgrammar.Grammar.from_structural_tag(case["structural_tag"])
-        for sample in case["strings"]:
-            verdict = _is_grammar_accept_string(grammar, sample["text"])
-            checked += 1
-            if verdict != sample["admitted"]:
-                disagreements.append(
-                    f'{case["format"]} {case["constraint"]}: xgrammar {verdict}, '
-                    f'Lark {sample["admitted"]}: {sample["text"]!r}'
-                )
+        grammars = {
+            "structural tag": xgrammar.Grammar.from_structural_tag(case["structural_tag"]),
+            "GBNF": xgrammar.Grammar.from_ebnf(case["gbnf"], root_rule_name="root"),
+        }
+        for dialect, grammar in grammars.items():
+            for sample in case["strings"]:
+                verdict = _is_grammar_accept_string(grammar, sample["text"])
+                checked += 1
+                if verdict != sample["admitted"]:
+                    disagreements.append(
+                        f'{case["format"]} {case["constraint"]}: xgrammar on the {dialect} {verdict}, '
+                        f'Lark {sample["admitted"]}: {sample["text"]!r}'
+                    )
     for line in disagreements:
         print(line)
-    print(f"{checked} strings over {len(cases)} structural tags, {len(disagreements)} disagreements")
+    print(f"{checked} verdicts over {len(cases)} structural tags and as many GBNF grammars, {len(disagreements)} disagreements")
     return 1 if disagreements or checked < 400 else 0
 
 

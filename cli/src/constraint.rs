@@ -23,7 +23,7 @@ pub(crate) struct ConstraintArgs {
     /// The grammar's dialect: `lark` (llguidance's: vLLM's `guidance`
     /// backend, SGLang and llama.cpp with `%llguidance`, mistral.rs) or
     /// `structural-tag` (xgrammar's, as JSON: vLLM's and SGLang's default
-    /// backend).
+    /// backend) or `gbnf` (llama.cpp's `grammar`; xgrammar's EBNF).
     #[arg(long, value_enum, default_value_t = DialectArg::Lark)]
     dialect: DialectArg,
     /// Which calls: `lazy` (free text, then calls or none: `tool_choice:
@@ -44,6 +44,7 @@ pub(crate) struct ConstraintArgs {
 enum DialectArg {
     Lark,
     StructuralTag,
+    Gbnf,
 }
 
 fn mode(text: &str) -> Result<ConstraintMode, String> {
@@ -78,6 +79,7 @@ pub(crate) fn run(args: &ConstraintArgs) -> Result<(), Fatal> {
         dialect: match args.dialect {
             DialectArg::Lark => Dialect::Lark,
             DialectArg::StructuralTag => Dialect::StructuralTag,
+            DialectArg::Gbnf => Dialect::Gbnf,
         },
     };
     let grammar = format

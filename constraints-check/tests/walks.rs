@@ -239,8 +239,20 @@ const WALKS: usize = 8;
 
 #[test]
 fn every_walk_of_each_grammar_parses_to_clean_calls() {
+    walk_every_grammar(Dialect::Lark, 0x5eed);
+}
+
+/// The GBNF grammars, read by llguidance through [`lark_of_gbnf`]: what
+/// they admit parses to clean calls too (xgrammar's check compares their
+/// verdicts with the Lark grammars').
+#[test]
+fn every_walk_of_each_gbnf_grammar_parses_to_clean_calls() {
+    walk_every_grammar(Dialect::Gbnf, 0x6b6e66);
+}
+
+fn walk_every_grammar(dialect: Dialect, seed: u64) {
     let tools = Tools::from_json(TOOLS).expect("tools");
-    let mut rng = Rng(0x5eed);
+    let mut rng = Rng(seed);
     for &format in WRITTEN {
         assert!(
             format.constraint(&tools, &Constraint::required()).is_ok(),
@@ -266,7 +278,15 @@ fn every_walk_of_each_grammar_parses_to_clean_calls() {
             one,
             thinking,
         ] {
+            let constraint = Constraint {
+                dialect,
+                ..constraint
+            };
             let grammar = format.constraint(&tools, &constraint).expect("a grammar");
+            let grammar = match dialect {
+                Dialect::Gbnf => lark_of_gbnf(&grammar),
+                _ => grammar,
+            };
             let mut finished = 0;
             for _ in 0..WALKS {
                 if let Some(text) = walk(&grammar, format, &mut rng) {
@@ -283,12 +303,82 @@ fn every_walk_of_each_grammar_parses_to_clean_calls() {
     }
 }
 
+/// A GBNF grammar as the same rules in llguidance's Lark: `::=` is `:`,
+/// names take `_` for `-`, a character class is a regex, and `root` is
+/// where Lark's `start` begins.
+fn lark_of_gbnf(gbnf: &str) -> String {
+    let mut out = String::from("start: root\n");
+    let mut chars = gbnf.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => {
+                out.push('"');
+                while let Some(c) = chars.next() {
+                    out.push(c);
+                    match c {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '[' => {
+                out.push_str("/[");
+                while let Some(c) = chars.next() {
+                    match c {
+                        '\\' => {
+                            out.push('\\');
+                            out.extend(chars.next());
+                        }
+                        '/' => out.push_str("\\/"),
+                        ']' => break,
+                        c => out.push(c),
+                    }
+                }
+                out.push_str("]/");
+            }
+            ':' if gbnf_rule_sign(&mut chars) => out.push(':'),
+            c if c.is_ascii_alphanumeric() || c == '-' => {
+                out.push(if c == '-' { '_' } else { c });
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// Whether `::=` starts here (its first `:` taken).
+fn gbnf_rule_sign(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
+    let mut ahead = chars.clone();
+    if ahead.next() == Some(':') && ahead.next() == Some('=') {
+        chars.next();
+        chars.next();
+        return true;
+    }
+    false
+}
+
 #[test]
 fn the_calls_a_model_writes_are_admitted_and_mistakes_are_not() {
+    for dialect in [Dialect::Lark, Dialect::Gbnf] {
+        the_calls_a_model_writes_are_admitted_in(dialect);
+    }
+}
+
+fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
     let tools = Tools::from_json(TOOLS).expect("tools");
-    let grammar = Format::Qwen3Coder
-        .constraint(&tools, &Constraint::required())
-        .expect("grammar");
+    let make = |format: Format, constraint: Constraint| {
+        let constraint = Constraint {
+            dialect,
+            ..constraint
+        };
+        let grammar = format.constraint(&tools, &constraint).expect("grammar");
+        match dialect {
+            Dialect::Gbnf => lark_of_gbnf(&grammar),
+            _ => grammar,
+        }
+    };
+    let grammar = make(Format::Qwen3Coder, Constraint::required());
     let call = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n\
                 <parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";
     assert!(accepts(&grammar, call), "{grammar}");
@@ -305,21 +395,15 @@ fn the_calls_a_model_writes_are_admitted_and_mistakes_are_not() {
     ] {
         assert!(!accepts(&grammar, &wrong), "admitted {wrong:?}");
     }
-    let lazy = Format::Qwen3Coder
-        .constraint(&tools, &Constraint::lazy())
-        .expect("grammar");
+    let lazy = make(Format::Qwen3Coder, Constraint::lazy());
     assert!(accepts(&lazy, "Let me look that up.\n"));
     assert!(accepts(&lazy, &format!("Let me look that up.\n{call}")));
-    let glm = Format::Glm47
-        .constraint(&tools, &Constraint::required())
-        .expect("grammar");
+    let glm = make(Format::Glm47, Constraint::required());
     assert!(accepts(
         &glm,
         "<tool_call>get_weather<arg_key>city</arg_key><arg_value>Paris</arg_value></tool_call>"
     ));
-    let hermes = Format::Hermes
-        .constraint(&tools, &Constraint::named("run"))
-        .expect("grammar");
+    let hermes = make(Format::Hermes, Constraint::named("run"));
     assert!(accepts(
         &hermes,
         "<tool_call>\n{\"name\": \"run\", \"arguments\": {\"command\": \"ls\", \"dry\": true}}\n</tool_call>"
@@ -512,6 +596,11 @@ fn samples_for_the_structural_tag_check() {
                 ..constraint.clone()
             };
             let stag = format.constraint(&tools, &stag).expect("a structural tag");
+            let gbnf = Constraint {
+                dialect: Dialect::Gbnf,
+                ..constraint.clone()
+            };
+            let gbnf = format.constraint(&tools, &gbnf).expect("a GBNF grammar");
             let mut strings = Vec::new();
             for _ in 0..4 {
                 let Some(text) = walk(&lark, format, &mut rng) else {
@@ -541,6 +630,7 @@ fn samples_for_the_structural_tag_check() {
                 "format": format.name(),
                 "constraint": format!("{constraint:?}"),
                 "structural_tag": stag,
+                "gbnf": gbnf,
                 "strings": strings,
             }));
         }

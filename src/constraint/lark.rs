@@ -5,10 +5,10 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::call::{Func, FuncBody, Param};
+use super::ebnf::{self, Syntax};
 use super::shape::Shape;
-use super::value::{self, ValueGrammar};
-use super::{Constraint, ConstraintMode};
+use super::value;
+use super::Constraint;
 use crate::tools::Tools;
 
 /// The grammar for the calls to `names` (declared in `tools`).
@@ -19,178 +19,66 @@ pub(super) fn write(
     constraint: &Constraint,
 ) -> String {
     let mut out = String::from("%llguidance {}\n\n");
-    let mut seen = Vec::new();
-    let names: Vec<&str> = names
-        .iter()
-        .copied()
-        .filter(|name| {
-            let new = !seen.contains(name);
-            seen.push(*name);
-            new
-        })
-        .collect();
-    let opener = shape.opener();
-    let think = match (constraint.reasoning, shape.reasoning) {
-        (true, Some(_)) => "think? ",
-        _ => "",
-    };
-    match constraint.mode {
-        _ if names.is_empty() => {
-            let _ = writeln!(out, "start: {think}LEAD?");
-        }
-        // Text may follow the calls: it holds no marker, so no call.
-        ConstraintMode::Lazy => {
-            let calls = match constraint.parallel {
-                true => "before call_rest (more call_rest)*",
-                false => "before call_rest",
-            };
-            let _ = writeln!(out, "start: {think}(LEAD? | {calls} TEXT?)");
-            let _ = writeln!(out, "before[lazy]: LEAD? {}", literal(opener));
-            if constraint.parallel {
-                let _ = writeln!(out, "more[lazy]: TEXT? {}", literal(opener));
-            }
-        }
-        ConstraintMode::Required | ConstraintMode::Named(_) => {
-            // A line end may come before each call.
-            let calls = match constraint.parallel {
-                true => "(\"\\n\"? call)+",
-                false => "\"\\n\"? call",
-            };
-            let _ = writeln!(out, "start: {think}{calls} TEXT?");
-        }
-    }
-    if let (true, Some((open, close))) = (constraint.reasoning, shape.reasoning) {
-        // The prompt may have opened the reasoning itself.
-        let _ = writeln!(
-            out,
-            "think: {}? think_rest \"\\n\"? \"\\n\"?",
-            literal(open)
-        );
-        let _ = writeln!(out, "think_rest[lazy]: TEXT? {}", literal(close));
-    }
-    if !names.is_empty() {
-        write_wrapper(&mut out, shape, opener, names.len(), constraint.parallel);
-    }
-    for (i, name) in names.iter().enumerate() {
-        let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
-        // llguidance's JSON cannot exclude a substring: strings hold no
-        // character a marker starts with.
-        let order = tools.parameter_order(name);
-        let func = shape.func(name, &params, &order, &shape.marker_starts);
-        write_func(&mut out, i, &func);
-    }
-    // Text outside a call and a string's text hold no marker.
-    let markers = shape
-        .markers
-        .iter()
-        .map(|m| regex_escape(m))
-        .collect::<Vec<_>>()
-        .join("|");
-    let _ = writeln!(out, "TEXT: /(?s:.+)/ & ~/(?s:.*)({markers})(?s:.*)/");
-    // The text the content starts with.
-    match shape.object_opens_calls {
-        true => {
-            let _ = writeln!(out, "LEAD: TEXT & ~/[ \\t\\r\\n]*\\{{(?s:.*)/");
-        }
-        false => {
-            let _ = writeln!(out, "LEAD: TEXT");
-        }
-    }
+    let mut lark = Lark { shape };
+    // llguidance's JSON cannot exclude a substring: strings hold no
+    // character a marker starts with.
+    let starts = &shape.marker_starts;
+    ebnf::write(&mut out, &mut lark, shape, tools, names, constraint, starts);
     out
 }
 
-/// `call`: the opener, then one function (several, where one wrapper
-/// holds them and calls are parallel), then the wrapper's closer.
-fn write_wrapper(out: &mut String, shape: &Shape, opener: &str, tools: usize, parallel: bool) {
-    let close = shape
-        .call_close
-        .map(|c| format!(" \"\\n\"? {}", literal(c)))
-        .unwrap_or_default();
-    let (first, more) = match (shape.holds_many(), parallel) {
-        (true, true) => ("\"\\n\"? ", " (\"\\n\"? func)*"),
-        (true, false) => ("\"\\n\"? ", ""),
-        (false, _) => ("", ""),
-    };
-    let funcs = (0..tools)
-        .map(|i| format!("func_{i}"))
-        .collect::<Vec<_>>()
-        .join(" | ");
-    let _ = writeln!(out, "call: {} call_rest", literal(opener));
-    let _ = writeln!(out, "call_rest: {first}func{more}{close}");
-    let _ = writeln!(out, "func: {funcs}");
+struct Lark<'a> {
+    shape: &'a Shape,
 }
 
-/// `func_I`: the function after the call's opener, up to the wrapper's
-/// closer.
-fn write_func(out: &mut String, i: usize, func: &Func) {
-    let head = match func.head.is_empty() {
-        true => String::new(),
-        false => format!("{} ", literal(&func.head)),
-    };
-    let name_line = match func.name_line {
-        true => "\"\\n\"? ",
-        false => "",
-    };
-    let close = func
-        .close
-        .map(|c| format!(" {}", literal(c)))
-        .unwrap_or_default();
-    match &func.body {
-        FuncBody::Json { schema, line } => {
-            let line = match line {
-                true => "\"\\n\"? ",
-                false => "",
-            };
-            let _ = writeln!(out, "func_{i}: {head}{name_line}{line}json_{i}{close}");
-            let _ = writeln!(out, "json_{i}: %json {}", bounded(schema.clone()));
-        }
-        FuncBody::Params(params) => {
-            let _ = writeln!(out, "func_{i}: {head}{name_line}\"\\n\"? params_{i}{close}");
-            let mut list = Vec::new();
-            for (j, param) in params.iter().enumerate() {
-                let rule = format!("p_{i}_{j}");
-                list.push(match param.required {
-                    true => format!("{rule} \"\\n\"?"),
-                    false => format!("({rule} \"\\n\"?)?"),
-                });
-                let value_open = param
-                    .value_open
-                    .map(|v| format!(" \"\\n\"? {}", literal(v)))
-                    .unwrap_or_default();
-                let _ = writeln!(
-                    out,
-                    "{rule}: {}{value_open} v_{i}_{j}",
-                    literal(&param.head)
-                );
-                write_value(out, param, &format!("v_{i}_{j}"));
-            }
-            let list = match list.is_empty() {
-                true => "\"\"".to_owned(),
-                false => list.join(" "),
-            };
-            let _ = writeln!(out, "params_{i}: {list}");
-        }
+impl Syntax for Lark<'_> {
+    fn name(&self, rule: &str) -> String {
+        rule.to_owned()
     }
-}
 
-/// A value and its closer.
-fn write_value(out: &mut String, param: &Param, rule: &str) {
-    let closer = literal(param.close);
-    let line = if param.lines { "\"\\n\"? " } else { "" };
-    match &param.value {
-        ValueGrammar::Text => {
-            // The first closer ends the value, as it does for the parser.
-            let _ = writeln!(out, "{rule}[lazy]: TEXT? {closer}");
-        }
-        ValueGrammar::Choice(texts) => {
-            let texts: Vec<String> = texts.iter().map(|t| literal(t)).collect();
-            let _ = writeln!(out, "{rule}: {line}({}) {line}{closer}", texts.join(" | "));
-        }
-        // Left out by `Shape::func`.
-        ValueGrammar::Never => {}
-        ValueGrammar::Json(schema) => {
-            let _ = writeln!(out, "{rule}: {line}{rule}_json {line}{closer}");
-            let _ = writeln!(out, "{rule}_json: %json {}", bounded(schema.clone()));
+    fn literal(&self, text: &str) -> String {
+        literal(text)
+    }
+
+    fn define(&mut self, out: &mut String, rule: &str, body: &str) {
+        let _ = writeln!(out, "{rule}: {body}");
+    }
+
+    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, at_start: bool) {
+        let text = if at_start { "LEAD?" } else { "TEXT?" };
+        let _ = writeln!(out, "{rule}[lazy]: {text} {}", literal(closer));
+    }
+
+    fn json(&mut self, out: &mut String, rule: &str, schema: &Value) {
+        let _ = writeln!(out, "{rule}: %json {}", bounded(schema.clone()));
+    }
+
+    fn any_text(&self) -> String {
+        "TEXT?".into()
+    }
+
+    fn any_lead(&self) -> String {
+        "LEAD?".into()
+    }
+
+    fn finish(&mut self, out: &mut String) {
+        // Text outside a call and a string's text hold no marker.
+        let markers = self
+            .shape
+            .markers
+            .iter()
+            .map(|m| regex_escape(m))
+            .collect::<Vec<_>>()
+            .join("|");
+        let _ = writeln!(out, "TEXT: /(?s:.+)/ & ~/(?s:.*)({markers})(?s:.*)/");
+        // The text the content starts with.
+        match self.shape.object_opens_calls {
+            true => {
+                let _ = writeln!(out, "LEAD: TEXT & ~/[ \\t\\r\\n]*\\{{(?s:.*)/");
+            }
+            false => {
+                let _ = writeln!(out, "LEAD: TEXT");
+            }
         }
     }
 }

@@ -16,6 +16,9 @@
 //! ```
 
 mod call;
+mod ebnf;
+mod gbnf;
+mod gbnf_json;
 mod lark;
 mod shape;
 mod stag;
@@ -54,6 +57,9 @@ pub enum Dialect {
     /// xgrammar's structural tag, as JSON (vLLM's and SGLang's default
     /// backend: `structured_outputs.structural_tag`, `response_format`).
     StructuralTag,
+    /// GBNF (llama.cpp's `grammar`; xgrammar's EBNF reads it too: vLLM's
+    /// `structured_outputs.grammar`, SGLang's `ebnf`).
+    Gbnf,
 }
 
 /// Which calls a constraint admits.
@@ -181,6 +187,7 @@ impl Format {
             Dialect::StructuralTag => {
                 Ok(stag::write(&shape, tools, &names, constraint).to_string())
             }
+            Dialect::Gbnf => gbnf::write(&shape, tools, &names, constraint),
         }
     }
 }

@@ -1,0 +1,228 @@
+//! The rules both grammar dialects (Lark and GBNF) write: the calls'
+//! structure, from the shape and each tool's call. A [`Syntax`] spells
+//! them, and says how text that holds no marker and JSON against a schema
+//! are written, which the two dialects do in their own ways.
+
+use serde_json::Value;
+
+use super::call::{Func, FuncBody, Param};
+use super::shape::Shape;
+use super::value::ValueGrammar;
+use super::{Constraint, ConstraintMode};
+use crate::tools::Tools;
+
+/// How one dialect spells the rules.
+pub(super) trait Syntax {
+    /// `rule` (a name in `snake_case`) as the dialect names it.
+    fn name(&self, rule: &str) -> String;
+    /// `text` as a string literal.
+    fn literal(&self, text: &str) -> String;
+    /// Writes the rule `rule: body`, whose body names rules as
+    /// [`Syntax::name`] does.
+    fn define(&mut self, out: &mut String, rule: &str, body: &str);
+    /// Writes `rule`: text that holds no marker, then `closer`, which the
+    /// first one ends (as it does for the parser); `at_start` says the text
+    /// starts the content (see [`Syntax::any_lead`]).
+    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, at_start: bool);
+    /// Writes `rule`: JSON against `schema` (whose `$ref`s it resolves
+    /// from its own root).
+    fn json(&mut self, out: &mut String, rule: &str, schema: &Value);
+    /// An expression: any text, maybe none, that holds no marker (the text
+    /// after the calls).
+    fn any_text(&self) -> String;
+    /// An expression: the text the content may start with, maybe none (not
+    /// a JSON object, where one opens calls).
+    fn any_lead(&self) -> String;
+    /// Writes what [`Syntax::any_text`] and [`Syntax::any_lead`] name.
+    fn finish(&mut self, out: &mut String);
+}
+
+/// The grammar for the calls to `names` (declared in `tools`), spelled by
+/// `syntax`; each JSON string holds none of `starts`.
+pub(super) fn write(
+    out: &mut String,
+    syntax: &mut dyn Syntax,
+    shape: &Shape,
+    tools: &Tools,
+    names: &[&str],
+    constraint: &Constraint,
+    starts: &str,
+) {
+    let mut seen = Vec::new();
+    let names: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|name| {
+            let new = !seen.contains(name);
+            seen.push(*name);
+            new
+        })
+        .collect();
+    let opener = shape.opener();
+    let think = match (constraint.reasoning, shape.reasoning) {
+        (true, Some(_)) => format!("{}? ", syntax.name("think")),
+        _ => String::new(),
+    };
+    let (text, lead) = (syntax.any_text(), syntax.any_lead());
+    let [before, more, call, call_rest] =
+        ["before", "more", "call", "call_rest"].map(|r| syntax.name(r));
+    let start = match constraint.mode {
+        _ if names.is_empty() => format!("{think}{lead}"),
+        // Text may follow the calls: it holds no marker, so no call.
+        ConstraintMode::Lazy => {
+            let calls = match constraint.parallel {
+                true => format!("{before} {call_rest} ({more} {call_rest})*"),
+                false => format!("{before} {call_rest}"),
+            };
+            format!("{think}({lead} | {calls} {text})")
+        }
+        ConstraintMode::Required | ConstraintMode::Named(_) => {
+            // A line end may come before each call.
+            let calls = match constraint.parallel {
+                true => format!("(\"\\n\"? {call})+"),
+                false => format!("\"\\n\"? {call}"),
+            };
+            format!("{think}{calls} {text}")
+        }
+    };
+    syntax.define(out, "start", &start);
+    if !names.is_empty() && constraint.mode == ConstraintMode::Lazy {
+        syntax.text_then(out, "before", opener, true);
+        if constraint.parallel {
+            syntax.text_then(out, "more", opener, false);
+        }
+    }
+    if let (true, Some((open, close))) = (constraint.reasoning, shape.reasoning) {
+        // The prompt may have opened the reasoning itself.
+        let body = format!(
+            "{}? {} \"\\n\"? \"\\n\"?",
+            syntax.literal(open),
+            syntax.name("think_rest")
+        );
+        syntax.define(out, "think", &body);
+        syntax.text_then(out, "think_rest", close, false);
+    }
+    if !names.is_empty() {
+        write_wrapper(out, syntax, shape, opener, names.len(), constraint.parallel);
+    }
+    for (i, name) in names.iter().enumerate() {
+        let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
+        let order = tools.parameter_order(name);
+        let func = shape.func(name, &params, &order, starts);
+        write_func(out, syntax, i, &func);
+    }
+    syntax.finish(out);
+}
+
+/// `call`: the opener, then one function (several, where one wrapper
+/// holds them and calls are parallel), then the wrapper's closer.
+fn write_wrapper(
+    out: &mut String,
+    syntax: &mut dyn Syntax,
+    shape: &Shape,
+    opener: &str,
+    tools: usize,
+    parallel: bool,
+) {
+    let func = syntax.name("func");
+    let close = shape
+        .call_close
+        .map(|c| format!(" \"\\n\"? {}", syntax.literal(c)))
+        .unwrap_or_default();
+    let (first, more) = match (shape.holds_many(), parallel) {
+        (true, true) => ("\"\\n\"? ".to_owned(), format!(" (\"\\n\"? {func})*")),
+        (true, false) => ("\"\\n\"? ".to_owned(), String::new()),
+        (false, _) => (String::new(), String::new()),
+    };
+    let funcs = (0..tools)
+        .map(|i| syntax.name(&format!("func_{i}")))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    let call = format!("{} {}", syntax.literal(opener), syntax.name("call_rest"));
+    syntax.define(out, "call", &call);
+    syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
+    syntax.define(out, "func", &funcs);
+}
+
+/// `func_I`: the function after the call's opener, up to the wrapper's
+/// closer.
+fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) {
+    let head = match func.head.is_empty() {
+        true => String::new(),
+        false => format!("{} ", syntax.literal(&func.head)),
+    };
+    let name_line = match func.name_line {
+        true => "\"\\n\"? ",
+        false => "",
+    };
+    let close = func
+        .close
+        .map(|c| format!(" {}", syntax.literal(c)))
+        .unwrap_or_default();
+    match &func.body {
+        FuncBody::Json { schema, line } => {
+            let line = match line {
+                true => "\"\\n\"? ",
+                false => "",
+            };
+            let json = syntax.name(&format!("json_{i}"));
+            let body = format!("{head}{name_line}{line}{json}{close}");
+            syntax.define(out, &format!("func_{i}"), &body);
+            syntax.json(out, &format!("json_{i}"), schema);
+        }
+        FuncBody::Params(params) => {
+            let list_rule = syntax.name(&format!("params_{i}"));
+            let body = format!("{head}{name_line}\"\\n\"? {list_rule}{close}");
+            syntax.define(out, &format!("func_{i}"), &body);
+            let mut list = Vec::new();
+            for (j, param) in params.iter().enumerate() {
+                let rule = format!("p_{i}_{j}");
+                let name = syntax.name(&rule);
+                list.push(match param.required {
+                    true => format!("{name} \"\\n\"?"),
+                    false => format!("({name} \"\\n\"?)?"),
+                });
+                let value_open = param
+                    .value_open
+                    .map(|v| format!(" \"\\n\"? {}", syntax.literal(v)))
+                    .unwrap_or_default();
+                let value = format!("v_{i}_{j}");
+                let body = format!(
+                    "{}{value_open} {}",
+                    syntax.literal(&param.head),
+                    syntax.name(&value)
+                );
+                syntax.define(out, &rule, &body);
+                write_value(out, syntax, param, &value);
+            }
+            let list = match list.is_empty() {
+                true => "\"\"".to_owned(),
+                false => list.join(" "),
+            };
+            syntax.define(out, &format!("params_{i}"), &list);
+        }
+    }
+}
+
+/// A value and its closer.
+fn write_value(out: &mut String, syntax: &mut dyn Syntax, param: &Param, rule: &str) {
+    let closer = syntax.literal(param.close);
+    let line = if param.lines { "\"\\n\"? " } else { "" };
+    match &param.value {
+        // The first closer ends the value, as it does for the parser.
+        ValueGrammar::Text => syntax.text_then(out, rule, param.close, false),
+        ValueGrammar::Choice(texts) => {
+            let texts: Vec<String> = texts.iter().map(|t| syntax.literal(t)).collect();
+            let body = format!("{line}({}) {line}{closer}", texts.join(" | "));
+            syntax.define(out, rule, &body);
+        }
+        // Left out by `Shape::func`.
+        ValueGrammar::Never => {}
+        ValueGrammar::Json(schema) => {
+            let json = format!("{rule}_json");
+            let body = format!("{line}{} {line}{closer}", syntax.name(&json));
+            syntax.define(out, rule, &body);
+            syntax.json(out, &json, schema);
+        }
+    }
+}

@@ -1,0 +1,336 @@
+//! The GBNF dialect (llama.cpp's `grammar`; xgrammar's EBNF reads it too).
+//! GBNF has no lazy rules and no negation, so text that holds no marker is
+//! written as an automaton: one rule per state of a search for the
+//! format's markers, each naming the state the next character leads to.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::Write;
+
+use serde_json::Value;
+
+use super::ebnf::{self, Syntax};
+use super::gbnf_json::JsonRules;
+use super::shape::Shape;
+use super::{Constraint, ConstraintError};
+use crate::tools::Tools;
+
+/// The grammar for the calls to `names` (declared in `tools`).
+pub(super) fn write(
+    shape: &Shape,
+    tools: &Tools,
+    names: &[&str],
+    constraint: &Constraint,
+) -> Result<String, ConstraintError> {
+    let mut out = String::new();
+    let mut gbnf = Gbnf {
+        search: Search::new(&shape.markers),
+        object_opens_calls: shape.object_opens_calls,
+        texts: HashMap::new(),
+        json: JsonRules::new(&shape.marker_starts),
+    };
+    let starts = &shape.marker_starts;
+    ebnf::write(&mut out, &mut gbnf, shape, tools, names, constraint, starts);
+    // JSON no value satisfies where one is required (deep in a required
+    // parameter): no call may be written.
+    match gbnf.json.never {
+        true => Err(ConstraintError::Unsatisfiable),
+        false => Ok(out),
+    }
+}
+
+struct Gbnf {
+    search: Search,
+    object_opens_calls: bool,
+    /// The automata written so far, by what ends them (`None`: free text)
+    /// and whether they start the content: the name of each's first state.
+    texts: HashMap<(Option<String>, bool), String>,
+    json: JsonRules,
+}
+
+impl Gbnf {
+    /// The first state of the automaton that ends at `closer` (at none:
+    /// free text), writing it the first time.
+    fn automaton(&mut self, out: &mut String, closer: Option<&str>, at_start: bool) -> String {
+        let lead = at_start && self.object_opens_calls;
+        let key = (closer.map(str::to_owned), lead);
+        if let Some(name) = self.texts.get(&key) {
+            return name.clone();
+        }
+        let prefix = match closer {
+            None if lead => "lead".to_owned(),
+            None => "text".to_owned(),
+            Some(_) => format!("until{}", self.texts.len()),
+        };
+        let end = closer.and_then(|c| self.search.markers.iter().position(|m| m == c));
+        let first = self.search.write(out, &prefix, end, lead);
+        self.texts.insert(key, first.clone());
+        first
+    }
+}
+
+impl Syntax for Gbnf {
+    fn name(&self, rule: &str) -> String {
+        // GBNF names hold letters, digits and dashes; its first rule is
+        // `root`.
+        match rule {
+            "start" => "root".to_owned(),
+            _ => rule.replace('_', "-"),
+        }
+    }
+
+    fn literal(&self, text: &str) -> String {
+        literal(text)
+    }
+
+    fn define(&mut self, out: &mut String, rule: &str, body: &str) {
+        let _ = writeln!(out, "{} ::= {body}", self.name(rule));
+    }
+
+    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, at_start: bool) {
+        let first = self.automaton(out, Some(closer), at_start);
+        self.define(out, rule, &first);
+    }
+
+    fn json(&mut self, out: &mut String, rule: &str, schema: &Value) {
+        let name = self.name(rule);
+        self.json.write(out, &name, schema);
+    }
+
+    fn any_text(&self) -> String {
+        "text".into()
+    }
+
+    fn any_lead(&self) -> String {
+        match self.object_opens_calls {
+            true => "lead".into(),
+            false => "text".into(),
+        }
+    }
+
+    fn finish(&mut self, out: &mut String) {
+        let text = self.automaton(out, None, false);
+        let _ = writeln!(out, "text ::= {text}");
+        if self.object_opens_calls {
+            let lead = self.automaton(out, None, true);
+            let _ = writeln!(out, "lead ::= {lead}");
+        }
+        self.json.finish(out);
+    }
+}
+
+/// A search for the markers, one character at a time (Aho-Corasick's
+/// automaton over characters): each state is the longest marker prefix
+/// the text ends with.
+struct Search {
+    markers: Vec<String>,
+    /// Each state's next states, by character, as the trie has them.
+    next: Vec<BTreeMap<char, usize>>,
+    /// Each state's fallback: the longest proper suffix that is a state.
+    fail: Vec<usize>,
+    /// The markers that end at each state (its own and its fallbacks').
+    ends: Vec<BTreeSet<usize>>,
+}
+
+impl Search {
+    fn new(markers: &[&str]) -> Search {
+        let mut search = Search {
+            markers: markers.iter().map(|m| (*m).to_owned()).collect(),
+            next: vec![BTreeMap::new()],
+            fail: vec![0],
+            ends: vec![BTreeSet::new()],
+        };
+        for (i, marker) in markers.iter().enumerate() {
+            let mut state = 0;
+            for c in marker.chars() {
+                state = match search.next[state].get(&c) {
+                    Some(&s) => s,
+                    None => {
+                        search.next.push(BTreeMap::new());
+                        search.fail.push(0);
+                        search.ends.push(BTreeSet::new());
+                        let new = search.next.len() - 1;
+                        search.next[state].insert(c, new);
+                        new
+                    }
+                };
+            }
+            search.ends[state].insert(i);
+        }
+        // Breadth first: a state's fallback is nearer the root.
+        let mut queue: std::collections::VecDeque<usize> =
+            search.next[0].values().copied().collect();
+        while let Some(state) = queue.pop_front() {
+            let edges: Vec<(char, usize)> =
+                search.next[state].iter().map(|(c, s)| (*c, *s)).collect();
+            for (c, child) in edges {
+                let fail = search.step(search.fail[state], c, child);
+                search.fail[child] = fail;
+                let inherited = search.ends[fail].clone();
+                search.ends[child].extend(inherited);
+                queue.push_back(child);
+            }
+        }
+        search
+    }
+
+    /// The state after `c` from `state`, never `not` (a state's own child
+    /// is not its fallback).
+    fn step(&self, mut state: usize, c: char, not: usize) -> usize {
+        loop {
+            if let Some(&s) = self.next[state].get(&c) {
+                if s != not {
+                    return s;
+                }
+            }
+            if state == 0 {
+                return 0;
+            }
+            state = self.fail[state];
+        }
+    }
+
+    /// The state after `c` from `state`.
+    fn delta(&self, state: usize, c: char) -> usize {
+        self.step(state, c, usize::MAX)
+    }
+
+    /// The characters that lead somewhere other than the start from
+    /// `state`: its own edges and its fallbacks'.
+    fn edges(&self, mut state: usize) -> BTreeSet<char> {
+        let mut chars = BTreeSet::new();
+        loop {
+            chars.extend(self.next[state].keys());
+            if state == 0 {
+                return chars;
+            }
+            state = self.fail[state];
+        }
+    }
+
+    /// Writes the automaton as rules named `PREFIX-STATE`: text that holds
+    /// no marker, then (`end`) that marker, which the first one ends, or
+    /// (no `end`) stopping at any state. With `lead`, the text starts with
+    /// no JSON object (line ends and spaces, then any character but `{`).
+    /// Gives the first state's name.
+    fn write(&self, out: &mut String, prefix: &str, end: Option<usize>, lead: bool) -> String {
+        let name = |state: usize| format!("{prefix}-{state}");
+        for state in 0..self.next.len() {
+            // A state a marker ends at is never entered.
+            if !self.ends[state].is_empty() {
+                continue;
+            }
+            let alternatives = self.alternatives(state, end, &name, &BTreeSet::new());
+            let _ = writeln!(out, "{} ::= {}", name(state), alternatives.join(" | "));
+        }
+        if !lead {
+            return name(0);
+        }
+        let first = format!("{prefix}-start");
+        let skip: BTreeSet<char> = [' ', '\t', '\r', '\n', '{'].into();
+        let mut alternatives = vec![format!("[ \\t\\r\\n] {first}")];
+        alternatives.extend(self.alternatives(0, end, &name, &skip));
+        let _ = writeln!(out, "{first} ::= {}", alternatives.join(" | "));
+        first
+    }
+
+    /// The ways on from `state`, leaving out the characters in `skip`.
+    fn alternatives(
+        &self,
+        state: usize,
+        end: Option<usize>,
+        name: &dyn Fn(usize) -> String,
+        skip: &BTreeSet<char>,
+    ) -> Vec<String> {
+        let mut alternatives = Vec::new();
+        if end.is_none() {
+            alternatives.push("\"\"".to_owned());
+        }
+        let edges = self.edges(state);
+        for &c in &edges {
+            if skip.contains(&c) {
+                continue;
+            }
+            let to = self.delta(state, c);
+            let text = literal(&c.to_string());
+            match (&self.ends[to], end) {
+                (ends, _) if ends.is_empty() => alternatives.push(format!("{text} {}", name(to))),
+                // The closer ends the text, as it does for the parser.
+                (ends, Some(end)) if ends.contains(&end) => alternatives.push(text),
+                // Any other marker may not be written here.
+                _ => {}
+            }
+        }
+        let others: String = edges.union(skip).map(|&c| class_char(c)).collect();
+        alternatives.push(format!("[^{others}] {}", name(0)));
+        alternatives
+    }
+}
+
+/// `text` as a GBNF string literal: llama.cpp reads `\\`, `\"`, `\n`,
+/// `\r`, `\t` and `\uHHHH`, and every other character as written.
+pub(super) fn literal(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            _ => push_plain(&mut out, c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `c` inside a character class (`[…]`).
+pub(super) fn class_char(c: char) -> String {
+    let mut out = String::new();
+    match c {
+        ']' | '[' | '\\' | '^' | '-' => {
+            out.push('\\');
+            out.push(c);
+        }
+        _ => push_plain(&mut out, c),
+    }
+    out
+}
+
+/// `c` with control characters escaped.
+fn push_plain(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if (c as u32) < 0x20 || c == '\u{7f}' => {
+            // Four digits: xgrammar reads as many as follow a `\x`.
+            let _ = write!(out, "\\u{:04X}", c as u32);
+        }
+        c => out.push(c),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_search_steps_through_overlapping_markers() {
+        let search = Search::new(&["<tool_call>", "</tool_call>", "<think>"]);
+        // `<t` then `o` stays inside `<tool_call>`; `<<` starts over.
+        let lt = search.delta(0, '<');
+        assert_eq!(search.delta(lt, '<'), lt);
+        let mut state = 0;
+        for c in "<tool_call>".chars() {
+            state = search.delta(state, c);
+        }
+        assert_eq!(search.ends[state], [0].into());
+        assert!(search.edges(lt).contains(&'/'));
+    }
+
+    #[test]
+    fn literals_and_classes_are_escaped() {
+        assert_eq!(literal("say \"hi\"\n\\"), "\"say \\\"hi\\\"\\n\\\\\"");
+        assert_eq!(literal("<｜tool▁sep｜>"), "\"<｜tool▁sep｜>\"");
+        assert_eq!(class_char(']'), "\\]");
+        assert_eq!(class_char('\u{1}'), "\\u0001");
+    }
+}
