@@ -2,8 +2,8 @@
 // (wasm/e2e/ci.sh) checks it against ../pkg/index.d.ts. The line under
 // `@ts-expect-error` is a misuse that must not compile: it proves the types
 // are read and bite.
-import { init, Parser, parse, formats, ChunkStream } from "../pkg/index.js";
-import type { Event, Message, PartialCall, Tool } from "../pkg/index.js";
+import { init, Parser, parse, formats, ChunkStream, constraint } from "../pkg/index.js";
+import type { ConstraintOptions, Event, Message, PartialCall, Tool } from "../pkg/index.js";
 
 const tools: Tool[] = [
   {
@@ -47,10 +47,15 @@ export async function demo(chunks: AsyncIterable<string>): Promise<Message> {
   const stream = new ChunkStream("hermes", { model: "demo", created: 0 });
   const sse: string = stream.feedSse("<tool_call>") + stream.finishSse({ cutOff: true });
   console.log(sse.length);
+  const options: ConstraintOptions = { mode: "named:write_file", dialect: "structural-tag", reasoning: true };
+  const grammar: string = constraint("qwen3_coder", tools, options) + constraint("hermes", JSON.stringify(tools));
+  console.log(grammar.length);
   return parse("hermes", '<tool_call>\n{"name": "f", "arguments": {}}\n</tool_call>', { typing: "infer" });
 }
 
 export function misuse(parser: Parser): void {
   // @ts-expect-error: feed takes text or bytes, not a number
   parser.feed(42);
+  // @ts-expect-error: a mode is "lazy", "required" or "named:NAME"
+  constraint("hermes", [], { mode: "auto" });
 }

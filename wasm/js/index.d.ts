@@ -10,6 +10,26 @@ export function formatForModel(model: string): string;
 /** Parses a whole output. */
 export function parse(format: string, text: string, options?: ParserOptions): Message;
 
+/**
+ * The grammar of exactly the calls `format` reads, to `tools` (an array, or
+ * its JSON text), for a server's constrained decoder; throws with the
+ * library's message when there is none (an unknown tool, no tools, a format
+ * with no grammar yet).
+ */
+export function constraint(format: string, tools: Tool[] | string, options?: ConstraintOptions): string;
+
+/** What `constraint` admits; the crate's `Constraint` documents each. */
+export interface ConstraintOptions {
+  /** `tool_choice`: "required" (the default), "lazy" ("auto") or "named:NAME". */
+  mode?: "lazy" | "required" | `named:${string}`;
+  /** More than one call (`parallel_tool_calls`); true by default. */
+  parallel?: boolean;
+  /** A reasoning block may come first; false by default. */
+  reasoning?: boolean;
+  /** The grammar's language: "lark" (the default), "structural-tag" (xgrammar's, as JSON) or "gbnf". */
+  dialect?: "lark" | "structural-tag" | "structural_tag" | "gbnf";
+}
+
 /** An OpenAI tool, as a request's `tools` holds it. */
 export interface Tool {
   type: "function";

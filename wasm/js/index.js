@@ -98,6 +98,21 @@ export function parse(format, text, options) {
   return JSON.parse(guarded(() => loaded().parse(format, text, optionsJson(options))));
 }
 
+/**
+ * The grammar of exactly the calls `format` reads, to `tools` (an OpenAI
+ * `tools` array, or its JSON text), for a server's constrained decoder.
+ * Options: `mode` ("required" by default, "lazy" or "named:NAME"),
+ * `parallel` (true), `reasoning` (false), `dialect` ("lark",
+ * "structural-tag" or "gbnf"). An Error with the library's message when
+ * there is no grammar.
+ */
+export function constraint(format, tools, options) {
+  // JSON text as given keeps the tools' parameter order, which the grammar
+  // follows; JSON.stringify keeps an object's order too.
+  const toolsJson = typeof tools === "string" ? tools : JSON.stringify(tools ?? []);
+  return guarded(() => loaded().constraint(format, toolsJson, optionsJson(options)));
+}
+
 /** A streaming parser for one model output. */
 export class Parser {
   constructor(format = "qwen3_coder", options) {

@@ -13,6 +13,7 @@ use toolcall_stream::openai::{
 use toolcall_stream::{Event, Format, MessageBuilder, Parser as RustParser};
 use wasm_bindgen::prelude::*;
 
+mod constraint;
 mod options;
 
 use options::builder_of;
@@ -299,6 +300,14 @@ pub fn format_for_model(model: &str) -> Result<String, JsError> {
     Format::for_model(model)
         .map(|f| f.name().to_owned())
         .map_err(error)
+}
+
+/// The grammar of exactly the calls `format` reads, to `tools` (an OpenAI
+/// `tools` array as JSON), for a server's constrained decoder; `options`
+/// as JSON (`{"mode", "parallel", "reasoning", "dialect"}`).
+#[wasm_bindgen]
+pub fn constraint(format: &str, tools: &str, options: &str) -> Result<String, JsError> {
+    constraint::grammar(format, tools, options).map_err(error)
 }
 
 /// The engine alone, inside the module: `text` fed in `piece`-byte pieces

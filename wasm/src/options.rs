@@ -84,13 +84,13 @@ const KNOWN: &[&str] = &[
     "holdTextAfterWrapper",
 ];
 
-fn text<'a>(key: &str, value: &'a Value) -> Result<&'a str, String> {
+pub(crate) fn text<'a>(key: &str, value: &'a Value) -> Result<&'a str, String> {
     value
         .as_str()
         .ok_or_else(|| format!("{key}: expected a string"))
 }
 
-fn flag(key: &str, value: &Value) -> Result<bool, String> {
+pub(crate) fn flag(key: &str, value: &Value) -> Result<bool, String> {
     value
         .as_bool()
         .ok_or_else(|| format!("{key}: expected true or false"))
