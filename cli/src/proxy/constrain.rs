@@ -3,8 +3,8 @@
 //! a server started without a tool parser decodes only calls the proxy's
 //! parser reads, in the model's own format.
 //!
-//! Sans-IO: [`constrain`] rewrites a request object; the routes log and
-//! count what it did ([`record`]).
+//! [`constrain`] rewrites a request object and does no I/O; [`apply`] adds
+//! what the routes need around it: the flags, the log line, `/metrics`.
 
 use serde_json::{Map, Value};
 use toolcall_stream::{
