@@ -343,6 +343,7 @@ try {
       { format: "hermes", options: { mode: "lazy", parallel: false }, args: ["--mode", "lazy", "--no-parallel"], opener: "<tool_call>" },
       { format: "glm47", options: { mode: "named:get_weather" }, args: ["--mode", "named:get_weather"], opener: "<tool_call>" },
       { format: "deepseek_v31", options: { mode: "required", reasoning: true }, args: ["--reasoning"], opener: "<｜tool▁calls▁begin｜>" },
+      { format: "glm47", options: { dialect: "gbnf", parallel: false }, args: ["--dialect", "gbnf", "--no-parallel"], opener: "<tool_call>" },
       {
         format: "minimax_m2",
         options: { dialect: "structural-tag" },
@@ -387,6 +388,9 @@ try {
         const tag = JSON.parse(grammar);
         check(`${label}: a structural tag`, tag.type === "structural_tag", grammar.slice(0, 200));
         check(`${label}: the CLI's tag`, isDeepStrictEqual(tag, JSON.parse(native)), grammar.slice(0, 200));
+      } else if (c.options?.dialect === "gbnf") {
+        check(`${label}: GBNF`, /^root ::= /m.test(grammar), grammar.slice(0, 200));
+        check(`${label}: the CLI's grammar, byte for byte`, grammar === native, `${grammar.length} != ${native.length} chars`);
       } else {
         check(`${label}: Lark`, grammar.startsWith("%llguidance {}\n"), grammar.slice(0, 200));
         check(`${label}: the CLI's grammar, byte for byte`, grammar === native, `${grammar.length} != ${native.length} chars`);
@@ -404,7 +408,7 @@ try {
     threw("unknownTool", /^`get_time` is not among the request's tools$/);
     threw("noTools", /^calls are required, but the request declares no tool$/);
     threw("noGrammar", /^no grammar for the `kimi_k2` format yet: /);
-    threw("badTools", /^tools: tools are not valid JSON/);
+    threw("badTools", /^tools are not valid JSON/);
     threw("badMode", /^mode "auto": expected "lazy", "required" or "named:NAME"$/);
     threw("badDialect", /^dialect "regex": expected "lark", "structural-tag" or "gbnf"$/);
     threw("unknownOption", /^unknown option "parallell"/);

@@ -14,7 +14,7 @@ pub(crate) fn grammar(format: &str, tools: &str, options: &str) -> Result<String
     let format: Format = format.parse().map_err(|e| format!("{e}"))?;
     // From the text, not a parsed value: the tools' parameter order is the
     // grammar's, and only the text keeps it.
-    let tools = Tools::from_json(tools).map_err(|e| format!("tools: {e}"))?;
+    let tools = Tools::from_json(tools).map_err(|e| e.to_string())?;
     let options: Map<String, Value> = if options.trim().is_empty() {
         Map::new()
     } else {
