@@ -15,7 +15,8 @@ use toolcall_stream::{
 const TOOLS: &str = r##"[
   {"type": "function", "function": {"name": "get_weather", "parameters": {"type": "object",
     "properties": {"city": {"type": "string"}, "days": {"type": "integer", "minimum": 1},
-      "units": {"type": "string", "enum": ["metric", "imperial"]}},
+      "units": {"type": "string", "enum": ["metric", "imperial"]},
+      "threshold": {"type": "number"}},
     "required": ["city"]}}},
   {"type": "function", "function": {"name": "run", "parameters": {"type": "object",
     "properties": {"command": {"type": "string"}, "env": {"type": "object",
@@ -191,6 +192,7 @@ fn check_admitted(format: Format, tools: &Tools, text: &str, want_calls: bool) {
             let ok = match (declared["type"].as_str(), declared["$ref"].as_str()) {
                 (Some("string"), _) => value.is_string(),
                 (Some("integer"), _) => value.as_i64().is_some_and(|n| n >= 1),
+                (Some("number"), _) => value.is_number(),
                 (Some("boolean"), _) => value.is_boolean(),
                 (Some("object"), _) => value.is_object(),
                 (Some("array"), _) => value.is_array(),

@@ -1,8 +1,8 @@
 //! JSON against a schema, as GBNF rules: the keywords a value's schema
 //! keeps (`value::reads_back`), written out, since GBNF has no `%json`.
-//! Keys come in the schema's order (as llama.cpp writes them); number
-//! bounds hold for integers only, and a number's other bounds widen to any
-//! number.
+//! Keys come in the schema's order (as llama.cpp writes them); integers
+//! keep their bounds exactly, a number only its sign (a minimum of 0 or
+//! more), and its digits and exponent stay a float's.
 
 use std::collections::HashMap;
 use std::fmt::Write;
@@ -77,9 +77,10 @@ impl JsonRules {
         );
         let _ = writeln!(out, "json-string ::= \"\\\"\" json-char* \"\\\"\"");
         // Digits bounded so that the number is a float's.
+        let _ = writeln!(out, "json-number ::= \"-\"? json-unsigned");
         let _ = writeln!(
             out,
-            "json-number ::= \"-\"? (\"0\" | [1-9] [0-9]{{0,15}}) (\".\" [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,2}})?"
+            "json-unsigned ::= (\"0\" | [1-9] [0-9]{{0,15}}) (\".\" [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,2}})?"
         );
         let _ = writeln!(
             out,
@@ -181,7 +182,12 @@ impl Writer<'_> {
                 Some(format!("\"\\\"\" {chars} \"\\\"\""))
             }
             "integer" => integer(object),
-            "number" => Some("json-number".to_owned()),
+            // Of a number's bounds, GBNF keeps the sign: no minus where the
+            // minimum is 0 or more.
+            "number" => Some(match object.get("minimum").and_then(Value::as_f64) {
+                Some(min) if min >= 0.0 => "json-unsigned".to_owned(),
+                _ => "(\"-\"? json-unsigned)".to_owned(),
+            }),
             "boolean" => Some("(\"true\" | \"false\")".to_owned()),
             "null" => Some("\"null\"".to_owned()),
             "object" => self.object(object),

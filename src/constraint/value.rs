@@ -188,7 +188,10 @@ pub(super) fn reads_back(schema: &Value, starts: &str) -> Value {
     }
     // Integers the parser holds exactly (2^53 - 1, as JavaScript's safe
     // integers): a longer run of digits reads back as a float.
-    if is("integer") {
+    // A number within them too: unbounded, a JSON number may overflow a
+    // float (`2e861975`), which the parser then keeps as text. (Bounded,
+    // llguidance writes it without an exponent.)
+    if is("integer") || is("number") {
         out.entry("minimum").or_insert(Value::from(-SAFE_INTEGER));
         out.entry("maximum").or_insert(Value::from(SAFE_INTEGER));
     }
