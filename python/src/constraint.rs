@@ -7,8 +7,8 @@ use toolcall_stream::{Constraint, ConstraintMode, Dialect, Format};
 use crate::options::tools_of;
 use crate::value_error;
 
-/// The grammar of `format`'s calls to `tools`, in `dialect` (`"lark"` or
-/// `"structural-tag"`). `mode` is `"lazy"`, `"required"` or `"named:NAME"`.
+/// The grammar of `format`'s calls to `tools`, in `dialect` (`"lark"`,
+/// `"structural-tag"` or `"gbnf"`). `mode` is `"lazy"`, `"required"` or `"named:NAME"`.
 #[pyfunction]
 #[pyo3(signature = (format, tools, mode = "required", parallel = true, reasoning = false, dialect = "lark"))]
 pub(crate) fn constraint(
@@ -23,9 +23,10 @@ pub(crate) fn constraint(
     let dialect = match dialect {
         "lark" => Dialect::Lark,
         "structural-tag" | "structural_tag" => Dialect::StructuralTag,
+        "gbnf" => Dialect::Gbnf,
         _ => {
             return Err(value_error(format!(
-                "dialect {dialect:?}: expected \"lark\" or \"structural-tag\""
+                "dialect {dialect:?}: expected \"lark\", \"structural-tag\" or \"gbnf\""
             )))
         }
     };

@@ -174,8 +174,10 @@ def test_constraint_is_the_grammar_of_a_formats_calls():
         toolcall_stream.constraint("hermes", tools, mode="sometimes")
     tag = json.loads(toolcall_stream.constraint("glm47", tools, dialect="structural-tag"))
     assert tag["type"] == "structural_tag"
+    gbnf = toolcall_stream.constraint("glm47", tools, dialect="gbnf")
+    assert gbnf.startswith("root ::= ") and '"<arg_key>city</arg_key>"' in gbnf
     with pytest.raises(ValueError, match="dialect"):
-        toolcall_stream.constraint("glm47", tools, dialect="gbnf")
+        toolcall_stream.constraint("glm47", tools, dialect="ebnf")
 
 
 def test_a_rust_panic_is_a_python_exception_not_an_abort():
