@@ -44,7 +44,11 @@ fn main() {
             ("required", Constraint::required()),
             ("lazy", Constraint::lazy()),
         ] {
-            for (dialect, written) in [(Dialect::Lark, "lark"), (Dialect::StructuralTag, "tag")] {
+            for (dialect, written) in [
+                (Dialect::Lark, "lark"),
+                (Dialect::StructuralTag, "tag"),
+                (Dialect::Gbnf, "gbnf"),
+            ] {
                 let constraint = Constraint {
                     dialect,
                     ..constraint.clone()
