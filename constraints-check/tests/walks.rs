@@ -494,7 +494,15 @@ const NOT_ADMITTED: &[(&str, &str)] = &[
     ("h_unicode", IN_JSON),
     ("er45_closer_in_value", IN_JSON),
     ("gr4_closer_in_value", IN_JSON),
+    ("cc3_thinking_then_call", SKIPPED_KEY),
+    ("cc3_two_calls", SKIPPED_KEY),
+    ("cc3_unicode", SKIPPED_KEY),
+    ("cc3_content_after", SKIPPED_KEY),
+    ("cc4_thinking_then_call", SKIPPED_KEY),
 ];
+
+/// Why Command's calls with a `tool_call_id` are not admitted.
+const SKIPPED_KEY: &str = "a call object holds its name and arguments keys only: Command's                            `tool_call_id`, which the parser skips, is not written";
 
 /// Why a typed value the parser coerces is not admitted.
 const COERCED: &str =
@@ -573,7 +581,15 @@ const SAMPLES: &str = concat!(
 #[test]
 fn samples_for_the_structural_tag_check() {
     let tools = Tools::from_json(TOOLS).expect("tools");
-    let mut rng = Rng(0xd1a1ec7);
+    // Each format's walks from a seed of its own, so that a format gaining
+    // a grammar leaves the others' samples (and the built-in tags' recorded
+    // differences) as they were.
+    let seeded = |format: Format| {
+        let name = format.name().bytes();
+        Rng(name.fold(0xd1a1ec7, |h: u64, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x100000001b3)
+        }))
+    };
     let mut cases = Vec::new();
     let constraints = [
         Constraint::required(),
@@ -589,6 +605,7 @@ fn samples_for_the_structural_tag_check() {
         },
     ];
     for &format in Format::ALL {
+        let mut rng = seeded(format);
         for constraint in &constraints {
             let Ok(lark) = format.constraint(&tools, constraint) else {
                 continue;

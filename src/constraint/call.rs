@@ -84,17 +84,26 @@ impl Shape {
                 // Each key the format reads the arguments under (their
                 // schema made once).
                 let args = args();
-                let objects: Vec<Value> = args_keys
-                    .iter()
-                    .map(|args_key| {
-                        serde_json::json!({
-                            "type": "object",
-                            "properties": {*name_key: {"const": name}, *args_key: args},
-                            "required": [name_key, args_key],
-                            "additionalProperties": false,
+                let objects: Vec<Value> = match name_key {
+                    Some(name_key) => args_keys
+                        .iter()
+                        .map(|args_key| {
+                            serde_json::json!({
+                                "type": "object",
+                                "properties": {*name_key: {"const": name}, *args_key: args},
+                                "required": [name_key, args_key],
+                                "additionalProperties": false,
+                            })
                         })
-                    })
-                    .collect();
+                        .collect(),
+                    // The name is the only key.
+                    None => vec![serde_json::json!({
+                        "type": "object",
+                        "properties": {name: args},
+                        "required": [name],
+                        "additionalProperties": false,
+                    })],
+                };
                 let schema = match objects.len() {
                     1 => objects[0].clone(),
                     _ => serde_json::json!({ "anyOf": objects }),

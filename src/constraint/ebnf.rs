@@ -129,10 +129,16 @@ fn write_wrapper(
         .call_close
         .map(|c| format!(" \"\\n\"? {}", syntax.literal(c)))
         .unwrap_or_default();
-    let (first, more) = match (shape.holds_many(), parallel) {
-        (true, true) => ("\"\\n\"? ".to_owned(), format!(" (\"\\n\"? {func})*")),
-        (true, false) => ("\"\\n\"? ".to_owned(), String::new()),
-        (false, _) => (String::new(), String::new()),
+    let (first, more) = match (shape.holds_many(), shape.holds_list(), parallel) {
+        (true, _, true) => ("\"\\n\"? ".to_owned(), format!(" (\"\\n\"? {func})*")),
+        (true, _, false) => ("\"\\n\"? ".to_owned(), String::new()),
+        // A JSON list of calls; its elements' whitespace is theirs.
+        (false, true, true) => (
+            "\"\\n\"? \"[\" ".to_owned(),
+            format!(" (\",\" {func})* \"]\""),
+        ),
+        (false, true, false) => ("\"\\n\"? \"[\" ".to_owned(), " \"]\"".to_owned()),
+        (false, false, _) => (String::new(), String::new()),
     };
     let funcs = (0..tools)
         .map(|i| syntax.name(&format!("func_{i}")))

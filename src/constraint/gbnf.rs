@@ -24,7 +24,7 @@ pub(super) fn write(
     let mut out = String::new();
     let mut gbnf = Gbnf {
         search: Search::new(&shape.markers),
-        object_opens_calls: shape.object_opens_calls,
+        opens_calls: shape.opens_calls,
         texts: HashMap::new(),
         json: JsonRules::new(&shape.marker_starts),
     };
@@ -40,7 +40,8 @@ pub(super) fn write(
 
 struct Gbnf {
     search: Search,
-    object_opens_calls: bool,
+    /// The characters the content's text may not start with.
+    opens_calls: &'static str,
     /// The automata written so far, by what ends them (`None`: free text)
     /// and whether they start the content: the name of each's first state.
     texts: HashMap<(Option<String>, bool), String>,
@@ -51,7 +52,7 @@ impl Gbnf {
     /// The first state of the automaton that ends at `closer` (at none:
     /// free text), writing it the first time.
     fn automaton(&mut self, out: &mut String, closer: Option<&str>, at_start: bool) -> String {
-        let lead = at_start && self.object_opens_calls;
+        let lead = at_start && !self.opens_calls.is_empty();
         let key = (closer.map(str::to_owned), lead);
         if let Some(name) = self.texts.get(&key) {
             return name.clone();
@@ -62,7 +63,9 @@ impl Gbnf {
             Some(_) => format!("until{}", self.texts.len()),
         };
         let end = closer.and_then(|c| self.search.markers.iter().position(|m| m == c));
-        let first = self.search.write(out, &prefix, end, lead);
+        let first = self
+            .search
+            .write(out, &prefix, end, lead.then_some(self.opens_calls));
         self.texts.insert(key, first.clone());
         first
     }
@@ -101,16 +104,16 @@ impl Syntax for Gbnf {
     }
 
     fn any_lead(&self) -> String {
-        match self.object_opens_calls {
-            true => "lead".into(),
-            false => "text".into(),
+        match self.opens_calls {
+            "" => "text".into(),
+            _ => "lead".into(),
         }
     }
 
     fn finish(&mut self, out: &mut String) {
         let text = self.automaton(out, None, false);
         let _ = writeln!(out, "text ::= {text}");
-        if self.object_opens_calls {
+        if !self.opens_calls.is_empty() {
             let lead = self.automaton(out, None, true);
             let _ = writeln!(out, "lead ::= {lead}");
         }
@@ -210,9 +213,15 @@ impl Search {
     /// Writes the automaton as rules named `PREFIX-STATE`: text that holds
     /// no marker, then (`end`) that marker, which the first one ends, or
     /// (no `end`) stopping at any state. With `lead`, the text starts with
-    /// no JSON object (line ends and spaces, then any character but `{`).
-    /// Gives the first state's name.
-    fn write(&self, out: &mut String, prefix: &str, end: Option<usize>, lead: bool) -> String {
+    /// none of its characters after line ends and spaces (no JSON object
+    /// or list). Gives the first state's name.
+    fn write(
+        &self,
+        out: &mut String,
+        prefix: &str,
+        end: Option<usize>,
+        lead: Option<&str>,
+    ) -> String {
         let name = |state: usize| format!("{prefix}-{state}");
         for state in 0..self.next.len() {
             // A state a marker ends at is never entered.
@@ -222,11 +231,12 @@ impl Search {
             let alternatives = self.alternatives(state, end, &name, &BTreeSet::new());
             let _ = writeln!(out, "{} ::= {}", name(state), alternatives.join(" | "));
         }
-        if !lead {
+        let Some(lead) = lead else {
             return name(0);
-        }
+        };
         let first = format!("{prefix}-start");
-        let skip: BTreeSet<char> = [' ', '\t', '\r', '\n', '{'].into();
+        let mut skip: BTreeSet<char> = [' ', '\t', '\r', '\n'].into();
+        skip.extend(lead.chars());
         let mut alternatives = vec![format!("[ \\t\\r\\n] {first}")];
         alternatives.extend(self.alternatives(0, end, &name, &skip));
         let _ = writeln!(out, "{first} ::= {}", alternatives.join(" | "));

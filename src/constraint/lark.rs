@@ -72,12 +72,13 @@ impl Syntax for Lark<'_> {
             .join("|");
         let _ = writeln!(out, "TEXT: /(?s:.+)/ & ~/(?s:.*)({markers})(?s:.*)/");
         // The text the content starts with.
-        match self.shape.object_opens_calls {
-            true => {
-                let _ = writeln!(out, "LEAD: TEXT & ~/[ \\t\\r\\n]*\\{{(?s:.*)/");
-            }
-            false => {
+        match self.shape.opens_calls {
+            "" => {
                 let _ = writeln!(out, "LEAD: TEXT");
+            }
+            opens => {
+                let class = value::escape(opens, "\\]^-[");
+                let _ = writeln!(out, "LEAD: TEXT & ~/[ \\t\\r\\n]*[{class}](?s:.*)/");
             }
         }
     }

@@ -19,9 +19,10 @@ pub(super) struct Shape {
     /// The first character of each marker, once each: a JSON string may
     /// hold none of them.
     pub marker_starts: String,
-    /// A bare JSON object that opens the content is a call (Poolside):
-    /// text there may not start with one.
-    pub object_opens_calls: bool,
+    /// A bare JSON object (or list of them) that opens the content is a
+    /// call (Poolside, xLAM): text there may not start with one of these
+    /// characters (`{`, and `[` where lists are calls).
+    pub opens_calls: &'static str,
 }
 
 /// What the wrapper holds.
@@ -36,12 +37,17 @@ pub(super) enum Body {
         func_close: Option<&'static str>,
     },
     /// One JSON object, `{"<name>": NAME, "<arguments>": {…}}`, after the
-    /// function opener where the format has one.
+    /// function opener where the format has one; or a JSON list of them
+    /// (`list`).
     JsonObject {
         func_open: Option<&'static str>,
-        name_key: &'static str,
+        /// The key whose value is the name; none where the name is the
+        /// object's only key and its value the arguments (Apertus's
+        /// `{"get_weather": {…}}`).
+        name_key: Option<&'static str>,
         /// The keys the arguments may go under (`arguments`, `parameters`).
         args_keys: &'static [&'static str],
+        list: bool,
     },
 }
 
@@ -85,6 +91,11 @@ impl Body {
 }
 
 impl Shape {
+    /// Whether the wrapper holds a JSON list of calls.
+    pub(super) fn holds_list(&self) -> bool {
+        matches!(self.body, Body::JsonObject { list: true, .. })
+    }
+
     /// Whether one wrapper may hold several functions (each with its own
     /// opener inside it).
     pub(super) fn holds_many(&self) -> bool {
@@ -159,15 +170,23 @@ impl Shape {
                 }
             }
             Some(json) => {
+                // A fence around the JSON is layout the parser also reads,
+                // and is not written; a body that may open any line is
+                // text no grammar keeps apart from calls.
                 let keys = json
                     .body
-                    .filter(|k| !k.list && !k.name_is_key)
-                    .filter(|_| !json.args_after_name && json.headers.is_none() && !json.fenced)
-                    .ok_or_else(|| refuse("JSON calls other than one object in a wrapper"))?;
+                    .filter(|_| {
+                        !json.args_after_name
+                            && json.headers.is_none()
+                            && !json.open_at_line_start
+                            && json.syntax == crate::json::syntax::Syntax::Json
+                    })
+                    .ok_or_else(|| refuse("JSON calls other than objects in a wrapper"))?;
                 Body::JsonObject {
                     func_open: marker(Role::FuncOpen).filter(|_| !json.body_in_wrapper),
-                    name_key: keys.name[0],
+                    name_key: keys.name.first().copied().filter(|_| !keys.name_is_key),
                     args_keys: keys.arguments,
+                    list: keys.list,
                 }
             }
             None => Body::Markup(
@@ -180,16 +199,28 @@ impl Shape {
         if call_open.is_none() && !(desc.unwrapped_functions && wrapped) {
             return Err(refuse("calls without a wrapper"));
         }
-        if call_open.is_some() && call_close.is_none() && !wrapped {
+        // JSON ends itself: its wrapper needs no closer.
+        let json_body = matches!(body, Body::JsonObject { .. });
+        if call_open.is_some() && call_close.is_none() && !wrapped && !json_body {
             return Err(refuse("a wrapper with no closer"));
         }
+        // Where a bare JSON call may open the output (Llama 3, xLAM), that
+        // is the format's usual call, which the grammar does not write.
+        if json_body && desc.json.is_some_and(|j| j.open_at_start) {
+            return Err(refuse("JSON calls that open the output without a marker"));
+        }
+        let list = matches!(body, Body::JsonObject { list: true, .. });
         Ok(Shape {
             call_open: call_open.filter(|_| !desc.unwrapped_functions),
             call_close: call_close.filter(|_| !desc.unwrapped_functions),
             body,
             reasoning: marker(Role::ReasoningOpen).zip(marker(Role::ReasoningClose)),
             markers: desc.markers.iter().map(|(_, text)| *text).collect(),
-            object_opens_calls: desc.json.is_some_and(|j| j.open_at_start),
+            opens_calls: match (desc.json.is_some_and(|j| j.open_at_start), list) {
+                (false, _) => "",
+                (true, false) => "{",
+                (true, true) => "{[",
+            },
             marker_starts: {
                 let mut starts = String::new();
                 for c in desc.markers.iter().filter_map(|(_, m)| m.chars().next()) {
@@ -253,6 +284,18 @@ mod tests {
         assert_eq!(reason(Format::OpenAi), "message headers");
         assert_eq!(reason(Format::Mistral), "call ids");
         assert_eq!(reason(Format::KimiK3), "names closed by a marker");
+        // JSON lists in a wrapper, with or without a closer, and names as
+        // keys; a bare JSON call at the output's start is not written.
+        assert_eq!(reason(Format::Jamba), "written");
+        assert_eq!(reason(Format::Granite), "written");
+        assert_eq!(reason(Format::Apertus), "written");
+        assert_eq!(
+            reason(Format::Llama3Json),
+            "JSON calls that open the output without a marker"
+        );
+        let list = |f: Format| Shape::of(f.description()).map(|s| s.holds_list());
+        assert_eq!(list(Format::Jamba), Ok(true));
+        assert_eq!(list(Format::Hermes), Ok(false));
         // One wrapper holds several functions where functions have an
         // opener of their own inside it.
         let holds_many = |f: Format| Shape::of(f.description()).map(|s| s.holds_many());

@@ -36,7 +36,14 @@ pub(super) fn write(
     let (end, funcs_close) = match (shape.call_close, funcs.first().and_then(|f| f.close)) {
         (Some(close), _) => (close, true),
         (None, Some(close)) => (close, false),
+        // A list with no closer of its own ends with its `]` (xgrammar
+        // wants an end where the content repeats).
+        (None, None) if shape.holds_list() => ("]", true),
         (None, None) => ("", true),
+    };
+    let list_close = match end {
+        "]" => vec![],
+        _ => vec![lit("]")],
     };
     let one_of = or(funcs
         .iter()
@@ -44,10 +51,22 @@ pub(super) fn write(
         .collect());
     // Each function once: a structural tag has no rules to refer to, so a
     // repeat is `plus`, never a second copy (128 tools made 200 ms of it).
-    let content = match (shape.holds_many(), constraint.parallel) {
-        (true, true) => plus(seq(vec![newline(), one_of])),
-        (true, false) => seq(vec![newline(), one_of]),
-        (false, _) => one_of,
+    let content = match (shape.holds_many(), shape.holds_list(), constraint.parallel) {
+        (true, _, true) => plus(seq(vec![newline(), one_of])),
+        (true, _, false) => seq(vec![newline(), one_of]),
+        // A JSON list of calls; its elements' whitespace is theirs.
+        (false, true, true) => seq([
+            vec![
+                newline(),
+                lit("["),
+                one_of.clone(),
+                optional(plus(seq(vec![lit(","), one_of]))),
+            ],
+            list_close,
+        ]
+        .concat()),
+        (false, true, false) => seq([vec![newline(), lit("["), one_of], list_close].concat()),
+        (false, false, _) => one_of,
     };
     let tag = node(
         "tag",
