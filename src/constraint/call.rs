@@ -12,6 +12,9 @@ pub(super) struct Func {
     /// What opens it, as one literal: the function opener inside the
     /// wrapper, the name and the byte that ends it.
     pub head: String,
+    /// The call's index follows the head (digits), then this text (Kimi
+    /// K2's `functions.NAME:` `0` `<|tool_call_argument_begin|>`).
+    pub index_then: Option<&'static str>,
     /// A line end may follow the head (a name ended by a line end).
     pub name_line: bool,
     pub body: FuncBody,
@@ -111,6 +114,7 @@ impl Shape {
                 let schema = value::rooted(schema, params, starts);
                 Func {
                     head: func_open.to_owned(),
+                    index_then: None,
                     name_line: false,
                     body: FuncBody::Json { schema, line: true },
                     close: None,
@@ -119,9 +123,26 @@ impl Shape {
             Body::NameArgs {
                 args_open,
                 func_close,
+                id_in_name: Some((prefix, separator)),
+                ..
+            } => Func {
+                head: format!("{func_open}{prefix}{name}{separator}"),
+                index_then: Some(args_open),
+                name_line: false,
+                body: FuncBody::Json {
+                    schema: value::rooted(args(), params, starts),
+                    line: false,
+                },
+                close: *func_close,
+            },
+            Body::NameArgs {
+                args_open,
+                func_close,
+                id_in_name: None,
                 ..
             } => Func {
                 head: format!("{func_open}{name}{args_open}"),
+                index_then: None,
                 name_line: false,
                 body: FuncBody::Json {
                     schema: value::rooted(args(), params, starts),
@@ -155,6 +176,7 @@ impl Shape {
                     .collect();
                 Func {
                     head: format!("{func_open}{}{}", m.quote(name), m.name_end),
+                    index_then: None,
                     name_line: m.name_end.is_empty() && m.name_line,
                     body: FuncBody::Params(params),
                     close: m.func_close,

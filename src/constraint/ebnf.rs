@@ -27,6 +27,8 @@ pub(super) trait Syntax {
     /// Writes `rule`: JSON against `schema` (whose `$ref`s it resolves
     /// from its own root).
     fn json(&mut self, out: &mut String, rule: &str, schema: &Value);
+    /// An expression: a call's index (one to four digits).
+    fn index(&self) -> String;
     /// An expression: any text, maybe none, that holds no marker (the text
     /// after the calls).
     fn any_text(&self) -> String;
@@ -153,10 +155,13 @@ fn write_wrapper(
 /// `func_I`: the function after the call's opener, up to the wrapper's
 /// closer.
 fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) {
-    let head = match func.head.is_empty() {
+    let mut head = match func.head.is_empty() {
         true => String::new(),
         false => format!("{} ", syntax.literal(&func.head)),
     };
+    if let Some(then) = func.index_then {
+        head = format!("{head}{} {} ", syntax.index(), syntax.literal(then));
+    }
     let name_line = match func.name_line {
         true => "\"\\n\"? ",
         false => "",

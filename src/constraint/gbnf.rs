@@ -99,6 +99,10 @@ impl Syntax for Gbnf {
         self.json.write(out, &name, schema);
     }
 
+    fn index(&self) -> String {
+        "[0-9]{1,4}".into()
+    }
+
     fn any_text(&self) -> String {
         "text".into()
     }

@@ -53,6 +53,10 @@ impl Syntax for Lark<'_> {
         let _ = writeln!(out, "{rule}: %json {}", bounded(schema.clone()));
     }
 
+    fn index(&self) -> String {
+        "/[0-9]{1,4}/".into()
+    }
+
     fn any_text(&self) -> String {
         "TEXT?".into()
     }

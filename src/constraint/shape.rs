@@ -35,6 +35,10 @@ pub(super) enum Body {
         func_open: Option<&'static str>,
         args_open: &'static str,
         func_close: Option<&'static str>,
+        /// The name is written inside the call's id (Kimi K2's
+        /// `functions.NAME:0`): this prefix before it, and this separator
+        /// and the call's index after it.
+        id_in_name: Option<(&'static str, char)>,
     },
     /// One JSON object, `{"<name>": NAME, "<arguments>": {…}}`, after the
     /// function opener where the format has one; or a JSON list of them
@@ -149,7 +153,6 @@ impl Shape {
                 // format also reads (DeepSeek V3's typed, fenced one) is
                 // not written.
                 let plain = json.body.is_none()
-                    && json.id_in_name.is_none()
                     && (json.call_type.is_none() || json.call_type_optional)
                     && (!json.fenced || json.call_type_optional)
                     && !json.brace_opens_args
@@ -161,6 +164,7 @@ impl Shape {
                         func_open: marker(Role::FuncOpen),
                         args_open,
                         func_close: marker(Role::FuncClose),
+                        id_in_name: json.id_in_name.map(|id| (id.prefix, id.index_sep)),
                     },
                     _ => {
                         return Err(refuse(

@@ -133,6 +133,10 @@ fn func(f: &Func, with_close: bool, markers: &[&str]) -> Value {
     if !f.head.is_empty() {
         parts.push(lit(&f.head));
     }
+    if let Some(then) = f.index_then {
+        parts.push(json!({"type": "regex", "pattern": "[0-9]{1,4}"}));
+        parts.push(lit(then));
+    }
     if f.name_line {
         parts.push(newline());
     }
