@@ -124,9 +124,13 @@ impl Shape {
                 args_open,
                 func_close,
                 id_in_name: Some((prefix, separator)),
+                name_close,
                 ..
             } => Func {
-                head: format!("{func_open}{prefix}{name}{separator}"),
+                head: format!(
+                    "{func_open}{prefix}{name}{separator}{}",
+                    name_close.unwrap_or_default()
+                ),
                 index_then: Some(args_open),
                 name_line: false,
                 body: FuncBody::Json {
@@ -139,9 +143,13 @@ impl Shape {
                 args_open,
                 func_close,
                 id_in_name: None,
+                name_close,
                 ..
             } => Func {
-                head: format!("{func_open}{name}{args_open}"),
+                head: format!(
+                    "{func_open}{name}{}{args_open}",
+                    name_close.unwrap_or_default()
+                ),
                 index_then: None,
                 name_line: false,
                 body: FuncBody::Json {

@@ -35,6 +35,8 @@ pub(super) enum Body {
         func_open: Option<&'static str>,
         args_open: &'static str,
         func_close: Option<&'static str>,
+        /// The marker that ends the name (`</name>`), where one does.
+        name_close: Option<&'static str>,
         /// The name is written inside the call's id (Kimi K2's
         /// `functions.NAME:0`): this prefix before it, and this separator
         /// and the call's index after it.
@@ -122,7 +124,6 @@ impl Shape {
         for (role, what) in [
             (Role::HeadOpen, "message headers"),
             (Role::ItemOpen, "call items"),
-            (Role::NameClose, "names closed by a marker"),
             (Role::TypeOpen, "typed values"),
             (Role::IdOpen, "call ids"),
         ] {
@@ -164,6 +165,7 @@ impl Shape {
                         func_open: marker(Role::FuncOpen),
                         args_open,
                         func_close: marker(Role::FuncClose),
+                        name_close: marker(Role::NameClose),
                         id_in_name: json.id_in_name.map(|id| (id.prefix, id.index_sep)),
                     },
                     _ => {
@@ -254,11 +256,14 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
             }
         },
     };
+    // A name closed by a marker of its own (Hy3's `<tool_sep>`) ends there.
+    let name_close = marker(Role::NameClose);
     Some(Markup {
         func_open,
         func_close: marker(Role::FuncClose),
-        name_end: byte(desc.func_name_end),
-        name_line: matches!(desc.func_name_end, NameEnd::Marker { line: true }),
+        name_end: name_close.map_or_else(|| byte(desc.func_name_end), str::to_owned),
+        name_line: name_close.is_none()
+            && matches!(desc.func_name_end, NameEnd::Marker { line: true }),
         param_open: marker(Role::ParamOpen)?,
         key_end,
         value_open: marker(Role::ValueOpen),
@@ -287,7 +292,10 @@ mod tests {
         assert_eq!(reason(Format::DeepSeekV31), "written");
         assert_eq!(reason(Format::OpenAi), "message headers");
         assert_eq!(reason(Format::Mistral), "call ids");
-        assert_eq!(reason(Format::KimiK3), "names closed by a marker");
+        assert_eq!(
+            reason(Format::KimiK3),
+            "names or values written as attributes"
+        );
         // JSON lists in a wrapper, with or without a closer, and names as
         // keys; a bare JSON call at the output's start is not written.
         assert_eq!(reason(Format::Jamba), "written");
