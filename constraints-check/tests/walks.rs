@@ -495,6 +495,13 @@ const NOT_ADMITTED: &[(&str, &str)] = &[
     ("er45_closer_in_value", IN_JSON),
     ("gr4_closer_in_value", IN_JSON),
     ("k_typed_schema", COERCED),
+    ("mi_typed_schema", COERCED),
+    ("mi_marker_in_string", IN_JSON),
+    (
+        "mi_pre_v11_array",
+        "Mistral's calls are written as a name and its arguments (its tokenizers from v11); the \
+         parser also reads the older list of call objects",
+    ),
     (
         "k_name_without_index",
         "Kimi's id is written whole (`functions.NAME:INDEX`); the parser also reads it without \
@@ -517,7 +524,7 @@ const COERCED: &str =
 
 /// Why a JSON string with a marker's first character is not admitted.
 const IN_JSON: &str =
-    "a JSON string holds no character a marker starts with (`<`), which the parser \
+    "a JSON string holds no character a marker starts with (`<`, `[`), which the parser \
                        would act on in a marked-up value; JSON formats share the rule";
 
 #[test]

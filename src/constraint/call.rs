@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::shape::{Body, Shape};
+use super::shape::{Body, CallId, Shape};
 use super::value::{self, ValueGrammar};
 
 /// A function, after the call's opener.
@@ -12,15 +12,30 @@ pub(super) struct Func {
     /// What opens it, as one literal: the function opener inside the
     /// wrapper, the name and the byte that ends it.
     pub head: String,
-    /// The call's index follows the head (digits), then this text (Kimi
-    /// K2's `functions.NAME:` `0` `<|tool_call_argument_begin|>`).
-    pub index_then: Option<&'static str>,
+    /// What follows the head before the body: ids and indexes, which are
+    /// no literal.
+    pub rest: Vec<Piece>,
     /// A line end may follow the head (a name ended by a line end).
     pub name_line: bool,
     pub body: FuncBody,
     /// The function's closer.
     pub close: Option<&'static str>,
 }
+
+/// A part of a function's head.
+pub(super) enum Piece {
+    Text(String),
+    /// A call's index (Kimi K2's `:0`).
+    Index,
+    /// A call's id.
+    Id,
+    /// This marker and an id, or neither.
+    OptionalId(&'static str),
+}
+
+/// How a call's index and id are written (their characters and length).
+pub(super) const INDEX: &str = "[0-9]{1,4}";
+pub(super) const ID: &str = "[A-Za-z0-9]{1,32}";
 
 pub(super) enum FuncBody {
     /// Marked-up parameters, in order.
@@ -114,7 +129,7 @@ impl Shape {
                 let schema = value::rooted(schema, params, starts);
                 Func {
                     head: func_open.to_owned(),
-                    index_then: None,
+                    rest: Vec::new(),
                     name_line: false,
                     body: FuncBody::Json { schema, line: true },
                     close: None,
@@ -131,7 +146,7 @@ impl Shape {
                     "{func_open}{prefix}{name}{separator}{}",
                     name_close.unwrap_or_default()
                 ),
-                index_then: Some(args_open),
+                rest: vec![Piece::Index, Piece::Text((*args_open).to_owned())],
                 name_line: false,
                 body: FuncBody::Json {
                     schema: value::rooted(args(), params, starts),
@@ -144,13 +159,29 @@ impl Shape {
                 func_close,
                 id_in_name: None,
                 name_close,
+                id,
                 ..
             } => Func {
-                head: format!(
-                    "{func_open}{name}{}{args_open}",
-                    name_close.unwrap_or_default()
-                ),
-                index_then: None,
+                head: match id {
+                    Some(CallId::BeforeName(_)) => func_open.to_owned(),
+                    _ => format!("{func_open}{name}{}", name_close.unwrap_or_default()),
+                },
+                rest: match id {
+                    Some(CallId::BeforeName(open)) => vec![
+                        Piece::Id,
+                        Piece::Text(format!(
+                            "{open}{name}{}{args_open}",
+                            name_close.unwrap_or_default()
+                        )),
+                    ],
+                    Some(CallId::AfterName(open)) => {
+                        vec![
+                            Piece::OptionalId(open),
+                            Piece::Text((*args_open).to_owned()),
+                        ]
+                    }
+                    None => vec![Piece::Text((*args_open).to_owned())],
+                },
                 name_line: false,
                 body: FuncBody::Json {
                     schema: value::rooted(args(), params, starts),
@@ -184,7 +215,7 @@ impl Shape {
                     .collect();
                 Func {
                     head: format!("{func_open}{}{}", m.quote(name), m.name_end),
-                    index_then: None,
+                    rest: Vec::new(),
                     name_line: m.name_end.is_empty() && m.name_line,
                     body: FuncBody::Params(params),
                     close: m.func_close,

@@ -5,7 +5,7 @@
 
 use serde_json::Value;
 
-use super::call::{Func, FuncBody, Param};
+use super::call::{Func, FuncBody, Param, Piece, ID, INDEX};
 use super::shape::Shape;
 use super::value::ValueGrammar;
 use super::{Constraint, ConstraintMode};
@@ -27,8 +27,9 @@ pub(super) trait Syntax {
     /// Writes `rule`: JSON against `schema` (whose `$ref`s it resolves
     /// from its own root).
     fn json(&mut self, out: &mut String, rule: &str, schema: &Value);
-    /// An expression: a call's index (one to four digits).
-    fn index(&self) -> String;
+    /// An expression: text matching `class`, a regex character class
+    /// and its count (`[0-9]{1,4}`).
+    fn pattern(&self, class: &str) -> String;
     /// An expression: any text, maybe none, that holds no marker (the text
     /// after the calls).
     fn any_text(&self) -> String;
@@ -159,8 +160,16 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
         true => String::new(),
         false => format!("{} ", syntax.literal(&func.head)),
     };
-    if let Some(then) = func.index_then {
-        head = format!("{head}{} {} ", syntax.index(), syntax.literal(then));
+    for piece in &func.rest {
+        let written = match piece {
+            Piece::Text(text) => syntax.literal(text),
+            Piece::Index => syntax.pattern(INDEX),
+            Piece::Id => syntax.pattern(ID),
+            Piece::OptionalId(open) => {
+                format!("({} {})?", syntax.literal(open), syntax.pattern(ID))
+            }
+        };
+        head = format!("{head}{written} ");
     }
     let name_line = match func.name_line {
         true => "\"\\n\"? ",

@@ -99,8 +99,8 @@ impl Syntax for Gbnf {
         self.json.write(out, &name, schema);
     }
 
-    fn index(&self) -> String {
-        "[0-9]{1,4}".into()
+    fn pattern(&self, class: &str) -> String {
+        class.to_owned()
     }
 
     fn any_text(&self) -> String {

@@ -53,8 +53,8 @@ impl Syntax for Lark<'_> {
         let _ = writeln!(out, "{rule}: %json {}", bounded(schema.clone()));
     }
 
-    fn index(&self) -> String {
-        "/[0-9]{1,4}/".into()
+    fn pattern(&self, class: &str) -> String {
+        format!("/{class}/")
     }
 
     fn any_text(&self) -> String {

@@ -41,6 +41,8 @@ pub(super) enum Body {
         /// `functions.NAME:0`): this prefix before it, and this separator
         /// and the call's index after it.
         id_in_name: Option<(&'static str, char)>,
+        /// The call's id, where one is written beside the name.
+        id: Option<CallId>,
     },
     /// One JSON object, `{"<name>": NAME, "<arguments>": {…}}`, after the
     /// function opener where the format has one; or a JSON list of them
@@ -55,6 +57,17 @@ pub(super) enum Body {
         args_keys: &'static [&'static str],
         list: bool,
     },
+}
+
+/// Where a call's id is written, and the marker that goes with it.
+#[derive(Clone, Copy)]
+pub(super) enum CallId {
+    /// After the function opener, ended by this marker, the name after it
+    /// (Solar Open's `<|tool_call:begin|>ID<|tool_call:name|>NAME`).
+    BeforeName(&'static str),
+    /// After the name, opened by this marker, or left out (Mistral's
+    /// `NAME[CALL_ID]ID[ARGS]`).
+    AfterName(&'static str),
 }
 
 pub(super) struct Markup {
@@ -125,11 +138,14 @@ impl Shape {
             (Role::HeadOpen, "message headers"),
             (Role::ItemOpen, "call items"),
             (Role::TypeOpen, "typed values"),
-            (Role::IdOpen, "call ids"),
         ] {
             if desc.has(role) {
                 return Err(refuse(what));
             }
+        }
+        // A call id is written where a name and JSON arguments are.
+        if desc.has(Role::IdOpen) && !desc.json.is_some_and(|j| j.args_after_name) {
+            return Err(refuse("call ids"));
         }
         if desc.headers.is_some()
             || desc.json_value_attribute.is_some()
@@ -151,13 +167,10 @@ impl Shape {
             }
             Some(json) if json.args_after_name => {
                 // The shape a call is written in; an alternative the
-                // format also reads (DeepSeek V3's typed, fenced one) is
-                // not written.
-                let plain = json.body.is_none()
-                    && (json.call_type.is_none() || json.call_type_optional)
+                // format also reads (DeepSeek V3's typed, fenced one,
+                // Mistral's list, a `{` for `[ARGS]`) is not written.
+                let plain = (json.call_type.is_none() || json.call_type_optional)
                     && (!json.fenced || json.call_type_optional)
-                    && !json.brace_opens_args
-                    && !json.id_before_name
                     && json.headers.is_none()
                     && json.syntax == crate::json::syntax::Syntax::Json;
                 match (plain, marker(Role::ArgsOpen)) {
@@ -167,6 +180,10 @@ impl Shape {
                         func_close: marker(Role::FuncClose),
                         name_close: marker(Role::NameClose),
                         id_in_name: json.id_in_name.map(|id| (id.prefix, id.index_sep)),
+                        id: marker(Role::IdOpen).map(|open| match json.id_before_name {
+                            true => CallId::BeforeName(open),
+                            false => CallId::AfterName(open),
+                        }),
                     },
                     _ => {
                         return Err(refuse(
@@ -207,7 +224,8 @@ impl Shape {
         }
         // JSON ends itself: its wrapper needs no closer.
         let json_body = matches!(body, Body::JsonObject { .. });
-        if call_open.is_some() && call_close.is_none() && !wrapped && !json_body {
+        let json_ends = json_body || matches!(body, Body::NameArgs { .. });
+        if call_open.is_some() && call_close.is_none() && !wrapped && !json_ends {
             return Err(refuse("a wrapper with no closer"));
         }
         // Where a bare JSON call may open the output (Llama 3, xLAM), that
@@ -291,7 +309,7 @@ mod tests {
         assert_eq!(reason(Format::Qwen3Coder), "written");
         assert_eq!(reason(Format::DeepSeekV31), "written");
         assert_eq!(reason(Format::OpenAi), "message headers");
-        assert_eq!(reason(Format::Mistral), "call ids");
+        assert_eq!(reason(Format::Mistral), "written");
         assert_eq!(
             reason(Format::KimiK3),
             "names or values written as attributes"

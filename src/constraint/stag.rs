@@ -5,7 +5,7 @@
 
 use serde_json::{json, Value};
 
-use super::call::{Func, FuncBody, Param};
+use super::call::{Func, FuncBody, Param, Piece, ID, INDEX};
 use super::shape::Shape;
 use super::value::ValueGrammar;
 use super::{Constraint, ConstraintMode};
@@ -133,9 +133,14 @@ fn func(f: &Func, with_close: bool, markers: &[&str]) -> Value {
     if !f.head.is_empty() {
         parts.push(lit(&f.head));
     }
-    if let Some(then) = f.index_then {
-        parts.push(json!({"type": "regex", "pattern": "[0-9]{1,4}"}));
-        parts.push(lit(then));
+    let regex = |pattern: &str| json!({"type": "regex", "pattern": pattern});
+    for piece in &f.rest {
+        parts.push(match piece {
+            Piece::Text(text) => lit(text),
+            Piece::Index => regex(INDEX),
+            Piece::Id => regex(ID),
+            Piece::OptionalId(open) => optional(seq(vec![lit(open), regex(ID)])),
+        });
     }
     if f.name_line {
         parts.push(newline());
