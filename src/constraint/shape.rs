@@ -169,8 +169,7 @@ impl Shape {
                 // The shape a call is written in; an alternative the
                 // format also reads (DeepSeek V3's typed, fenced one,
                 // Mistral's list, a `{` for `[ARGS]`) is not written.
-                let plain = (json.call_type.is_none() || json.call_type_optional)
-                    && (!json.fenced || json.call_type_optional)
+                let plain = (json.call_type_optional || json.call_type.is_none() && !json.fenced)
                     && json.headers.is_none()
                     && json.syntax == crate::json::syntax::Syntax::Json;
                 match (plain, marker(Role::ArgsOpen)) {
