@@ -9,7 +9,7 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use super::gbnf::{class_char, literal};
+use super::gbnf_text::{class_char, literal};
 
 /// The largest integer a float holds exactly.
 const SAFE_INTEGER: i64 = (1 << 53) - 1;

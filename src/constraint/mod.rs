@@ -19,6 +19,7 @@ mod call;
 mod ebnf;
 mod gbnf;
 mod gbnf_json;
+mod gbnf_text;
 mod lark;
 mod shape;
 mod stag;
