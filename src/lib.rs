@@ -76,7 +76,9 @@ mod sink;
 pub mod stream;
 mod tools;
 
-pub use constraint::{Constraint, ConstraintError, ConstraintMode, Dialect};
+pub use constraint::{
+    Constraint, ConstraintError, ConstraintMode, Dialect, UnknownConstraintOption,
+};
 pub use event::{coalesce, DiagnosticKind, Event, OwnedEvent, Span};
 #[cfg(feature = "toml")]
 pub use format::FormatFileError;

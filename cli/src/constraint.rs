@@ -4,7 +4,9 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
-use toolcall_stream::{Constraint, ConstraintMode, Dialect, Format, Tools};
+use toolcall_stream::{
+    Constraint, ConstraintMode, Dialect, Format, Tools, UnknownConstraintOption,
+};
 
 use crate::{format_file, Fatal, FormatParser};
 
@@ -48,16 +50,8 @@ enum DialectArg {
 }
 
 fn mode(text: &str) -> Result<ConstraintMode, String> {
-    match text {
-        "lazy" => Ok(ConstraintMode::Lazy),
-        "required" => Ok(ConstraintMode::Required),
-        _ => match text.strip_prefix("named:") {
-            Some(name) if !name.is_empty() => Ok(ConstraintMode::Named(name.to_owned())),
-            _ => Err(format!(
-                "`{text}`: expected `lazy`, `required` or `named:NAME`"
-            )),
-        },
-    }
+    text.parse()
+        .map_err(|e: UnknownConstraintOption| e.to_string())
 }
 
 /// Prints the grammar.

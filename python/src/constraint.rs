@@ -20,30 +20,10 @@ pub(crate) fn constraint(
     reasoning: bool,
     dialect: &str,
 ) -> PyResult<String> {
-    let dialect = match dialect {
-        "lark" => Dialect::Lark,
-        "structural-tag" | "structural_tag" => Dialect::StructuralTag,
-        "gbnf" => Dialect::Gbnf,
-        _ => {
-            return Err(value_error(format!(
-                "dialect {dialect:?}: expected \"lark\", \"structural-tag\" or \"gbnf\""
-            )))
-        }
-    };
+    let dialect: Dialect = dialect.parse().map_err(value_error)?;
     let format: Format = format.parse().map_err(value_error)?;
     let tools = tools_of(py, tools)?;
-    let mode = match mode {
-        "lazy" => ConstraintMode::Lazy,
-        "required" => ConstraintMode::Required,
-        _ => match mode.strip_prefix("named:") {
-            Some(name) if !name.is_empty() => ConstraintMode::Named(name.to_owned()),
-            _ => {
-                return Err(value_error(format!(
-                    "mode {mode:?}: expected \"lazy\", \"required\" or \"named:NAME\""
-                )))
-            }
-        },
-    };
+    let mode: ConstraintMode = mode.parse().map_err(value_error)?;
     let constraint = Constraint {
         parallel: parallel && !matches!(mode, ConstraintMode::Named(_)),
         mode,

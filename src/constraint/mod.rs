@@ -148,6 +148,65 @@ impl fmt::Display for ConstraintError {
 
 impl std::error::Error for ConstraintError {}
 
+/// A mode or dialect written as text that names none (`"auto"` for a mode:
+/// it is `"lazy"`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct UnknownConstraintOption {
+    /// `mode` or `dialect`.
+    pub option: &'static str,
+    /// The text as given.
+    pub text: String,
+}
+
+impl fmt::Display for UnknownConstraintOption {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let expected = match self.option {
+            "mode" => "\"lazy\", \"required\" or \"named:NAME\"",
+            _ => "\"lark\", \"structural-tag\" or \"gbnf\"",
+        };
+        write!(f, "{} {:?}: expected {expected}", self.option, self.text)
+    }
+}
+
+impl std::error::Error for UnknownConstraintOption {}
+
+impl std::str::FromStr for ConstraintMode {
+    type Err = UnknownConstraintOption;
+
+    /// `lazy`, `required` or `named:NAME`, as the CLI, Python and the
+    /// browser package take them.
+    fn from_str(text: &str) -> Result<ConstraintMode, UnknownConstraintOption> {
+        match text {
+            "lazy" => Ok(ConstraintMode::Lazy),
+            "required" => Ok(ConstraintMode::Required),
+            _ => match text.strip_prefix("named:") {
+                Some(name) if !name.is_empty() => Ok(ConstraintMode::Named(name.to_owned())),
+                _ => Err(UnknownConstraintOption {
+                    option: "mode",
+                    text: text.to_owned(),
+                }),
+            },
+        }
+    }
+}
+
+impl std::str::FromStr for Dialect {
+    type Err = UnknownConstraintOption;
+
+    /// `lark`, `structural-tag` (or `structural_tag`) or `gbnf`.
+    fn from_str(text: &str) -> Result<Dialect, UnknownConstraintOption> {
+        match text {
+            "lark" => Ok(Dialect::Lark),
+            "structural-tag" | "structural_tag" => Ok(Dialect::StructuralTag),
+            "gbnf" => Ok(Dialect::Gbnf),
+            _ => Err(UnknownConstraintOption {
+                option: "dialect",
+                text: text.to_owned(),
+            }),
+        }
+    }
+}
+
 impl Format {
     /// The grammar, in `constraint.dialect` (Lark, or a structural tag as
     /// JSON), of exactly the calls this format reads, to `tools`, as `constraint`
@@ -190,5 +249,31 @@ impl Format {
             }
             Dialect::Gbnf => gbnf::write(&shape, tools, &names, constraint),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn modes_and_dialects_read_from_their_text() {
+        assert_eq!("lazy".parse(), Ok(ConstraintMode::Lazy));
+        assert_eq!(
+            "named:get_weather".parse(),
+            Ok(ConstraintMode::Named("get_weather".into()))
+        );
+        let auto = "auto".parse::<ConstraintMode>().unwrap_err();
+        assert_eq!(
+            auto.to_string(),
+            "mode \"auto\": expected \"lazy\", \"required\" or \"named:NAME\""
+        );
+        assert!("named:".parse::<ConstraintMode>().is_err());
+        assert_eq!("structural_tag".parse(), Ok(Dialect::StructuralTag));
+        assert_eq!("gbnf".parse(), Ok(Dialect::Gbnf));
+        assert_eq!(
+            "regex".parse::<Dialect>().unwrap_err().to_string(),
+            "dialect \"regex\": expected \"lark\", \"structural-tag\" or \"gbnf\""
+        );
     }
 }

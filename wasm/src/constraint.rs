@@ -4,7 +4,7 @@
 //! "lark"}`).
 
 use serde_json::{Map, Value};
-use toolcall_stream::{Constraint, ConstraintMode, Dialect, Format, Tools};
+use toolcall_stream::{Constraint, ConstraintMode, Format, Tools, UnknownConstraintOption};
 
 use crate::options::{flag, text};
 
@@ -26,10 +26,10 @@ pub(crate) fn grammar(format: &str, tools: &str, options: &str) -> Result<String
             continue; // `undefined` in an object literal: not given
         }
         match key.as_str() {
-            "mode" => constraint.mode = mode(text(key, value)?)?,
+            "mode" => constraint.mode = parsed(text(key, value)?)?,
             "parallel" => constraint.parallel = flag(key, value)?,
             "reasoning" => constraint.reasoning = flag(key, value)?,
-            "dialect" => constraint.dialect = dialect(text(key, value)?)?,
+            "dialect" => constraint.dialect = parsed(text(key, value)?)?,
             other => {
                 return Err(format!(
                     "unknown option {other:?}; known: mode, parallel, reasoning, dialect"
@@ -44,26 +44,8 @@ pub(crate) fn grammar(format: &str, tools: &str, options: &str) -> Result<String
         .map_err(|e| e.to_string())
 }
 
-fn mode(text: &str) -> Result<ConstraintMode, String> {
-    match text {
-        "lazy" => Ok(ConstraintMode::Lazy),
-        "required" => Ok(ConstraintMode::Required),
-        _ => match text.strip_prefix("named:") {
-            Some(name) if !name.is_empty() => Ok(ConstraintMode::Named(name.to_owned())),
-            _ => Err(format!(
-                "mode {text:?}: expected \"lazy\", \"required\" or \"named:NAME\""
-            )),
-        },
-    }
-}
-
-fn dialect(text: &str) -> Result<Dialect, String> {
-    match text {
-        "lark" => Ok(Dialect::Lark),
-        "structural-tag" | "structural_tag" => Ok(Dialect::StructuralTag),
-        "gbnf" => Ok(Dialect::Gbnf),
-        _ => Err(format!(
-            "dialect {text:?}: expected \"lark\", \"structural-tag\" or \"gbnf\""
-        )),
-    }
+/// A mode or dialect from its text, or the library's message.
+fn parsed<T: std::str::FromStr<Err = UnknownConstraintOption>>(text: &str) -> Result<T, String> {
+    text.parse()
+        .map_err(|e: UnknownConstraintOption| e.to_string())
 }

@@ -111,7 +111,7 @@ fn requests_it_cannot_serve_are_exit_code_2() {
                 "--mode",
                 "some",
             ],
-            "expected `lazy`, `required` or `named:NAME`",
+            "expected \"lazy\", \"required\" or \"named:NAME\"",
         ),
     ] {
         let out = run(&args, None);
