@@ -6,7 +6,8 @@
 //! under). Written to `target/constraint-fixtures.json`.
 
 use serde_json::Value;
-use toolcall_stream::{Constraint, Dialect, Format, Parser, Tools};
+use toolcall_constraints_check::clean_fixtures;
+use toolcall_stream::{Constraint, Dialect};
 
 const FIXTURES: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -15,53 +16,23 @@ const FIXTURES: &str = concat!(
 
 #[test]
 fn fixtures_for_the_builtin_comparison() {
-    let corpus: Vec<Value> = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/conformance/corpus.json"
-        ))
-        .expect("the conformance corpus"),
-    )
-    .expect("JSON");
     let constraint = Constraint {
         reasoning: true,
         dialect: Dialect::StructuralTag,
         ..Constraint::lazy()
     };
     let mut out = Vec::new();
-    for case in &corpus {
-        let Ok(format) = case["parser"]
-            .as_str()
-            .unwrap_or_default()
-            .parse::<Format>()
-        else {
+    for fixture in clean_fixtures() {
+        let Ok(tag) = fixture.format.constraint(&fixture.tools, &constraint) else {
             continue;
         };
-        let tools = Tools::from_value(&case["tools"]).expect("tools");
-        let Ok(tag) = format.constraint(&tools, &constraint) else {
-            continue;
-        };
-        let text = case["text"].as_str().expect("text");
-        // As walks.rs reads them: another format's call in free text is
-        // not this grammar's concern.
-        let message = Parser::builder()
-            .format(format)
-            .tools(tools.clone())
-            .watch_foreign_formats(false)
-            .build()
-            .parse(text);
-        let clean = !message.tool_calls.is_empty()
-            && message.diagnostics.is_empty()
-            && message.tool_calls.iter().all(|c| c.complete);
-        if clean {
-            out.push(serde_json::json!({
-                "id": case["id"],
-                "format": format.name(),
-                "tools": case["tools"],
-                "text": text,
-                "structural_tag": serde_json::from_str::<Value>(&tag).expect("a tag is JSON"),
-            }));
-        }
+        out.push(serde_json::json!({
+            "id": fixture.id,
+            "format": fixture.format.name(),
+            "tools": fixture.tools_json,
+            "text": fixture.text,
+            "structural_tag": serde_json::from_str::<Value>(&tag).expect("a tag is JSON"),
+        }));
     }
     assert!(out.len() >= 20, "only {} fixtures", out.len());
     let json = serde_json::to_string_pretty(&out).expect("JSON");

@@ -8,8 +8,9 @@ use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
 use serde_json::Value;
+use toolcall_constraints_check::{clean_fixtures, parser};
 use toolcall_stream::{
-    Constraint, ConstraintError, ConstraintMode, Dialect, Format, MessageBuilder, Parser, Tools,
+    Constraint, ConstraintError, ConstraintMode, Dialect, Format, MessageBuilder, Tools,
 };
 
 const TOOLS: &str = r##"[
@@ -148,16 +149,6 @@ fn walk(grammar: &str, format: Format, rng: &mut Rng) -> Option<String> {
         out.extend_from_slice(&pick);
     }
     None
-}
-
-fn parser(format: Format, tools: &Tools) -> Parser {
-    // Free text may spell another format's call; whether the model's
-    // format is right is not the grammar's to say.
-    Parser::builder()
-        .format(format)
-        .tools(tools.clone())
-        .watch_foreign_formats(false)
-        .build()
 }
 
 /// What the grammar admits parses to clean calls to declared tools, whole
@@ -529,40 +520,16 @@ const IN_JSON: &str =
 
 #[test]
 fn every_clean_fixture_is_admitted_by_its_grammar() {
-    let corpus: Vec<Value> = serde_json::from_str(
-        &std::fs::read_to_string(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../tests/conformance/corpus.json"
-        ))
-        .expect("the conformance corpus"),
-    )
-    .expect("JSON");
     let constraint = Constraint {
         reasoning: true,
         ..Constraint::lazy()
     };
     let (mut admitted, mut refused) = (0, Vec::new());
-    for case in &corpus {
-        let Ok(format) = case["parser"]
-            .as_str()
-            .unwrap_or_default()
-            .parse::<Format>()
-        else {
+    for fixture in clean_fixtures() {
+        let (format, text, id) = (fixture.format, &fixture.text, fixture.id.as_str());
+        let Ok(grammar) = format.constraint(&fixture.tools, &constraint) else {
             continue;
         };
-        let tools = Tools::from_value(&case["tools"]).expect("tools");
-        let Ok(grammar) = format.constraint(&tools, &constraint) else {
-            continue;
-        };
-        let text = case["text"].as_str().expect("text");
-        let message = parser(format, &tools).parse(text);
-        let clean = !message.tool_calls.is_empty()
-            && message.diagnostics.is_empty()
-            && message.tool_calls.iter().all(|c| c.complete);
-        if !clean {
-            continue;
-        }
-        let id = case["id"].as_str().unwrap_or_default();
         match accepts(&grammar, text) {
             true => admitted += 1,
             false if NOT_ADMITTED.iter().any(|(known, _)| *known == id) => {}
