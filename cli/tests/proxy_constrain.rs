@@ -28,6 +28,16 @@ fn grammar(constraint: Constraint) -> String {
 }
 
 /// The body of the upstream's last chat request.
+/// The structural tag of one required call, as the proxy should send it.
+fn one_call_tag() -> Value {
+    let tag = grammar(Constraint {
+        parallel: false,
+        dialect: Dialect::StructuralTag,
+        ..Constraint::required()
+    });
+    serde_json::from_str(&tag).unwrap()
+}
+
 fn last_chat_body(replay: &Replay) -> Value {
     let requests = replay.requests();
     let chat = requests
@@ -60,12 +70,7 @@ async fn a_structural_tag_goes_upstream_and_the_answer_is_still_parsed() {
     assert_eq!(arguments, json!({"city": "Paris", "days": 3}));
 
     let sent = last_chat_body(&replay);
-    let tag: Value = serde_json::from_str(&grammar(Constraint {
-        parallel: false,
-        dialect: Dialect::StructuralTag,
-        ..Constraint::required()
-    }))
-    .unwrap();
+    let tag = one_call_tag();
     assert_eq!(sent["response_format"], tag);
     assert_eq!(sent["response_format"]["type"], "structural_tag");
     assert_eq!(sent["tool_choice"], "none");
@@ -221,12 +226,7 @@ async fn the_agent_routes_are_constrained_too() {
     let answer: Value = response.json().await.unwrap();
     assert_eq!(answer["stop_reason"], "tool_use", "{answer}");
     let sent = last_chat_body(&replay);
-    let tag: Value = serde_json::from_str(&grammar(Constraint {
-        parallel: false,
-        dialect: Dialect::StructuralTag,
-        ..Constraint::required()
-    }))
-    .unwrap();
+    let tag = one_call_tag();
     assert_eq!(sent["response_format"], tag);
     assert_eq!(sent["tool_choice"], "none");
 
