@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::shape::{Body, CallId, Shape};
+use super::shape::{Body, CallId, Shape, ValueAttribute};
 use super::value::{self, ValueGrammar};
 
 /// A function, after the call's opener.
@@ -204,13 +204,25 @@ impl Shape {
                     // An optional parameter no value satisfies is left
                     // out (a required one leaves the tool out: `callable`).
                     .filter(|(_, prop)| !value::is_never(value::resolve(prop, params)))
-                    .map(|(key, prop)| Param {
-                        head: format!("{}{}{}", m.param_open, m.quote(key), m.key_end),
-                        value_open: m.value_open,
-                        value: value::of(prop, params, starts),
-                        lines: m.value_lines,
-                        close: m.param_close,
-                        required: required.contains(&key.as_str()),
+                    .map(|(key, prop)| {
+                        let value = value::of(prop, params, starts);
+                        let attribute = m
+                            .value_attribute
+                            .map(|a| a.written(&value, value::resolve(prop, params)))
+                            .unwrap_or_default();
+                        Param {
+                            head: format!(
+                                "{}{}{attribute}{}",
+                                m.param_open,
+                                m.quote(key),
+                                m.key_end
+                            ),
+                            value_open: m.value_open,
+                            value,
+                            lines: m.value_lines,
+                            close: m.param_close,
+                            required: required.contains(&key.as_str()),
+                        }
                     })
                     .collect();
                 Func {
@@ -222,5 +234,64 @@ impl Shape {
                 }
             }
         }
+    }
+}
+
+impl ValueAttribute {
+    /// The attribute, after a space, that says a value of grammar `value`
+    /// (of schema `schema`) is read as it is written: JSON as JSON, text as
+    /// text. A text value in a format that only marks JSON ones writes the
+    /// other flag where the attribute is one (`string="true"`), else none.
+    fn written(self, value: &ValueGrammar, schema: &Value) -> String {
+        let json = matches!(value, ValueGrammar::Json(_));
+        let said = match (self, json) {
+            (ValueAttribute::Json(_, said), true) | (ValueAttribute::Text(_, said), false) => said,
+            (ValueAttribute::Json(_, flag), false) => match flag {
+                "false" => "true",
+                "true" => "false",
+                _ => return String::new(),
+            },
+            // Any other value says JSON: the schema's type, as a model
+            // writes it (`type="integer"`).
+            (ValueAttribute::Text(_, text), true) => match json_type(schema) {
+                Some(name) if name != text => name,
+                _ => "json",
+            },
+        };
+        let (ValueAttribute::Json(key, _) | ValueAttribute::Text(key, _)) = self;
+        format!(" {key}=\"{said}\"")
+    }
+}
+
+/// The JSON type a schema's values have, where it names one: its `type`
+/// (the first that is not a string, of several), or its `const`'s or
+/// first `enum` value's, or its first alternative's.
+fn json_type(schema: &Value) -> Option<&'static str> {
+    const NAMES: [&str; 7] = [
+        "integer", "number", "boolean", "object", "array", "null", "string",
+    ];
+    let named = |t: &Value| NAMES.iter().copied().find(|n| t == *n);
+    let of_value = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "boolean",
+        Value::Number(n) if n.is_f64() => "number",
+        Value::Number(_) => "integer",
+        Value::String(_) => "string",
+        Value::Array(_) => "array",
+        Value::Object(_) => "object",
+    };
+    match schema.get("type") {
+        Some(Value::Array(types)) => types.iter().filter(|t| *t != "string").find_map(named),
+        Some(t) => named(t),
+        None => schema
+            .get("const")
+            .or_else(|| schema.get("enum")?.get(0))
+            .map(of_value)
+            .or_else(|| {
+                ["anyOf", "oneOf"]
+                    .iter()
+                    .find_map(|k| schema.get(*k)?.get(0))
+                    .and_then(json_type)
+            }),
     }
 }

@@ -88,6 +88,19 @@ pub(super) struct Markup {
     pub value_lines: bool,
     /// Names are written in double quotes (`<invoke name="NAME">`).
     pub quoted: bool,
+    /// The attribute after a parameter's quoted name that says whether
+    /// its value is JSON or text.
+    pub value_attribute: Option<ValueAttribute>,
+}
+
+/// A parameter attribute that says how its value is read.
+#[derive(Clone, Copy)]
+pub(super) enum ValueAttribute {
+    /// `KEY="VALUE"` says the value is JSON (DSML's `string="false"`).
+    Json(&'static str, &'static str),
+    /// `KEY="VALUE"` says the value is text; any other value, JSON (Kimi
+    /// K3's `type="string"`, `type="integer"`).
+    Text(&'static str, &'static str),
 }
 
 impl Markup {
@@ -147,11 +160,8 @@ impl Shape {
         if desc.has(Role::IdOpen) && !desc.json.is_some_and(|j| j.args_after_name) {
             return Err(refuse("call ids"));
         }
-        if desc.headers.is_some()
-            || desc.json_value_attribute.is_some()
-            || desc.string_value_attribute.is_some()
-        {
-            return Err(refuse("names or values written as attributes"));
+        if desc.headers.is_some() {
+            return Err(refuse("names written as attributes of a header"));
         }
         let body = match desc.json {
             // A JSON body the wrapper may hold in place of marked-up
@@ -263,9 +273,13 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
         NameEnd::Marker { .. } => String::new(),
     };
     let func_open = marker(Role::FuncOpen);
+    // A name closed by a marker of its own (Hy3's `<tool_sep>`) ends there;
+    // Kimi K3's `<|sep|>` ends a parameter's name too, where no other
+    // marker does.
+    let name_close = marker(Role::NameClose);
     let key_end = match desc.param_name_end {
         NameEnd::Byte(b) => char::from(b).to_string(),
-        NameEnd::Marker { .. } => match marker(Role::KeyClose) {
+        NameEnd::Marker { .. } => match marker(Role::KeyClose).or(name_close) {
             Some(close) => close.to_owned(),
             None => {
                 marker(Role::ValueOpen)?;
@@ -273,8 +287,6 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
             }
         },
     };
-    // A name closed by a marker of its own (Hy3's `<tool_sep>`) ends there.
-    let name_close = marker(Role::NameClose);
     Some(Markup {
         func_open,
         func_close: marker(Role::FuncClose),
@@ -287,6 +299,13 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
         param_close: marker(Role::ParamClose)?,
         value_lines: desc.strip_one_newline,
         quoted: desc.quoted_names,
+        // Attributes follow a quoted name.
+        value_attribute: match (desc.json_value_attribute, desc.string_value_attribute) {
+            _ if !desc.quoted_names => None,
+            (Some((key, value)), _) => Some(ValueAttribute::Json(key, value)),
+            (None, Some((key, value))) => Some(ValueAttribute::Text(key, value)),
+            (None, None) => None,
+        },
     })
 }
 
@@ -309,10 +328,9 @@ mod tests {
         assert_eq!(reason(Format::DeepSeekV31), "written");
         assert_eq!(reason(Format::OpenAi), "message headers");
         assert_eq!(reason(Format::Mistral), "written");
-        assert_eq!(
-            reason(Format::KimiK3),
-            "names or values written as attributes"
-        );
+        // Values said to be JSON or text by an attribute.
+        assert_eq!(reason(Format::KimiK3), "written");
+        assert_eq!(reason(Format::DeepSeekV32), "written");
         // JSON lists in a wrapper, with or without a closer, and names as
         // keys; a bare JSON call at the output's start is not written.
         assert_eq!(reason(Format::Jamba), "written");
