@@ -1,6 +1,7 @@
 //! `toolcall constraint`: the grammar of exactly the calls a format reads,
 //! for a request's tools, to hand a server's constrained decoder.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum};
@@ -79,9 +80,10 @@ pub(crate) fn run(args: &ConstraintArgs) -> Result<(), Fatal> {
     let grammar = format
         .constraint(&tools, &constraint)
         .map_err(|e| Fatal(e.to_string()))?;
-    match constraint.dialect {
-        Dialect::StructuralTag => println!("{grammar}"),
-        _ => print!("{grammar}"),
-    }
-    Ok(())
+    // A structural tag is one JSON line; the grammars end with their own.
+    let end = match constraint.dialect {
+        Dialect::StructuralTag => "\n",
+        _ => "",
+    };
+    crate::output_result(write!(std::io::stdout().lock(), "{grammar}{end}"))
 }

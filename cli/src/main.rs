@@ -677,7 +677,7 @@ fn print_summary(counts: &Counts, seconds: f64) -> Result<(), Fatal> {
 }
 
 /// A closed stdout (`toolcall stream | head`) ends the run quietly.
-fn output_result(result: io::Result<()>) -> Result<(), Fatal> {
+pub(crate) fn output_result(result: io::Result<()>) -> Result<(), Fatal> {
     match result {
         Ok(()) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => std::process::exit(0),

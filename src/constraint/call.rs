@@ -225,9 +225,19 @@ impl Shape {
                         }
                     })
                     .collect();
+                let (head, rest) = match m.index_attribute {
+                    Some(key) => (
+                        format!("{func_open}{} {key}=\"", m.quote(name)),
+                        vec![Piece::Index, Piece::Text(format!("\"{}", m.name_end))],
+                    ),
+                    None => (
+                        format!("{func_open}{}{}", m.quote(name), m.name_end),
+                        Vec::new(),
+                    ),
+                };
                 Func {
-                    head: format!("{func_open}{}{}", m.quote(name), m.name_end),
-                    rest: Vec::new(),
+                    head,
+                    rest,
                     name_line: m.name_end.is_empty() && m.name_line,
                     body: FuncBody::Params(params),
                     close: m.func_close,

@@ -91,6 +91,9 @@ pub(super) struct Markup {
     /// The attribute after a parameter's quoted name that says whether
     /// its value is JSON or text.
     pub value_attribute: Option<ValueAttribute>,
+    /// The attribute after a function's quoted name that numbers the call
+    /// (Kimi K3's `index="0"`).
+    pub index_attribute: Option<&'static str>,
 }
 
 /// A parameter attribute that says how its value is read.
@@ -306,6 +309,7 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
             (None, Some((key, value))) => Some(ValueAttribute::Text(key, value)),
             (None, None) => None,
         },
+        index_attribute: desc.index_attribute.filter(|_| desc.quoted_names),
     })
 }
 

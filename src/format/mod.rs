@@ -415,6 +415,11 @@ pub(crate) struct Description {
     /// then ends with `/>`, or with `>` and its closer (the leaked
     /// `<invoke name="N" args='{…}'/>`).
     pub json_args_attribute: Option<&'static str>,
+    /// An attribute after a function's quoted name that numbers the call
+    /// from 0 (Kimi K3's `index="0"`): read as any attribute is (it says
+    /// nothing the parser needs), and written by the grammar, as the model
+    /// writes it.
+    pub index_attribute: Option<&'static str>,
     /// A function's arguments may instead be one JSON object written as
     /// its body, after the name's end and before its closer (DeepSeek
     /// V4.1's `<｜DSML｜ invoke name="N">{…}</｜DSML｜ invoke>`), read as it
@@ -507,6 +512,7 @@ impl Description {
         json_value_attribute: None,
         string_value_attribute: None,
         json_args_attribute: None,
+        index_attribute: None,
         json_args_body: false,
         item_type: None,
         wrapped_arguments: &[],

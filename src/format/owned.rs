@@ -111,6 +111,7 @@ pub(crate) struct Owned {
     pub json_value_attribute: Option<(String, String)>,
     pub string_value_attribute: Option<(String, String)>,
     pub json_args_attribute: Option<String>,
+    pub index_attribute: Option<String>,
     pub json_args_body: bool,
     pub item_type: Option<String>,
     pub wrapped_arguments: Vec<String>,
@@ -168,6 +169,7 @@ impl Owned {
                 .string_value_attribute
                 .map(|(k, v)| (k.to_owned(), v.to_owned())),
             json_args_attribute: desc.json_args_attribute.map(str::to_owned),
+            index_attribute: desc.index_attribute.map(str::to_owned),
             json_args_body: desc.json_args_body,
             item_type: desc.item_type.map(str::to_owned),
             wrapped_arguments: strings(desc.wrapped_arguments),
@@ -311,7 +313,8 @@ impl Owned {
             quoted_names: self.quoted_names,
             json_value_attribute: self.json_value_attribute.is_some()
                 || self.string_value_attribute.is_some()
-                || self.json_args_attribute.is_some(),
+                || self.json_args_attribute.is_some()
+                || self.index_attribute.is_some(),
             item_type: self.item_type.is_some(),
             layout: self.json.as_ref().filter(|json| !json.body_or_name).map_or(
                 Layout::Marked,
@@ -416,6 +419,7 @@ impl Owned {
                 .as_ref()
                 .map(|(k, v)| (leak_str(k), leak_str(v))),
             json_args_attribute: self.json_args_attribute.as_deref().map(leak_str),
+            index_attribute: self.index_attribute.as_deref().map(leak_str),
             json_args_body: self.json_args_body,
             item_type: self.item_type.as_deref().map(leak_str),
             wrapped_arguments: leak_strs(&self.wrapped_arguments),

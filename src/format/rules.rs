@@ -136,7 +136,8 @@ impl Description {
             quoted_names: self.quoted_names,
             json_value_attribute: self.json_value_attribute.is_some()
                 || self.string_value_attribute.is_some()
-                || self.json_args_attribute.is_some(),
+                || self.json_args_attribute.is_some()
+                || self.index_attribute.is_some(),
             item_type: self.item_type.is_some(),
             // A body in place of a name: the calls are otherwise marked up.
             layout: self

@@ -121,6 +121,9 @@ fn write(d: &Description) -> String {
     if let Some(attribute) = d.json_args_attribute {
         let _ = writeln!(out, "arguments_attribute = {}", quoted(attribute));
     }
+    if let Some(attribute) = d.index_attribute {
+        let _ = writeln!(out, "index_attribute = {}", quoted(attribute));
+    }
     if d.json_args_body {
         out.push_str("arguments_body = true\n");
     }

@@ -375,6 +375,14 @@ impl FormatBuilder {
         self
     }
 
+    /// An attribute after a function's quoted name that numbers the call
+    /// from 0 (`<call tool="N" index="0">`): the parser reads it as any
+    /// attribute; a grammar writes it. Needs quoted names.
+    pub fn index_attribute(mut self, attribute: impl Into<String>) -> FormatBuilder {
+        self.owned.index_attribute = Some(attribute.into());
+        self
+    }
+
     /// A function's arguments may instead be one JSON object written as
     /// its body, between the end of its opening (the name's end) and its
     /// closer (`<invoke name="N">{"city": "Paris"}</invoke>`), read as it

@@ -64,6 +64,7 @@ const fn glm(
         json_value_attribute: None,
         string_value_attribute: None,
         json_args_attribute: None,
+        index_attribute: None,
         json_args_body: false,
         item_type: None,
         wrapped_arguments: &[],

@@ -45,5 +45,6 @@ pub(crate) static KIMI_K3: Description = Description {
     // one without the `tools` channel around it (reported), as MiniMax-M2's.
     call_confirmed_by: &[Role::ParamOpen, Role::FuncClose],
     string_value_attribute: Some(("type", "string")),
+    index_attribute: Some("index"),
     ..MINIMAX_M2
 };

@@ -71,6 +71,7 @@ pub(crate) static QWEN3_CODER: Description = Description {
     json_value_attribute: None,
     string_value_attribute: None,
     json_args_attribute: None,
+    index_attribute: None,
     json_args_body: false,
     item_type: None,
     wrapped_arguments: &[],

@@ -384,6 +384,10 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
             places.json_attribute = Some(attribute.span().start);
             b = b.json_args_attribute(attribute.into_inner());
         }
+        if let Some(attribute) = values.index_attribute {
+            places.json_attribute = Some(attribute.span().start);
+            b = b.index_attribute(attribute.into_inner());
+        }
         if let Some(names) = values.wrapped_arguments {
             b = b.wrapped_arguments(names);
         }

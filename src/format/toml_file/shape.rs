@@ -43,6 +43,7 @@ pub(super) struct Values {
     pub(super) json_attribute: Option<Spanned<(String, String)>>,
     pub(super) string_attribute: Option<Spanned<(String, String)>>,
     pub(super) arguments_attribute: Option<Spanned<String>>,
+    pub(super) index_attribute: Option<Spanned<String>>,
     pub(super) wrapped_arguments: Option<Vec<String>>,
     pub(super) arguments_body: Option<bool>,
 }
