@@ -45,6 +45,10 @@ PAIRS = {
     "glm47": "glm_4_7",  # <tool_call>N<arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call>
     "minimax_m2": "minimax",  # <minimax:tool_call>\n<invoke name="N">\n<parameter name="K">V</parameter>…
     "deepseek_v31": "deepseek_v3_1",  # <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>N<｜tool▁sep｜>{…}…
+    "deepseek_v32": "deepseek_v3_2",  # <｜DSML｜function_calls>\n<｜DSML｜invoke name="N">\n…
+    "deepseek_v4": "deepseek_v4",  # <｜DSML｜tool_calls>\n<｜DSML｜invoke name="N">\n…
+    "deepseek_v41": "deepseek_v4_1",  # <｜DSML｜ calls>\n<｜DSML｜ invoke name="N">\n…
+    "kimi_k3": "kimi_k3",  # <|open|>tools<|sep|><|open|>call tool="N" index="0"<|sep|>…
 }
 
 # The constraints of the samples, by the names the probes use.
@@ -67,6 +71,57 @@ M = (
 DS_CALL = "<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜>"
 DS = f"<｜tool▁calls▁begin｜>{DS_CALL}<｜tool▁calls▁end｜>"
 BIG = "99999999999999999999"
+
+
+def dsml(space, block):
+    """One call in DSML's template layout, as xgrammar's built-ins write it:
+    two line ends before the block, one after each line."""
+    tag = f"｜DSML｜{space}"
+    return (
+        f"\n\n<{tag}{block}>\n<{tag}invoke name=\"get_weather\">\n"
+        f'<{tag}parameter name="city" string="true">Paris</{tag}parameter>\n'
+        f"</{tag}invoke>\n</{tag}{block}>"
+    )
+
+
+def dsml_probes(space, block):
+    call = dsml(space, block)
+    tag = f"｜DSML｜{space}"
+    return [
+        ("required", "the template's layout", call),
+        ("required", "one line end before the block", call[1:]),
+        ("required", "no layout line ends", call.replace("\n", "")),
+        ("required", "text after the block", call + "\nDone."),
+        ("required", "a marker in a string value", call.replace("Paris", f"Pa</{tag}invoke>ris")),
+        (
+            "required",
+            "a number marked as a string",
+            call.replace(
+                f"</{tag}parameter>\n",
+                f'</{tag}parameter>\n<{tag}parameter name="days" string="true">3</{tag}parameter>\n',
+                1,
+            ),
+        ),
+        (
+            "required",
+            "a number marked as JSON",
+            call.replace(
+                f"</{tag}parameter>\n",
+                f'</{tag}parameter>\n<{tag}parameter name="days" string="false">3</{tag}parameter>\n',
+                1,
+            ),
+        ),
+        ("lazy", "a marker in free text", f"Hi </{tag}invoke> there"),
+        ("thinking", "reasoning, then the calls", "<think>hm</think>" + call),
+        ("thinking", "reasoning the prompt opened", "hm</think>" + call),
+    ]
+
+
+K3_CALL = (
+    '<|open|>call tool="get_weather" index="0"<|sep|>'
+    '<|open|>argument key="city" type="string"<|sep|>Paris<|close|>argument<|sep|><|close|>call<|sep|>'
+)
+K3 = f"<|open|>tools<|sep|>{K3_CALL}<|close|>tools<|sep|>"
 PROBES = {
     "qwen3_coder": [
         ("required", "the template's layout", QC),
@@ -160,6 +215,29 @@ PROBES = {
         ("thinking", "reasoning the prompt opened", "hm</think>" + DS),
     ],
 }
+
+PROBES["deepseek_v32"] = dsml_probes("", "function_calls")
+PROBES["deepseek_v4"] = dsml_probes("", "tool_calls")
+PROBES["deepseek_v41"] = dsml_probes(" ", "calls")
+PROBES["kimi_k3"] = [
+    # The prompt ends inside the response block; the built-in closes it
+    # before the calls and closes the message after them.
+    ("required", "the calls alone", K3),
+    ("required", "the response closed first, the message after", f"<|close|>response<|sep|>{K3}<|close|>message<|sep|>"),
+    ("required", "a call without its index", K3.replace(' index="0"', "")),
+    ("required", "a marker in a string value", K3.replace("Paris", "Pa<|sep|>ris")),
+    (
+        "required",
+        "a number typed as an integer",
+        K3.replace(
+            "<|close|>call",
+            '<|open|>argument key="days" type="integer"<|sep|>3<|close|>argument<|sep|><|close|>call',
+        ),
+    ),
+    ("lazy", "text, then the calls", "Sure." + K3),
+    ("lazy", "text, the response closed, then the calls", f"Sure.<|close|>response<|sep|>{K3}<|close|>message<|sep|>"),
+    ("thinking", "reasoning, then the calls", "<|open|>think<|sep|>hm<|close|>think<|sep|>" + K3),
+]
 
 WALKS_RS = Path(__file__).parent / "tests" / "walks.rs"
 SHOWN = 3  # differing strings shown per format and side

@@ -18,6 +18,8 @@ pub(super) struct Func {
     /// A line end may follow the head (a name ended by a line end).
     pub name_line: bool,
     pub body: FuncBody,
+    /// Text after the body, before the closer (a fence's end).
+    pub after_body: &'static str,
     /// The function's closer.
     pub close: Option<&'static str>,
 }
@@ -132,6 +134,7 @@ impl Shape {
                     rest: Vec::new(),
                     name_line: false,
                     body: FuncBody::Json { schema, line: true },
+                        after_body: "",
                     close: None,
                 }
             }
@@ -152,8 +155,32 @@ impl Shape {
                     schema: value::rooted(args(), params, starts),
                     line: false,
                 },
+                after_body: "",
                 close: *func_close,
             },
+            Body::NameArgs {
+                args_open,
+                func_close,
+                call_type: Some(call_type),
+                fenced,
+                ..
+            } => {
+                let (fence_open, fence_close) = match fenced {
+                    true => ("```json\n", "\n```"),
+                    false => ("", ""),
+                };
+                Func {
+                    head: format!("{func_open}{call_type}{args_open}{name}\n{fence_open}"),
+                    rest: Vec::new(),
+                    name_line: false,
+                    body: FuncBody::Json {
+                        schema: value::rooted(args(), params, starts),
+                        line: false,
+                    },
+                    after_body: fence_close,
+                    close: *func_close,
+                }
+            }
             Body::NameArgs {
                 args_open,
                 func_close,
@@ -187,6 +214,7 @@ impl Shape {
                     schema: value::rooted(args(), params, starts),
                     line: false,
                 },
+                after_body: "",
                 close: *func_close,
             },
             Body::Markup(m) => {
@@ -240,6 +268,7 @@ impl Shape {
                     rest,
                     name_line: m.name_end.is_empty() && m.name_line,
                     body: FuncBody::Params(params),
+                    after_body: "",
                     close: m.func_close,
                 }
             }

@@ -80,10 +80,11 @@ pub(super) fn write(
             format!("{think}({lead} | {calls} {text})")
         }
         ConstraintMode::Required | ConstraintMode::Named(_) => {
-            // A line end may come before each call.
+            // A line end, or a blank line (DeepSeek's templates write one
+            // before the calls), may come before each call.
             let calls = match constraint.parallel {
-                true => format!("(\"\\n\"? {call})+"),
-                false => format!("\"\\n\"? {call}"),
+                true => format!("(\"\\n\"? \"\\n\"? {call})+"),
+                false => format!("\"\\n\"? \"\\n\"? {call}"),
             };
             format!("{think}{calls} {text}")
         }
@@ -175,10 +176,14 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
         true => "\"\\n\"? ",
         false => "",
     };
+    let after_body = match func.after_body.is_empty() {
+        true => String::new(),
+        false => format!(" {}", syntax.literal(func.after_body)),
+    };
     let close = func
         .close
-        .map(|c| format!(" {}", syntax.literal(c)))
-        .unwrap_or_default();
+        .map(|c| format!("{after_body} {}", syntax.literal(c)))
+        .unwrap_or(after_body);
     match &func.body {
         FuncBody::Json { schema, line } => {
             let line = match line {

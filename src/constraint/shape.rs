@@ -43,6 +43,12 @@ pub(super) enum Body {
         id_in_name: Option<(&'static str, char)>,
         /// The call's id, where one is written beside the name.
         id: Option<CallId>,
+        /// The call's type, written first, `args_open` after it, then the
+        /// name to its line end, and the arguments in a ```` ```json ````
+        /// fence where `fenced` (DeepSeek V3's
+        /// `function<｜tool▁sep｜>NAME\n```json\n{…}\n```　`).
+        call_type: Option<&'static str>,
+        fenced: bool,
     },
     /// One JSON object, `{"<name>": NAME, "<arguments>": {…}}`, after the
     /// function opener where the format has one; or a JSON list of them
@@ -182,7 +188,15 @@ impl Shape {
                 // The shape a call is written in; an alternative the
                 // format also reads (DeepSeek V3's typed, fenced one,
                 // Mistral's list, a `{` for `[ARGS]`) is not written.
-                let plain = (json.call_type_optional || json.call_type.is_none() && !json.fenced)
+                // A call type the format always writes comes first, the
+                // name after it to its line end.
+                let call_type = json.call_type.filter(|_| {
+                    !json.call_type_optional
+                        && matches!(desc.func_name_end, NameEnd::Marker { line: true })
+                });
+                let plain = (json.call_type_optional
+                    || json.call_type.is_none() && !json.fenced
+                    || call_type.is_some())
                     && json.headers.is_none()
                     && json.syntax == crate::json::syntax::Syntax::Json;
                 match (plain, marker(Role::ArgsOpen)) {
@@ -196,6 +210,8 @@ impl Shape {
                             true => CallId::BeforeName(open),
                             false => CallId::AfterName(open),
                         }),
+                        call_type,
+                        fenced: call_type.is_some() && json.fenced,
                     },
                     _ => {
                         return Err(refuse(
@@ -335,6 +351,9 @@ mod tests {
         // Values said to be JSON or text by an attribute.
         assert_eq!(reason(Format::KimiK3), "written");
         assert_eq!(reason(Format::DeepSeekV32), "written");
+        // A call type first, then the name to its line end, and the
+        // arguments in a fence (DeepSeek V3).
+        assert_eq!(reason(Format::DeepSeekV3), "written");
         // JSON lists in a wrapper, with or without a closer, and names as
         // keys; a bare JSON call at the output's start is not written.
         assert_eq!(reason(Format::Jamba), "written");

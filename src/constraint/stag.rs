@@ -84,12 +84,22 @@ pub(super) fn write(
         ],
     );
     let text = json!({"type": "any_text", "excludes": markers});
+    // xgrammar never sees a trigger that holds a marker it excludes from
+    // the text (Kimi K3's `<|open|>tools<|sep|>` holds `<|sep|>`): the
+    // trigger is the opener up to that marker, and the tag's begin the
+    // whole opener.
+    let trigger = markers
+        .iter()
+        .filter(|m| **m != opener)
+        .filter_map(|m| opener.get(1..)?.find(m).map(|at| at + 1))
+        .min()
+        .map_or(opener, |end| &opener[..end]);
     let calls = match constraint.mode {
         _ if names.is_empty() => text,
         ConstraintMode::Lazy => node(
             "triggered_tags",
             vec![
-                ("triggers", json!([opener])),
+                ("triggers", json!([trigger])),
                 ("tags", Value::Array(vec![tag])),
                 ("at_least_one", Value::Bool(false)),
                 ("stop_after_first", Value::Bool(!constraint.parallel)),
@@ -100,10 +110,11 @@ pub(super) fn write(
             ],
         ),
         ConstraintMode::Required | ConstraintMode::Named(_) => {
-            // A line end may come before each call.
+            // A line end, or a blank line (DeepSeek's templates write one
+            // before the calls), may come before each call.
             let calls = match constraint.parallel {
-                true => plus(seq(vec![newline(), tag])),
-                false => seq(vec![newline(), tag]),
+                true => plus(seq(vec![newline(), newline(), tag])),
+                false => seq(vec![newline(), newline(), tag]),
             };
             seq(vec![calls, optional(text)])
         }
@@ -162,6 +173,9 @@ fn func(f: &Func, with_close: bool, markers: &[&str]) -> Value {
                 });
             }
         }
+    }
+    if !f.after_body.is_empty() {
+        parts.push(lit(f.after_body));
     }
     if let (true, Some(close)) = (with_close, f.close) {
         parts.push(lit(close));
