@@ -467,6 +467,7 @@ const NOT_ADMITTED: &[(&str, &str)] = &[
     ("g45_typed", COERCED),
     ("m_typed", COERCED),
     ("d_string_args_not_coerced", COERCED),
+    ("d3_string_args_not_coerced", COERCED),
     ("pool_typed_schema", COERCED),
     ("er45_typed_schema", COERCED),
     ("gr4_typed_schema", COERCED),
