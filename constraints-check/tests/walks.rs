@@ -468,6 +468,8 @@ const NOT_ADMITTED: &[(&str, &str)] = &[
     ("m_typed", COERCED),
     ("d_string_args_not_coerced", COERCED),
     ("d3_string_args_not_coerced", COERCED),
+    ("pl3_typed_schema", COERCED),
+    ("pl3_marker_in_value", IN_JSON),
     ("pool_typed_schema", COERCED),
     ("er45_typed_schema", COERCED),
     ("gr4_typed_schema", COERCED),

@@ -22,6 +22,8 @@ pub(super) struct Func {
     pub after_body: &'static str,
     /// The function's closer.
     pub close: Option<&'static str>,
+    /// What closes the function's item, after its closer.
+    pub item_close: Option<&'static str>,
 }
 
 /// A part of a function's head.
@@ -93,6 +95,16 @@ impl Shape {
     /// none of `starts` (a dialect that can exclude the markers themselves
     /// passes none).
     pub(super) fn func(&self, name: &str, params: &Value, order: &[String], starts: &str) -> Func {
+        let mut func = self.bare_func(name, params, order, starts);
+        if let Some((open, close)) = &self.item {
+            func.head.insert_str(0, open);
+            func.item_close = Some(close);
+        }
+        func
+    }
+
+    /// The function, outside any item.
+    fn bare_func(&self, name: &str, params: &Value, order: &[String], starts: &str) -> Func {
         let func_open = self.inner_func_open();
         let args = || value::reads_back(&value::closed_object(params), starts);
         match &self.body {
@@ -134,8 +146,9 @@ impl Shape {
                     rest: Vec::new(),
                     name_line: false,
                     body: FuncBody::Json { schema, line: true },
-                        after_body: "",
+                    after_body: "",
                     close: None,
+                    item_close: None,
                 }
             }
             Body::NameArgs {
@@ -149,7 +162,7 @@ impl Shape {
                     "{func_open}{prefix}{name}{separator}{}",
                     name_close.unwrap_or_default()
                 ),
-                rest: vec![Piece::Index, Piece::Text((*args_open).to_owned())],
+                rest: vec![Piece::Index, Piece::Text(args_open.clone())],
                 name_line: false,
                 body: FuncBody::Json {
                     schema: value::rooted(args(), params, starts),
@@ -157,6 +170,7 @@ impl Shape {
                 },
                 after_body: "",
                 close: *func_close,
+                item_close: None,
             },
             Body::NameArgs {
                 args_open,
@@ -179,6 +193,7 @@ impl Shape {
                     },
                     after_body: fence_close,
                     close: *func_close,
+                    item_close: None,
                 }
             }
             Body::NameArgs {
@@ -202,12 +217,9 @@ impl Shape {
                         )),
                     ],
                     Some(CallId::AfterName(open)) => {
-                        vec![
-                            Piece::OptionalId(open),
-                            Piece::Text((*args_open).to_owned()),
-                        ]
+                        vec![Piece::OptionalId(open), Piece::Text(args_open.clone())]
                     }
-                    None => vec![Piece::Text((*args_open).to_owned())],
+                    None => vec![Piece::Text(args_open.clone())],
                 },
                 name_line: false,
                 body: FuncBody::Json {
@@ -216,6 +228,7 @@ impl Shape {
                 },
                 after_body: "",
                 close: *func_close,
+                item_close: None,
             },
             Body::Markup(m) => {
                 let schema = value::closed_object(params);
@@ -270,6 +283,7 @@ impl Shape {
                     body: FuncBody::Params(params),
                     after_body: "",
                     close: m.func_close,
+                    item_close: None,
                 }
             }
         }

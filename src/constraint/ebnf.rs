@@ -86,10 +86,23 @@ pub(super) fn write(
                 true => format!("(\"\\n\"? \"\\n\"? {call})+"),
                 false => format!("\"\\n\"? \"\\n\"? {call}"),
             };
-            format!("{think}{calls} {text}")
+            // Layout markers the model writes around its calls (Kimi K3
+            // closes its response channel before them, its message after).
+            let (before, after) = match shape.layout.is_empty() {
+                true => (String::new(), String::new()),
+                false => {
+                    let l = syntax.name("layout");
+                    (format!("{l}? {l}? "), format!(" {l}? {l}?"))
+                }
+            };
+            format!("{think}{before}{calls} {text}{after}")
         }
     };
     syntax.define(out, "start", &start);
+    if !shape.layout.is_empty() && constraint.mode != ConstraintMode::Lazy && !names.is_empty() {
+        let markers: Vec<String> = shape.layout.iter().map(|m| syntax.literal(m)).collect();
+        syntax.define(out, "layout", &markers.join(" | "));
+    }
     if !names.is_empty() && constraint.mode == ConstraintMode::Lazy {
         syntax.text_then(out, "before", opener, true);
         if constraint.parallel {
@@ -180,10 +193,13 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
         true => String::new(),
         false => format!(" {}", syntax.literal(func.after_body)),
     };
-    let close = func
+    let mut close = func
         .close
         .map(|c| format!("{after_body} {}", syntax.literal(c)))
         .unwrap_or(after_body);
+    if let Some(item_close) = func.item_close {
+        close = format!("{close} {}", syntax.literal(item_close));
+    }
     match &func.body {
         FuncBody::Json { schema, line } => {
             let line = match line {

@@ -10,12 +10,21 @@ use crate::format::{Description, NameEnd, Role};
 pub(super) struct Shape {
     pub call_open: Option<&'static str>,
     pub call_close: Option<&'static str>,
+    /// Each function in an item of its own inside the wrapper: what opens
+    /// the item (its opener, and the call's type and the separator after
+    /// it where the format writes one) and what closes it (Step-3's
+    /// `<｜tool_call_begin｜>function<｜tool_sep｜>` … `<｜tool_call_end｜>`).
+    pub item: Option<(String, &'static str)>,
     pub body: Body,
     /// The reasoning block's opener and closer.
     pub reasoning: Option<(&'static str, &'static str)>,
     /// Every marker's spelling: none may be written inside text or a
     /// string value, where the parser would act on it.
     pub markers: Vec<&'static str>,
+    /// Markers the parser drops as layout (Kimi K3's channel markers,
+    /// `<|close|>response<|sep|>`): up to two may stand before required
+    /// calls and after them, as the model writes them.
+    pub layout: Vec<&'static str>,
     /// The first character of each marker, once each: a JSON string may
     /// hold none of them.
     pub marker_starts: String,
@@ -33,7 +42,11 @@ pub(super) enum Body {
     /// (`<｜tool▁call▁begin｜>NAME<｜tool▁sep｜>{…}<｜tool▁call▁end｜>`).
     NameArgs {
         func_open: Option<&'static str>,
-        args_open: &'static str,
+        /// What opens the arguments: the arguments opener, and where the
+        /// format names their content type with a marker, that marker,
+        /// `json` and the second arguments opener (PLaMo 3's
+        /// `<|plamo:constrain|>json<|plamo:msg|>`), as its model writes it.
+        args_open: String,
         func_close: Option<&'static str>,
         /// The marker that ends the name (`</name>`), where one does.
         name_close: Option<&'static str>,
@@ -156,14 +169,11 @@ impl Shape {
                 .find(|(r, _)| *r == role)
                 .map(|(_, text)| *text)
         };
-        for (role, what) in [
-            (Role::HeadOpen, "message headers"),
-            (Role::ItemOpen, "call items"),
-            (Role::TypeOpen, "typed values"),
-        ] {
-            if desc.has(role) {
-                return Err(refuse(what));
-            }
+        // A value's type element (K2-Horizon's `<ifm|arg_type>`) is one
+        // dialect of the format's template; the grammar writes the default
+        // one, without it, which the parser reads as well.
+        if desc.has(Role::HeadOpen) {
+            return Err(refuse("message headers"));
         }
         // A call id is written where a name and JSON arguments are.
         if desc.has(Role::IdOpen) && !desc.json.is_some_and(|j| j.args_after_name) {
@@ -199,7 +209,14 @@ impl Shape {
                     || call_type.is_some())
                     && json.headers.is_none()
                     && json.syntax == crate::json::syntax::Syntax::Json;
-                match (plain, marker(Role::ArgsOpen)) {
+                let mut args_opens = desc.markers.iter().filter(|(r, _)| *r == Role::ArgsOpen);
+                let args_open = args_opens.next().map(|(_, open)| {
+                    match (marker(Role::HeadAttr), args_opens.next()) {
+                        (Some(attr), Some((_, then))) => format!("{open}{attr}json{then}"),
+                        _ => (*open).to_owned(),
+                    }
+                });
+                match (plain, args_open) {
                     (true, Some(args_open)) => Body::NameArgs {
                         func_open: marker(Role::FuncOpen),
                         args_open,
@@ -240,12 +257,34 @@ impl Shape {
                     list: keys.list,
                 }
             }
-            None => Body::Markup(
-                markup(desc, &marker)
-                    .ok_or_else(|| refuse("parameters without an opener and a closer"))?,
-            ),
+            None => match (markup(desc, &marker), desc.func_name_end) {
+                (Some(markup), _) => Body::Markup(markup),
+                // No parameters, but a JSON body after the name's end
+                // (Functionary v3.1's `<function=NAME>{…}</function>`).
+                (None, NameEnd::Byte(end)) if desc.json_args_body => Body::NameArgs {
+                    func_open: marker(Role::FuncOpen),
+                    args_open: char::from(end).to_string(),
+                    func_close: marker(Role::FuncClose),
+                    name_close: None,
+                    id_in_name: None,
+                    id: None,
+                    call_type: None,
+                    fenced: false,
+                },
+                (None, _) => return Err(refuse("parameters without an opener and a closer")),
+            },
         };
         let (call_open, call_close) = (marker(Role::CallOpen), marker(Role::CallClose));
+        let item = match (marker(Role::ItemOpen), marker(Role::ItemClose)) {
+            (None, _) => None,
+            // An item in a wrapper that closes, around a function.
+            (Some(open), Some(close)) if call_close.is_some() && body.func_open().is_some() => {
+                let typed = desc.item_type.zip(marker(Role::ItemSep));
+                let head = typed.map_or(open.to_owned(), |(t, sep)| format!("{open}{t}{sep}"));
+                Some((head, close))
+            }
+            _ => return Err(refuse("call items without a wrapper and a closer")),
+        };
         let wrapped = body.func_open().is_some();
         if call_open.is_none() && !(desc.unwrapped_functions && wrapped) {
             return Err(refuse("calls without a wrapper"));
@@ -263,11 +302,18 @@ impl Shape {
         }
         let list = matches!(body, Body::JsonObject { list: true, .. });
         Ok(Shape {
+            item,
             call_open: call_open.filter(|_| !desc.unwrapped_functions),
             call_close: call_close.filter(|_| !desc.unwrapped_functions),
             body,
             reasoning: marker(Role::ReasoningOpen).zip(marker(Role::ReasoningClose)),
             markers: desc.markers.iter().map(|(_, text)| *text).collect(),
+            layout: desc
+                .markers
+                .iter()
+                .filter(|(role, _)| *role == Role::Layout)
+                .map(|(_, text)| *text)
+                .collect(),
             opens_calls: match (desc.json.is_some_and(|j| j.open_at_start), list) {
                 (false, _) => "",
                 (true, false) => "{",
@@ -354,6 +400,11 @@ mod tests {
         // A call type first, then the name to its line end, and the
         // arguments in a fence (DeepSeek V3).
         assert_eq!(reason(Format::DeepSeekV3), "written");
+        // A function in an item of its own (Step-3's, PLaMo 3's).
+        assert_eq!(reason(Format::Step3), "written");
+        assert_eq!(reason(Format::Plamo3), "written");
+        // A JSON body after the name's end (Functionary v3.1).
+        assert_eq!(reason(Format::FunctionaryV31), "written");
         // JSON lists in a wrapper, with or without a closer, and names as
         // keys; a bare JSON call at the output's start is not written.
         assert_eq!(reason(Format::Jamba), "written");

@@ -116,7 +116,16 @@ pub(super) fn write(
                 true => plus(seq(vec![newline(), newline(), tag])),
                 false => seq(vec![newline(), newline(), tag]),
             };
-            seq(vec![calls, optional(text)])
+            // Layout markers the model writes around its calls, as in
+            // Lark.
+            let layout = match shape.layout.is_empty() {
+                true => vec![],
+                false => {
+                    let one = optional(or(shape.layout.iter().map(|m| lit(m)).collect()));
+                    vec![one.clone(), one]
+                }
+            };
+            seq([layout.clone(), vec![calls, optional(text)], layout].concat())
         }
     };
     let top = match (constraint.reasoning, shape.reasoning) {
@@ -178,6 +187,9 @@ fn func(f: &Func, with_close: bool, markers: &[&str]) -> Value {
         parts.push(lit(f.after_body));
     }
     if let (true, Some(close)) = (with_close, f.close) {
+        parts.push(lit(close));
+    }
+    if let Some(close) = f.item_close {
         parts.push(lit(close));
     }
     seq(parts)
