@@ -21,9 +21,9 @@ pub(super) trait Syntax {
     /// [`Syntax::name`] does.
     fn define(&mut self, out: &mut String, rule: &str, body: &str);
     /// Writes `rule`: text that holds no marker, then `closer`, which the
-    /// first one ends (as it does for the parser); `at_start` says the text
-    /// starts the content (see [`Syntax::any_lead`]).
-    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, at_start: bool);
+    /// first one ends (as it does for the parser); `place` says where the
+    /// text stands (see [`Syntax::any_lead`] and [`Syntax::any_text`]).
+    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, place: Place);
     /// Writes `rule`: JSON against `schema` (whose `$ref`s it resolves
     /// from its own root).
     fn json(&mut self, out: &mut String, rule: &str, schema: &Value);
@@ -31,13 +31,25 @@ pub(super) trait Syntax {
     /// and its count (`[0-9]{1,4}`).
     fn pattern(&self, class: &str) -> String;
     /// An expression: any text, maybe none, that holds no marker (the text
-    /// after the calls).
+    /// after the calls: no body after a separator, where bodies follow one
+    /// another, see [`Shape::trail`]).
     fn any_text(&self) -> String;
     /// An expression: the text the content may start with, maybe none (not
     /// a JSON object, where one opens calls).
     fn any_lead(&self) -> String;
     /// Writes what [`Syntax::any_text`] and [`Syntax::any_lead`] name.
     fn finish(&mut self, out: &mut String);
+}
+
+/// Where text stands, which decides what it may not start with.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Place {
+    /// At the content's start ([`Shape::lead`]).
+    Start,
+    /// Right after a call ([`Shape::trail`]).
+    AfterCall,
+    /// Anywhere else: reasoning, a value.
+    Inside,
 }
 
 /// The grammar for the calls to `names` (declared in `tools`), spelled by
@@ -69,6 +81,11 @@ pub(super) fn write(
     let (text, lead) = (syntax.any_text(), syntax.any_lead());
     let [before, more, call, call_rest] =
         ["before", "more", "call", "call_rest"].map(|r| syntax.name(r));
+    // The calls at the output's start, without a marker.
+    let bare = match shape.bare {
+        true => format!(" | {} {text}", syntax.name("bare")),
+        false => String::new(),
+    };
     let start = match constraint.mode {
         _ if names.is_empty() => format!("{think}{lead}"),
         // Text may follow the calls: it holds no marker, so no call.
@@ -77,7 +94,7 @@ pub(super) fn write(
                 true => format!("{before} {call_rest} ({more} {call_rest})*"),
                 false => format!("{before} {call_rest}"),
             };
-            format!("{think}({lead} | {calls} {text})")
+            format!("{think}({lead} | {calls} {text}{bare})")
         }
         ConstraintMode::Required | ConstraintMode::Named(_) => {
             // A line end may come before each call.
@@ -85,14 +102,17 @@ pub(super) fn write(
                 true => format!("(\"\\n\"? {call})+"),
                 false => format!("\"\\n\"? {call}"),
             };
-            format!("{think}{calls} {text}")
+            match shape.bare {
+                true => format!("{think}({calls} {text}{bare})"),
+                false => format!("{think}{calls} {text}"),
+            }
         }
     };
     syntax.define(out, "start", &start);
     if !names.is_empty() && constraint.mode == ConstraintMode::Lazy {
-        syntax.text_then(out, "before", opener, true);
+        syntax.text_then(out, "before", opener, Place::Start);
         if constraint.parallel {
-            syntax.text_then(out, "more", opener, false);
+            syntax.text_then(out, "more", opener, Place::AfterCall);
         }
     }
     if let (true, Some((open, close))) = (constraint.reasoning, shape.reasoning) {
@@ -103,7 +123,7 @@ pub(super) fn write(
             syntax.name("think_rest")
         );
         syntax.define(out, "think", &body);
-        syntax.text_then(out, "think_rest", close, false);
+        syntax.text_then(out, "think_rest", close, Place::Inside);
     }
     if !names.is_empty() {
         write_wrapper(out, syntax, shape, opener, names.len(), constraint.parallel);
@@ -141,7 +161,17 @@ fn write_wrapper(
             format!(" (\",\" {func})* \"]\""),
         ),
         (false, true, false) => ("\"\\n\"? \"[\" ".to_owned(), " \"]\"".to_owned()),
-        (false, false, _) => (String::new(), String::new()),
+        // Bodies after a separator (`; `), as the template writes it; each
+        // spelling one literal, which llguidance's lexer then prefers to
+        // the text after the calls, which may start the same way.
+        (false, false, true) => match shape.separator {
+            Some(separator) => {
+                let [bare, spaced] = ["", " "].map(|s| syntax.literal(&format!("{separator}{s}")));
+                (String::new(), format!(" (({bare} | {spaced}) {func})*"))
+            }
+            None => (String::new(), String::new()),
+        },
+        (false, false, false) => (String::new(), String::new()),
     };
     let funcs = (0..tools)
         .map(|i| syntax.name(&format!("func_{i}")))
@@ -150,6 +180,11 @@ fn write_wrapper(
     let call = format!("{} {}", syntax.literal(opener), syntax.name("call_rest"));
     syntax.define(out, "call", &call);
     syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
+    if shape.bare {
+        // The same bodies with no marker around them: the output's start
+        // opens them, and their own end ends them.
+        syntax.define(out, "bare", &format!("{first}{func}{more}"));
+    }
     syntax.define(out, "func", &funcs);
 }
 
@@ -230,7 +265,7 @@ fn write_value(out: &mut String, syntax: &mut dyn Syntax, param: &Param, rule: &
     let line = if param.lines { "\"\\n\"? " } else { "" };
     match &param.value {
         // The first closer ends the value, as it does for the parser.
-        ValueGrammar::Text => syntax.text_then(out, rule, param.close, false),
+        ValueGrammar::Text => syntax.text_then(out, rule, param.close, Place::Inside),
         ValueGrammar::Choice(texts) => {
             let texts: Vec<String> = texts.iter().map(|t| syntax.literal(t)).collect();
             let body = format!("{line}({}) {line}{closer}", texts.join(" | "));

@@ -21,8 +21,22 @@ pub(super) struct Shape {
     pub marker_starts: String,
     /// A bare JSON object (or list of them) that opens the content is a
     /// call (Poolside, xLAM): text there may not start with one of these
-    /// characters (`{`, and `[` where lists are calls).
-    pub opens_calls: &'static str,
+    /// characters (`{`, `[` where lists are calls, `` ` `` where a fence
+    /// may open one).
+    pub opens_calls: String,
+    /// The grammar writes calls at the output's start without a marker
+    /// too (Llama 3's bare `{"name": …}`, xLAM's bare list).
+    pub bare: bool,
+    /// Bodies follow one another after this byte (Llama 3's `; `), with
+    /// no marker between.
+    pub separator: Option<char>,
+}
+
+/// Text that may not open a call where it stands: after whitespace and
+/// any of `after`, it starts with none of `opens`.
+pub(super) struct Guard {
+    pub after: String,
+    pub opens: String,
 }
 
 /// What the wrapper holds.
@@ -110,6 +124,25 @@ impl Body {
 }
 
 impl Shape {
+    /// What the content's first text may not start with, where a bare
+    /// body opens calls there.
+    pub(super) fn lead(&self) -> Option<Guard> {
+        (!self.opens_calls.is_empty()).then(|| Guard {
+            after: String::new(),
+            opens: self.opens_calls.clone(),
+        })
+    }
+
+    /// What text right after a call may not start with, where bodies
+    /// follow one another after a separator: the parser reads `; {…}`
+    /// there as the next body.
+    pub(super) fn trail(&self) -> Option<Guard> {
+        self.separator.map(|separator| Guard {
+            after: separator.to_string(),
+            opens: "{".into(),
+        })
+    }
+
     /// Whether the wrapper holds a JSON list of calls.
     pub(super) fn holds_list(&self) -> bool {
         matches!(self.body, Body::JsonObject { list: true, .. })
@@ -227,23 +260,25 @@ impl Shape {
         if call_open.is_some() && call_close.is_none() && !wrapped && !json_ends {
             return Err(refuse("a wrapper with no closer"));
         }
-        // Where a bare JSON call may open the output (Llama 3, xLAM), that
-        // is the format's usual call, which the grammar does not write.
-        if json_body && desc.json.is_some_and(|j| j.open_at_start) {
-            return Err(refuse("JSON calls that open the output without a marker"));
-        }
         let list = matches!(body, Body::JsonObject { list: true, .. });
+        let json = desc.json.filter(|_| json_body);
         Ok(Shape {
             call_open: call_open.filter(|_| !desc.unwrapped_functions),
             call_close: call_close.filter(|_| !desc.unwrapped_functions),
             body,
             reasoning: marker(Role::ReasoningOpen).zip(marker(Role::ReasoningClose)),
             markers: desc.markers.iter().map(|(_, text)| *text).collect(),
-            opens_calls: match (desc.json.is_some_and(|j| j.open_at_start), list) {
-                (false, _) => "",
-                (true, false) => "{",
-                (true, true) => "{[",
+            opens_calls: match desc.json.filter(|j| j.open_at_start) {
+                None => String::new(),
+                Some(j) => [(true, '{'), (list, '['), (j.fenced, '`')]
+                    .iter()
+                    .filter_map(|&(opens, c)| opens.then_some(c))
+                    .collect(),
             },
+            // Where a bare JSON call may open the output (Llama 3, xLAM),
+            // that is the format's usual call.
+            bare: json.is_some_and(|j| j.open_at_start),
+            separator: json.and_then(|j| j.body_separator).map(char::from),
             marker_starts: {
                 let mut starts = String::new();
                 for c in desc.markers.iter().filter_map(|(_, m)| m.chars().next()) {
@@ -314,14 +349,15 @@ mod tests {
             "names or values written as attributes"
         );
         // JSON lists in a wrapper, with or without a closer, and names as
-        // keys; a bare JSON call at the output's start is not written.
+        // keys; a bare JSON call (or list) at the output's start.
         assert_eq!(reason(Format::Jamba), "written");
         assert_eq!(reason(Format::Granite), "written");
         assert_eq!(reason(Format::Apertus), "written");
-        assert_eq!(
-            reason(Format::Llama3Json),
-            "JSON calls that open the output without a marker"
-        );
+        let bare =
+            |f: Format| Shape::of(f.description()).map(|s| (s.bare, s.separator, s.opens_calls));
+        assert_eq!(bare(Format::Llama3Json), Ok((true, Some(';'), "{".into())));
+        assert_eq!(bare(Format::Xlam), Ok((true, None, "{[`".into())));
+        assert_eq!(bare(Format::Hermes), Ok((false, None, String::new())));
         let list = |f: Format| Shape::of(f.description()).map(|s| s.holds_list());
         assert_eq!(list(Format::Jamba), Ok(true));
         assert_eq!(list(Format::Hermes), Ok(false));
