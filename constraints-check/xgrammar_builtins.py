@@ -45,6 +45,7 @@ PAIRS = {
     "glm47": "glm_4_7",  # <tool_call>N<arg_key>K</arg_key><arg_value>V</arg_value>…</tool_call>
     "minimax_m2": "minimax",  # <minimax:tool_call>\n<invoke name="N">\n<parameter name="K">V</parameter>…
     "deepseek_v31": "deepseek_v3_1",  # <｜tool▁calls▁begin｜><｜tool▁call▁begin｜>N<｜tool▁sep｜>{…}…
+    "llama3_json": "llama",  # {"name": N, "parameters": {…}}
 }
 
 # The constraints of the samples, by the names the probes use.
@@ -66,6 +67,7 @@ M = (
 )
 DS_CALL = "<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜>"
 DS = f"<｜tool▁calls▁begin｜>{DS_CALL}<｜tool▁calls▁end｜>"
+L = '{"name": "get_weather", "parameters": {"city": "Paris"}}'
 BIG = "99999999999999999999"
 PROBES = {
     "qwen3_coder": [
@@ -158,6 +160,22 @@ PROBES = {
         ("lazy", "a marker in free text", "Hi <｜end▁of▁sentence｜> there"),
         ("thinking", "reasoning, then the calls", "<think>hm</think>" + DS),
         ("thinking", "reasoning the prompt opened", "hm</think>" + DS),
+    ],
+    "llama3_json": [
+        ("required", "the template's layout", L),
+        ("required", "two calls separated by `; `", L + "; " + L),
+        ("required", "two calls with nothing between", L + L),
+        ("required", "the call after <|python_tag|>", "<|python_tag|>" + L),
+        ("required", "a line end before the call", "\n" + L),
+        ("required", "text before the call", "Sure. " + L),
+        ("required", "text after the call", L + " Done."),
+        ("required", "the JSON without spaces", L.replace('": ', '":')),
+        ("required", "the arguments under `arguments`", L.replace("parameters", "arguments")),
+        ("required", "a marker in a string value", L.replace("Paris", "Pa<|eot_id|>ris")),
+        ("required", "an integer past 2^53-1", L.replace('"Paris"', f'"Paris", "days": {BIG}')),
+        ("lazy", "text, then a call", "Sure. " + L),
+        ("lazy", "text with a brace first", "{x} is a placeholder"),
+        ("lazy", "a marker in free text", "Hi <|eot_id|> there"),
     ],
 }
 
