@@ -38,6 +38,7 @@ const WRITTEN: &[Format] = &[
     Format::MiniMax,
     Format::Llama3Json,
     Format::Xlam,
+    Format::BareJson,
 ];
 
 fn matcher(grammar: &str) -> Matcher {
@@ -617,10 +618,11 @@ fn samples_for_the_structural_tag_check() {
                 // A whole marker: the structural tag excludes markers from
                 // JSON strings, the Lark grammar any character one starts
                 // with, so a lone `<` is where the two differ, by design.
+                // (None where the format has no marker: bare JSON.)
                 let count = format.markers().count();
                 let marker = format
                     .markers()
-                    .nth(rng.below(count))
+                    .nth(rng.below(count.max(1)))
                     .map_or("", |(_, m)| m);
                 let inside: String = chars[..at].iter().collect::<String>()
                     + marker

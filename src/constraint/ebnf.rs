@@ -81,10 +81,17 @@ pub(super) fn write(
     let (text, lead) = (syntax.any_text(), syntax.any_lead());
     let [before, more, call, call_rest] =
         ["before", "more", "call", "call_rest"].map(|r| syntax.name(r));
-    // The calls at the output's start, without a marker.
-    let bare = match shape.bare {
-        true => format!(" | {} {text}", syntax.name("bare")),
-        false => String::new(),
+    // The calls after their opener (none where the format has no marker),
+    // and at the output's start without one.
+    let marked = !opener.is_empty();
+    let bare = format!("{} {text}", syntax.name("bare"));
+    let ways = |mut ways: Vec<String>, calls: String| {
+        ways.extend(marked.then_some(calls));
+        ways.extend(shape.bare.then(|| bare.clone()));
+        match ways.len() {
+            1 => format!("{think}{}", ways[0]),
+            _ => format!("{think}({})", ways.join(" | ")),
+        }
     };
     let start = match constraint.mode {
         _ if names.is_empty() => format!("{think}{lead}"),
@@ -94,7 +101,7 @@ pub(super) fn write(
                 true => format!("{before} {call_rest} ({more} {call_rest})*"),
                 false => format!("{before} {call_rest}"),
             };
-            format!("{think}({lead} | {calls} {text}{bare})")
+            ways(vec![lead], format!("{calls} {text}"))
         }
         ConstraintMode::Required | ConstraintMode::Named(_) => {
             // A line end may come before each call.
@@ -102,14 +109,11 @@ pub(super) fn write(
                 true => format!("(\"\\n\"? {call})+"),
                 false => format!("\"\\n\"? {call}"),
             };
-            match shape.bare {
-                true => format!("{think}({calls} {text}{bare})"),
-                false => format!("{think}{calls} {text}"),
-            }
+            ways(Vec::new(), format!("{calls} {text}"))
         }
     };
     syntax.define(out, "start", &start);
-    if !names.is_empty() && constraint.mode == ConstraintMode::Lazy {
+    if marked && !names.is_empty() && constraint.mode == ConstraintMode::Lazy {
         syntax.text_then(out, "before", opener, Place::Start);
         if constraint.parallel {
             syntax.text_then(out, "more", opener, Place::AfterCall);
@@ -177,9 +181,11 @@ fn write_wrapper(
         .map(|i| syntax.name(&format!("func_{i}")))
         .collect::<Vec<_>>()
         .join(" | ");
-    let call = format!("{} {}", syntax.literal(opener), syntax.name("call_rest"));
-    syntax.define(out, "call", &call);
-    syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
+    if !opener.is_empty() {
+        let call = format!("{} {}", syntax.literal(opener), syntax.name("call_rest"));
+        syntax.define(out, "call", &call);
+        syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
+    }
     if shape.bare {
         // The same bodies with no marker around them: the output's start
         // opens them, and their own end ends them.

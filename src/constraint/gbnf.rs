@@ -250,41 +250,69 @@ impl Search {
         guard: Option<&Guard>,
     ) -> String {
         let name = |state: usize| format!("{prefix}-{state}");
+        // Where no line may open a body, a line end leads to a state of
+        // its own, which keeps the line's first character from doing so.
+        let line = guard
+            .filter(|g| !g.line_opens.is_empty())
+            .map(|_| format!("{prefix}-line"));
+        let line = line.as_deref();
         for state in 0..self.next.len() {
             // A state a marker ends at is never entered.
             if !self.ends[state].is_empty() {
                 continue;
             }
-            let alternatives = self.alternatives(state, end, &name, &BTreeSet::new());
+            let alternatives = self.alternatives(state, end, &name, &BTreeSet::new(), line);
             let _ = writeln!(out, "{} ::= {}", name(state), alternatives.join(" | "));
         }
         let Some(guard) = guard else {
             return name(0);
         };
+        let ws: BTreeSet<char> = [' ', '\t', '\r', '\n'].into();
+        if let Some(line) = line {
+            let mut skip = ws.clone();
+            skip.extend(guard.line_opens.chars());
+            let mut alternatives = vec![format!("[ \\t\\r\\n] {line}")];
+            alternatives.extend(self.alternatives(0, end, &name, &skip, None));
+            let _ = writeln!(out, "{line} ::= {}", alternatives.join(" | "));
+        }
         let first = format!("{prefix}-start");
-        let mut skip: BTreeSet<char> = [' ', '\t', '\r', '\n'].into();
+        let mut skip = ws;
         skip.extend(guard.after.chars());
         let after: String = guard.after.chars().map(class_char).collect();
-        let mut alternatives = vec![format!("[ \\t\\r\\n{after}] {first}")];
+        let mut alternatives = match line {
+            Some(line) => vec![
+                format!("[ \\t\\r{after}] {first}"),
+                format!("\"\\n\" {line}"),
+            ],
+            None => vec![format!("[ \\t\\r\\n{after}] {first}")],
+        };
         skip.extend(guard.opens.chars());
-        alternatives.extend(self.alternatives(0, end, &name, &skip));
+        alternatives.extend(self.alternatives(0, end, &name, &skip, line));
         let _ = writeln!(out, "{first} ::= {}", alternatives.join(" | "));
         first
     }
 
-    /// The ways on from `state`, leaving out the characters in `skip`.
+    /// The ways on from `state`, leaving out the characters in `skip`; a
+    /// line end leads to `line`, where one is named.
     fn alternatives(
         &self,
         state: usize,
         end: Option<usize>,
         name: &dyn Fn(usize) -> String,
         skip: &BTreeSet<char>,
+        line: Option<&str>,
     ) -> Vec<String> {
         let mut alternatives = Vec::new();
         if end.is_none() {
             alternatives.push("\"\"".to_owned());
         }
         let edges = self.edges(state);
+        let mut others: BTreeSet<char> = edges.union(skip).copied().collect();
+        // (No marker holds a line end where lines are kept: `Shape::of`.)
+        if let (Some(line), false) = (line, skip.contains(&'\n')) {
+            alternatives.push(format!("\"\\n\" {line}"));
+            others.insert('\n');
+        }
         for &c in &edges {
             if skip.contains(&c) {
                 continue;
@@ -299,8 +327,13 @@ impl Search {
                 _ => {}
             }
         }
-        let others: String = edges.union(skip).map(|&c| class_char(c)).collect();
-        alternatives.push(format!("[^{others}] {}", name(0)));
+        let others: String = others.iter().map(|&c| class_char(c)).collect();
+        // Any character, where none is kept out (a format with no marker).
+        let class = match others.is_empty() {
+            true => "[\\u0000-\\U0010FFFF]".to_owned(),
+            false => format!("[^{others}]"),
+        };
+        alternatives.push(format!("{class} {}", name(0)));
         alternatives
     }
 }

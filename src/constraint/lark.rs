@@ -81,7 +81,10 @@ impl Syntax for Lark<'_> {
             .map(|m| regex_escape(m))
             .collect::<Vec<_>>()
             .join("|");
-        let _ = writeln!(out, "TEXT: /(?s:.+)/ & ~/(?s:.*)({markers})(?s:.*)/");
+        let _ = match markers.is_empty() {
+            true => writeln!(out, "TEXT: /(?s:.+)/"),
+            false => writeln!(out, "TEXT: /(?s:.+)/ & ~/(?s:.*)({markers})(?s:.*)/"),
+        };
         // The text the content starts with, and the text after a call.
         let _ = writeln!(out, "LEAD: {}", guarded(self.shape.lead()));
         if let Some(trail) = self.shape.trail() {
@@ -94,9 +97,21 @@ impl Syntax for Lark<'_> {
 fn guarded(guard: Option<Guard>) -> String {
     match guard {
         None => "TEXT".into(),
-        Some(Guard { after, opens }) => {
-            let [after, opens] = [after, opens].map(|c| value::escape(&c, "\\]^-["));
-            format!("TEXT & ~/[ \\t\\r\\n{after}]*[{opens}](?s:.*)/")
+        Some(Guard {
+            after,
+            opens,
+            line_opens,
+        }) => {
+            let mut text = String::from("TEXT");
+            let [after, opens, line_opens] =
+                [after, opens, line_opens].map(|c| value::escape(&c, "\\]^-["));
+            if !opens.is_empty() {
+                text += &format!(" & ~/[ \\t\\r\\n{after}]*[{opens}](?s:.*)/");
+            }
+            if !line_opens.is_empty() {
+                text += &format!(" & ~/(?s:.*)\\n[ \\t\\r\\n]*[{line_opens}](?s:.*)/");
+            }
+            text
         }
     }
 }

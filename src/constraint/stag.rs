@@ -118,7 +118,9 @@ pub(super) fn write(
                 true => plus(seq(vec![tag, trail.clone()])),
                 false => seq(vec![tag, trail.clone()]),
             };
-            let mut ways = vec![lead.clone(), seq(vec![lead, calls])];
+            let mut ways = vec![lead.clone()];
+            // The opener's calls, where the format has one.
+            ways.extend((!opener.is_empty()).then(|| seq(vec![lead, calls])));
             ways.extend(bare.map(|bare| seq(vec![bare, trail])));
             or(ways)
         }
@@ -142,6 +144,7 @@ pub(super) fn write(
                 false => seq(vec![newline(), tag]),
             };
             let calls = match bare {
+                Some(bare) if opener.is_empty() => bare,
                 Some(bare) => or(vec![calls, bare]),
                 None => calls,
             };
@@ -172,10 +175,30 @@ pub(super) fn write(
 /// no marker's rest either, so that no marker spans the two pieces.
 fn guarded(guard: Option<Guard>, markers: &[&str]) -> Value {
     let text = |excludes: Vec<&str>| json!({"type": "any_text", "excludes": excludes});
-    let Some(Guard { after, opens }) = guard else {
+    let Some(Guard {
+        after,
+        opens,
+        line_opens,
+    }) = guard
+    else {
         return text(markers.to_vec());
     };
     let class = |chars: &str| value::escape(chars, "\\]^-[");
+    if !line_opens.is_empty() {
+        // No line may open a body: a regular expression, line by line (a
+        // format whose bodies open lines has no marker to keep out too:
+        // `Shape::of`). Whitespace before the first character that counts
+        // takes a line end only where that character is kept from opening
+        // a line as well.
+        let lines = line_opens.chars().all(|c| opens.contains(c));
+        let newline = if lines { "\\n" } else { "" };
+        let first = class(&format!("{after}{opens}"));
+        let (after, line_first) = (class(&after), class(&line_opens));
+        return json!({"type": "regex", "pattern": format!(
+            "[ \\t\\r{newline}{after}]*([^ \\t\\r\\n{first}][^\\n]*)?\
+             (\\n[ \\t\\r\\n]*([^ \\t\\r\\n{line_first}][^\\n]*)?)*"
+        )});
+    }
     let skip = format!("[ \\t\\r\\n{}]*", class(&after));
     let mut starts = String::new();
     for c in markers.iter().filter_map(|m| m.chars().next()) {
