@@ -49,6 +49,7 @@ PAIRS = {
     "deepseek_v4": "deepseek_v4",  # <｜DSML｜tool_calls>\n<｜DSML｜invoke name="N">\n…
     "deepseek_v41": "deepseek_v4_1",  # <｜DSML｜ calls>\n<｜DSML｜ invoke name="N">\n…
     "kimi_k3": "kimi_k3",  # <|open|>tools<|sep|><|open|>call tool="N" index="0"<|sep|>…
+    "llama3_json": "llama",  # {"name": N, "parameters": {…}}
 }
 
 # The constraints of the samples, by the names the probes use.
@@ -70,6 +71,7 @@ M = (
 )
 DS_CALL = "<｜tool▁call▁begin｜>get_weather<｜tool▁sep｜>{\"city\": \"Paris\"}<｜tool▁call▁end｜>"
 DS = f"<｜tool▁calls▁begin｜>{DS_CALL}<｜tool▁calls▁end｜>"
+L = '{"name": "get_weather", "parameters": {"city": "Paris"}}'
 BIG = "99999999999999999999"
 
 
@@ -213,6 +215,22 @@ PROBES = {
         ("lazy", "a marker in free text", "Hi <｜end▁of▁sentence｜> there"),
         ("thinking", "reasoning, then the calls", "<think>hm</think>" + DS),
         ("thinking", "reasoning the prompt opened", "hm</think>" + DS),
+    ],
+    "llama3_json": [
+        ("required", "the template's layout", L),
+        ("required", "two calls separated by `; `", L + "; " + L),
+        ("required", "two calls with nothing between", L + L),
+        ("required", "the call after <|python_tag|>", "<|python_tag|>" + L),
+        ("required", "a line end before the call", "\n" + L),
+        ("required", "text before the call", "Sure. " + L),
+        ("required", "text after the call", L + " Done."),
+        ("required", "the JSON without spaces", L.replace('": ', '":')),
+        ("required", "the arguments under `arguments`", L.replace("parameters", "arguments")),
+        ("required", "a marker in a string value", L.replace("Paris", "Pa<|eot_id|>ris")),
+        ("required", "an integer past 2^53-1", L.replace('"Paris"', f'"Paris", "days": {BIG}')),
+        ("lazy", "text, then a call", "Sure. " + L),
+        ("lazy", "text with a brace first", "{x} is a placeholder"),
+        ("lazy", "a marker in free text", "Hi <|eot_id|> there"),
     ],
 }
 

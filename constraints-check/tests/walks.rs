@@ -36,6 +36,9 @@ const WRITTEN: &[Format] = &[
     Format::Hermes,
     Format::SeedOss,
     Format::MiniMax,
+    Format::Llama3Json,
+    Format::Xlam,
+    Format::BareJson,
 ];
 
 fn matcher(grammar: &str) -> Matcher {
@@ -401,6 +404,39 @@ fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
         &hermes,
         "<tool_call>\n{\"name\": \"run\", \"arguments\": {\"command\": \"ls\", \"dry\": true}}\n</tool_call>"
     ));
+    // Calls that open the output without a marker: bare at the start, as
+    // the model writes them, or after the opener; text before a bare call,
+    // or text that would start one, is not admitted.
+    let llama = "{\"name\": \"get_weather\", \"parameters\": {\"city\": \"Paris\"}}";
+    let required = make(Format::Llama3Json, Constraint::required());
+    for call in [
+        llama.to_owned(),
+        format!("{llama}; {llama}"),
+        format!("<|python_tag|>{llama}"),
+        format!("{llama} Done."),
+    ] {
+        assert!(accepts(&required, &call), "{call}\n{required}");
+    }
+    for wrong in [format!("Sure. {llama}"), format!("{llama}; {{\"a\": 1}}")] {
+        assert!(!accepts(&required, &wrong), "admitted {wrong:?}");
+    }
+    let lazy = make(Format::Llama3Json, Constraint::lazy());
+    assert!(accepts(&lazy, &format!("Sure. <|python_tag|>{llama}")));
+    assert!(accepts(&lazy, llama));
+    assert!(!accepts(&lazy, "{x} is a placeholder"));
+    let xlam = "[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]";
+    let required = make(Format::Xlam, Constraint::required());
+    assert!(accepts(&required, xlam));
+    assert!(accepts(
+        &required,
+        &format!("<tool_call>{xlam}</tool_call>")
+    ));
+    let bare = "[{\"tool\": \"get_weather\", \"args\": {\"city\": \"Paris\"}}]";
+    let lazy = make(Format::BareJson, Constraint::lazy());
+    assert!(accepts(&lazy, bare));
+    assert!(accepts(&lazy, "Some text {with braces}\nand lines."));
+    assert!(!accepts(&lazy, "Some text\n  {\"a\": 1}"));
+    assert!(!accepts(&lazy, &format!("{bare}\n{bare}")));
 }
 
 #[test]
@@ -516,6 +552,8 @@ const NOT_ADMITTED: &[(&str, &str)] = &[
         "ds4_wrapper_variant",
         "the block's opener is written in the format's own spelling (`tool_calls`); the parser \
          also reads `toolcalls`",
+        "xl_json_fence",
+        "a code fence around the JSON is layout the parser reads; the grammar writes none",
     ),
 ];
 
@@ -625,10 +663,11 @@ fn samples_for_the_structural_tag_check() {
                 // A whole marker: the structural tag excludes markers from
                 // JSON strings, the Lark grammar any character one starts
                 // with, so a lone `<` is where the two differ, by design.
+                // (None where the format has no marker: bare JSON.)
                 let count = format.markers().count();
                 let marker = format
                     .markers()
-                    .nth(rng.below(count))
+                    .nth(rng.below(count.max(1)))
                     .map_or("", |(_, m)| m);
                 let inside: String = chars[..at].iter().collect::<String>()
                     + marker

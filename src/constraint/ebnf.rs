@@ -21,9 +21,9 @@ pub(super) trait Syntax {
     /// [`Syntax::name`] does.
     fn define(&mut self, out: &mut String, rule: &str, body: &str);
     /// Writes `rule`: text that holds no marker, then `closer`, which the
-    /// first one ends (as it does for the parser); `at_start` says the text
-    /// starts the content (see [`Syntax::any_lead`]).
-    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, at_start: bool);
+    /// first one ends (as it does for the parser); `place` says where the
+    /// text stands (see [`Syntax::any_lead`] and [`Syntax::any_text`]).
+    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, place: Place);
     /// Writes `rule`: JSON against `schema` (whose `$ref`s it resolves
     /// from its own root).
     fn json(&mut self, out: &mut String, rule: &str, schema: &Value);
@@ -31,13 +31,25 @@ pub(super) trait Syntax {
     /// and its count (`[0-9]{1,4}`).
     fn pattern(&self, class: &str) -> String;
     /// An expression: any text, maybe none, that holds no marker (the text
-    /// after the calls).
+    /// after the calls: no body after a separator, where bodies follow one
+    /// another, see [`Shape::trail`]).
     fn any_text(&self) -> String;
     /// An expression: the text the content may start with, maybe none (not
     /// a JSON object, where one opens calls).
     fn any_lead(&self) -> String;
     /// Writes what [`Syntax::any_text`] and [`Syntax::any_lead`] name.
     fn finish(&mut self, out: &mut String);
+}
+
+/// Where text stands, which decides what it may not start with.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(super) enum Place {
+    /// At the content's start ([`Shape::lead`]).
+    Start,
+    /// Right after a call ([`Shape::trail`]).
+    AfterCall,
+    /// Anywhere else: reasoning, a value.
+    Inside,
 }
 
 /// The grammar for the calls to `names` (declared in `tools`), spelled by
@@ -69,6 +81,18 @@ pub(super) fn write(
     let (text, lead) = (syntax.any_text(), syntax.any_lead());
     let [before, more, call, call_rest] =
         ["before", "more", "call", "call_rest"].map(|r| syntax.name(r));
+    // The calls after their opener (none where the format has no marker),
+    // and at the output's start without one.
+    let marked = !opener.is_empty();
+    let bare = format!("{} {text}", syntax.name("bare"));
+    let ways = |mut ways: Vec<String>, calls: String| {
+        ways.extend(marked.then_some(calls));
+        ways.extend(shape.bare.then(|| bare.clone()));
+        match ways.len() {
+            1 => format!("{think}{}", ways[0]),
+            _ => format!("{think}({})", ways.join(" | ")),
+        }
+    };
     let start = match constraint.mode {
         _ if names.is_empty() => format!("{think}{lead}"),
         // Text may follow the calls: it holds no marker, so no call.
@@ -77,7 +101,7 @@ pub(super) fn write(
                 true => format!("{before} {call_rest} ({more} {call_rest})*"),
                 false => format!("{before} {call_rest}"),
             };
-            format!("{think}({lead} | {calls} {text})")
+            ways(vec![lead], format!("{calls} {text}"))
         }
         ConstraintMode::Required | ConstraintMode::Named(_) => {
             // A line end, or a blank line (DeepSeek's templates write one
@@ -88,25 +112,29 @@ pub(super) fn write(
             };
             // Layout markers the model writes around its calls (Kimi K3
             // closes its response channel before them, its message after).
-            let (before, after) = match shape.layout.is_empty() {
+            let (lay_before, lay_after) = match shape.layout.is_empty() {
                 true => (String::new(), String::new()),
                 false => {
                     let l = syntax.name("layout");
                     (format!("{l}? {l}? "), format!(" {l}? {l}?"))
                 }
             };
-            format!("{think}{before}{calls} {text}{after}")
+            ways(Vec::new(), format!("{lay_before}{calls} {text}{lay_after}"))
         }
     };
     syntax.define(out, "start", &start);
-    if !shape.layout.is_empty() && constraint.mode != ConstraintMode::Lazy && !names.is_empty() {
+    if marked
+        && !shape.layout.is_empty()
+        && constraint.mode != ConstraintMode::Lazy
+        && !names.is_empty()
+    {
         let markers: Vec<String> = shape.layout.iter().map(|m| syntax.literal(m)).collect();
         syntax.define(out, "layout", &markers.join(" | "));
     }
-    if !names.is_empty() && constraint.mode == ConstraintMode::Lazy {
-        syntax.text_then(out, "before", opener, true);
+    if marked && !names.is_empty() && constraint.mode == ConstraintMode::Lazy {
+        syntax.text_then(out, "before", opener, Place::Start);
         if constraint.parallel {
-            syntax.text_then(out, "more", opener, false);
+            syntax.text_then(out, "more", opener, Place::AfterCall);
         }
     }
     if let (true, Some((open, close))) = (constraint.reasoning, shape.reasoning) {
@@ -117,7 +145,7 @@ pub(super) fn write(
             syntax.name("think_rest")
         );
         syntax.define(out, "think", &body);
-        syntax.text_then(out, "think_rest", close, false);
+        syntax.text_then(out, "think_rest", close, Place::Inside);
     }
     if !names.is_empty() {
         write_wrapper(out, syntax, shape, opener, names.len(), constraint.parallel);
@@ -155,15 +183,32 @@ fn write_wrapper(
             format!(" (\",\" {func})* \"]\""),
         ),
         (false, true, false) => ("\"\\n\"? \"[\" ".to_owned(), " \"]\"".to_owned()),
-        (false, false, _) => (String::new(), String::new()),
+        // Bodies after a separator (`; `), as the template writes it; each
+        // spelling one literal, which llguidance's lexer then prefers to
+        // the text after the calls, which may start the same way.
+        (false, false, true) => match shape.separator {
+            Some(separator) => {
+                let [bare, spaced] = ["", " "].map(|s| syntax.literal(&format!("{separator}{s}")));
+                (String::new(), format!(" (({bare} | {spaced}) {func})*"))
+            }
+            None => (String::new(), String::new()),
+        },
+        (false, false, false) => (String::new(), String::new()),
     };
     let funcs = (0..tools)
         .map(|i| syntax.name(&format!("func_{i}")))
         .collect::<Vec<_>>()
         .join(" | ");
-    let call = format!("{} {}", syntax.literal(opener), syntax.name("call_rest"));
-    syntax.define(out, "call", &call);
-    syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
+    if !opener.is_empty() {
+        let call = format!("{} {}", syntax.literal(opener), syntax.name("call_rest"));
+        syntax.define(out, "call", &call);
+        syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
+    }
+    if shape.bare {
+        // The same bodies with no marker around them: the output's start
+        // opens them, and their own end ends them.
+        syntax.define(out, "bare", &format!("{first}{func}{more}"));
+    }
     syntax.define(out, "func", &funcs);
 }
 
@@ -251,7 +296,7 @@ fn write_value(out: &mut String, syntax: &mut dyn Syntax, param: &Param, rule: &
     let line = if param.lines { "\"\\n\"? " } else { "" };
     match &param.value {
         // The first closer ends the value, as it does for the parser.
-        ValueGrammar::Text => syntax.text_then(out, rule, param.close, false),
+        ValueGrammar::Text => syntax.text_then(out, rule, param.close, Place::Inside),
         ValueGrammar::Choice(texts) => {
             let texts: Vec<String> = texts.iter().map(|t| syntax.literal(t)).collect();
             let body = format!("{line}({}) {line}{closer}", texts.join(" | "));

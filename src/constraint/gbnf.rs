@@ -8,10 +8,10 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::ebnf::{self, Syntax};
+use super::ebnf::{self, Place, Syntax};
 use super::gbnf_json::JsonRules;
 use super::gbnf_text::{class_char, literal};
-use super::shape::Shape;
+use super::shape::{Guard, Shape};
 use super::{Constraint, ConstraintError};
 use crate::tools::Tools;
 
@@ -25,7 +25,8 @@ pub(super) fn write(
     let mut out = String::new();
     let mut gbnf = Gbnf {
         search: Search::new(&shape.markers),
-        opens_calls: shape.opens_calls,
+        lead: shape.lead(),
+        trail: shape.trail(),
         texts: HashMap::new(),
         json: JsonRules::new(&shape.marker_starts),
     };
@@ -41,32 +42,48 @@ pub(super) fn write(
 
 struct Gbnf {
     search: Search,
-    /// The characters the content's text may not start with.
-    opens_calls: &'static str,
+    /// What the content's text may not start with.
+    lead: Option<Guard>,
+    /// What text right after a call may not start with.
+    trail: Option<Guard>,
     /// The automata written so far, by what ends them (`None`: free text)
-    /// and whether they start the content: the name of each's first state.
-    texts: HashMap<(Option<String>, bool), String>,
+    /// and where they stand, if that restricts them: the name of each's
+    /// first state.
+    texts: HashMap<(Option<String>, Place), String>,
     json: JsonRules,
 }
 
 impl Gbnf {
+    /// What text at `place` may not start with.
+    fn guard(&self, place: Place) -> Option<&Guard> {
+        match place {
+            Place::Start => self.lead.as_ref(),
+            Place::AfterCall => self.trail.as_ref(),
+            Place::Inside => None,
+        }
+    }
+
     /// The first state of the automaton that ends at `closer` (at none:
     /// free text), writing it the first time.
-    fn automaton(&mut self, out: &mut String, closer: Option<&str>, at_start: bool) -> String {
-        let lead = at_start && !self.opens_calls.is_empty();
-        let key = (closer.map(str::to_owned), lead);
+    fn automaton(&mut self, out: &mut String, closer: Option<&str>, place: Place) -> String {
+        let guard = self.guard(place);
+        let place = if guard.is_some() {
+            place
+        } else {
+            Place::Inside
+        };
+        let key = (closer.map(str::to_owned), place);
         if let Some(name) = self.texts.get(&key) {
             return name.clone();
         }
-        let prefix = match closer {
-            None if lead => "lead".to_owned(),
-            None => "text".to_owned(),
-            Some(_) => format!("until{}", self.texts.len()),
+        let prefix = match (closer, place) {
+            (None, Place::Start) => "lead".to_owned(),
+            (None, Place::AfterCall) => "trail".to_owned(),
+            (None, Place::Inside) => "text".to_owned(),
+            (Some(_), _) => format!("until{}", self.texts.len()),
         };
         let end = closer.and_then(|c| self.search.markers.iter().position(|m| m == c));
-        let first = self
-            .search
-            .write(out, &prefix, end, lead.then_some(self.opens_calls));
+        let first = self.search.write(out, &prefix, end, self.guard(place));
         self.texts.insert(key, first.clone());
         first
     }
@@ -90,8 +107,8 @@ impl Syntax for Gbnf {
         let _ = writeln!(out, "{} ::= {body}", self.name(rule));
     }
 
-    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, at_start: bool) {
-        let first = self.automaton(out, Some(closer), at_start);
+    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, place: Place) {
+        let first = self.automaton(out, Some(closer), place);
         self.define(out, rule, &first);
     }
 
@@ -105,22 +122,27 @@ impl Syntax for Gbnf {
     }
 
     fn any_text(&self) -> String {
-        "text".into()
+        match self.trail {
+            Some(_) => "trail".into(),
+            None => "text".into(),
+        }
     }
 
     fn any_lead(&self) -> String {
-        match self.opens_calls {
-            "" => "text".into(),
-            _ => "lead".into(),
+        match self.lead {
+            Some(_) => "lead".into(),
+            None => "text".into(),
         }
     }
 
     fn finish(&mut self, out: &mut String) {
-        let text = self.automaton(out, None, false);
+        let text = self.automaton(out, None, Place::Inside);
         let _ = writeln!(out, "text ::= {text}");
-        if !self.opens_calls.is_empty() {
-            let lead = self.automaton(out, None, true);
-            let _ = writeln!(out, "lead ::= {lead}");
+        for (place, rule) in [(Place::Start, "lead"), (Place::AfterCall, "trail")] {
+            if self.guard(place).is_some() {
+                let first = self.automaton(out, None, place);
+                let _ = writeln!(out, "{rule} ::= {first}");
+            }
         }
         self.json.finish(out);
     }
@@ -217,50 +239,80 @@ impl Search {
 
     /// Writes the automaton as rules named `PREFIX-STATE`: text that holds
     /// no marker, then (`end`) that marker, which the first one ends, or
-    /// (no `end`) stopping at any state. With `lead`, the text starts with
-    /// none of its characters after line ends and spaces (no JSON object
-    /// or list). Gives the first state's name.
+    /// (no `end`) stopping at any state. With `guard`, the text starts
+    /// with none of its `opens` after whitespace and its `after` (no JSON
+    /// object or list). Gives the first state's name.
     fn write(
         &self,
         out: &mut String,
         prefix: &str,
         end: Option<usize>,
-        lead: Option<&str>,
+        guard: Option<&Guard>,
     ) -> String {
         let name = |state: usize| format!("{prefix}-{state}");
+        // Where no line may open a body, a line end leads to a state of
+        // its own, which keeps the line's first character from doing so.
+        let line = guard
+            .filter(|g| !g.line_opens.is_empty())
+            .map(|_| format!("{prefix}-line"));
+        let line = line.as_deref();
         for state in 0..self.next.len() {
             // A state a marker ends at is never entered.
             if !self.ends[state].is_empty() {
                 continue;
             }
-            let alternatives = self.alternatives(state, end, &name, &BTreeSet::new());
+            let alternatives = self.alternatives(state, end, &name, &BTreeSet::new(), line);
             let _ = writeln!(out, "{} ::= {}", name(state), alternatives.join(" | "));
         }
-        let Some(lead) = lead else {
+        let Some(guard) = guard else {
             return name(0);
         };
+        let ws: BTreeSet<char> = [' ', '\t', '\r', '\n'].into();
+        if let Some(line) = line {
+            let mut skip = ws.clone();
+            skip.extend(guard.line_opens.chars());
+            let mut alternatives = vec![format!("[ \\t\\r\\n] {line}")];
+            alternatives.extend(self.alternatives(0, end, &name, &skip, None));
+            let _ = writeln!(out, "{line} ::= {}", alternatives.join(" | "));
+        }
         let first = format!("{prefix}-start");
-        let mut skip: BTreeSet<char> = [' ', '\t', '\r', '\n'].into();
-        skip.extend(lead.chars());
-        let mut alternatives = vec![format!("[ \\t\\r\\n] {first}")];
-        alternatives.extend(self.alternatives(0, end, &name, &skip));
+        let mut skip = ws;
+        skip.extend(guard.after.chars());
+        let after: String = guard.after.chars().map(class_char).collect();
+        let mut alternatives = match line {
+            Some(line) => vec![
+                format!("[ \\t\\r{after}] {first}"),
+                format!("\"\\n\" {line}"),
+            ],
+            None => vec![format!("[ \\t\\r\\n{after}] {first}")],
+        };
+        skip.extend(guard.opens.chars());
+        alternatives.extend(self.alternatives(0, end, &name, &skip, line));
         let _ = writeln!(out, "{first} ::= {}", alternatives.join(" | "));
         first
     }
 
-    /// The ways on from `state`, leaving out the characters in `skip`.
+    /// The ways on from `state`, leaving out the characters in `skip`; a
+    /// line end leads to `line`, where one is named.
     fn alternatives(
         &self,
         state: usize,
         end: Option<usize>,
         name: &dyn Fn(usize) -> String,
         skip: &BTreeSet<char>,
+        line: Option<&str>,
     ) -> Vec<String> {
         let mut alternatives = Vec::new();
         if end.is_none() {
             alternatives.push("\"\"".to_owned());
         }
         let edges = self.edges(state);
+        let mut others: BTreeSet<char> = edges.union(skip).copied().collect();
+        // (No marker holds a line end where lines are kept: `Shape::of`.)
+        if let (Some(line), false) = (line, skip.contains(&'\n')) {
+            alternatives.push(format!("\"\\n\" {line}"));
+            others.insert('\n');
+        }
         for &c in &edges {
             if skip.contains(&c) {
                 continue;
@@ -275,8 +327,13 @@ impl Search {
                 _ => {}
             }
         }
-        let others: String = edges.union(skip).map(|&c| class_char(c)).collect();
-        alternatives.push(format!("[^{others}] {}", name(0)));
+        let others: String = others.iter().map(|&c| class_char(c)).collect();
+        // Any character, where none is kept out (a format with no marker).
+        let class = match others.is_empty() {
+            true => "[\\u0000-\\U0010FFFF]".to_owned(),
+            false => format!("[^{others}]"),
+        };
+        alternatives.push(format!("{class} {}", name(0)));
         alternatives
     }
 }

@@ -5,8 +5,8 @@ use std::fmt::Write;
 
 use serde_json::Value;
 
-use super::ebnf::{self, Syntax};
-use super::shape::Shape;
+use super::ebnf::{self, Place, Syntax};
+use super::shape::{Guard, Shape};
 use super::value;
 use super::Constraint;
 use crate::tools::Tools;
@@ -44,8 +44,12 @@ impl Syntax for Lark<'_> {
         let _ = writeln!(out, "{rule}: {body}");
     }
 
-    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, at_start: bool) {
-        let text = if at_start { "LEAD?" } else { "TEXT?" };
+    fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, place: Place) {
+        let text = match place {
+            Place::Start => self.any_lead(),
+            Place::AfterCall => self.any_text(),
+            Place::Inside => "TEXT?".into(),
+        };
         let _ = writeln!(out, "{rule}[lazy]: {text} {}", literal(closer));
     }
 
@@ -58,7 +62,10 @@ impl Syntax for Lark<'_> {
     }
 
     fn any_text(&self) -> String {
-        "TEXT?".into()
+        match self.shape.trail() {
+            Some(_) => "TRAIL?".into(),
+            None => "TEXT?".into(),
+        }
     }
 
     fn any_lead(&self) -> String {
@@ -74,16 +81,37 @@ impl Syntax for Lark<'_> {
             .map(|m| regex_escape(m))
             .collect::<Vec<_>>()
             .join("|");
-        let _ = writeln!(out, "TEXT: /(?s:.+)/ & ~/(?s:.*)({markers})(?s:.*)/");
-        // The text the content starts with.
-        match self.shape.opens_calls {
-            "" => {
-                let _ = writeln!(out, "LEAD: TEXT");
+        let _ = match markers.is_empty() {
+            true => writeln!(out, "TEXT: /(?s:.+)/"),
+            false => writeln!(out, "TEXT: /(?s:.+)/ & ~/(?s:.*)({markers})(?s:.*)/"),
+        };
+        // The text the content starts with, and the text after a call.
+        let _ = writeln!(out, "LEAD: {}", guarded(self.shape.lead()));
+        if let Some(trail) = self.shape.trail() {
+            let _ = writeln!(out, "TRAIL: {}", guarded(Some(trail)));
+        }
+    }
+}
+
+/// Text that holds no marker and, where `guard` says, starts with no body.
+fn guarded(guard: Option<Guard>) -> String {
+    match guard {
+        None => "TEXT".into(),
+        Some(Guard {
+            after,
+            opens,
+            line_opens,
+        }) => {
+            let mut text = String::from("TEXT");
+            let [after, opens, line_opens] =
+                [after, opens, line_opens].map(|c| value::escape(&c, "\\]^-["));
+            if !opens.is_empty() {
+                text += &format!(" & ~/[ \\t\\r\\n{after}]*[{opens}](?s:.*)/");
             }
-            opens => {
-                let class = value::escape(opens, "\\]^-[");
-                let _ = writeln!(out, "LEAD: TEXT & ~/[ \\t\\r\\n]*[{class}](?s:.*)/");
+            if !line_opens.is_empty() {
+                text += &format!(" & ~/(?s:.*)\\n[ \\t\\r\\n]*[{line_opens}](?s:.*)/");
             }
+            text
         }
     }
 }

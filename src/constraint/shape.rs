@@ -30,8 +30,27 @@ pub(super) struct Shape {
     pub marker_starts: String,
     /// A bare JSON object (or list of them) that opens the content is a
     /// call (Poolside, xLAM): text there may not start with one of these
-    /// characters (`{`, and `[` where lists are calls).
-    pub opens_calls: &'static str,
+    /// characters (`{`, `[` where lists are calls, `` ` `` where a fence
+    /// may open one).
+    pub opens_calls: String,
+    /// The grammar writes calls at the output's start without a marker
+    /// too (Llama 3's bare `{"name": …}`, xLAM's bare list).
+    pub bare: bool,
+    /// Bodies follow one another after this byte (Llama 3's `; `), with
+    /// no marker between.
+    pub separator: Option<char>,
+    /// A bare body may open any line too (bare JSON): no line of the
+    /// text may start with one of `opens_calls`, after whitespace.
+    pub line_starts: bool,
+}
+
+/// Text that may not open a call where it stands: after whitespace and
+/// any of `after`, it starts with none of `opens`; after a line end and
+/// whitespace, with none of `line_opens`.
+pub(super) struct Guard {
+    pub after: String,
+    pub opens: String,
+    pub line_opens: String,
 }
 
 /// What the wrapper holds.
@@ -145,6 +164,38 @@ impl Body {
 }
 
 impl Shape {
+    /// What the content's first text may not start with, where a bare
+    /// body opens calls there.
+    pub(super) fn lead(&self) -> Option<Guard> {
+        (!self.opens_calls.is_empty()).then(|| Guard {
+            after: String::new(),
+            opens: self.opens_calls.clone(),
+            line_opens: self.line_opens(),
+        })
+    }
+
+    /// What no later line of the text may start with.
+    fn line_opens(&self) -> String {
+        match self.line_starts {
+            true => self.opens_calls.clone(),
+            false => String::new(),
+        }
+    }
+
+    /// What text right after a call may not start with, where bodies
+    /// follow one another after a separator: the parser reads `; {…}`
+    /// there as the next body.
+    pub(super) fn trail(&self) -> Option<Guard> {
+        match (self.separator, self.line_starts) {
+            (None, false) => None,
+            (separator, _) => Some(Guard {
+                after: separator.map(String::from).unwrap_or_default(),
+                opens: separator.map_or("", |_| "{").into(),
+                line_opens: self.line_opens(),
+            }),
+        }
+    }
+
     /// Whether the wrapper holds a JSON list of calls.
     pub(super) fn holds_list(&self) -> bool {
         matches!(self.body, Body::JsonObject { list: true, .. })
@@ -246,10 +297,15 @@ impl Shape {
                     .filter(|_| {
                         !json.args_after_name
                             && json.headers.is_none()
-                            && !json.open_at_line_start
                             && json.syntax == crate::json::syntax::Syntax::Json
                     })
                     .ok_or_else(|| refuse("JSON calls other than objects in a wrapper"))?;
+                // Text kept from opening a line with a body is written as a
+                // regular expression in the structural tag, which cannot
+                // also keep markers out.
+                if json.open_at_line_start && !desc.markers.is_empty() {
+                    return Err(refuse("JSON calls that may open any line, beside markers"));
+                }
                 Body::JsonObject {
                     func_open: marker(Role::FuncOpen).filter(|_| !json.body_in_wrapper),
                     name_key: keys.name.first().copied().filter(|_| !keys.name_is_key),
@@ -286,7 +342,11 @@ impl Shape {
             _ => return Err(refuse("call items without a wrapper and a closer")),
         };
         let wrapped = body.func_open().is_some();
-        if call_open.is_none() && !(desc.unwrapped_functions && wrapped) {
+        // Where a bare JSON call may open the output (Llama 3, xLAM), that
+        // is the format's usual call.
+        let bare =
+            matches!(body, Body::JsonObject { .. }) && desc.json.is_some_and(|j| j.open_at_start);
+        if call_open.is_none() && !(desc.unwrapped_functions && wrapped) && !bare {
             return Err(refuse("calls without a wrapper"));
         }
         // JSON ends itself: its wrapper needs no closer.
@@ -295,12 +355,8 @@ impl Shape {
         if call_open.is_some() && call_close.is_none() && !wrapped && !json_ends {
             return Err(refuse("a wrapper with no closer"));
         }
-        // Where a bare JSON call may open the output (Llama 3, xLAM), that
-        // is the format's usual call, which the grammar does not write.
-        if json_body && desc.json.is_some_and(|j| j.open_at_start) {
-            return Err(refuse("JSON calls that open the output without a marker"));
-        }
         let list = matches!(body, Body::JsonObject { list: true, .. });
+        let json = desc.json.filter(|_| json_body);
         Ok(Shape {
             item,
             call_open: call_open.filter(|_| !desc.unwrapped_functions),
@@ -314,11 +370,19 @@ impl Shape {
                 .filter(|(role, _)| *role == Role::Layout)
                 .map(|(_, text)| *text)
                 .collect(),
-            opens_calls: match (desc.json.is_some_and(|j| j.open_at_start), list) {
-                (false, _) => "",
-                (true, false) => "{",
-                (true, true) => "{[",
+            opens_calls: match desc
+                .json
+                .filter(|j| j.open_at_start || j.open_at_line_start)
+            {
+                None => String::new(),
+                Some(j) => [(true, '{'), (list, '['), (j.fenced, '`')]
+                    .iter()
+                    .filter_map(|&(opens, c)| opens.then_some(c))
+                    .collect(),
             },
+            bare,
+            separator: json.and_then(|j| j.body_separator).map(char::from),
+            line_starts: json.is_some_and(|j| j.open_at_line_start),
             marker_starts: {
                 let mut starts = String::new();
                 for c in desc.markers.iter().filter_map(|(_, m)| m.chars().next()) {
@@ -406,14 +470,19 @@ mod tests {
         // A JSON body after the name's end (Functionary v3.1).
         assert_eq!(reason(Format::FunctionaryV31), "written");
         // JSON lists in a wrapper, with or without a closer, and names as
-        // keys; a bare JSON call at the output's start is not written.
+        // keys; a bare JSON call (or list) at the output's start.
         assert_eq!(reason(Format::Jamba), "written");
         assert_eq!(reason(Format::Granite), "written");
         assert_eq!(reason(Format::Apertus), "written");
-        assert_eq!(
-            reason(Format::Llama3Json),
-            "JSON calls that open the output without a marker"
-        );
+        let bare =
+            |f: Format| Shape::of(f.description()).map(|s| (s.bare, s.separator, s.opens_calls));
+        assert_eq!(bare(Format::Llama3Json), Ok((true, Some(';'), "{".into())));
+        assert_eq!(bare(Format::Xlam), Ok((true, None, "{[`".into())));
+        assert_eq!(bare(Format::Hermes), Ok((false, None, String::new())));
+        // Bare JSON's bodies open any line too, and it has no marker.
+        let lines = |f: Format| Shape::of(f.description()).map(|s| (s.line_starts, s.opener()));
+        assert_eq!(lines(Format::BareJson), Ok((true, "")));
+        assert_eq!(lines(Format::Xlam), Ok((false, "<tool_call>")));
         let list = |f: Format| Shape::of(f.description()).map(|s| s.holds_list());
         assert_eq!(list(Format::Jamba), Ok(true));
         assert_eq!(list(Format::Hermes), Ok(false));

@@ -6,8 +6,8 @@
 use serde_json::{json, Value};
 
 use super::call::{Func, FuncBody, Param, Piece, ID, INDEX};
-use super::shape::Shape;
-use super::value::ValueGrammar;
+use super::shape::{Guard, Shape};
+use super::value::{self, ValueGrammar};
 use super::{Constraint, ConstraintMode};
 use crate::tools::Tools;
 
@@ -66,24 +66,47 @@ pub(super) fn write(
         ]
         .concat()),
         (false, true, false) => seq([vec![newline(), lit("["), one_of], list_close].concat()),
-        (false, false, _) => one_of,
+        // Bodies after a separator (`; `); the text after the last one is
+        // the trail's.
+        (false, false, true) => match shape.separator {
+            Some(separator) => plus(seq(vec![
+                one_of,
+                optional(seq(vec![lit(&separator.to_string()), optional(lit(" "))])),
+            ])),
+            None => one_of,
+        },
+        (false, false, false) => one_of,
     };
-    let tag = node(
-        "tag",
-        vec![
-            ("begin", Value::from(opener)),
-            ("content", content),
-            // A line end may come before the closer.
-            (
-                "end",
-                match end.is_empty() {
-                    true => json!(""),
-                    false => json!([end, format!("\n{end}")]),
-                },
-            ),
-        ],
+    // The same bodies with no marker around them, at the output's start.
+    let bare = match (shape.bare, end) {
+        (false, _) => None,
+        (true, "]") => Some(seq(vec![content.clone(), lit("]")])),
+        (true, _) => Some(content.clone()),
+    };
+    let tag = match (end, shape.separator) {
+        // Bodies that repeat with no end: xgrammar wants a tag's repeating
+        // content to end, and no triggered tags are written here (below).
+        ("", Some(_)) => seq(vec![lit(opener), content]),
+        _ => node(
+            "tag",
+            vec![
+                ("begin", Value::from(opener)),
+                ("content", content),
+                // A line end may come before the closer.
+                (
+                    "end",
+                    match end.is_empty() {
+                        true => json!(""),
+                        false => json!([end, format!("\n{end}")]),
+                    },
+                ),
+            ],
+        ),
+    };
+    let (lead, trail) = (
+        guarded(shape.lead(), &markers),
+        guarded(shape.trail(), &markers),
     );
-    let text = json!({"type": "any_text", "excludes": markers});
     // xgrammar never sees a trigger that holds a marker it excludes from
     // the text (Kimi K3's `<|open|>tools<|sep|>` holds `<|sep|>`): the
     // trigger is the opener up to that marker, and the tag's begin the
@@ -94,8 +117,23 @@ pub(super) fn write(
         .filter_map(|m| opener.get(1..)?.find(m).map(|at| at + 1))
         .min()
         .map_or(opener, |end| &opener[..end]);
+    // Where text may not start a call (a bare body at the start, one
+    // after a separator), triggered tags' free text cannot say so: the
+    // calls are written in sequence, each free text holding no marker.
+    let guarded_lazy = shape.lead().is_some() || shape.trail().is_some();
     let calls = match constraint.mode {
-        _ if names.is_empty() => text,
+        _ if names.is_empty() => lead,
+        ConstraintMode::Lazy if guarded_lazy => {
+            let calls = match constraint.parallel {
+                true => plus(seq(vec![tag, trail.clone()])),
+                false => seq(vec![tag, trail.clone()]),
+            };
+            let mut ways = vec![lead.clone()];
+            // The opener's calls, where the format has one.
+            ways.extend((!opener.is_empty()).then(|| seq(vec![lead, calls])));
+            ways.extend(bare.map(|bare| seq(vec![bare, trail])));
+            or(ways)
+        }
         ConstraintMode::Lazy => node(
             "triggered_tags",
             vec![
@@ -116,6 +154,11 @@ pub(super) fn write(
                 true => plus(seq(vec![newline(), newline(), tag])),
                 false => seq(vec![newline(), newline(), tag]),
             };
+            let calls = match bare {
+                Some(bare) if opener.is_empty() => bare,
+                Some(bare) => or(vec![calls, bare]),
+                None => calls,
+            };
             // Layout markers the model writes around its calls, as in
             // Lark.
             let layout = match shape.layout.is_empty() {
@@ -125,7 +168,7 @@ pub(super) fn write(
                     vec![one.clone(), one]
                 }
             };
-            seq([layout.clone(), vec![calls, optional(text)], layout].concat())
+            seq([layout.clone(), vec![calls, optional(trail)], layout].concat())
         }
     };
     let top = match (constraint.reasoning, shape.reasoning) {
@@ -144,6 +187,68 @@ pub(super) fn write(
         _ => calls,
     };
     node("structural_tag", vec![("format", top)])
+}
+
+/// Text holding no marker that, where `guard` says, opens no call: after
+/// whitespace and the guard's `after`, its first character is none of
+/// `opens`. Where that character starts a marker, the text after it holds
+/// no marker's rest either, so that no marker spans the two pieces.
+fn guarded(guard: Option<Guard>, markers: &[&str]) -> Value {
+    let text = |excludes: Vec<&str>| json!({"type": "any_text", "excludes": excludes});
+    let Some(Guard {
+        after,
+        opens,
+        line_opens,
+    }) = guard
+    else {
+        return text(markers.to_vec());
+    };
+    let class = |chars: &str| value::escape(chars, "\\]^-[");
+    if !line_opens.is_empty() {
+        // No line may open a body: a regular expression, line by line (a
+        // format whose bodies open lines has no marker to keep out too:
+        // `Shape::of`). Whitespace before the first character that counts
+        // takes a line end only where that character is kept from opening
+        // a line as well.
+        let lines = line_opens.chars().all(|c| opens.contains(c));
+        let newline = if lines { "\\n" } else { "" };
+        let first = class(&format!("{after}{opens}"));
+        let (after, line_first) = (class(&after), class(&line_opens));
+        return json!({"type": "regex", "pattern": format!(
+            "[ \\t\\r{newline}{after}]*([^ \\t\\r\\n{first}][^\\n]*)?\
+             (\\n[ \\t\\r\\n]*([^ \\t\\r\\n{line_first}][^\\n]*)?)*"
+        )});
+    }
+    let skip = format!("[ \\t\\r\\n{}]*", class(&after));
+    let mut starts = String::new();
+    for c in markers.iter().filter_map(|m| m.chars().next()) {
+        if !starts.contains(c) && !opens.contains(c) && !after.contains(c) {
+            starts.push(c);
+        }
+    }
+    let regex = |pattern: String| json!({"type": "regex", "pattern": pattern});
+    let first = format!("[^ \\t\\r\\n{}]", class(&format!("{after}{opens}{starts}")));
+    let mut ways = vec![
+        regex(skip.clone()),
+        seq(vec![
+            regex(format!("{skip}{first}")),
+            text(markers.to_vec()),
+        ]),
+    ];
+    if !starts.is_empty() {
+        let rests = markers
+            .iter()
+            .map(|m| &m[m.chars().next().map_or(0, char::len_utf8)..]);
+        let excludes = markers
+            .iter()
+            .copied()
+            .chain(rests.filter(|r| !r.is_empty()));
+        ways.push(seq(vec![
+            regex(format!("{skip}[{}]", class(&starts))),
+            text(excludes.collect()),
+        ]));
+    }
+    or(ways)
 }
 
 /// A function after the call's opener; its closer is left to the tag
