@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::python;
 use super::shape::{Body, CallId, Shape};
 use super::value::{self, ValueGrammar};
 
@@ -43,6 +44,9 @@ pub(super) enum FuncBody {
     /// JSON against this schema (the arguments, or the whole call
     /// object), after an optional line end where `line` says.
     Json { schema: Value, line: bool },
+    /// Python keyword arguments against this schema (an object's), in
+    /// their parentheses.
+    Python(Value),
 }
 
 pub(super) struct Param {
@@ -66,6 +70,28 @@ pub(super) fn callable(params: &Value) -> bool {
         && required
             .filter_map(Value::as_str)
             .all(|key| !value::is_never(value::resolve(&params["properties"][key], params)))
+}
+
+/// The schema of a Python call's keyword arguments: the tool's
+/// `parameters`, its properties in the declared order (the order the chat
+/// template showed the model). A key that is no Python name cannot be
+/// written as `key=`: no value satisfies it.
+fn kwargs(params: &Value, order: &[String], starts: &str) -> Value {
+    let mut schema = value::closed_object(params);
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        let mut ordered = serde_json::Map::new();
+        for key in order.iter().chain(properties.keys()) {
+            if let Some(prop) = properties.get(key).filter(|_| !ordered.contains_key(key)) {
+                let prop = match python::is_keyword(key) {
+                    true => prop.clone(),
+                    false => Value::Bool(false),
+                };
+                ordered.insert(key.clone(), prop);
+            }
+        }
+        *properties = ordered;
+    }
+    value::rooted(value::reads_back(&schema, starts), params, starts)
 }
 
 impl Shape {
@@ -188,6 +214,13 @@ impl Shape {
                     line: false,
                 },
                 close: *func_close,
+            },
+            Body::Python { .. } => Func {
+                head: name.to_owned(),
+                rest: Vec::new(),
+                name_line: false,
+                body: FuncBody::Python(kwargs(params, order, starts)),
+                close: None,
             },
             Body::Markup(m) => {
                 let schema = value::closed_object(params);

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::call::{Func, FuncBody, Param, Piece, ID, INDEX};
-use super::shape::Shape;
+use super::shape::{Body, Shape};
 use super::value::ValueGrammar;
 use super::{Constraint, ConstraintMode};
 use crate::tools::Tools;
@@ -27,6 +27,10 @@ pub(super) trait Syntax {
     /// Writes `rule`: JSON against `schema` (whose `$ref`s it resolves
     /// from its own root).
     fn json(&mut self, out: &mut String, rule: &str, schema: &Value);
+    /// Writes `rule`: a Python call's keyword arguments against `schema`
+    /// (an object's, whose `$ref`s it resolves from its own root), their
+    /// parentheses included.
+    fn kwargs(&mut self, out: &mut String, rule: &str, schema: &Value);
     /// An expression: text matching `class`, a regex character class
     /// and its count (`[0-9]{1,4}`).
     fn pattern(&self, class: &str) -> String;
@@ -132,17 +136,7 @@ fn write_wrapper(
         .call_close
         .map(|c| format!(" \"\\n\"? {}", syntax.literal(c)))
         .unwrap_or_default();
-    let (first, more) = match (shape.holds_many(), shape.holds_list(), parallel) {
-        (true, _, true) => ("\"\\n\"? ".to_owned(), format!(" (\"\\n\"? {func})*")),
-        (true, _, false) => ("\"\\n\"? ".to_owned(), String::new()),
-        // A JSON list of calls; its elements' whitespace is theirs.
-        (false, true, true) => (
-            "\"\\n\"? \"[\" ".to_owned(),
-            format!(" (\",\" {func})* \"]\""),
-        ),
-        (false, true, false) => ("\"\\n\"? \"[\" ".to_owned(), " \"]\"".to_owned()),
-        (false, false, _) => (String::new(), String::new()),
-    };
+    let (first, more) = calls_in_wrapper(shape, &func, parallel);
     let funcs = (0..tools)
         .map(|i| syntax.name(&format!("func_{i}")))
         .collect::<Vec<_>>()
@@ -151,6 +145,54 @@ fn write_wrapper(
     syntax.define(out, "call", &call);
     syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
     syntax.define(out, "func", &funcs);
+}
+
+/// What comes before the first function (`func`) in the wrapper, and the
+/// further ones after it.
+fn calls_in_wrapper(shape: &Shape, func: &str, parallel: bool) -> (String, String) {
+    // Python calls one per line need the line end between them; a list of
+    // them a comma, and the space models write after it.
+    let (line, comma) = match shape.body {
+        Body::Python { .. } => ("\"\\n\"", "\",\" \" \"?"),
+        _ => ("\"\\n\"?", "\",\""),
+    };
+    match (shape.holds_many(), shape.holds_list(), parallel) {
+        (true, _, true) => ("\"\\n\"? ".to_owned(), format!(" ({line} {func})*")),
+        (true, _, false) => ("\"\\n\"? ".to_owned(), String::new()),
+        // A JSON list of calls; its elements' whitespace is theirs.
+        (false, true, true) => (
+            "\"\\n\"? \"[\" ".to_owned(),
+            format!(" ({comma} {func})* \"]\""),
+        ),
+        (false, true, false) => ("\"\\n\"? \"[\" ".to_owned(), " \"]\"".to_owned()),
+        (false, false, _) => (String::new(), String::new()),
+    }
+}
+
+/// The grammar of what a wrapper holds, from after its opener up to its
+/// closer (the structural tag's `tag` has them), `start` its first rule.
+pub(super) fn write_body(
+    out: &mut String,
+    syntax: &mut dyn Syntax,
+    shape: &Shape,
+    tools: &Tools,
+    names: &[&str],
+    parallel: bool,
+    starts: &str,
+) {
+    let func = syntax.name("func");
+    let (first, more) = calls_in_wrapper(shape, &func, parallel);
+    syntax.define(out, "start", &format!("{first}{func}{more}"));
+    let funcs = (0..names.len())
+        .map(|i| syntax.name(&format!("func_{i}")))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    syntax.define(out, "func", &funcs);
+    for (i, name) in names.iter().enumerate() {
+        let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
+        let func = shape.func(name, &params, &tools.parameter_order(name), starts);
+        write_func(out, syntax, i, &func);
+    }
 }
 
 /// `func_I`: the function after the call's opener, up to the wrapper's
@@ -189,6 +231,11 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
             let body = format!("{head}{name_line}{line}{json}{close}");
             syntax.define(out, &format!("func_{i}"), &body);
             syntax.json(out, &format!("json_{i}"), schema);
+        }
+        FuncBody::Python(schema) => {
+            let args = syntax.name(&format!("args_{i}"));
+            syntax.define(out, &format!("func_{i}"), &format!("{head}{args}"));
+            syntax.kwargs(out, &format!("args_{i}"), schema);
         }
         FuncBody::Params(params) => {
             let list_rule = syntax.name(&format!("params_{i}"));

@@ -21,6 +21,7 @@ mod gbnf;
 mod gbnf_json;
 mod gbnf_text;
 mod lark;
+mod python;
 mod shape;
 mod stag;
 mod value;

@@ -57,6 +57,10 @@ pub(super) enum Body {
         args_keys: &'static [&'static str],
         list: bool,
     },
+    /// Calls in Python call syntax, `NAME(key=value, …)`: a list of them
+    /// (`[f(a=1), g()]`), or (not `list`) one per line where bodies may
+    /// follow one another in the wrapper (Olmo 3's).
+    Python { list: bool },
 }
 
 /// Where a call's id is written, and the marker that goes with it.
@@ -105,6 +109,7 @@ impl Body {
         match self {
             Body::Markup(m) => m.func_open,
             Body::NameArgs { func_open, .. } | Body::JsonObject { func_open, .. } => *func_open,
+            Body::Python { .. } => None,
         }
     }
 }
@@ -112,15 +117,27 @@ impl Body {
 impl Shape {
     /// Whether the wrapper holds a JSON list of calls.
     pub(super) fn holds_list(&self) -> bool {
-        matches!(self.body, Body::JsonObject { list: true, .. })
+        matches!(
+            self.body,
+            Body::JsonObject { list: true, .. } | Body::Python { list: true }
+        )
     }
 
     /// Whether one wrapper may hold several functions (each with its own
-    /// opener inside it).
+    /// opener inside it, or Python calls, one per line).
     pub(super) fn holds_many(&self) -> bool {
-        self.call_open.is_some()
-            && self.body.func_open().is_some()
-            && !matches!(self.body, Body::JsonObject { .. })
+        let opened =
+            self.body.func_open().is_some() && !matches!(self.body, Body::JsonObject { .. });
+        self.call_open.is_some() && (opened || matches!(self.body, Body::Python { list: false }))
+    }
+
+    /// How values' leaves are spelled: as Python literals in a call
+    /// syntax's arguments, else as JSON.
+    pub(super) fn words(&self) -> &'static super::gbnf_json::Words {
+        match self.body {
+            Body::Python { .. } => &super::python::PYTHON,
+            _ => &super::gbnf_json::JSON,
+        }
     }
 
     pub(super) fn of(desc: &Description) -> Result<Shape, ConstraintError> {
@@ -189,6 +206,21 @@ impl Shape {
                             "JSON arguments other than after a name and a marker",
                         ))
                     }
+                }
+            }
+            // Python calls in a wrapper. Several are a list where bodies
+            // may not follow one another in it, else one per line.
+            Some(json) if json.syntax == crate::json::syntax::Syntax::Python => {
+                if json.open_at_start || json.open_at_line_start {
+                    return Err(refuse(
+                        "Python calls that open the output or a line without a marker",
+                    ));
+                }
+                if json.headers.is_some() {
+                    return Err(refuse("message headers"));
+                }
+                Body::Python {
+                    list: json.body_separator.is_none(),
                 }
             }
             Some(json) => {
@@ -331,5 +363,16 @@ mod tests {
         assert_eq!(holds_many(Format::Qwen3Coder), Ok(true));
         assert_eq!(holds_many(Format::Glm47), Ok(false));
         assert_eq!(holds_many(Format::Hermes), Ok(false));
+        // Python calls in a wrapper: a list where bodies may not follow
+        // one another in it (LFM2), else one per line (Olmo 3); not where
+        // they may open the output or a line bare.
+        assert_eq!(list(Format::Lfm2), Ok(true));
+        assert_eq!(holds_many(Format::Lfm2), Ok(false));
+        assert_eq!(list(Format::Olmo3), Ok(false));
+        assert_eq!(holds_many(Format::Olmo3), Ok(true));
+        assert_eq!(
+            reason(Format::Pythonic),
+            "Python calls that open the output or a line without a marker"
+        );
     }
 }
