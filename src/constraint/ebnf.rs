@@ -40,6 +40,8 @@ pub(super) trait Syntax {
     /// An expression: the text the content may start with, maybe none (not
     /// a JSON object, where one opens calls).
     fn any_lead(&self) -> String;
+    /// An expression: [`Syntax::any_lead`]'s text, then a line end.
+    fn any_lead_line(&self) -> String;
     /// Writes what [`Syntax::any_text`] and [`Syntax::any_lead`] name.
     fn finish(&mut self, out: &mut String);
 }
@@ -73,17 +75,26 @@ pub(super) fn write(
     let (text, lead) = (syntax.any_text(), syntax.any_lead());
     let [before, more, call, call_rest] =
         ["before", "more", "call", "call_rest"].map(|r| syntax.name(r));
-    let start = match constraint.mode {
+    // A bare list (no opener) is one call, at the output's start or, where
+    // the parser reads one there, after a line end.
+    let bare = match (shape.bare, constraint.mode == ConstraintMode::Lazy) {
+        (Some(true), true) => Some(format!("{}? {call} {text}", syntax.any_lead_line())),
+        (Some(_), _) => Some(format!("\"\\n\"? {call} {text}")),
+        (None, _) => None,
+    };
+    let start = match (constraint.mode.clone(), bare) {
         _ if names.is_empty() => format!("{think}{lead}"),
+        (ConstraintMode::Lazy, Some(calls)) => format!("{think}({lead} | {calls})"),
+        (_, Some(calls)) => format!("{think}{calls}"),
         // Text may follow the calls: it holds no marker, so no call.
-        ConstraintMode::Lazy => {
+        (ConstraintMode::Lazy, None) => {
             let calls = match constraint.parallel {
                 true => format!("{before} {call_rest} ({more} {call_rest})*"),
                 false => format!("{before} {call_rest}"),
             };
             format!("{think}({lead} | {calls} {text})")
         }
-        ConstraintMode::Required | ConstraintMode::Named(_) => {
+        (ConstraintMode::Required | ConstraintMode::Named(_), None) => {
             // A line end may come before each call.
             let calls = match constraint.parallel {
                 true => format!("(\"\\n\"? {call})+"),
@@ -93,7 +104,7 @@ pub(super) fn write(
         }
     };
     syntax.define(out, "start", &start);
-    if !names.is_empty() && constraint.mode == ConstraintMode::Lazy {
+    if !names.is_empty() && constraint.mode == ConstraintMode::Lazy && shape.bare.is_none() {
         syntax.text_then(out, "before", opener, true);
         if constraint.parallel {
             syntax.text_then(out, "more", opener, false);
@@ -141,7 +152,10 @@ fn write_wrapper(
         .map(|i| syntax.name(&format!("func_{i}")))
         .collect::<Vec<_>>()
         .join(" | ");
-    let call = format!("{} {}", syntax.literal(opener), syntax.name("call_rest"));
+    let call = match opener.is_empty() {
+        true => syntax.name("call_rest"),
+        false => format!("{} {}", syntax.literal(opener), syntax.name("call_rest")),
+    };
     syntax.define(out, "call", &call);
     syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
     syntax.define(out, "func", &funcs);

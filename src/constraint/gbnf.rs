@@ -24,7 +24,7 @@ pub(super) fn write(
 ) -> Result<String, ConstraintError> {
     let mut out = String::new();
     let mut gbnf = Gbnf {
-        search: Search::new(&shape.markers),
+        search: Search::new(&shape.text_markers()),
         opens_calls: shape.opens_calls,
         texts: HashMap::new(),
         json: JsonRules::new(&shape.marker_starts, shape.words()),
@@ -146,6 +146,10 @@ impl Syntax for Gbnf {
             "" => "text".into(),
             _ => "lead".into(),
         }
+    }
+
+    fn any_lead_line(&self) -> String {
+        format!("({} \"\\n\")", self.any_lead())
     }
 
     fn finish(&mut self, out: &mut String) {

@@ -33,7 +33,9 @@ pub(super) struct Words {
     /// without its sign, and what stands where no value may (rules).
     pub any: &'static str,
     pub string: &'static str,
-    pub char_: &'static str,
+    /// Each quote a string may be written in, and the rule of the
+    /// characters it holds.
+    pub quotes: &'static [(&'static str, &'static str)],
     pub unsigned: &'static str,
     pub never: &'static str,
     /// `true`, `false`, `null` (literals).
@@ -51,7 +53,7 @@ pub(super) struct Words {
 pub(super) static JSON: Words = Words {
     any: "json-any",
     string: "json-string",
-    char_: "json-char",
+    quotes: &[("\"", "json-char")],
     unsigned: "json-unsigned",
     never: "json-never",
     true_: "\"true\"",
@@ -244,8 +246,11 @@ impl Writer<'_> {
         match type_ {
             "string" => {
                 let min = count("minLength").unwrap_or(0);
-                let chars = repeat(words.char_, min, count("maxLength"))?;
-                Some(format!("\"\\\"\" {chars} \"\\\"\""))
+                let quoted = words.quotes.iter().map(|(quote, char_)| {
+                    let chars = repeat(char_, min, count("maxLength"))?;
+                    Some(format!("{} {chars} {}", literal(quote), literal(quote)))
+                });
+                alternatives(quoted.collect::<Option<_>>()?)
             }
             "integer" => integer(object),
             // Of a number's bounds, GBNF keeps the sign: no minus where the

@@ -78,6 +78,12 @@ impl Syntax for Lark<'_> {
         "LEAD?".into()
     }
 
+    fn any_lead_line(&self) -> String {
+        // One lexeme: a text lexeme followed by its own line end would
+        // have taken the line end into itself.
+        "LEAD_LINE".into()
+    }
+
     fn finish(&mut self, out: &mut String) {
         let mut rules = String::new();
         self.python.finish(&mut rules);
@@ -85,7 +91,7 @@ impl Syntax for Lark<'_> {
         // Text outside a call and a string's text hold no marker.
         let markers = self
             .shape
-            .markers
+            .text_markers()
             .iter()
             .map(|m| regex_escape(m))
             .collect::<Vec<_>>()
@@ -100,6 +106,9 @@ impl Syntax for Lark<'_> {
                 let class = value::escape(opens, "\\]^-[");
                 let _ = writeln!(out, "LEAD: TEXT & ~/[ \\t\\r\\n]*[{class}](?s:.*)/");
             }
+        }
+        if self.shape.bare == Some(true) {
+            let _ = writeln!(out, "LEAD_LINE: LEAD & /(?s:.*)\\n/");
         }
     }
 }

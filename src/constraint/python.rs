@@ -15,7 +15,7 @@ use super::gbnf_json::Words;
 pub(super) static PYTHON: Words = Words {
     any: "py-any",
     string: "py-string",
-    char_: "py-char",
+    quotes: &[("\"", "py-char"), ("'", "py-char1")],
     unsigned: "py-unsigned",
     never: "py-never",
     true_: "\"True\"",
@@ -25,16 +25,22 @@ pub(super) static PYTHON: Words = Words {
     shared,
 };
 
-/// The rules Python values share. A string is double-quoted: a character
-/// as written (no quote, backslash, control character or character a
-/// marker starts with: `plain`), or one of the escapes every model writes.
-/// A one-quote string holds no line end, as in Python.
+/// The rules Python values share. A string is in double or single quotes:
+/// a character as written (no quote, backslash, control character or
+/// character a marker starts with: `plain`), or one of the escapes every
+/// model writes. A one-quote string holds no line end, as in Python.
 fn shared(out: &mut String, plain: &str) {
     // Bounded, as JSON's: a model that prefers a line end to the next
     // token would otherwise write them until `max_tokens`.
     let _ = writeln!(out, "ws ::= [ \\t\\n\\r]{{0,8}}");
     let _ = writeln!(out, "py-char ::= [^{plain}] | \"\\\\\" [\"'\\\\nrt]");
-    let _ = writeln!(out, "py-string ::= \"\\\"\" py-char* \"\\\"\"");
+    // In single quotes, `'` for `"`.
+    let single = plain.replacen('"', "'", 1);
+    let _ = writeln!(out, "py-char1 ::= [^{single}] | \"\\\\\" [\"'\\\\nrt]");
+    let _ = writeln!(
+        out,
+        "py-string ::= \"\\\"\" py-char* \"\\\"\" | \"'\" py-char1* \"'\""
+    );
     // JSON's number is a Python one (its digits bounded to a float's).
     let _ = writeln!(
         out,

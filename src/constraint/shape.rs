@@ -23,6 +23,10 @@ pub(super) struct Shape {
     /// call (Poolside, xLAM): text there may not start with one of these
     /// characters (`{`, and `[` where lists are calls).
     pub opens_calls: &'static str,
+    /// A bare Python list of calls opens the output, and (`Some(true)`)
+    /// any line: the calls are written so, with no wrapper (Llama 3.2's
+    /// `[get_weather(city="Paris")]`).
+    pub bare: Option<bool>,
 }
 
 /// What the wrapper holds.
@@ -131,6 +135,17 @@ impl Shape {
         self.call_open.is_some() && (opened || matches!(self.body, Body::Python { list: false }))
     }
 
+    /// The text outside calls and values may not hold: the markers, and
+    /// where a bare list opens calls, its `[` and a JSON call's `{`
+    /// anywhere (a safe rule: the parser reads one at a line's start).
+    pub(super) fn text_markers(&self) -> Vec<&'static str> {
+        let mut markers = self.markers.clone();
+        if self.bare.is_some() {
+            markers.extend(["[", "{"].iter().filter(|m| self.opens_calls.contains(**m)));
+        }
+        markers
+    }
+
     /// How values' leaves are spelled: as Python literals in a call
     /// syntax's arguments, else as JSON.
     pub(super) fn words(&self) -> &'static super::gbnf_json::Words {
@@ -211,10 +226,8 @@ impl Shape {
             // Python calls in a wrapper. Several are a list where bodies
             // may not follow one another in it, else one per line.
             Some(json) if json.syntax == crate::json::syntax::Syntax::Python => {
-                if json.open_at_start || json.open_at_line_start {
-                    return Err(refuse(
-                        "Python calls that open the output or a line without a marker",
-                    ));
+                if json.open_at_start && json.body_separator.is_some() {
+                    return Err(refuse("Python calls that follow one another bare"));
                 }
                 if json.headers.is_some() {
                     return Err(refuse("message headers"));
@@ -250,7 +263,17 @@ impl Shape {
         };
         let (call_open, call_close) = (marker(Role::CallOpen), marker(Role::CallClose));
         let wrapped = body.func_open().is_some();
-        if call_open.is_none() && !(desc.unwrapped_functions && wrapped) {
+        // A bare list that opens the output is the call a model of such a
+        // format writes; a wrapper it also reads (Llama 4's) is not written.
+        let bare = desc
+            .json
+            .filter(|j| j.open_at_start && matches!(body, Body::Python { .. }))
+            .map(|j| j.open_at_line_start);
+        let (call_open, call_close) = match bare {
+            Some(_) => (None, None),
+            None => (call_open, call_close),
+        };
+        if call_open.is_none() && !(desc.unwrapped_functions && wrapped) && bare.is_none() {
             return Err(refuse("calls without a wrapper"));
         }
         // JSON ends itself: its wrapper needs no closer.
@@ -264,13 +287,18 @@ impl Shape {
         if json_body && desc.json.is_some_and(|j| j.open_at_start) {
             return Err(refuse("JSON calls that open the output without a marker"));
         }
-        let list = matches!(body, Body::JsonObject { list: true, .. });
+        // A bare Python body opens with `[`, or a JSON object's `{`.
+        let list = matches!(
+            body,
+            Body::JsonObject { list: true, .. } | Body::Python { .. }
+        );
         Ok(Shape {
             call_open: call_open.filter(|_| !desc.unwrapped_functions),
             call_close: call_close.filter(|_| !desc.unwrapped_functions),
             body,
             reasoning: marker(Role::ReasoningOpen).zip(marker(Role::ReasoningClose)),
             markers: desc.markers.iter().map(|(_, text)| *text).collect(),
+            bare,
             opens_calls: match (desc.json.is_some_and(|j| j.open_at_start), list) {
                 (false, _) => "",
                 (true, false) => "{",
@@ -364,15 +392,16 @@ mod tests {
         assert_eq!(holds_many(Format::Glm47), Ok(false));
         assert_eq!(holds_many(Format::Hermes), Ok(false));
         // Python calls in a wrapper: a list where bodies may not follow
-        // one another in it (LFM2), else one per line (Olmo 3); not where
-        // they may open the output or a line bare.
+        // one another in it (LFM2), else one per line (Olmo 3).
         assert_eq!(list(Format::Lfm2), Ok(true));
         assert_eq!(holds_many(Format::Lfm2), Ok(false));
         assert_eq!(list(Format::Olmo3), Ok(false));
         assert_eq!(holds_many(Format::Olmo3), Ok(true));
-        assert_eq!(
-            reason(Format::Pythonic),
-            "Python calls that open the output or a line without a marker"
-        );
+        // Pythonic's bare list, at the output's start or a line's.
+        let bare = |f: Format| Shape::of(f.description()).map(|s| (s.bare, s.text_markers()));
+        let (lines, text) = bare(Format::Pythonic).ok().unwrap_or_default();
+        assert_eq!(lines, Some(true));
+        assert!(text.contains(&"[") && text.contains(&"{") && text.contains(&"<|eot_id|>"));
+        assert_eq!(bare(Format::Lfm2).map(|(b, _)| b), Ok(None));
     }
 }

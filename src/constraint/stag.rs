@@ -12,6 +12,9 @@ use super::value::ValueGrammar;
 use super::{Constraint, ConstraintMode};
 use crate::tools::Tools;
 
+/// A grammar no text matches.
+const NEVER: &str = "root ::= [^\\u0000-\\U0010FFFF]";
+
 /// Whitespace a JSON value may hold between two tokens (as in Lark).
 const MAX_WHITESPACE: u64 = 8;
 
@@ -22,6 +25,14 @@ pub(super) fn write(
     names: &[&str],
     constraint: &Constraint,
 ) -> Value {
+    if shape.bare.is_some() {
+        // No marker opens a call, so there is no tag to make: the format
+        // is the GBNF grammar whole.
+        let grammar =
+            gbnf::write(shape, tools, names, constraint).unwrap_or_else(|_| NEVER.to_owned());
+        let format = json!({"type": "grammar", "grammar": grammar});
+        return node("structural_tag", vec![("format", format)]);
+    }
     let markers: Vec<&str> = shape.markers.clone();
     let opener = shape.opener();
     // Python calls: no style of xgrammar's reads Python literals, so the
@@ -62,7 +73,7 @@ pub(super) fn write(
             Some(grammar) => json!({"type": "grammar", "grammar": grammar}),
             // No call can be written (deep in a required value, no value
             // satisfies its schema): a grammar no text matches.
-            None => json!({"type": "grammar", "grammar": "root ::= [^\\u0000-\\U0010FFFF]"}),
+            None => json!({"type": "grammar", "grammar": NEVER}),
         },
         (true, _, true) => plus(seq(vec![newline(), one_of])),
         (true, _, false) => seq(vec![newline(), one_of]),
