@@ -257,3 +257,22 @@ impl Shape {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn python_arguments_come_in_the_declared_order() {
+        let params = json!({"type": "object", "required": ["a"], "properties": {
+            "b": {"type": "string"}, "a": {"type": "integer"}, "my-key": {"type": "string"}}});
+        let schema = kwargs(&params, &["a".to_owned(), "b".to_owned()], "<");
+        let keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["a", "b", "my-key"]);
+        // No Python name: it cannot be written as `my-key=`.
+        assert_eq!(schema["properties"]["my-key"], json!(false));
+        assert_eq!(schema["properties"]["b"]["pattern"], "^[^<]*$");
+        assert_eq!(schema["additionalProperties"], json!(false));
+    }
+}

@@ -162,6 +162,30 @@ mod tests {
     }
 
     #[test]
+    fn keyword_arguments_are_python_literals_by_their_schema() {
+        let mut rules = super::super::gbnf_json::JsonRules::new("<", &PYTHON);
+        let mut out = String::new();
+        let schema = json!({"type": "object", "required": ["city"], "additionalProperties": false,
+            "properties": {"city": {"type": "string"}, "dry": {"type": "boolean"},
+                "unit": {"enum": ["c", null]}}});
+        rules.write_kwargs(&mut out, "args", &schema);
+        assert!(out.starts_with("args ::= args-object"), "{out}");
+        assert!(
+            out.contains(r#""(" ws ("city" ws "=" ws ("\"" py-char* "\"" | "'" py-char1* "'") "#)
+        );
+        assert!(
+            out.contains(r#""dry" ws "=" ws ("True" | "False")"#),
+            "{out}"
+        );
+        assert!(out.contains(r#"("\"c\"" | "None")"#), "{out}");
+        rules.finish(&mut out);
+        assert!(
+            out.contains("py-char ::= [^\"\\\\\\u0000-\\u001F<]"),
+            "{out}"
+        );
+    }
+
+    #[test]
     fn gbnf_rules_are_respelled_for_lark() {
         assert_eq!(
             lark_of("py-char ::= [^\"\\\\/<] | \"-\" a-b\n"),
