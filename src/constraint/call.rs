@@ -95,6 +95,17 @@ fn kwargs(params: &Value, order: &[String], starts: &str) -> Value {
 }
 
 impl Shape {
+    /// Whether a call to a tool with the `parameters` schema `params` can
+    /// be written in this shape: [`callable`], and in Python call syntax,
+    /// each required key is a Python name (`key=`).
+    pub(super) fn callable(&self, params: &Value) -> bool {
+        let named = || {
+            let required = params["required"].as_array().into_iter().flatten();
+            required.filter_map(Value::as_str).all(python::is_keyword)
+        };
+        callable(params) && (!matches!(self.body, Body::Python { .. }) || named())
+    }
+
     /// The marker that opens a call: the wrapper's, or a function's where
     /// functions stand alone.
     pub(super) fn opener(&self) -> &'static str {
