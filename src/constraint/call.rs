@@ -285,5 +285,11 @@ mod tests {
         assert_eq!(schema["properties"]["my-key"], json!(false));
         assert_eq!(schema["properties"]["b"]["pattern"], "^[^<]*$");
         assert_eq!(schema["additionalProperties"], json!(false));
+        // Required, it leaves its tool out; JSON writes any key.
+        let shape = |f: crate::format::Format| Shape::of(f.description()).ok().unwrap();
+        let required = json!({"properties": {"my-key": {}}, "required": ["my-key"]});
+        assert!(!shape(crate::format::Format::Lfm2).callable(&required));
+        assert!(shape(crate::format::Format::Lfm2).callable(&params));
+        assert!(shape(crate::format::Format::Hermes).callable(&required));
     }
 }
