@@ -39,6 +39,9 @@ const WRITTEN: &[Format] = &[
     Format::Llama3Json,
     Format::Xlam,
     Format::BareJson,
+    Format::Lfm2,
+    Format::Olmo3,
+    Format::Pythonic,
 ];
 
 fn matcher(grammar: &str) -> Matcher {
@@ -437,6 +440,33 @@ fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
     assert!(accepts(&lazy, "Some text {with braces}\nand lines."));
     assert!(!accepts(&lazy, "Some text\n  {\"a\": 1}"));
     assert!(!accepts(&lazy, &format!("{bare}\n{bare}")));
+    // Python calls: keyword arguments in their declared order, values as
+    // Python literals; a bare list only where the parser reads one.
+    let calls = r#"[get_weather(city="Paris", days=3), run(command='ls', env={"PATH": "/bin"}, dry=True, tags=[1, None])]"#;
+    let lfm2 = make(Format::Lfm2, Constraint::required());
+    assert!(accepts(
+        &lfm2,
+        &format!("<|tool_call_start|>{calls}<|tool_call_end|>")
+    ));
+    let olmo3 = make(Format::Olmo3, Constraint::lazy());
+    let lines = "get_weather(city=\"Paris\")\nrun(command=\"ls\", dry=False)";
+    assert!(accepts(
+        &olmo3,
+        &format!("Sure.\n<function_calls>{lines}</function_calls>")
+    ));
+    let pythonic = make(Format::Pythonic, Constraint::lazy());
+    assert!(accepts(&pythonic, calls));
+    assert!(accepts(&pythonic, &format!("Let me look.\n{calls}\nDone.")));
+    for wrong in [
+        format!("Let me look. {calls}"),
+        format!("{calls}\n[1, 2]"),
+        calls.replace("days=3", "days=\"3\""),
+        calls.replace("dry=True", "dry=true"),
+        calls.replace("city=\"Paris\", days=3", "days=3, city=\"Paris\""),
+        calls.replace("Paris", "Par<is"),
+    ] {
+        assert!(!accepts(&pythonic, &wrong), "admitted {wrong:?}");
+    }
 }
 
 #[test]
@@ -525,6 +555,7 @@ const NOT_ADMITTED: &[(&str, &str)] = &[
     ("er45_closer_in_value", IN_JSON),
     ("gr4_closer_in_value", IN_JSON),
     ("k_typed_schema", COERCED),
+    ("py_string_for_int", COERCED),
     ("mi_typed_schema", COERCED),
     ("mi_marker_in_string", IN_JSON),
     (

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::python;
 use super::shape::{Body, CallId, Shape, ValueAttribute};
 use super::value::{self, ValueGrammar};
 
@@ -47,6 +48,9 @@ pub(super) enum FuncBody {
     /// JSON against this schema (the arguments, or the whole call
     /// object), after an optional line end where `line` says.
     Json { schema: Value, line: bool },
+    /// Python keyword arguments against this schema (an object's), in
+    /// their parentheses.
+    Python(Value),
 }
 
 pub(super) struct Param {
@@ -72,7 +76,40 @@ pub(super) fn callable(params: &Value) -> bool {
             .all(|key| !value::is_never(value::resolve(&params["properties"][key], params)))
 }
 
+/// The schema of a Python call's keyword arguments: the tool's
+/// `parameters`, its properties in the declared order (the order the chat
+/// template showed the model). A key that is no Python name cannot be
+/// written as `key=`: no value satisfies it.
+fn kwargs(params: &Value, order: &[String], starts: &str) -> Value {
+    let mut schema = value::closed_object(params);
+    if let Some(Value::Object(properties)) = schema.get_mut("properties") {
+        let mut ordered = serde_json::Map::new();
+        for key in order.iter().chain(properties.keys()) {
+            if let Some(prop) = properties.get(key).filter(|_| !ordered.contains_key(key)) {
+                let prop = match python::is_keyword(key) {
+                    true => prop.clone(),
+                    false => Value::Bool(false),
+                };
+                ordered.insert(key.clone(), prop);
+            }
+        }
+        *properties = ordered;
+    }
+    value::rooted(value::reads_back(&schema, starts), params, starts)
+}
+
 impl Shape {
+    /// Whether a call to a tool with the `parameters` schema `params` can
+    /// be written in this shape: [`callable`], and in Python call syntax,
+    /// each required key is a Python name (`key=`).
+    pub(super) fn callable(&self, params: &Value) -> bool {
+        let named = || {
+            let required = params["required"].as_array().into_iter().flatten();
+            required.filter_map(Value::as_str).all(python::is_keyword)
+        };
+        callable(params) && (!matches!(self.body, Body::Python { .. }) || named())
+    }
+
     /// The marker that opens a call: the wrapper's, or a function's where
     /// functions stand alone.
     pub(super) fn opener(&self) -> &'static str {
@@ -230,6 +267,15 @@ impl Shape {
                 close: *func_close,
                 item_close: None,
             },
+            Body::Python { .. } => Func {
+                head: name.to_owned(),
+                rest: Vec::new(),
+                name_line: false,
+                body: FuncBody::Python(kwargs(params, order, starts)),
+                after_body: "",
+                close: None,
+                item_close: None,
+            },
             Body::Markup(m) => {
                 let schema = value::closed_object(params);
                 let required: Vec<&str> = schema["required"]
@@ -346,5 +392,30 @@ fn json_type(schema: &Value) -> Option<&'static str> {
                     .find_map(|k| schema.get(*k)?.get(0))
                     .and_then(json_type)
             }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn python_arguments_come_in_the_declared_order() {
+        let params = json!({"type": "object", "required": ["a"], "properties": {
+            "b": {"type": "string"}, "a": {"type": "integer"}, "my-key": {"type": "string"}}});
+        let schema = kwargs(&params, &["a".to_owned(), "b".to_owned()], "<");
+        let keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
+        assert_eq!(keys, ["a", "b", "my-key"]);
+        // No Python name: it cannot be written as `my-key=`.
+        assert_eq!(schema["properties"]["my-key"], json!(false));
+        assert_eq!(schema["properties"]["b"]["pattern"], "^[^<]*$");
+        assert_eq!(schema["additionalProperties"], json!(false));
+        // Required, it leaves its tool out; JSON writes any key.
+        let shape = |f: crate::format::Format| Shape::of(f.description()).ok().unwrap();
+        let required = json!({"properties": {"my-key": {}}, "required": ["my-key"]});
+        assert!(!shape(crate::format::Format::Lfm2).callable(&required));
+        assert!(shape(crate::format::Format::Lfm2).callable(&params));
+        assert!(shape(crate::format::Format::Hermes).callable(&required));
     }
 }

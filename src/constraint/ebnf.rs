@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::call::{Func, FuncBody, Param, Piece, ID, INDEX};
-use super::shape::Shape;
+use super::shape::{Body, Shape};
 use super::value::ValueGrammar;
 use super::{Constraint, ConstraintMode};
 use crate::tools::Tools;
@@ -27,6 +27,10 @@ pub(super) trait Syntax {
     /// Writes `rule`: JSON against `schema` (whose `$ref`s it resolves
     /// from its own root).
     fn json(&mut self, out: &mut String, rule: &str, schema: &Value);
+    /// Writes `rule`: a Python call's keyword arguments against `schema`
+    /// (an object's, whose `$ref`s it resolves from its own root), their
+    /// parentheses included.
+    fn kwargs(&mut self, out: &mut String, rule: &str, schema: &Value);
     /// An expression: text matching `class`, a regex character class
     /// and its count (`[0-9]{1,4}`).
     fn pattern(&self, class: &str) -> String;
@@ -37,6 +41,8 @@ pub(super) trait Syntax {
     /// An expression: the text the content may start with, maybe none (not
     /// a JSON object, where one opens calls).
     fn any_lead(&self) -> String;
+    /// An expression: [`Syntax::any_lead`]'s text, then a line end.
+    fn any_lead_line(&self) -> String;
     /// Writes what [`Syntax::any_text`] and [`Syntax::any_lead`] name.
     fn finish(&mut self, out: &mut String);
 }
@@ -93,17 +99,26 @@ pub(super) fn write(
             _ => format!("{think}({})", ways.join(" | ")),
         }
     };
-    let start = match constraint.mode {
+    // A bare list (no opener) is one call, at the output's start or, where
+    // the parser reads one there, after a line end.
+    let bare_python = match (shape.bare_python, constraint.mode == ConstraintMode::Lazy) {
+        (Some(true), true) => Some(format!("{}? {call} {text}", syntax.any_lead_line())),
+        (Some(_), _) => Some(format!("\"\\n\"? {call} {text}")),
+        (None, _) => None,
+    };
+    let start = match (constraint.mode.clone(), bare_python) {
         _ if names.is_empty() => format!("{think}{lead}"),
+        (ConstraintMode::Lazy, Some(calls)) => format!("{think}({lead} | {calls})"),
+        (_, Some(calls)) => format!("{think}{calls}"),
         // Text may follow the calls: it holds no marker, so no call.
-        ConstraintMode::Lazy => {
+        (ConstraintMode::Lazy, None) => {
             let calls = match constraint.parallel {
                 true => format!("{before} {call_rest} ({more} {call_rest})*"),
                 false => format!("{before} {call_rest}"),
             };
             ways(vec![lead], format!("{calls} {text}"))
         }
-        ConstraintMode::Required | ConstraintMode::Named(_) => {
+        (ConstraintMode::Required | ConstraintMode::Named(_), None) => {
             // A line end, or a blank line (DeepSeek's templates write one
             // before the calls), may come before each call.
             let calls = match constraint.parallel {
@@ -131,7 +146,11 @@ pub(super) fn write(
         let markers: Vec<String> = shape.layout.iter().map(|m| syntax.literal(m)).collect();
         syntax.define(out, "layout", &markers.join(" | "));
     }
-    if marked && !names.is_empty() && constraint.mode == ConstraintMode::Lazy {
+    if marked
+        && !names.is_empty()
+        && constraint.mode == ConstraintMode::Lazy
+        && shape.bare_python.is_none()
+    {
         syntax.text_then(out, "before", opener, Place::Start);
         if constraint.parallel {
             syntax.text_then(out, "more", opener, Place::AfterCall);
@@ -174,13 +193,48 @@ fn write_wrapper(
         .call_close
         .map(|c| format!(" \"\\n\"? {}", syntax.literal(c)))
         .unwrap_or_default();
-    let (first, more) = match (shape.holds_many(), shape.holds_list(), parallel) {
-        (true, _, true) => ("\"\\n\"? ".to_owned(), format!(" (\"\\n\"? {func})*")),
+    let (first, more) = calls_in_wrapper(syntax, shape, &func, parallel);
+    let funcs = (0..tools)
+        .map(|i| syntax.name(&format!("func_{i}")))
+        .collect::<Vec<_>>()
+        .join(" | ");
+    if !opener.is_empty() || shape.bare_python.is_some() {
+        let call = match opener.is_empty() {
+            true => syntax.name("call_rest"),
+            false => format!("{} {}", syntax.literal(opener), syntax.name("call_rest")),
+        };
+        syntax.define(out, "call", &call);
+        syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
+    }
+    if shape.bare {
+        // The same bodies with no marker around them: the output's start
+        // opens them, and their own end ends them.
+        syntax.define(out, "bare", &format!("{first}{func}{more}"));
+    }
+    syntax.define(out, "func", &funcs);
+}
+
+/// What comes before the first function (`func`) in the wrapper, and the
+/// further ones after it.
+fn calls_in_wrapper(
+    syntax: &dyn Syntax,
+    shape: &Shape,
+    func: &str,
+    parallel: bool,
+) -> (String, String) {
+    // Python calls one per line need the line end between them; a list of
+    // them a comma, and the space models write after it.
+    let (line, comma) = match shape.body {
+        Body::Python { .. } => ("\"\\n\"", "\",\" \" \"?"),
+        _ => ("\"\\n\"?", "\",\""),
+    };
+    match (shape.holds_many(), shape.holds_list(), parallel) {
+        (true, _, true) => ("\"\\n\"? ".to_owned(), format!(" ({line} {func})*")),
         (true, _, false) => ("\"\\n\"? ".to_owned(), String::new()),
         // A JSON list of calls; its elements' whitespace is theirs.
         (false, true, true) => (
             "\"\\n\"? \"[\" ".to_owned(),
-            format!(" (\",\" {func})* \"]\""),
+            format!(" ({comma} {func})* \"]\""),
         ),
         (false, true, false) => ("\"\\n\"? \"[\" ".to_owned(), " \"]\"".to_owned()),
         // Bodies after a separator (`; `), as the template writes it; each
@@ -194,22 +248,33 @@ fn write_wrapper(
             None => (String::new(), String::new()),
         },
         (false, false, false) => (String::new(), String::new()),
-    };
-    let funcs = (0..tools)
+    }
+}
+
+/// The grammar of what a wrapper holds, from after its opener up to its
+/// closer (the structural tag's `tag` has them), `start` its first rule.
+pub(super) fn write_body(
+    out: &mut String,
+    syntax: &mut dyn Syntax,
+    shape: &Shape,
+    tools: &Tools,
+    names: &[&str],
+    parallel: bool,
+    starts: &str,
+) {
+    let func = syntax.name("func");
+    let (first, more) = calls_in_wrapper(syntax, shape, &func, parallel);
+    syntax.define(out, "start", &format!("{first}{func}{more}"));
+    let funcs = (0..names.len())
         .map(|i| syntax.name(&format!("func_{i}")))
         .collect::<Vec<_>>()
         .join(" | ");
-    if !opener.is_empty() {
-        let call = format!("{} {}", syntax.literal(opener), syntax.name("call_rest"));
-        syntax.define(out, "call", &call);
-        syntax.define(out, "call_rest", &format!("{first}{func}{more}{close}"));
-    }
-    if shape.bare {
-        // The same bodies with no marker around them: the output's start
-        // opens them, and their own end ends them.
-        syntax.define(out, "bare", &format!("{first}{func}{more}"));
-    }
     syntax.define(out, "func", &funcs);
+    for (i, name) in names.iter().enumerate() {
+        let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
+        let func = shape.func(name, &params, &tools.parameter_order(name), starts);
+        write_func(out, syntax, i, &func);
+    }
 }
 
 /// `func_I`: the function after the call's opener, up to the wrapper's
@@ -255,6 +320,11 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
             let body = format!("{head}{name_line}{line}{json}{close}");
             syntax.define(out, &format!("func_{i}"), &body);
             syntax.json(out, &format!("json_{i}"), schema);
+        }
+        FuncBody::Python(schema) => {
+            let args = syntax.name(&format!("args_{i}"));
+            syntax.define(out, &format!("func_{i}"), &format!("{head}{args}"));
+            syntax.kwargs(out, &format!("args_{i}"), schema);
         }
         FuncBody::Params(params) => {
             let list_rule = syntax.name(&format!("params_{i}"));

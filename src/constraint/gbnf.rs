@@ -24,14 +24,43 @@ pub(super) fn write(
 ) -> Result<String, ConstraintError> {
     let mut out = String::new();
     let mut gbnf = Gbnf {
-        search: Search::new(&shape.markers),
+        search: Search::new(&shape.text_markers()),
         lead: shape.lead(),
         trail: shape.trail(),
         texts: HashMap::new(),
-        json: JsonRules::new(&shape.marker_starts),
+        json: JsonRules::new(&shape.marker_starts, shape.words()),
     };
     let starts = &shape.marker_starts;
     ebnf::write(&mut out, &mut gbnf, shape, tools, names, constraint, starts);
+    finished(out, gbnf)
+}
+
+/// The grammar of what a call's wrapper holds, from after its opener up to
+/// its closer (as xgrammar's EBNF reads it, `root` first): for a structural
+/// tag's content where no style of xgrammar's fits (Python calls).
+pub(super) fn body(
+    shape: &Shape,
+    tools: &Tools,
+    names: &[&str],
+    parallel: bool,
+) -> Result<String, ConstraintError> {
+    let mut out = String::new();
+    let mut gbnf = Gbnf {
+        search: Search::new(&shape.markers),
+        lead: None,
+        trail: None,
+        texts: HashMap::new(),
+        json: JsonRules::new(&shape.marker_starts, shape.words()),
+    };
+    let starts = &shape.marker_starts;
+    ebnf::write_body(&mut out, &mut gbnf, shape, tools, names, parallel, starts);
+    // No text automaton: the values are literals.
+    gbnf.json.finish(&mut out);
+    finished(out, gbnf)
+}
+
+/// `out`, or why no call may be written.
+fn finished(out: String, gbnf: Gbnf) -> Result<String, ConstraintError> {
     // JSON no value satisfies where one is required (deep in a required
     // parameter): no call may be written.
     match gbnf.json.never {
@@ -117,6 +146,11 @@ impl Syntax for Gbnf {
         self.json.write(out, &name, schema);
     }
 
+    fn kwargs(&mut self, out: &mut String, rule: &str, schema: &Value) {
+        let name = self.name(rule);
+        self.json.write_kwargs(out, &name, schema);
+    }
+
     fn pattern(&self, class: &str) -> String {
         class.to_owned()
     }
@@ -133,6 +167,10 @@ impl Syntax for Gbnf {
             Some(_) => "lead".into(),
             None => "text".into(),
         }
+    }
+
+    fn any_lead_line(&self) -> String {
+        format!("({} \"\\n\")", self.any_lead())
     }
 
     fn finish(&mut self, out: &mut String) {

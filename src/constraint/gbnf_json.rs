@@ -21,12 +21,52 @@ pub(super) struct JsonRules {
     used: bool,
     /// A schema no value satisfies stood where a value is required.
     pub never: bool,
+    /// How the values' tokens are spelled.
+    words: &'static Words,
 }
+
+/// How a value's leaves are spelled: JSON's, or Python literals'
+/// (`python.rs`); objects, arrays and their keys are written the same
+/// way in both (a JSON string is a Python string of the same text).
+pub(super) struct Words {
+    /// Any value, a string, a string's character, a number's digits
+    /// without its sign, and what stands where no value may (rules).
+    pub any: &'static str,
+    pub string: &'static str,
+    /// Each quote a string may be written in, and the rule of the
+    /// characters it holds.
+    pub quotes: &'static [(&'static str, &'static str)],
+    pub unsigned: &'static str,
+    pub never: &'static str,
+    /// `true`, `false`, `null` (literals).
+    pub true_: &'static str,
+    pub false_: &'static str,
+    pub null: &'static str,
+    /// A value's text, as a literal (a `const` or an `enum`'s).
+    pub literal: fn(&Value) -> String,
+    /// Writes the rules the names above refer to, strings holding as
+    /// written the characters of `plain` (a class's body).
+    pub shared: fn(&mut String, &str),
+}
+
+/// JSON's words.
+pub(super) static JSON: Words = Words {
+    any: "json-any",
+    string: "json-string",
+    quotes: &[("\"", "json-char")],
+    unsigned: "json-unsigned",
+    never: "json-never",
+    true_: "\"true\"",
+    false_: "\"false\"",
+    null: "\"null\"",
+    literal: json_literal,
+    shared: json_shared,
+};
 
 impl JsonRules {
     /// Rules whose strings hold none of `starts`, as written (escaped,
     /// they may).
-    pub(super) fn new(starts: &str) -> JsonRules {
+    pub(super) fn new(starts: &str, words: &'static Words) -> JsonRules {
         let mut plain = String::from("\"\\\\\\u0000-\\u001F");
         for c in starts.chars() {
             plain.push_str(&class_char(c));
@@ -35,26 +75,49 @@ impl JsonRules {
             plain,
             used: false,
             never: false,
+            words,
         }
     }
 
     /// Writes `name`: JSON against `schema`, whose `$ref`s name its own
     /// `$defs` or `definitions`.
     pub(super) fn write(&mut self, out: &mut String, name: &str, schema: &Value) {
+        self.write_as(out, name, schema, false);
+    }
+
+    /// Writes `name`: a call's keyword arguments against `schema` (an
+    /// object's), `(` and `)` included, each `key=value`.
+    pub(super) fn write_kwargs(&mut self, out: &mut String, name: &str, schema: &Value) {
+        self.write_as(out, name, schema, true);
+    }
+
+    fn write_as(&mut self, out: &mut String, name: &str, schema: &Value, kwargs: bool) {
         self.used = true;
         let mut writer = Writer {
             root: schema,
             prefix: name,
             rules: Vec::new(),
             refs: HashMap::new(),
+            words: self.words,
         };
-        let body = writer.expr(schema);
+        let body = match (kwargs, schema.as_object()) {
+            (true, Some(object)) => writer.object(object, true),
+            _ => writer.expr(schema),
+        };
         if body.is_none() {
             self.never = true;
         }
-        let body = body.unwrap_or_else(|| "json-never".to_owned());
-        // Whitespace may come around the value, as around its tokens.
-        let _ = writeln!(out, "{name} ::= ws {body} ws");
+        let body = body.unwrap_or_else(|| self.words.never.to_owned());
+        match kwargs {
+            // The name ends where `(` begins: no line end between.
+            true => {
+                let _ = writeln!(out, "{name} ::= {body}");
+            }
+            // Whitespace may come around the value, as around its tokens.
+            false => {
+                let _ = writeln!(out, "{name} ::= ws {body} ws");
+            }
+        }
         for (rule, body) in writer.rules {
             let _ = writeln!(out, "{rule} ::= {body}");
         }
@@ -62,41 +125,45 @@ impl JsonRules {
 
     /// Writes the rules every JSON value shares, once, if any was written.
     pub(super) fn finish(&self, out: &mut String) {
-        if !self.used {
-            return;
+        if self.used {
+            (self.words.shared)(out, &self.plain);
         }
-        let plain = &self.plain;
-        // Whitespace between tokens is bounded: a model that prefers a line
-        // end to the next token would otherwise write them until
-        // `max_tokens`.
-        let _ = writeln!(out, "ws ::= [ \\t\\n\\r]{{0,8}}");
-        // No lone surrogate: JSON readers refuse one.
-        let _ = writeln!(
-            out,
-            "json-char ::= [^{plain}] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" ([0-9a-cA-Ce-fE-F] [0-9a-fA-F]{{3}} | [dD] [0-7] [0-9a-fA-F]{{2}}))"
-        );
-        let _ = writeln!(out, "json-string ::= \"\\\"\" json-char* \"\\\"\"");
-        // Digits bounded so that the number is a float's.
-        let _ = writeln!(out, "json-number ::= \"-\"? json-unsigned");
-        let _ = writeln!(
-            out,
-            "json-unsigned ::= (\"0\" | [1-9] [0-9]{{0,15}}) (\".\" [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,2}})?"
-        );
-        let _ = writeln!(
-            out,
-            "json-any ::= json-string | json-number | \"true\" | \"false\" | \"null\" | \
-             \"[\" ws (json-any (ws \",\" ws json-any)*)? ws \"]\" | \
-             \"{{\" ws (json-kv (ws \",\" ws json-kv)*)? ws \"}}\""
-        );
-        let _ = writeln!(out, "json-kv ::= json-string ws \":\" ws json-any");
-        // What stands where no value may: a character no text holds.
-        let _ = writeln!(out, "json-never ::= [^\\u0000-\\U0010FFFF]");
     }
+}
+
+/// JSON's shared rules.
+fn json_shared(out: &mut String, plain: &str) {
+    // Whitespace between tokens is bounded: a model that prefers a line
+    // end to the next token would otherwise write them until
+    // `max_tokens`.
+    let _ = writeln!(out, "ws ::= [ \\t\\n\\r]{{0,8}}");
+    // No lone surrogate: JSON readers refuse one.
+    let _ = writeln!(
+        out,
+        "json-char ::= [^{plain}] | \"\\\\\" ([\"\\\\/bfnrt] | \"u\" ([0-9a-cA-Ce-fE-F] [0-9a-fA-F]{{3}} | [dD] [0-7] [0-9a-fA-F]{{2}}))"
+    );
+    let _ = writeln!(out, "json-string ::= \"\\\"\" json-char* \"\\\"\"");
+    // Digits bounded so that the number is a float's.
+    let _ = writeln!(out, "json-number ::= \"-\"? json-unsigned");
+    let _ = writeln!(
+        out,
+        "json-unsigned ::= (\"0\" | [1-9] [0-9]{{0,15}}) (\".\" [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,2}})?"
+    );
+    let _ = writeln!(
+        out,
+        "json-any ::= json-string | json-number | \"true\" | \"false\" | \"null\" | \
+         \"[\" ws (json-any (ws \",\" ws json-any)*)? ws \"]\" | \
+         \"{{\" ws (json-kv (ws \",\" ws json-kv)*)? ws \"}}\""
+    );
+    let _ = writeln!(out, "json-kv ::= json-string ws \":\" ws json-any");
+    // What stands where no value may: a character no text holds.
+    let _ = writeln!(out, "json-never ::= [^\\u0000-\\U0010FFFF]");
 }
 
 /// The rules of one value's schema.
 struct Writer<'a> {
     root: &'a Value,
+    words: &'static Words,
     prefix: &'a str,
     rules: Vec<(String, String)>,
     /// The rule of each `$ref` written (or being written).
@@ -121,7 +188,7 @@ impl Writer<'_> {
         let object = match schema {
             Value::Bool(false) => return None,
             Value::Object(object) => object,
-            _ => return Some("json-any".to_owned()),
+            _ => return Some(self.words.any.to_owned()),
         };
         if let Some(target) = object.get("$ref").and_then(Value::as_str) {
             return self.reference(target);
@@ -150,10 +217,10 @@ impl Writer<'_> {
             }
         }
         if let Some(value) = object.get("const") {
-            return Some(json_literal(value));
+            return Some((self.words.literal)(value));
         }
         if let Some(Value::Array(values)) = object.get("enum") {
-            return alternatives(values.iter().map(json_literal).collect());
+            return alternatives(values.iter().map(self.words.literal).collect());
         }
         let types: Vec<&str> = match object.get("type") {
             Some(Value::String(t)) => vec![t.as_str()],
@@ -167,7 +234,7 @@ impl Writer<'_> {
             _ if object.contains_key("items") || object.contains_key("prefixItems") => {
                 vec!["array"]
             }
-            _ => return Some("json-any".to_owned()),
+            _ => return Some(self.words.any.to_owned()),
         };
         let options = types.iter().filter_map(|t| self.typed(object, t)).collect();
         alternatives(options)
@@ -175,22 +242,26 @@ impl Writer<'_> {
 
     fn typed(&mut self, object: &Map<String, Value>, type_: &str) -> Option<String> {
         let count = |key: &str| object.get(key).and_then(Value::as_u64);
+        let words = self.words;
         match type_ {
             "string" => {
                 let min = count("minLength").unwrap_or(0);
-                let chars = repeat("json-char", min, count("maxLength"))?;
-                Some(format!("\"\\\"\" {chars} \"\\\"\""))
+                let quoted = words.quotes.iter().map(|(quote, char_)| {
+                    let chars = repeat(char_, min, count("maxLength"))?;
+                    Some(format!("{} {chars} {}", literal(quote), literal(quote)))
+                });
+                alternatives(quoted.collect::<Option<_>>()?)
             }
             "integer" => integer(object),
             // Of a number's bounds, GBNF keeps the sign: no minus where the
             // minimum is 0 or more.
             "number" => Some(match object.get("minimum").and_then(Value::as_f64) {
-                Some(min) if min >= 0.0 => "json-unsigned".to_owned(),
-                _ => "(\"-\"? json-unsigned)".to_owned(),
+                Some(min) if min >= 0.0 => words.unsigned.to_owned(),
+                _ => format!("(\"-\"? {})", words.unsigned),
             }),
-            "boolean" => Some("(\"true\" | \"false\")".to_owned()),
-            "null" => Some("\"null\"".to_owned()),
-            "object" => self.object(object),
+            "boolean" => Some(format!("({} | {})", words.true_, words.false_)),
+            "null" => Some(words.null.to_owned()),
+            "object" => self.object(object, false),
             "array" => self.array(object),
             _ => None,
         }
@@ -207,7 +278,7 @@ impl Writer<'_> {
         });
         // A reference to nothing: any JSON, as a reader would take it.
         let Some(schema) = found else {
-            return Some("json-any".to_owned());
+            return Some(self.words.any.to_owned());
         };
         // Named before it is written: a definition may name itself.
         let name = self.fresh("ref");
@@ -215,11 +286,12 @@ impl Writer<'_> {
         let at = self.rules.len() - 1;
         self.refs.insert(target.to_owned(), name.clone());
         let body = self.expr(schema);
-        self.rules[at].1 = body.clone().unwrap_or_else(|| "json-never".to_owned());
+        self.rules[at].1 = body.clone().unwrap_or_else(|| self.words.never.to_owned());
         body.map(|_| name)
     }
 
-    fn object(&mut self, object: &Map<String, Value>) -> Option<String> {
+    /// An object, or (`kwargs`) a call's keyword arguments, `(key=value)`.
+    fn object(&mut self, object: &Map<String, Value>, kwargs: bool) -> Option<String> {
         let required: Vec<&str> = object
             .get("required")
             .and_then(Value::as_array)
@@ -234,6 +306,9 @@ impl Writer<'_> {
         for (key, schema) in properties {
             let must = required.contains(&key.as_str());
             match self.expr(schema) {
+                Some(value) if kwargs => {
+                    members.push((format!("{} ws \"=\" ws {value}", literal(key)), must));
+                }
                 Some(value) => {
                     let key = literal(&Value::from(key.as_str()).to_string());
                     members.push((format!("{key} ws \":\" ws {value}"), must));
@@ -253,10 +328,10 @@ impl Writer<'_> {
                 None => Some(Value::Bool(true)),
             },
         };
-        let extra = match extra_schema {
+        let extra = match extra_schema.filter(|_| !kwargs) {
             Some(schema) => self
                 .expr(&schema)
-                .map(|value| format!("json-string ws \":\" ws {value}")),
+                .map(|value| format!("{} ws \":\" ws {value}", self.words.string)),
             None => None,
         };
         // Each tail: the members from K on, each after a comma.
@@ -289,7 +364,9 @@ impl Writer<'_> {
             (false, Some(_)) => format!("({}) ", options.join(" | ")),
             (false, None) => format!("({})? ", options.join(" | ")),
         };
-        Some(self.define("object", format!("\"{{\" ws {inside}ws \"}}\"")))
+        let (open, close) = if kwargs { ("(", ")") } else { ("{", "}") };
+        let body = format!("{} ws {inside}ws {}", literal(open), literal(close));
+        Some(self.define("object", body))
     }
 
     fn array(&mut self, object: &Map<String, Value>) -> Option<String> {
@@ -316,7 +393,7 @@ impl Writer<'_> {
         let item = match (ended, object.get("items")) {
             (true, _) => None,
             (false, Some(schema)) => self.expr(schema),
-            (false, None) => Some("json-any".to_owned()),
+            (false, None) => Some(self.words.any.to_owned()),
         };
         let p = prefix.len() as u64;
         let (rest_min, rest_max) = (min.saturating_sub(p), max.map(|m| m.saturating_sub(p)));

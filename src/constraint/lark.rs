@@ -6,6 +6,8 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::ebnf::{self, Place, Syntax};
+use super::gbnf_json::JsonRules;
+use super::python;
 use super::shape::{Guard, Shape};
 use super::value;
 use super::Constraint;
@@ -19,7 +21,10 @@ pub(super) fn write(
     constraint: &Constraint,
 ) -> String {
     let mut out = String::from("%llguidance {}\n\n");
-    let mut lark = Lark { shape };
+    let mut lark = Lark {
+        shape,
+        python: JsonRules::new(&shape.marker_starts, &python::PYTHON),
+    };
     // llguidance's JSON cannot exclude a substring: strings hold no
     // character a marker starts with.
     let starts = &shape.marker_starts;
@@ -29,6 +34,8 @@ pub(super) fn write(
 
 struct Lark<'a> {
     shape: &'a Shape,
+    /// Python arguments' rules, written as GBNF's and respelled.
+    python: JsonRules,
 }
 
 impl Syntax for Lark<'_> {
@@ -57,6 +64,12 @@ impl Syntax for Lark<'_> {
         let _ = writeln!(out, "{rule}: %json {}", bounded(schema.clone()));
     }
 
+    fn kwargs(&mut self, out: &mut String, rule: &str, schema: &Value) {
+        let mut rules = String::new();
+        self.python.write_kwargs(&mut rules, rule, schema);
+        out.push_str(&python::lark_of(&rules));
+    }
+
     fn pattern(&self, class: &str) -> String {
         format!("/{class}/")
     }
@@ -72,11 +85,20 @@ impl Syntax for Lark<'_> {
         "LEAD?".into()
     }
 
+    fn any_lead_line(&self) -> String {
+        // One lexeme: a text lexeme followed by its own line end would
+        // have taken the line end into itself.
+        "LEAD_LINE".into()
+    }
+
     fn finish(&mut self, out: &mut String) {
+        let mut rules = String::new();
+        self.python.finish(&mut rules);
+        out.push_str(&python::lark_of(&rules));
         // Text outside a call and a string's text hold no marker.
         let markers = self
             .shape
-            .markers
+            .text_markers()
             .iter()
             .map(|m| regex_escape(m))
             .collect::<Vec<_>>()
@@ -89,6 +111,9 @@ impl Syntax for Lark<'_> {
         let _ = writeln!(out, "LEAD: {}", guarded(self.shape.lead()));
         if let Some(trail) = self.shape.trail() {
             let _ = writeln!(out, "TRAIL: {}", guarded(Some(trail)));
+        }
+        if self.shape.bare_python == Some(true) {
+            let _ = writeln!(out, "LEAD_LINE: LEAD & /(?s:.*)\\n/");
         }
     }
 }

@@ -21,6 +21,7 @@ mod gbnf;
 mod gbnf_json;
 mod gbnf_text;
 mod lark;
+mod python;
 mod shape;
 mod stag;
 mod value;
@@ -237,7 +238,7 @@ impl Format {
         // write.
         let names: Vec<&str> = names
             .into_iter()
-            .filter(|name| call::callable(tools.parameters(name).unwrap_or(&Value::Null)))
+            .filter(|name| shape.callable(tools.parameters(name).unwrap_or(&Value::Null)))
             .collect();
         if names.is_empty() && constraint.mode != ConstraintMode::Lazy {
             return Err(ConstraintError::Unsatisfiable);

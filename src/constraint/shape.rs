@@ -42,6 +42,10 @@ pub(super) struct Shape {
     /// A bare body may open any line too (bare JSON): no line of the
     /// text may start with one of `opens_calls`, after whitespace.
     pub line_starts: bool,
+    /// A bare Python list of calls opens the output, and (`Some(true)`)
+    /// any line: the calls are written so, with no wrapper (Llama 3.2's
+    /// `[get_weather(city="Paris")]`).
+    pub bare_python: Option<bool>,
 }
 
 /// Text that may not open a call where it stands: after whitespace and
@@ -95,6 +99,10 @@ pub(super) enum Body {
         args_keys: &'static [&'static str],
         list: bool,
     },
+    /// Calls in Python call syntax, `NAME(key=value, …)`: a list of them
+    /// (`[f(a=1), g()]`), or (not `list`) one per line where bodies may
+    /// follow one another in the wrapper (Olmo 3's).
+    Python { list: bool },
 }
 
 /// Where a call's id is written, and the marker that goes with it.
@@ -159,6 +167,7 @@ impl Body {
         match self {
             Body::Markup(m) => m.func_open,
             Body::NameArgs { func_open, .. } | Body::JsonObject { func_open, .. } => *func_open,
+            Body::Python { .. } => None,
         }
     }
 }
@@ -198,15 +207,38 @@ impl Shape {
 
     /// Whether the wrapper holds a JSON list of calls.
     pub(super) fn holds_list(&self) -> bool {
-        matches!(self.body, Body::JsonObject { list: true, .. })
+        matches!(
+            self.body,
+            Body::JsonObject { list: true, .. } | Body::Python { list: true }
+        )
     }
 
     /// Whether one wrapper may hold several functions (each with its own
-    /// opener inside it).
+    /// opener inside it, or Python calls, one per line).
     pub(super) fn holds_many(&self) -> bool {
-        self.call_open.is_some()
-            && self.body.func_open().is_some()
-            && !matches!(self.body, Body::JsonObject { .. })
+        let opened =
+            self.body.func_open().is_some() && !matches!(self.body, Body::JsonObject { .. });
+        self.call_open.is_some() && (opened || matches!(self.body, Body::Python { list: false }))
+    }
+
+    /// The text outside calls and values may not hold: the markers, and
+    /// where a bare list opens calls, its `[` and a JSON call's `{`
+    /// anywhere (a safe rule: the parser reads one at a line's start).
+    pub(super) fn text_markers(&self) -> Vec<&'static str> {
+        let mut markers = self.markers.clone();
+        if self.bare_python.is_some() {
+            markers.extend(["[", "{"].iter().filter(|m| self.opens_calls.contains(**m)));
+        }
+        markers
+    }
+
+    /// How values' leaves are spelled: as Python literals in a call
+    /// syntax's arguments, else as JSON.
+    pub(super) fn words(&self) -> &'static super::gbnf_json::Words {
+        match self.body {
+            Body::Python { .. } => &super::python::PYTHON,
+            _ => &super::gbnf_json::JSON,
+        }
     }
 
     pub(super) fn of(desc: &Description) -> Result<Shape, ConstraintError> {
@@ -288,6 +320,19 @@ impl Shape {
                     }
                 }
             }
+            // Python calls in a wrapper. Several are a list where bodies
+            // may not follow one another in it, else one per line.
+            Some(json) if json.syntax == crate::json::syntax::Syntax::Python => {
+                if json.open_at_start && json.body_separator.is_some() {
+                    return Err(refuse("Python calls that follow one another bare"));
+                }
+                if json.headers.is_some() {
+                    return Err(refuse("message headers"));
+                }
+                Body::Python {
+                    list: json.body_separator.is_none(),
+                }
+            }
             Some(json) => {
                 // A fence around the JSON is layout the parser also reads,
                 // and is not written; a body that may open any line is
@@ -346,7 +391,21 @@ impl Shape {
         // is the format's usual call.
         let bare =
             matches!(body, Body::JsonObject { .. }) && desc.json.is_some_and(|j| j.open_at_start);
-        if call_open.is_none() && !(desc.unwrapped_functions && wrapped) && !bare {
+        // A bare list that opens the output is the call a model of such a
+        // format writes; a wrapper it also reads (Llama 4's) is not written.
+        let bare_python = desc
+            .json
+            .filter(|j| j.open_at_start && matches!(body, Body::Python { .. }))
+            .map(|j| j.open_at_line_start);
+        let (call_open, call_close) = match bare_python {
+            Some(_) => (None, None),
+            None => (call_open, call_close),
+        };
+        if call_open.is_none()
+            && !(desc.unwrapped_functions && wrapped)
+            && !bare
+            && bare_python.is_none()
+        {
             return Err(refuse("calls without a wrapper"));
         }
         // JSON ends itself: its wrapper needs no closer.
@@ -355,7 +414,11 @@ impl Shape {
         if call_open.is_some() && call_close.is_none() && !wrapped && !json_ends {
             return Err(refuse("a wrapper with no closer"));
         }
-        let list = matches!(body, Body::JsonObject { list: true, .. });
+        // A bare Python body opens with `[`, or a JSON object's `{`.
+        let list = matches!(
+            body,
+            Body::JsonObject { list: true, .. } | Body::Python { .. }
+        );
         let json = desc.json.filter(|_| json_body);
         Ok(Shape {
             item,
@@ -381,6 +444,7 @@ impl Shape {
                     .collect(),
             },
             bare,
+            bare_python,
             separator: json.and_then(|j| j.body_separator).map(char::from),
             line_starts: json.is_some_and(|j| j.open_at_line_start),
             marker_starts: {
@@ -492,5 +556,18 @@ mod tests {
         assert_eq!(holds_many(Format::Qwen3Coder), Ok(true));
         assert_eq!(holds_many(Format::Glm47), Ok(false));
         assert_eq!(holds_many(Format::Hermes), Ok(false));
+        // Python calls in a wrapper: a list where bodies may not follow
+        // one another in it (LFM2), else one per line (Olmo 3).
+        assert_eq!(list(Format::Lfm2), Ok(true));
+        assert_eq!(holds_many(Format::Lfm2), Ok(false));
+        assert_eq!(list(Format::Olmo3), Ok(false));
+        assert_eq!(holds_many(Format::Olmo3), Ok(true));
+        // Pythonic's bare list, at the output's start or a line's.
+        let bare =
+            |f: Format| Shape::of(f.description()).map(|s| (s.bare_python, s.text_markers()));
+        let (lines, text) = bare(Format::Pythonic).ok().unwrap_or_default();
+        assert_eq!(lines, Some(true));
+        assert!(text.contains(&"[") && text.contains(&"{") && text.contains(&"<|eot_id|>"));
+        assert_eq!(bare(Format::Lfm2).map(|(b, _)| b), Ok(None));
     }
 }

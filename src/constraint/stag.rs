@@ -6,10 +6,14 @@
 use serde_json::{json, Value};
 
 use super::call::{Func, FuncBody, Param, Piece, ID, INDEX};
-use super::shape::{Guard, Shape};
+use super::gbnf;
+use super::shape::{Body, Guard, Shape};
 use super::value::{self, ValueGrammar};
 use super::{Constraint, ConstraintMode};
 use crate::tools::Tools;
+
+/// A grammar no text matches.
+const NEVER: &str = "root ::= [^\\u0000-\\U0010FFFF]";
 
 /// Whitespace a JSON value may hold between two tokens (as in Lark).
 const MAX_WHITESPACE: u64 = 8;
@@ -21,10 +25,23 @@ pub(super) fn write(
     names: &[&str],
     constraint: &Constraint,
 ) -> Value {
+    if shape.bare_python.is_some() {
+        // No marker opens a call, so there is no tag to make: the format
+        // is the GBNF grammar whole.
+        let grammar =
+            gbnf::write(shape, tools, names, constraint).unwrap_or_else(|_| NEVER.to_owned());
+        let format = json!({"type": "grammar", "grammar": grammar});
+        return node("structural_tag", vec![("format", format)]);
+    }
     let markers: Vec<&str> = shape.markers.clone();
     let opener = shape.opener();
+    // Python calls: no style of xgrammar's reads Python literals, so the
+    // wrapper holds a grammar of its own, the GBNF dialect's.
+    let python = matches!(shape.body, Body::Python { .. })
+        .then(|| gbnf::body(shape, tools, names, constraint.parallel));
     let funcs: Vec<Func> = names
         .iter()
+        .filter(|_| python.is_none())
         .map(|name| {
             let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
             // xgrammar's JSON excludes the markers themselves (below).
@@ -52,6 +69,12 @@ pub(super) fn write(
     // Each function once: a structural tag has no rules to refer to, so a
     // repeat is `plus`, never a second copy (128 tools made 200 ms of it).
     let content = match (shape.holds_many(), shape.holds_list(), constraint.parallel) {
+        _ if python.is_some() => match python.clone().and_then(Result::ok) {
+            Some(grammar) => json!({"type": "grammar", "grammar": grammar}),
+            // No call can be written (deep in a required value, no value
+            // satisfies its schema): a grammar no text matches.
+            None => json!({"type": "grammar", "grammar": NEVER}),
+        },
         (true, _, true) => plus(seq(vec![newline(), one_of])),
         (true, _, false) => seq(vec![newline(), one_of]),
         // A JSON list of calls; its elements' whitespace is theirs.
@@ -271,6 +294,8 @@ fn func(f: &Func, with_close: bool, markers: &[&str]) -> Value {
         parts.push(newline());
     }
     match &f.body {
+        // Written as a grammar of its own, the wrapper's (`write`).
+        FuncBody::Python(_) => {}
         FuncBody::Json { schema, line } => {
             if *line {
                 parts.push(newline());
