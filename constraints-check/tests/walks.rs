@@ -583,6 +583,8 @@ const NOT_ADMITTED: &[(&str, &str)] = &[
         "ds4_wrapper_variant",
         "the block's opener is written in the format's own spelling (`tool_calls`); the parser \
          also reads `toolcalls`",
+    ),
+    (
         "xl_json_fence",
         "a code fence around the JSON is layout the parser reads; the grammar writes none",
     ),
