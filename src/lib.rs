@@ -76,6 +76,8 @@ mod sink;
 pub mod stream;
 mod tools;
 
+#[doc(hidden)]
+pub use constraint::lark_of_gbnf;
 pub use constraint::{
     Constraint, ConstraintError, ConstraintMode, Dialect, UnknownConstraintOption,
 };

@@ -10,7 +10,8 @@ use llguidance::{Matcher, ParserFactory};
 use serde_json::Value;
 use toolcall_constraints_check::{clean_fixtures, parser};
 use toolcall_stream::{
-    Constraint, ConstraintError, ConstraintMode, Dialect, Format, MessageBuilder, Tools,
+    lark_of_gbnf, Constraint, ConstraintError, ConstraintMode, Dialect, Format, MessageBuilder,
+    Tools,
 };
 
 const TOOLS: &str = r##"[
@@ -300,61 +301,6 @@ fn walk_every_grammar(dialect: Dialect, seed: u64) {
             );
         }
     }
-}
-
-/// A GBNF grammar as the same rules in llguidance's Lark: `::=` is `:`,
-/// names take `_` for `-`, a character class is a regex, and `root` is
-/// where Lark's `start` begins.
-fn lark_of_gbnf(gbnf: &str) -> String {
-    let mut out = String::from("start: root\n");
-    let mut chars = gbnf.chars().peekable();
-    while let Some(c) = chars.next() {
-        match c {
-            '"' => {
-                out.push('"');
-                while let Some(c) = chars.next() {
-                    out.push(c);
-                    match c {
-                        '\\' => out.extend(chars.next()),
-                        '"' => break,
-                        _ => {}
-                    }
-                }
-            }
-            '[' => {
-                out.push_str("/[");
-                while let Some(c) = chars.next() {
-                    match c {
-                        '\\' => {
-                            out.push('\\');
-                            out.extend(chars.next());
-                        }
-                        '/' => out.push_str("\\/"),
-                        ']' => break,
-                        c => out.push(c),
-                    }
-                }
-                out.push_str("]/");
-            }
-            ':' if gbnf_rule_sign(&mut chars) => out.push(':'),
-            c if c.is_ascii_alphanumeric() || c == '-' => {
-                out.push(if c == '-' { '_' } else { c });
-            }
-            c => out.push(c),
-        }
-    }
-    out
-}
-
-/// Whether `::=` starts here (its first `:` taken).
-fn gbnf_rule_sign(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> bool {
-    let mut ahead = chars.clone();
-    if ahead.next() == Some(':') && ahead.next() == Some('=') {
-        chars.next();
-        chars.next();
-        return true;
-    }
-    false
 }
 
 #[test]

@@ -208,6 +208,15 @@ impl std::str::FromStr for Dialect {
     }
 }
 
+/// A GBNF grammar as the same rules in llguidance's Lark (`::=` as `:`,
+/// names with `_` for `-`, a character class as a regex), `root` where
+/// Lark's `start` begins: how `constraints-check` walks the GBNF grammars
+/// with llguidance. Not part of the stable API.
+#[doc(hidden)]
+pub fn lark_of_gbnf(gbnf: &str) -> String {
+    format!("start: root\n{}", python::lark_of(gbnf))
+}
+
 impl Format {
     /// The grammar, in `constraint.dialect` (Lark, or a structural tag as
     /// JSON), of exactly the calls this format reads, to `tools`, as `constraint`
