@@ -440,5 +440,12 @@ mod tests {
         assert!(!shape(crate::format::Format::Lfm2).callable(&required));
         assert!(shape(crate::format::Format::Lfm2).callable(&params));
         assert!(shape(crate::format::Format::Hermes).callable(&required));
+        // Gemma writes `my-key:` bare, but no key with a space in it.
+        let gemma = shape(crate::format::Format::Gemma4);
+        assert!(gemma.callable(&required));
+        assert!(!gemma.callable(&json!({"properties": {"a b": {}}, "required": ["a b"]})));
+        let func = gemma.func("f", &params, &["a".to_owned()], "<");
+        assert_eq!(func.head, "call:f");
+        assert!(matches!(func.body, FuncBody::Python(_)));
     }
 }
