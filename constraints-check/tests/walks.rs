@@ -43,6 +43,8 @@ const WRITTEN: &[Format] = &[
     Format::Lfm2,
     Format::Olmo3,
     Format::Pythonic,
+    Format::Gemma4,
+    Format::FunctionGemma,
 ];
 
 fn matcher(grammar: &str) -> Matcher {
@@ -413,6 +415,35 @@ fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
     ] {
         assert!(!accepts(&pythonic, &wrong), "admitted {wrong:?}");
     }
+    // Gemma's calls: bare keys in their declared order, strings between
+    // the delimiters, other values bare, one call in each wrapper.
+    let q = "<|\"|>";
+    let gemma = format!(
+        "<|tool_call>call:get_weather{{city:{q}Paris, \"TX\"{q},days:3}}<tool_call|>\
+         <|tool_call>call:run{{command:{q}ls -l\n{q},env:{{PATH:{q}/bin{q}}},dry:true,\
+         meta:{{depth:2}},tags:[1,{q}a{q},null],level:0}}<tool_call|>"
+    );
+    let gemma4 = make(Format::Gemma4, Constraint::required());
+    assert!(accepts(&gemma4, &gemma), "{gemma}\n{gemma4}");
+    let lazy = make(Format::Gemma4, Constraint::lazy());
+    assert!(accepts(&lazy, &format!("Let me look.\n{gemma}")));
+    for wrong in [
+        gemma.replace("days:3", &format!("days:{q}3{q}")),
+        gemma.replace("dry:true", "dry:True"),
+        gemma.replace(
+            &format!("city:{q}Paris, \"TX\"{q},days:3"),
+            &format!("days:3,city:{q}Paris{q}"),
+        ),
+        gemma.replace("Paris", "Par<is"),
+        gemma.replace("city:", "\"city\":"),
+        gemma.replace("call:get_weather", "call:get_time"),
+    ] {
+        assert!(!accepts(&gemma4, &wrong), "admitted {wrong:?}");
+    }
+    let functiongemma = make(Format::FunctionGemma, Constraint::named("get_weather"));
+    let call = "<start_function_call>call:get_weather{city:<escape>Paris<escape>,units:<escape>metric<escape>}<end_function_call>";
+    assert!(accepts(&functiongemma, call), "{functiongemma}");
+    assert!(!accepts(&functiongemma, &call.replace("metric", "kelvin")));
 }
 
 #[test]
@@ -504,6 +535,12 @@ const NOT_ADMITTED: &[(&str, &str)] = &[
     ("py_string_for_int", COERCED),
     ("mi_typed_schema", COERCED),
     ("mi_marker_in_string", IN_JSON),
+    ("ge4_string_array", COERCED),
+    (
+        "ge4_end_marker_in_string",
+        "a Gemma string holds no character a marker or its delimiter starts with (`<`), as a \
+         JSON string; the parser takes a closer between the delimiters as text",
+    ),
     (
         "mi_pre_v11_array",
         "Mistral's calls are written as a name and its arguments (its tokenizers from v11); the \

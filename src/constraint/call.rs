@@ -80,13 +80,13 @@ pub(super) fn callable(params: &Value) -> bool {
 /// `parameters`, its properties in the declared order (the order the chat
 /// template showed the model). A key that is no Python name cannot be
 /// written as `key=`: no value satisfies it.
-fn kwargs(params: &Value, order: &[String], starts: &str) -> Value {
+fn kwargs(params: &Value, order: &[String], starts: &str, named: &dyn Fn(&str) -> bool) -> Value {
     let mut schema = value::closed_object(params);
     if let Some(Value::Object(properties)) = schema.get_mut("properties") {
         let mut ordered = serde_json::Map::new();
         for key in order.iter().chain(properties.keys()) {
             if let Some(prop) = properties.get(key).filter(|_| !ordered.contains_key(key)) {
-                let prop = match python::is_keyword(key) {
+                let prop = match named(key) {
                     true => prop.clone(),
                     false => Value::Bool(false),
                 };
@@ -100,14 +100,21 @@ fn kwargs(params: &Value, order: &[String], starts: &str) -> Value {
 
 impl Shape {
     /// Whether a call to a tool with the `parameters` schema `params` can
-    /// be written in this shape: [`callable`], and in Python call syntax,
-    /// each required key is a Python name (`key=`).
+    /// be written in this shape: [`callable`], and in a call syntax, each
+    /// required key can be written as its key (`key=`, `key:`).
     pub(super) fn callable(&self, params: &Value) -> bool {
-        let named = || {
-            let required = params["required"].as_array().into_iter().flatten();
-            required.filter_map(Value::as_str).all(python::is_keyword)
-        };
-        callable(params) && (!matches!(self.body, Body::Python { .. }) || named())
+        let required = params["required"].as_array().into_iter().flatten();
+        callable(params) && required.filter_map(Value::as_str).all(|k| self.is_key(k))
+    }
+
+    /// Whether `key` can be written as an argument's key: a Python name in
+    /// Python call syntax, a bare key in Gemma's.
+    fn is_key(&self, key: &str) -> bool {
+        match self.body {
+            Body::Python { .. } => python::is_keyword(key),
+            Body::Gemma { .. } => super::gemma::is_key(key, &self.marker_starts),
+            _ => true,
+        }
     }
 
     /// The marker that opens a call: the wrapper's, or a function's where
@@ -271,7 +278,18 @@ impl Shape {
                 head: name.to_owned(),
                 rest: Vec::new(),
                 name_line: false,
-                body: FuncBody::Python(kwargs(params, order, starts)),
+                body: FuncBody::Python(kwargs(params, order, starts, &python::is_keyword)),
+                after_body: "",
+                close: None,
+                item_close: None,
+            },
+            // `call:NAME`, then its arguments object (the rules write its
+            // braces, as Python's parentheses).
+            Body::Gemma { .. } => Func {
+                head: format!("call:{name}"),
+                rest: Vec::new(),
+                name_line: false,
+                body: FuncBody::Python(kwargs(params, order, starts, &|k| self.is_key(k))),
                 after_body: "",
                 close: None,
                 item_close: None,
@@ -404,7 +422,12 @@ mod tests {
     fn python_arguments_come_in_the_declared_order() {
         let params = json!({"type": "object", "required": ["a"], "properties": {
             "b": {"type": "string"}, "a": {"type": "integer"}, "my-key": {"type": "string"}}});
-        let schema = kwargs(&params, &["a".to_owned(), "b".to_owned()], "<");
+        let schema = kwargs(
+            &params,
+            &["a".to_owned(), "b".to_owned()],
+            "<",
+            &python::is_keyword,
+        );
         let keys: Vec<&String> = schema["properties"].as_object().unwrap().keys().collect();
         assert_eq!(keys, ["a", "b", "my-key"]);
         // No Python name: it cannot be written as `my-key=`.
@@ -417,5 +440,12 @@ mod tests {
         assert!(!shape(crate::format::Format::Lfm2).callable(&required));
         assert!(shape(crate::format::Format::Lfm2).callable(&params));
         assert!(shape(crate::format::Format::Hermes).callable(&required));
+        // Gemma writes `my-key:` bare, but no key with a space in it.
+        let gemma = shape(crate::format::Format::Gemma4);
+        assert!(gemma.callable(&required));
+        assert!(!gemma.callable(&json!({"properties": {"a b": {}}, "required": ["a b"]})));
+        let func = gemma.func("f", &params, &["a".to_owned()], "<");
+        assert_eq!(func.head, "call:f");
+        assert!(matches!(func.body, FuncBody::Python(_)));
     }
 }

@@ -28,7 +28,7 @@ pub(super) fn write(
         lead: shape.lead(),
         trail: shape.trail(),
         texts: HashMap::new(),
-        json: JsonRules::new(&shape.marker_starts, shape.words()),
+        json: shape.json_rules(),
     };
     let starts = &shape.marker_starts;
     ebnf::write(&mut out, &mut gbnf, shape, tools, names, constraint, starts);
@@ -50,7 +50,7 @@ pub(super) fn body(
         lead: None,
         trail: None,
         texts: HashMap::new(),
-        json: JsonRules::new(&shape.marker_starts, shape.words()),
+        json: shape.json_rules(),
     };
     let starts = &shape.marker_starts;
     ebnf::write_body(&mut out, &mut gbnf, shape, tools, names, parallel, starts);

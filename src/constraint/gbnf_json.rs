@@ -23,18 +23,29 @@ pub(super) struct JsonRules {
     pub never: bool,
     /// How the values' tokens are spelled.
     words: &'static Words,
+    /// The characters a string or key may not hold as written.
+    starts: String,
+    /// The text around a string, where `words` writes strings between
+    /// delimiters (Gemma's).
+    delimiter: &'static str,
 }
 
-/// How a value's leaves are spelled: JSON's, or Python literals'
-/// (`python.rs`); objects, arrays and their keys are written the same
-/// way in both (a JSON string is a Python string of the same text).
+/// How a value's leaves are spelled: JSON's, Python literals'
+/// (`python.rs`), or Gemma's (`gemma.rs`); objects and arrays are
+/// written the same way in all (a JSON string is a Python string of the
+/// same text; Gemma's keys are bare).
 pub(super) struct Words {
-    /// Any value, a string, a string's character, a number's digits
-    /// without its sign, and what stands where no value may (rules).
+    /// Any value, a number's digits without its sign, and what stands
+    /// where no value may (rules).
     pub any: &'static str,
-    pub string: &'static str,
-    /// Each quote a string may be written in, and the rule of the
-    /// characters it holds.
+    /// A key beyond the declared ones (a rule).
+    pub key: &'static str,
+    /// Declared keys are written bare (`city:`), not as strings.
+    pub bare_keys: bool,
+    /// A call's arguments: their opener, closer, and what follows a key.
+    pub args: [&'static str; 3],
+    /// Each quote a string may be written in (an expression), and the
+    /// rule of the characters it holds.
     pub quotes: &'static [(&'static str, &'static str)],
     pub unsigned: &'static str,
     pub never: &'static str,
@@ -45,15 +56,18 @@ pub(super) struct Words {
     /// A value's text, as a literal (a `const` or an `enum`'s).
     pub literal: fn(&Value) -> String,
     /// Writes the rules the names above refer to, strings holding as
-    /// written the characters of `plain` (a class's body).
-    pub shared: fn(&mut String, &str),
+    /// written the characters of `plain` (a class's body), between the
+    /// delimiter given where strings have one.
+    pub shared: fn(&mut String, &str, &str),
 }
 
 /// JSON's words.
 pub(super) static JSON: Words = Words {
     any: "json-any",
-    string: "json-string",
-    quotes: &[("\"", "json-char")],
+    key: "json-string",
+    bare_keys: false,
+    args: ["{", "}", ":"],
+    quotes: &[("\"\\\"\"", "json-char")],
     unsigned: "json-unsigned",
     never: "json-never",
     true_: "\"true\"",
@@ -76,7 +90,15 @@ impl JsonRules {
             used: false,
             never: false,
             words,
+            starts: starts.to_owned(),
+            delimiter: "",
         }
+    }
+
+    /// The same rules, their strings between two `delimiter`s.
+    pub(super) fn delimited(mut self, delimiter: &'static str) -> JsonRules {
+        self.delimiter = delimiter;
+        self
     }
 
     /// Writes `name`: JSON against `schema`, whose `$ref`s name its own
@@ -99,6 +121,7 @@ impl JsonRules {
             rules: Vec::new(),
             refs: HashMap::new(),
             words: self.words,
+            starts: &self.starts,
         };
         let body = match (kwargs, schema.as_object()) {
             (true, Some(object)) => writer.object(object, true),
@@ -126,13 +149,13 @@ impl JsonRules {
     /// Writes the rules every JSON value shares, once, if any was written.
     pub(super) fn finish(&self, out: &mut String) {
         if self.used {
-            (self.words.shared)(out, &self.plain);
+            (self.words.shared)(out, &self.plain, self.delimiter);
         }
     }
 }
 
 /// JSON's shared rules.
-fn json_shared(out: &mut String, plain: &str) {
+fn json_shared(out: &mut String, plain: &str, _delimiter: &str) {
     // Whitespace between tokens is bounded: a model that prefers a line
     // end to the next token would otherwise write them until
     // `max_tokens`.
@@ -164,6 +187,8 @@ fn json_shared(out: &mut String, plain: &str) {
 struct Writer<'a> {
     root: &'a Value,
     words: &'static Words,
+    /// What a bare key may not hold.
+    starts: &'a str,
     prefix: &'a str,
     rules: Vec<(String, String)>,
     /// The rule of each `$ref` written (or being written).
@@ -248,7 +273,7 @@ impl Writer<'_> {
                 let min = count("minLength").unwrap_or(0);
                 let quoted = words.quotes.iter().map(|(quote, char_)| {
                     let chars = repeat(char_, min, count("maxLength"))?;
-                    Some(format!("{} {chars} {}", literal(quote), literal(quote)))
+                    Some(format!("{quote} {chars} {quote}"))
                 });
                 alternatives(quoted.collect::<Option<_>>()?)
             }
@@ -303,11 +328,19 @@ impl Writer<'_> {
             .get("properties")
             .and_then(Value::as_object)
             .unwrap_or(&empty);
+        let bare = kwargs || self.words.bare_keys;
         for (key, schema) in properties {
             let must = required.contains(&key.as_str());
-            match self.expr(schema) {
-                Some(value) if kwargs => {
-                    members.push((format!("{} ws \"=\" ws {value}", literal(key)), must));
+            // A key Gemma's reader would not read back bare cannot be
+            // written.
+            let expr = match self.words.bare_keys && !super::gemma::is_key(key, self.starts) {
+                true => None,
+                false => self.expr(schema),
+            };
+            match expr {
+                Some(value) if bare => {
+                    let assign = literal(self.words.args[2]);
+                    members.push((format!("{} ws {assign} ws {value}", literal(key)), must));
                 }
                 Some(value) => {
                     let key = literal(&Value::from(key.as_str()).to_string());
@@ -331,7 +364,7 @@ impl Writer<'_> {
         let extra = match extra_schema.filter(|_| !kwargs) {
             Some(schema) => self
                 .expr(&schema)
-                .map(|value| format!("{} ws \":\" ws {value}", self.words.string)),
+                .map(|value| format!("{} ws \":\" ws {value}", self.words.key)),
             None => None,
         };
         // Each tail: the members from K on, each after a comma.
@@ -364,7 +397,10 @@ impl Writer<'_> {
             (false, Some(_)) => format!("({}) ", options.join(" | ")),
             (false, None) => format!("({})? ", options.join(" | ")),
         };
-        let (open, close) = if kwargs { ("(", ")") } else { ("{", "}") };
+        let (open, close) = match kwargs {
+            true => (self.words.args[0], self.words.args[1]),
+            false => ("{", "}"),
+        };
         let body = format!("{} ws {inside}ws {}", literal(open), literal(close));
         Some(self.define("object", body))
     }

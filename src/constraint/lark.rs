@@ -23,7 +23,7 @@ pub(super) fn write(
     let mut out = String::from("%llguidance {}\n\n");
     let mut lark = Lark {
         shape,
-        python: JsonRules::new(&shape.marker_starts, &python::PYTHON),
+        python: shape.json_rules(),
     };
     // llguidance's JSON cannot exclude a substring: strings hold no
     // character a marker starts with.

@@ -20,6 +20,7 @@ mod ebnf;
 mod gbnf;
 mod gbnf_json;
 mod gbnf_text;
+mod gemma;
 mod lark;
 mod python;
 mod shape;

@@ -14,8 +14,10 @@ use super::gbnf_json::Words;
 /// Python's words: the rules [`shared`] writes.
 pub(super) static PYTHON: Words = Words {
     any: "py-any",
-    string: "py-string",
-    quotes: &[("\"", "py-char"), ("'", "py-char1")],
+    key: "py-string",
+    bare_keys: false,
+    args: ["(", ")", "="],
+    quotes: &[("\"\\\"\"", "py-char"), ("\"'\"", "py-char1")],
     unsigned: "py-unsigned",
     never: "py-never",
     true_: "\"True\"",
@@ -29,7 +31,7 @@ pub(super) static PYTHON: Words = Words {
 /// a character as written (no quote, backslash, control character or
 /// character a marker starts with: `plain`), or one of the escapes every
 /// model writes. A one-quote string holds no line end, as in Python.
-fn shared(out: &mut String, plain: &str) {
+fn shared(out: &mut String, plain: &str, _delimiter: &str) {
     // Bounded, as JSON's: a model that prefers a line end to the next
     // token would otherwise write them until `max_tokens`.
     let _ = writeln!(out, "ws ::= [ \\t\\n\\r]{{0,8}}");

@@ -103,6 +103,9 @@ pub(super) enum Body {
     /// (`[f(a=1), g()]`), or (not `list`) one per line where bodies may
     /// follow one another in the wrapper (Olmo 3's).
     Python { list: bool },
+    /// Calls in Gemma's object syntax, `call:NAME{key:value,…}`, one in
+    /// each wrapper, strings between two `delimiter`s.
+    Gemma { delimiter: &'static str },
 }
 
 /// Where a call's id is written, and the marker that goes with it.
@@ -167,7 +170,7 @@ impl Body {
         match self {
             Body::Markup(m) => m.func_open,
             Body::NameArgs { func_open, .. } | Body::JsonObject { func_open, .. } => *func_open,
-            Body::Python { .. } => None,
+            Body::Python { .. } | Body::Gemma { .. } => None,
         }
     }
 }
@@ -232,13 +235,29 @@ impl Shape {
         markers
     }
 
-    /// How values' leaves are spelled: as Python literals in a call
-    /// syntax's arguments, else as JSON.
+    /// How values' leaves are spelled: as Python literals or Gemma's in
+    /// a call syntax's arguments, else as JSON.
     pub(super) fn words(&self) -> &'static super::gbnf_json::Words {
         match self.body {
             Body::Python { .. } => &super::python::PYTHON,
+            Body::Gemma { .. } => &super::gemma::GEMMA,
             _ => &super::gbnf_json::JSON,
         }
+    }
+
+    /// The GBNF rules of this shape's values.
+    pub(super) fn json_rules(&self) -> super::gbnf_json::JsonRules {
+        let rules = super::gbnf_json::JsonRules::new(&self.marker_starts, self.words());
+        match self.body {
+            Body::Gemma { delimiter } => rules.delimited(delimiter),
+            _ => rules,
+        }
+    }
+
+    /// Whether a call's arguments are written in a syntax of their own,
+    /// which no style of xgrammar's reads (Python's, Gemma's).
+    pub(super) fn call_syntax(&self) -> bool {
+        matches!(self.body, Body::Python { .. } | Body::Gemma { .. })
     }
 
     pub(super) fn of(desc: &Description) -> Result<Shape, ConstraintError> {
@@ -333,6 +352,14 @@ impl Shape {
                     list: json.body_separator.is_none(),
                 }
             }
+            // Gemma's calls, one in each wrapper, which the wrapper's
+            // opener opens.
+            Some(crate::format::Json {
+                syntax: crate::json::syntax::Syntax::Gemma { delimiter },
+                headers: None,
+                open_at_start: false,
+                ..
+            }) => Body::Gemma { delimiter },
             Some(json) => {
                 // A fence around the JSON is layout the parser also reads,
                 // and is not written; a body that may open any line is
@@ -569,5 +596,9 @@ mod tests {
         assert_eq!(lines, Some(true));
         assert!(text.contains(&"[") && text.contains(&"{") && text.contains(&"<|eot_id|>"));
         assert_eq!(bare(Format::Lfm2).map(|(b, _)| b), Ok(None));
+        // Gemma's calls, one in each wrapper.
+        assert_eq!(reason(Format::Gemma4), "written");
+        assert_eq!(holds_many(Format::FunctionGemma), Ok(false));
+        assert_eq!(list(Format::FunctionGemma), Ok(false));
     }
 }

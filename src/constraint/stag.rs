@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::call::{Func, FuncBody, Param, Piece, ID, INDEX};
 use super::gbnf;
-use super::shape::{Body, Guard, Shape};
+use super::shape::{Guard, Shape};
 use super::value::{self, ValueGrammar};
 use super::{Constraint, ConstraintMode};
 use crate::tools::Tools;
@@ -37,7 +37,8 @@ pub(super) fn write(
     let opener = shape.opener();
     // Python calls: no style of xgrammar's reads Python literals, so the
     // wrapper holds a grammar of its own, the GBNF dialect's.
-    let python = matches!(shape.body, Body::Python { .. })
+    let python = shape
+        .call_syntax()
         .then(|| gbnf::body(shape, tools, names, constraint.parallel));
     let funcs: Vec<Func> = names
         .iter()
