@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::python;
-use super::shape::{Body, CallId, Shape, ValueAttribute};
+use super::shape::{Body, CallId, Markup, Shape, ValueAttribute};
 use super::value::{self, ValueGrammar};
 
 /// A function, after the call's opener.
@@ -22,7 +22,7 @@ pub(super) struct Func {
     /// Text after the body, before the closer (a fence's end).
     pub after_body: &'static str,
     /// The function's closer.
-    pub close: Option<&'static str>,
+    pub close: Option<String>,
     /// What closes the function's item, after its closer.
     pub item_close: Option<&'static str>,
 }
@@ -62,7 +62,10 @@ pub(super) struct Param {
     pub value: ValueGrammar,
     /// One line end on each side of a typed value is layout.
     pub lines: bool,
-    pub close: &'static str,
+    pub close: String,
+    /// The marker that ends a text value: the closer, or where the closer
+    /// is no marker, the marker it begins with (the rest follows it).
+    pub ends_text: &'static str,
     pub required: bool,
 }
 
@@ -107,7 +110,16 @@ impl Shape {
             let required = params["required"].as_array().into_iter().flatten();
             required.filter_map(Value::as_str).all(python::is_keyword)
         };
-        callable(params) && (!matches!(self.body, Body::Python { .. }) || named())
+        let spelled = || match &self.body {
+            Body::Markup(Markup {
+                elements: Some(e), ..
+            }) => {
+                let required = params["required"].as_array().into_iter().flatten();
+                required.filter_map(Value::as_str).all(|key| e.writes(key))
+            }
+            _ => true,
+        };
+        callable(params) && (!matches!(self.body, Body::Python { .. }) || named()) && spelled()
     }
 
     /// The marker that opens a call: the wrapper's, or a function's where
@@ -206,7 +218,7 @@ impl Shape {
                     line: false,
                 },
                 after_body: "",
-                close: *func_close,
+                close: func_close.map(str::to_owned),
                 item_close: None,
             },
             Body::NameArgs {
@@ -229,7 +241,7 @@ impl Shape {
                         line: false,
                     },
                     after_body: fence_close,
-                    close: *func_close,
+                    close: func_close.map(str::to_owned),
                     item_close: None,
                 }
             }
@@ -264,7 +276,7 @@ impl Shape {
                     line: false,
                 },
                 after_body: "",
-                close: *func_close,
+                close: func_close.map(str::to_owned),
                 item_close: None,
             },
             Body::Python { .. } => Func {
@@ -291,34 +303,42 @@ impl Shape {
                     // An optional parameter no value satisfies is left
                     // out (a required one leaves the tool out: `callable`).
                     .filter(|(_, prop)| !value::is_never(value::resolve(prop, params)))
+                    // A key the element syntax cannot spell is left out
+                    // (a required one leaves the tool out: `callable`).
+                    .filter(|(key, _)| m.elements.is_none_or(|e| e.writes(key)))
                     .map(|(key, prop)| {
                         let value = value::of(prop, params, starts);
                         let attribute = m
                             .value_attribute
                             .map(|a| a.written(&value, value::resolve(prop, params)))
                             .unwrap_or_default();
-                        Param {
-                            head: format!(
-                                "{}{}{attribute}{}",
-                                m.param_open,
-                                m.quote(key),
-                                m.key_end
+                        let (head, close, ends_text) = match m.elements {
+                            Some(e) => (e.head(key, &attribute), e.close(key), e.ends_text()),
+                            None => (
+                                format!("{}{}{attribute}{}", m.param_open, m.quote(key), m.key_end),
+                                m.param_close.to_owned(),
+                                m.param_close,
                             ),
+                        };
+                        Param {
+                            head,
                             value_open: m.value_open,
                             value,
                             lines: m.value_lines,
-                            close: m.param_close,
+                            close,
+                            ends_text,
                             required: required.contains(&key.as_str()),
                         }
                     })
                     .collect();
+                let name_open = &m.name_open;
                 let (head, rest) = match m.index_attribute {
                     Some(key) => (
-                        format!("{func_open}{} {key}=\"", m.quote(name)),
+                        format!("{func_open}{name_open}{} {key}=\"", m.quote(name)),
                         vec![Piece::Index, Piece::Text(format!("\"{}", m.name_end))],
                     ),
                     None => (
-                        format!("{func_open}{}{}", m.quote(name), m.name_end),
+                        format!("{func_open}{name_open}{}{}", m.quote(name), m.name_end),
                         Vec::new(),
                     ),
                 };
@@ -328,7 +348,7 @@ impl Shape {
                     name_line: m.name_end.is_empty() && m.name_line,
                     body: FuncBody::Params(params),
                     after_body: "",
-                    close: m.func_close,
+                    close: m.func_close.clone(),
                     item_close: None,
                 }
             }

@@ -5,6 +5,7 @@
 
 use super::ConstraintError;
 use crate::format::{Description, NameEnd, Role};
+use crate::json::elements::{ElementValue, Spelling};
 
 /// How a format writes one call.
 pub(super) struct Shape {
@@ -118,7 +119,10 @@ pub(super) enum CallId {
 
 pub(super) struct Markup {
     pub func_open: Option<&'static str>,
-    pub func_close: Option<&'static str>,
+    /// Written after the function opener, before the name (an element's
+    /// tag and name attribute, `<invoke name=`).
+    pub name_open: String,
+    pub func_close: Option<String>,
     /// What ends a function name: a byte, or (empty) the marker or line
     /// end after it.
     pub name_end: String,
@@ -140,6 +144,54 @@ pub(super) struct Markup {
     /// The attribute after a function's quoted name that numbers the call
     /// (Kimi K3's `index="0"`).
     pub index_attribute: Option<&'static str>,
+    /// Parameters written as elements (the element syntax).
+    pub elements: Option<Elements>,
+}
+
+/// Parameters as elements: each closed by `</TAG>` after the prefix, its
+/// tag its key or (named by an attribute) the value element's.
+#[derive(Clone, Copy)]
+pub(super) struct Elements {
+    pub prefix: &'static str,
+    /// The value element's tag, where an attribute names the value.
+    pub value_tag: Option<&'static str>,
+    /// The attribute that names a function, or a value where one does.
+    pub name: &'static str,
+}
+
+impl Elements {
+    /// The marker that ends a text value: the prefix every tag carries,
+    /// else `</`, which begins every closer (a `<` that opens no element is
+    /// text).
+    pub(super) fn ends_text(&self) -> &'static str {
+        match self.prefix {
+            "" => "</",
+            prefix => prefix,
+        }
+    }
+
+    /// A parameter's opener, with the attribute that says how its value
+    /// is read (after a space), if any.
+    pub(super) fn head(&self, key: &str, attribute: &str) -> String {
+        match self.value_tag {
+            None => format!("{}<{key}>", self.prefix),
+            Some(tag) => format!("{}<{tag} {}=\"{key}\"{attribute}>", self.prefix, self.name),
+        }
+    }
+
+    pub(super) fn close(&self, key: &str) -> String {
+        format!("{}</{}>", self.prefix, self.value_tag.unwrap_or(key))
+    }
+
+    /// Whether the reader reads `key` back as written: a tag's name, or
+    /// an attribute's quoted value that holds no entity.
+    pub(super) fn writes(&self, key: &str) -> bool {
+        let bad: &[char] = match self.value_tag {
+            None => &['<', '>', '/', '=', '"', '\'', '&', ' ', '\t', '\n', '\r'],
+            Some(_) => &['<', '>', '"', '&'],
+        };
+        !key.is_empty() && !key.contains(bad)
+    }
 }
 
 /// A parameter attribute that says how its value is read.
@@ -266,6 +318,13 @@ impl Shape {
             return Err(refuse("names written as attributes of a header"));
         }
         let body = match desc.json {
+            // Calls written as elements: marked-up parameters whose
+            // closers carry their tags.
+            Some(crate::format::Json {
+                syntax: crate::json::syntax::Syntax::Elements(spelling),
+                headers: None,
+                ..
+            }) => Body::Markup(elements_markup(&spelling)),
             // A JSON body the wrapper may hold in place of marked-up
             // functions (dots), or in place of a name (Poolside): the
             // functions are written.
@@ -420,13 +479,31 @@ impl Shape {
             Body::JsonObject { list: true, .. } | Body::Python { .. }
         );
         let json = desc.json.filter(|_| json_body);
+        let mut markers: Vec<&'static str> = desc.markers.iter().map(|(_, text)| *text).collect();
+        // In element calls, what begins a tag ends a text value, and `&`
+        // begins an entity: the reader would act on either there.
+        if let Body::Markup(Markup {
+            elements: Some(e), ..
+        }) = &body
+        {
+            markers.extend([e.ends_text(), "&"]);
+        }
         Ok(Shape {
             item,
             call_open: call_open.filter(|_| !desc.unwrapped_functions),
             call_close: call_close.filter(|_| !desc.unwrapped_functions),
             body,
             reasoning: marker(Role::ReasoningOpen).zip(marker(Role::ReasoningClose)),
-            markers: desc.markers.iter().map(|(_, text)| *text).collect(),
+            marker_starts: {
+                let mut starts = String::new();
+                for c in markers.iter().filter_map(|m| m.chars().next()) {
+                    if !starts.contains(c) {
+                        starts.push(c);
+                    }
+                }
+                starts
+            },
+            markers,
             layout: desc
                 .markers
                 .iter()
@@ -447,16 +524,42 @@ impl Shape {
             bare_python,
             separator: json.and_then(|j| j.body_separator).map(char::from),
             line_starts: json.is_some_and(|j| j.open_at_line_start),
-            marker_starts: {
-                let mut starts = String::new();
-                for c in desc.markers.iter().filter_map(|(_, m)| m.chars().next()) {
-                    if !starts.contains(c) {
-                        starts.push(c);
-                    }
-                }
-                starts
-            },
         })
+    }
+}
+
+/// Element calls as marked-up parameters: the call element names its
+/// function (and numbers the call, where it has an id attribute), each
+/// value is an element, said to be text or JSON by an attribute where one
+/// says so.
+fn elements_markup(spelling: &Spelling) -> Markup {
+    let prefix = spelling.prefix;
+    let value_tag = spelling.values.first().copied();
+    let name = spelling.name_attribute;
+    let attribute = spelling
+        .holds
+        .iter()
+        .find(|(_, _, holds)| *holds == ElementValue::Json)
+        .map(|&(key, value, _)| ValueAttribute::Json(key, value));
+    Markup {
+        func_open: Some(prefix),
+        name_open: format!("<{} {name}=", spelling.call),
+        func_close: Some(format!("{prefix}</{}>", spelling.call)),
+        name_end: ">".into(),
+        name_line: false,
+        param_open: "",
+        key_end: ">".into(),
+        value_open: None,
+        param_close: "",
+        value_lines: false,
+        quoted: true,
+        value_attribute: attribute.filter(|_| value_tag.is_some()),
+        index_attribute: Some(spelling.id_attribute).filter(|id| !id.is_empty()),
+        elements: Some(Elements {
+            prefix,
+            value_tag,
+            name,
+        }),
     }
 }
 
@@ -482,7 +585,8 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
     };
     Some(Markup {
         func_open,
-        func_close: marker(Role::FuncClose),
+        name_open: String::new(),
+        func_close: marker(Role::FuncClose).map(str::to_owned),
         name_end: name_close.map_or_else(|| byte(desc.func_name_end), str::to_owned),
         name_line: name_close.is_none()
             && matches!(desc.func_name_end, NameEnd::Marker { line: true }),
@@ -500,6 +604,7 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
             (None, None) => None,
         },
         index_attribute: desc.index_attribute.filter(|_| desc.quoted_names),
+        elements: None,
     })
 }
 

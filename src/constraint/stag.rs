@@ -50,7 +50,10 @@ pub(super) fn write(
         .collect();
     // The tag's end: the wrapper's closer, else the function's, else none
     // (JSON ends itself).
-    let (end, funcs_close) = match (shape.call_close, funcs.first().and_then(|f| f.close)) {
+    let (end, funcs_close) = match (
+        shape.call_close,
+        funcs.first().and_then(|f| f.close.as_deref()),
+    ) {
         (Some(close), _) => (close, true),
         (None, Some(close)) => (close, false),
         // A list with no closer of its own ends with its `]` (xgrammar
@@ -316,7 +319,7 @@ fn func(f: &Func, with_close: bool, markers: &[&str]) -> Value {
     if !f.after_body.is_empty() {
         parts.push(lit(f.after_body));
     }
-    if let (true, Some(close)) = (with_close, f.close) {
+    if let (true, Some(close)) = (with_close, f.close.as_deref()) {
         parts.push(lit(close));
     }
     if let Some(close) = f.item_close {
@@ -343,9 +346,9 @@ fn param(p: &Param, markers: &[&str]) -> Value {
         Some(open) => seq(vec![
             lit(&p.head),
             newline(),
-            value_tag(open, content, p.close),
+            value_tag(open, content, &p.close),
         ]),
-        None => value_tag(&p.head, content, p.close),
+        None => value_tag(&p.head, content, &p.close),
     }
 }
 
