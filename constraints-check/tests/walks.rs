@@ -522,7 +522,7 @@ fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
     ] {
         assert!(!accepts(&required, &wrong), "admitted {wrong:?}");
     }
-    let cofl = "<cofl:tool_calls><cofl:tool_call name=\"get_weather\" id=\"0\">\
+    let cofl = "<cofl:tool_calls><cofl:tool_call id=\"0\" name=\"get_weather\">\
         <cofl:tool_param name=\"city\" string=\"true\">Paris <b>\"</cofl:tool_param>\
         <cofl:tool_param name=\"days\" string=\"false\">3</cofl:tool_param>\
         </cofl:tool_call></cofl:tool_calls>";

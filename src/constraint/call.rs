@@ -332,12 +332,21 @@ impl Shape {
                     })
                     .collect();
                 let name_open = &m.name_open;
-                let (head, rest) = match m.index_attribute {
-                    Some(key) => (
+                let (head, rest) = match (m.index_attribute, m.elements) {
+                    // An element call's id comes before its name, as the
+                    // template writes it (`<cofl:tool_call id="0" name="N">`).
+                    (Some(key), Some(e)) => (
+                        format!("{func_open}<{} {key}=\"", e.call),
+                        vec![
+                            Piece::Index,
+                            Piece::Text(format!("\" {}={}{}", e.name, m.quote(name), m.name_end)),
+                        ],
+                    ),
+                    (Some(key), None) => (
                         format!("{func_open}{name_open}{} {key}=\"", m.quote(name)),
                         vec![Piece::Index, Piece::Text(format!("\"{}", m.name_end))],
                     ),
-                    None => (
+                    (None, _) => (
                         format!("{func_open}{name_open}{}{}", m.quote(name), m.name_end),
                         Vec::new(),
                     ),

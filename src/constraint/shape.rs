@@ -157,6 +157,8 @@ pub(super) struct Elements {
     pub value_tag: Option<&'static str>,
     /// The attribute that names a function, or a value where one does.
     pub name: &'static str,
+    /// The call element's tag.
+    pub call: &'static str,
 }
 
 impl Elements {
@@ -559,6 +561,7 @@ fn elements_markup(spelling: &Spelling) -> Markup {
             prefix,
             value_tag,
             name,
+            call: spelling.call,
         }),
     }
 }
@@ -674,5 +677,37 @@ mod tests {
         assert_eq!(lines, Some(true));
         assert!(text.contains(&"[") && text.contains(&"{") && text.contains(&"<|eot_id|>"));
         assert_eq!(bare(Format::Lfm2).map(|(b, _)| b), Ok(None));
+    }
+
+    #[test]
+    fn element_calls_are_parameters_closed_by_their_tags() {
+        let elements = |f: Format| match Shape::of(f.description()).ok().map(|s| s.body) {
+            Some(Body::Markup(Markup {
+                elements: Some(e), ..
+            })) => e,
+            _ => panic!("{f:?} has no element parameters"),
+        };
+        // MiniMax-M3's tags are the keys, each after the namespace token,
+        // which ends a text value.
+        let m3 = elements(Format::MiniMaxM3);
+        assert_eq!(m3.head("city", ""), "]<]minimax[>[<city>");
+        assert_eq!(m3.close("city"), "]<]minimax[>[</city>");
+        assert_eq!(m3.ends_text(), "]<]minimax[>[");
+        assert!(m3.writes("my_key") && !m3.writes("my key") && !m3.writes("a/b"));
+        // Cohere's keys are attributes; `</` ends a text value.
+        let cofl = elements(Format::CohereCofl);
+        let head = cofl.head("my key", " string=\"true\"");
+        assert_eq!(head, "<cofl:tool_param name=\"my key\" string=\"true\">");
+        assert_eq!(cofl.close("my key"), "</cofl:tool_param>");
+        assert_eq!(cofl.ends_text(), "</");
+        assert!(cofl.writes("my key") && !cofl.writes("a\"b") && !cofl.writes("a&b"));
+        // Neither may stand in text or a string, where the reader acts on it.
+        let shape = Shape::of(Format::CohereCofl.description()).ok().unwrap();
+        assert!(shape.markers.contains(&"</") && shape.markers.contains(&"&"));
+        // A required key no tag can spell leaves its tool out.
+        let spaced = serde_json::json!({"properties": {"a b": {}}, "required": ["a b"]});
+        assert!(shape.callable(&spaced));
+        let m3 = Shape::of(Format::MiniMaxM3.description()).ok().unwrap();
+        assert!(!m3.callable(&spaced));
     }
 }

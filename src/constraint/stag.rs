@@ -169,7 +169,13 @@ pub(super) fn write(
                 ("stop_after_first", Value::Bool(!constraint.parallel)),
                 (
                     "excludes",
-                    json!(markers.iter().filter(|m| **m != opener).collect::<Vec<_>>()),
+                    // A marker the trigger begins with (MiniMax-M3's
+                    // namespace token) is left to the trigger: xgrammar
+                    // misses a trigger that starts with an excluded string.
+                    json!(markers
+                        .iter()
+                        .filter(|m| **m != opener && !trigger.starts_with(**m))
+                        .collect::<Vec<_>>()),
                 ),
             ],
         ),
