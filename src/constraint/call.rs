@@ -305,7 +305,7 @@ impl Shape {
                     .filter(|(_, prop)| !value::is_never(value::resolve(prop, params)))
                     // A key the element syntax cannot spell is left out
                     // (a required one leaves the tool out: `callable`).
-                    .filter(|(key, _)| m.elements.is_none_or(|e| e.writes(key)))
+                    .filter(|(key, _)| m.elements.map_or(true, |e| e.writes(key)))
                     .map(|(key, prop)| {
                         let value = value::of(prop, params, starts);
                         let attribute = m
