@@ -3,9 +3,10 @@
 //! write yet are refused here, by the description's fields, never by a
 //! format's name.
 
+use super::elements::elements_markup;
+pub(super) use super::elements::Elements;
 use super::ConstraintError;
 use crate::format::{Description, NameEnd, Role};
-use crate::json::elements::{ElementValue, Spelling};
 
 /// How a format writes one call.
 pub(super) struct Shape {
@@ -146,54 +147,6 @@ pub(super) struct Markup {
     pub index_attribute: Option<&'static str>,
     /// Parameters written as elements (the element syntax).
     pub elements: Option<Elements>,
-}
-
-/// Parameters as elements: each closed by `</TAG>` after the prefix, its
-/// tag its key or (named by an attribute) the value element's.
-#[derive(Clone, Copy)]
-pub(super) struct Elements {
-    pub prefix: &'static str,
-    /// The value element's tag, where an attribute names the value.
-    pub value_tag: Option<&'static str>,
-    /// The attribute that names a function, or a value where one does.
-    pub name: &'static str,
-    /// The call element's tag.
-    pub call: &'static str,
-}
-
-impl Elements {
-    /// The marker that ends a text value: the prefix every tag carries,
-    /// else `</`, which begins every closer (a `<` that opens no element is
-    /// text).
-    pub(super) fn ends_text(&self) -> &'static str {
-        match self.prefix {
-            "" => "</",
-            prefix => prefix,
-        }
-    }
-
-    /// A parameter's opener, with the attribute that says how its value
-    /// is read (after a space), if any.
-    pub(super) fn head(&self, key: &str, attribute: &str) -> String {
-        match self.value_tag {
-            None => format!("{}<{key}>", self.prefix),
-            Some(tag) => format!("{}<{tag} {}=\"{key}\"{attribute}>", self.prefix, self.name),
-        }
-    }
-
-    pub(super) fn close(&self, key: &str) -> String {
-        format!("{}</{}>", self.prefix, self.value_tag.unwrap_or(key))
-    }
-
-    /// Whether the reader reads `key` back as written: a tag's name, or
-    /// an attribute's quoted value that holds no entity.
-    pub(super) fn writes(&self, key: &str) -> bool {
-        let bad: &[char] = match self.value_tag {
-            None => &['<', '>', '/', '=', '"', '\'', '&', ' ', '\t', '\n', '\r'],
-            Some(_) => &['<', '>', '"', '&'],
-        };
-        !key.is_empty() && !key.contains(bad)
-    }
 }
 
 /// A parameter attribute that says how its value is read.
@@ -527,42 +480,6 @@ impl Shape {
             separator: json.and_then(|j| j.body_separator).map(char::from),
             line_starts: json.is_some_and(|j| j.open_at_line_start),
         })
-    }
-}
-
-/// Element calls as marked-up parameters: the call element names its
-/// function (and numbers the call, where it has an id attribute), each
-/// value is an element, said to be text or JSON by an attribute where one
-/// says so.
-fn elements_markup(spelling: &Spelling) -> Markup {
-    let prefix = spelling.prefix;
-    let value_tag = spelling.values.first().copied();
-    let name = spelling.name_attribute;
-    let attribute = spelling
-        .holds
-        .iter()
-        .find(|(_, _, holds)| *holds == ElementValue::Json)
-        .map(|&(key, value, _)| ValueAttribute::Json(key, value));
-    Markup {
-        func_open: Some(prefix),
-        name_open: format!("<{} {name}=", spelling.call),
-        func_close: Some(format!("{prefix}</{}>", spelling.call)),
-        name_end: ">".into(),
-        name_line: false,
-        param_open: "",
-        key_end: ">".into(),
-        value_open: None,
-        param_close: "",
-        value_lines: false,
-        quoted: true,
-        value_attribute: attribute.filter(|_| value_tag.is_some()),
-        index_attribute: Some(spelling.id_attribute).filter(|id| !id.is_empty()),
-        elements: Some(Elements {
-            prefix,
-            value_tag,
-            name,
-            call: spelling.call,
-        }),
     }
 }
 
