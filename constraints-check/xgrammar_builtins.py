@@ -50,6 +50,8 @@ PAIRS = {
     "deepseek_v41": "deepseek_v4_1",  # <｜DSML｜ calls>\n<｜DSML｜ invoke name="N">\n…
     "kimi_k3": "kimi_k3",  # <|open|>tools<|sep|><|open|>call tool="N" index="0"<|sep|>…
     "llama3_json": "llama",  # {"name": N, "parameters": {…}}
+    "minimax_m3": "minimax_m3",  # ]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="N">…<K>V…
+    "cohere_cofl": "cohere",  # <cofl:tool_calls><cofl:tool_call id="0" name="N"><cofl:value …
 }
 
 # The constraints of the samples, by the names the probes use.
@@ -255,6 +257,46 @@ PROBES["kimi_k3"] = [
     ("lazy", "text, then the calls", "Sure." + K3),
     ("lazy", "text, the response closed, then the calls", f"Sure.<|close|>response<|sep|>{K3}<|close|>message<|sep|>"),
     ("thinking", "reasoning, then the calls", "<|open|>think<|sep|>hm<|close|>think<|sep|>" + K3),
+]
+
+NS = "]<]minimax[>["
+M3 = (
+    f'{NS}<tool_call>\n{NS}<invoke name="get_weather">\n{NS}<city>Paris{NS}</city>\n'
+    f"{NS}</invoke>\n{NS}</tool_call>"
+)
+M3_DAYS = f"{NS}</city>\n{NS}<days>3{NS}</days>\n"
+PROBES["minimax_m3"] = [
+    # The built-in's layout: a line end after the wrapper's opener and
+    # after each invoke (its `\n` after `</invoke>`).
+    ("required", "the template's layout", M3),
+    ("required", "no layout line ends", M3.replace("\n", "")),
+    ("required", "a number as JSON text", M3.replace(f"{NS}</city>\n", M3_DAYS)),
+    ("required", "an enum value as its text", M3.replace(f"{NS}</city>\n", f"{NS}</city>\n{NS}<units>metric{NS}</units>\n")),
+    ("required", "a `<` in a string value", M3.replace("Paris", "Pa<ris")),
+    ("required", "an entity in a string value", M3.replace("Paris", "Pa&amp;ris")),
+    ("required", "the namespace token in a string value", M3.replace("Paris", f"Pa{NS}ris")),
+    ("lazy", "text, then the call", "Sure. " + M3),
+    ("thinking", "reasoning, then the call", "<mm:think>hm</mm:think>" + M3),
+    ("thinking", "reasoning the prompt opened", "hm</mm:think>" + M3),
+]
+CF_CALL = (
+    '<cofl:tool_call id="0" name="get_weather">'
+    '<cofl:tool_param name="city" string="true">Paris</cofl:tool_param></cofl:tool_call>'
+)
+CF = f"<cofl:tool_calls>{CF_CALL}</cofl:tool_calls>"
+CF_VALUE = CF.replace("tool_param", "value").replace('string="true"', 'type="raw"')
+PROBES["cohere_cofl"] = [
+    # The built-in writes the nested dialect (`cofl:value` and `type`); ours
+    # the flat one (`cofl:tool_param` and `string`), which the parser
+    # reads as well.
+    ("required", "flat parameters (`cofl:tool_param`, `string`)", CF),
+    ("required", "nested values (`cofl:value`, `type`)", CF_VALUE),
+    ("required", "the id after the name", CF.replace('id="0" name="get_weather"', 'name="get_weather" id="0"')),
+    ("required", "a line end between the calls", CF.replace(CF_CALL, CF_CALL + "\n" + CF_CALL)),
+    ("required", "an entity in a string value", CF_VALUE.replace("Paris", "Pa&amp;ris")),
+    ("required", "a closer in a string value", CF_VALUE.replace("Paris", "Pa</b>ris")),
+    ("lazy", "text, then the calls", "Sure. " + CF),
+    ("thinking", "reasoning, then the calls", "<|START_THINKING|>hm<|END_THINKING|>" + CF),
 ]
 
 WALKS_RS = Path(__file__).parent / "tests" / "walks.rs"

@@ -45,6 +45,8 @@ const WRITTEN: &[Format] = &[
     Format::Pythonic,
     Format::Gemma4,
     Format::FunctionGemma,
+    Format::MiniMaxM3,
+    Format::CohereCofl,
 ];
 
 fn matcher(grammar: &str) -> Matcher {
@@ -77,6 +79,37 @@ impl Rng {
     }
 }
 
+/// The grammar's literals that close an element and are no marker
+/// (`]<]minimax[>[</city>`, `</cofl:tool_param>`), and their parts before
+/// and from the `</` (the prefix that ends a text value): without them as
+/// moves, a walk of element calls rarely ends a value.
+fn element_closers(grammar: &str) -> Vec<Vec<u8>> {
+    let mut found = Vec::new();
+    let mut rest = grammar;
+    while let Some(start) = rest.find('"') {
+        let body = &rest[start + 1..];
+        let mut end = 0;
+        let bytes = body.as_bytes();
+        while end < bytes.len() && bytes[end] != b'"' {
+            end += if bytes[end] == b'\\' { 2 } else { 1 };
+        }
+        let quoted = &rest[start..(start + end + 2).min(rest.len())];
+        rest = &rest[(start + end + 2).min(rest.len())..];
+        let Ok(literal) = serde_json::from_str::<String>(quoted) else {
+            continue;
+        };
+        let Some(at) = literal.find("</") else {
+            continue;
+        };
+        for part in [&literal[..], &literal[..at], &literal[at..]] {
+            if !part.trim().is_empty() {
+                found.push(part.as_bytes().to_vec());
+            }
+        }
+    }
+    found
+}
+
 /// A random string the grammar admits, or `None` when the walk did not
 /// end within its budget. Each step feeds one move the grammar allows: a
 /// byte from a small alphabet, or one of the format's markers or a JSON
@@ -92,6 +125,11 @@ fn walk(grammar: &str, format: Format, rng: &mut Rng) -> Option<String> {
         .collect();
     for extra in ["\"", "}", "]"] {
         closers.push(extra.as_bytes().to_vec());
+    }
+    for extra in element_closers(grammar) {
+        if !closers.contains(&extra) {
+            closers.push(extra);
+        }
     }
     let mut openers = closers.clone();
     for extra in ["\n", "1", "true", "false", ",", ":", "{", "\"a\":"] {
@@ -444,6 +482,37 @@ fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
     let call = "<start_function_call>call:get_weather{city:<escape>Paris<escape>,units:<escape>metric<escape>}<end_function_call>";
     assert!(accepts(&functiongemma, call), "{functiongemma}");
     assert!(!accepts(&functiongemma, &call.replace("metric", "kelvin")));
+    // Element calls: a string's text as written, other values as JSON,
+    // each parameter an element closed by its tag.
+    let m = "]<]minimax[>[";
+    let m3 = format!(
+        "{m}<tool_call>\n{m}<invoke name=\"run\">\n{m}<command>ls -a{m}</command>\n\
+         {m}<env>{{\"PATH\": \"/bin\"}}{m}</env>\n{m}<dry>true{m}</dry>\n{m}</invoke>\n{m}</tool_call>"
+    );
+    let required = make(Format::MiniMaxM3, Constraint::required());
+    assert!(accepts(&required, &m3), "{m3}\n{required}");
+    for wrong in [
+        m3.replace("ls -a", "ls &amp; cd"),
+        m3.replace("ls -a", &format!("ls{m}<item>a")),
+        m3.replace("true", "\"true\""),
+        m3.replace(&format!("{m}</env>"), &format!("{m}</PATH>")),
+    ] {
+        assert!(!accepts(&required, &wrong), "admitted {wrong:?}");
+    }
+    let cofl = "<cofl:tool_calls><cofl:tool_call id=\"0\" name=\"get_weather\">\
+        <cofl:tool_param name=\"city\" string=\"true\">Paris <b>\"</cofl:tool_param>\
+        <cofl:tool_param name=\"days\" string=\"false\">3</cofl:tool_param>\
+        </cofl:tool_call></cofl:tool_calls>";
+    let required = make(Format::CohereCofl, Constraint::required());
+    assert!(accepts(&required, cofl), "{required}");
+    for wrong in [
+        cofl.replace("Paris", "Paris & Rome"),
+        cofl.replace("Paris", "Paris</b>"),
+        cofl.replace("string=\"false\">3", "string=\"true\">3"),
+        cofl.replace(" id=\"0\"", ""),
+    ] {
+        assert!(!accepts(&required, &wrong), "admitted {wrong:?}");
+    }
 }
 
 #[test]
@@ -552,6 +621,11 @@ const NOT_ADMITTED: &[(&str, &str)] = &[
          the index",
     ),
     ("cc3_thinking_then_call", SKIPPED_KEY),
+    (
+        "mm3_typed_schema",
+        "objects and arrays are written as JSON text, which the parser reads too; the grammar \
+         writes no nested elements",
+    ),
     ("cc3_two_calls", SKIPPED_KEY),
     ("cc3_unicode", SKIPPED_KEY),
     ("cc3_content_after", SKIPPED_KEY),

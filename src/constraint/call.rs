@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use super::python;
-use super::shape::{Body, CallId, Shape, ValueAttribute};
+use super::shape::{Body, CallId, Markup, Shape, ValueAttribute};
 use super::value::{self, ValueGrammar};
 
 /// A function, after the call's opener.
@@ -22,7 +22,7 @@ pub(super) struct Func {
     /// Text after the body, before the closer (a fence's end).
     pub after_body: &'static str,
     /// The function's closer.
-    pub close: Option<&'static str>,
+    pub close: Option<String>,
     /// What closes the function's item, after its closer.
     pub item_close: Option<&'static str>,
 }
@@ -62,7 +62,10 @@ pub(super) struct Param {
     pub value: ValueGrammar,
     /// One line end on each side of a typed value is layout.
     pub lines: bool,
-    pub close: &'static str,
+    pub close: String,
+    /// The marker that ends a text value: the closer, or where the closer
+    /// is no marker, the marker it begins with (the rest follows it).
+    pub ends_text: &'static str,
     pub required: bool,
 }
 
@@ -108,11 +111,14 @@ impl Shape {
     }
 
     /// Whether `key` can be written as an argument's key: a Python name in
-    /// Python call syntax, a bare key in Gemma's.
+    /// Python call syntax, a bare key in Gemma's, a tag's name in elements.
     fn is_key(&self, key: &str) -> bool {
-        match self.body {
+        match &self.body {
             Body::Python { .. } => python::is_keyword(key),
             Body::Gemma { .. } => super::gemma::is_key(key, &self.marker_starts),
+            Body::Markup(Markup {
+                elements: Some(e), ..
+            }) => e.writes(key),
             _ => true,
         }
     }
@@ -213,7 +219,7 @@ impl Shape {
                     line: false,
                 },
                 after_body: "",
-                close: *func_close,
+                close: func_close.map(str::to_owned),
                 item_close: None,
             },
             Body::NameArgs {
@@ -236,7 +242,7 @@ impl Shape {
                         line: false,
                     },
                     after_body: fence_close,
-                    close: *func_close,
+                    close: func_close.map(str::to_owned),
                     item_close: None,
                 }
             }
@@ -271,7 +277,7 @@ impl Shape {
                     line: false,
                 },
                 after_body: "",
-                close: *func_close,
+                close: func_close.map(str::to_owned),
                 item_close: None,
             },
             Body::Python { .. } => Func {
@@ -309,34 +315,51 @@ impl Shape {
                     // An optional parameter no value satisfies is left
                     // out (a required one leaves the tool out: `callable`).
                     .filter(|(_, prop)| !value::is_never(value::resolve(prop, params)))
+                    // A key the element syntax cannot spell is left out
+                    // (a required one leaves the tool out: `callable`).
+                    .filter(|(key, _)| m.elements.map_or(true, |e| e.writes(key)))
                     .map(|(key, prop)| {
                         let value = value::of(prop, params, starts);
                         let attribute = m
                             .value_attribute
                             .map(|a| a.written(&value, value::resolve(prop, params)))
                             .unwrap_or_default();
-                        Param {
-                            head: format!(
-                                "{}{}{attribute}{}",
-                                m.param_open,
-                                m.quote(key),
-                                m.key_end
+                        let (head, close, ends_text) = match m.elements {
+                            Some(e) => (e.head(key, &attribute), e.close(key), e.ends_text()),
+                            None => (
+                                format!("{}{}{attribute}{}", m.param_open, m.quote(key), m.key_end),
+                                m.param_close.to_owned(),
+                                m.param_close,
                             ),
+                        };
+                        Param {
+                            head,
                             value_open: m.value_open,
                             value,
                             lines: m.value_lines,
-                            close: m.param_close,
+                            close,
+                            ends_text,
                             required: required.contains(&key.as_str()),
                         }
                     })
                     .collect();
-                let (head, rest) = match m.index_attribute {
-                    Some(key) => (
-                        format!("{func_open}{} {key}=\"", m.quote(name)),
+                let name_open = &m.name_open;
+                let (head, rest) = match (m.index_attribute, m.elements) {
+                    // An element call's id comes before its name, as the
+                    // template writes it (`<cofl:tool_call id="0" name="N">`).
+                    (Some(key), Some(e)) => (
+                        format!("{func_open}<{} {key}=\"", e.call),
+                        vec![
+                            Piece::Index,
+                            Piece::Text(format!("\" {}={}{}", e.name, m.quote(name), m.name_end)),
+                        ],
+                    ),
+                    (Some(key), None) => (
+                        format!("{func_open}{name_open}{} {key}=\"", m.quote(name)),
                         vec![Piece::Index, Piece::Text(format!("\"{}", m.name_end))],
                     ),
-                    None => (
-                        format!("{func_open}{}{}", m.quote(name), m.name_end),
+                    (None, _) => (
+                        format!("{func_open}{name_open}{}{}", m.quote(name), m.name_end),
                         Vec::new(),
                     ),
                 };
@@ -346,7 +369,7 @@ impl Shape {
                     name_line: m.name_end.is_empty() && m.name_line,
                     body: FuncBody::Params(params),
                     after_body: "",
-                    close: m.func_close,
+                    close: m.func_close.clone(),
                     item_close: None,
                 }
             }

@@ -305,6 +305,7 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
     };
     let mut close = func
         .close
+        .as_deref()
         .map(|c| format!("{after_body} {}", syntax.literal(c)))
         .unwrap_or(after_body);
     if let Some(item_close) = func.item_close {
@@ -362,11 +363,21 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
 
 /// A value and its closer.
 fn write_value(out: &mut String, syntax: &mut dyn Syntax, param: &Param, rule: &str) {
-    let closer = syntax.literal(param.close);
+    let closer = syntax.literal(&param.close);
     let line = if param.lines { "\"\\n\"? " } else { "" };
     match &param.value {
         // The first closer ends the value, as it does for the parser.
-        ValueGrammar::Text => syntax.text_then(out, rule, param.close, Place::Inside),
+        ValueGrammar::Text => match param.close.strip_prefix(param.ends_text) {
+            // The marker the closer begins with ends the text; the rest
+            // of the closer (an element's tag) follows it.
+            Some(rest) if !rest.is_empty() => {
+                let text = format!("{rule}_text");
+                syntax.text_then(out, &text, param.ends_text, Place::Inside);
+                let body = format!("{} {}", syntax.name(&text), syntax.literal(rest));
+                syntax.define(out, rule, &body);
+            }
+            _ => syntax.text_then(out, rule, &param.close, Place::Inside),
+        },
         ValueGrammar::Choice(texts) => {
             let texts: Vec<String> = texts.iter().map(|t| syntax.literal(t)).collect();
             let body = format!("{line}({}) {line}{closer}", texts.join(" | "));

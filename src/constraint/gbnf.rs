@@ -137,8 +137,26 @@ impl Syntax for Gbnf {
     }
 
     fn text_then(&mut self, out: &mut String, rule: &str, closer: &str, place: Place) {
-        let first = self.automaton(out, Some(closer), place);
-        self.define(out, rule, &first);
+        // A marker the closer begins with ends the text first (MiniMax-M3's
+        // namespace token before `<tool_call>`): the rest of the closer
+        // follows it.
+        let begins = self
+            .search
+            .markers
+            .iter()
+            .filter(|m| m.len() < closer.len() && closer.starts_with(m.as_str()))
+            .max_by_key(|m| m.len())
+            .cloned();
+        let (end, rest) = match &begins {
+            Some(m) => (m.as_str(), &closer[m.len()..]),
+            None => (closer, ""),
+        };
+        let first = self.automaton(out, Some(end), place);
+        let body = match rest.is_empty() {
+            true => first,
+            false => format!("{first} {}", literal(rest)),
+        };
+        self.define(out, rule, &body);
     }
 
     fn json(&mut self, out: &mut String, rule: &str, schema: &Value) {

@@ -17,6 +17,7 @@
 
 mod call;
 mod ebnf;
+mod elements;
 mod gbnf;
 mod gbnf_json;
 mod gbnf_text;

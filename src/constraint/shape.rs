@@ -3,6 +3,8 @@
 //! write yet are refused here, by the description's fields, never by a
 //! format's name.
 
+use super::elements::elements_markup;
+pub(super) use super::elements::Elements;
 use super::ConstraintError;
 use crate::format::{Description, NameEnd, Role};
 
@@ -121,7 +123,10 @@ pub(super) enum CallId {
 
 pub(super) struct Markup {
     pub func_open: Option<&'static str>,
-    pub func_close: Option<&'static str>,
+    /// Written after the function opener, before the name (an element's
+    /// tag and name attribute, `<invoke name=`).
+    pub name_open: String,
+    pub func_close: Option<String>,
     /// What ends a function name: a byte, or (empty) the marker or line
     /// end after it.
     pub name_end: String,
@@ -143,6 +148,8 @@ pub(super) struct Markup {
     /// The attribute after a function's quoted name that numbers the call
     /// (Kimi K3's `index="0"`).
     pub index_attribute: Option<&'static str>,
+    /// Parameters written as elements (the element syntax).
+    pub elements: Option<Elements>,
 }
 
 /// A parameter attribute that says how its value is read.
@@ -285,6 +292,13 @@ impl Shape {
             return Err(refuse("names written as attributes of a header"));
         }
         let body = match desc.json {
+            // Calls written as elements: marked-up parameters whose
+            // closers carry their tags.
+            Some(crate::format::Json {
+                syntax: crate::json::syntax::Syntax::Elements(spelling),
+                headers: None,
+                ..
+            }) => Body::Markup(elements_markup(&spelling)),
             // A JSON body the wrapper may hold in place of marked-up
             // functions (dots), or in place of a name (Poolside): the
             // functions are written.
@@ -447,13 +461,31 @@ impl Shape {
             Body::JsonObject { list: true, .. } | Body::Python { .. }
         );
         let json = desc.json.filter(|_| json_body);
+        let mut markers: Vec<&'static str> = desc.markers.iter().map(|(_, text)| *text).collect();
+        // In element calls, what begins a tag ends a text value, and `&`
+        // begins an entity: the reader would act on either there.
+        if let Body::Markup(Markup {
+            elements: Some(e), ..
+        }) = &body
+        {
+            markers.extend([e.ends_text(), "&"]);
+        }
         Ok(Shape {
             item,
             call_open: call_open.filter(|_| !desc.unwrapped_functions),
             call_close: call_close.filter(|_| !desc.unwrapped_functions),
             body,
             reasoning: marker(Role::ReasoningOpen).zip(marker(Role::ReasoningClose)),
-            markers: desc.markers.iter().map(|(_, text)| *text).collect(),
+            marker_starts: {
+                let mut starts = String::new();
+                for c in markers.iter().filter_map(|m| m.chars().next()) {
+                    if !starts.contains(c) {
+                        starts.push(c);
+                    }
+                }
+                starts
+            },
+            markers,
             layout: desc
                 .markers
                 .iter()
@@ -474,15 +506,6 @@ impl Shape {
             bare_python,
             separator: json.and_then(|j| j.body_separator).map(char::from),
             line_starts: json.is_some_and(|j| j.open_at_line_start),
-            marker_starts: {
-                let mut starts = String::new();
-                for c in desc.markers.iter().filter_map(|(_, m)| m.chars().next()) {
-                    if !starts.contains(c) {
-                        starts.push(c);
-                    }
-                }
-                starts
-            },
         })
     }
 }
@@ -509,7 +532,8 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
     };
     Some(Markup {
         func_open,
-        func_close: marker(Role::FuncClose),
+        name_open: String::new(),
+        func_close: marker(Role::FuncClose).map(str::to_owned),
         name_end: name_close.map_or_else(|| byte(desc.func_name_end), str::to_owned),
         name_line: name_close.is_none()
             && matches!(desc.func_name_end, NameEnd::Marker { line: true }),
@@ -527,6 +551,7 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
             (None, None) => None,
         },
         index_attribute: desc.index_attribute.filter(|_| desc.quoted_names),
+        elements: None,
     })
 }
 
@@ -600,5 +625,37 @@ mod tests {
         assert_eq!(reason(Format::Gemma4), "written");
         assert_eq!(holds_many(Format::FunctionGemma), Ok(false));
         assert_eq!(list(Format::FunctionGemma), Ok(false));
+    }
+
+    #[test]
+    fn element_calls_are_parameters_closed_by_their_tags() {
+        let elements = |f: Format| match Shape::of(f.description()).ok().map(|s| s.body) {
+            Some(Body::Markup(Markup {
+                elements: Some(e), ..
+            })) => e,
+            _ => panic!("{f:?} has no element parameters"),
+        };
+        // MiniMax-M3's tags are the keys, each after the namespace token,
+        // which ends a text value.
+        let m3 = elements(Format::MiniMaxM3);
+        assert_eq!(m3.head("city", ""), "]<]minimax[>[<city>");
+        assert_eq!(m3.close("city"), "]<]minimax[>[</city>");
+        assert_eq!(m3.ends_text(), "]<]minimax[>[");
+        assert!(m3.writes("my_key") && !m3.writes("my key") && !m3.writes("a/b"));
+        // Cohere's keys are attributes; `</` ends a text value.
+        let cofl = elements(Format::CohereCofl);
+        let head = cofl.head("my key", " string=\"true\"");
+        assert_eq!(head, "<cofl:tool_param name=\"my key\" string=\"true\">");
+        assert_eq!(cofl.close("my key"), "</cofl:tool_param>");
+        assert_eq!(cofl.ends_text(), "</");
+        assert!(cofl.writes("my key") && !cofl.writes("a\"b") && !cofl.writes("a&b"));
+        // Neither may stand in text or a string, where the reader acts on it.
+        let shape = Shape::of(Format::CohereCofl.description()).ok().unwrap();
+        assert!(shape.markers.contains(&"</") && shape.markers.contains(&"&"));
+        // A required key no tag can spell leaves its tool out.
+        let spaced = serde_json::json!({"properties": {"a b": {}}, "required": ["a b"]});
+        assert!(shape.callable(&spaced));
+        let m3 = Shape::of(Format::MiniMaxM3.description()).ok().unwrap();
+        assert!(!m3.callable(&spaced));
     }
 }

@@ -51,7 +51,10 @@ pub(super) fn write(
         .collect();
     // The tag's end: the wrapper's closer, else the function's, else none
     // (JSON ends itself).
-    let (end, funcs_close) = match (shape.call_close, funcs.first().and_then(|f| f.close)) {
+    let (end, funcs_close) = match (
+        shape.call_close,
+        funcs.first().and_then(|f| f.close.as_deref()),
+    ) {
         (Some(close), _) => (close, true),
         (None, Some(close)) => (close, false),
         // A list with no closer of its own ends with its `]` (xgrammar
@@ -167,7 +170,13 @@ pub(super) fn write(
                 ("stop_after_first", Value::Bool(!constraint.parallel)),
                 (
                     "excludes",
-                    json!(markers.iter().filter(|m| **m != opener).collect::<Vec<_>>()),
+                    // A marker the trigger begins with (MiniMax-M3's
+                    // namespace token) is left to the trigger: xgrammar
+                    // misses a trigger that starts with an excluded string.
+                    json!(markers
+                        .iter()
+                        .filter(|m| **m != opener && !trigger.starts_with(**m))
+                        .collect::<Vec<_>>()),
                 ),
             ],
         ),
@@ -317,7 +326,7 @@ fn func(f: &Func, with_close: bool, markers: &[&str]) -> Value {
     if !f.after_body.is_empty() {
         parts.push(lit(f.after_body));
     }
-    if let (true, Some(close)) = (with_close, f.close) {
+    if let (true, Some(close)) = (with_close, f.close.as_deref()) {
         parts.push(lit(close));
     }
     if let Some(close) = f.item_close {
@@ -344,9 +353,9 @@ fn param(p: &Param, markers: &[&str]) -> Value {
         Some(open) => seq(vec![
             lit(&p.head),
             newline(),
-            value_tag(open, content, p.close),
+            value_tag(open, content, &p.close),
         ]),
-        None => value_tag(&p.head, content, p.close),
+        None => value_tag(&p.head, content, &p.close),
     }
 }
 
