@@ -2,9 +2,6 @@
 //! parameters: each value an element closed by its tag, said to be text or
 //! JSON by an attribute where the format has one.
 
-use super::shape::{Markup, ValueAttribute};
-use crate::json::elements::{ElementValue, Spelling};
-
 /// Parameters as elements: each closed by `</TAG>` after the prefix, its
 /// tag its key or (named by an attribute) the value element's.
 #[derive(Clone, Copy)]
@@ -50,41 +47,5 @@ impl Elements {
             Some(_) => &['<', '>', '"', '&'],
         };
         !key.is_empty() && !key.contains(bad)
-    }
-}
-
-/// Element calls as marked-up parameters: the call element names its
-/// function (and numbers the call, where it has an id attribute), each
-/// value is an element, said to be text or JSON by an attribute where one
-/// says so.
-pub(super) fn elements_markup(spelling: &Spelling) -> Markup {
-    let prefix = spelling.prefix;
-    let value_tag = spelling.values.first().copied();
-    let name = spelling.name_attribute;
-    let attribute = spelling
-        .holds
-        .iter()
-        .find(|(_, _, holds)| *holds == ElementValue::Json)
-        .map(|&(key, value, _)| ValueAttribute::Json(key, value));
-    Markup {
-        func_open: Some(prefix),
-        name_open: format!("<{} {name}=", spelling.call),
-        func_close: Some(format!("{prefix}</{}>", spelling.call)),
-        name_end: ">".into(),
-        name_line: false,
-        param_open: "",
-        key_end: ">".into(),
-        value_open: None,
-        param_close: "",
-        value_lines: false,
-        quoted: true,
-        value_attribute: attribute.filter(|_| value_tag.is_some()),
-        index_attribute: Some(spelling.id_attribute).filter(|id| !id.is_empty()),
-        elements: Some(Elements {
-            prefix,
-            value_tag,
-            name,
-            call: spelling.call,
-        }),
     }
 }

@@ -3,10 +3,10 @@
 //! write yet are refused here, by the description's fields, never by a
 //! format's name.
 
-use super::elements::elements_markup;
 pub(super) use super::elements::Elements;
 use super::ConstraintError;
 use crate::format::{Description, NameEnd, Role};
+use crate::json::elements::{ElementValue, Spelling};
 
 /// How a format writes one call.
 pub(super) struct Shape {
@@ -553,6 +553,42 @@ fn markup(desc: &Description, marker: &impl Fn(Role) -> Option<&'static str>) ->
         index_attribute: desc.index_attribute.filter(|_| desc.quoted_names),
         elements: None,
     })
+}
+
+/// Element calls as marked-up parameters: the call element names its
+/// function (and numbers the call, where it has an id attribute), each
+/// value is an element, said to be text or JSON by an attribute where one
+/// says so.
+fn elements_markup(spelling: &Spelling) -> Markup {
+    let prefix = spelling.prefix;
+    let value_tag = spelling.values.first().copied();
+    let name = spelling.name_attribute;
+    let attribute = spelling
+        .holds
+        .iter()
+        .find(|(_, _, holds)| *holds == ElementValue::Json)
+        .map(|&(key, value, _)| ValueAttribute::Json(key, value));
+    Markup {
+        func_open: Some(prefix),
+        name_open: format!("<{} {name}=", spelling.call),
+        func_close: Some(format!("{prefix}</{}>", spelling.call)),
+        name_end: ">".into(),
+        name_line: false,
+        param_open: "",
+        key_end: ">".into(),
+        value_open: None,
+        param_close: "",
+        value_lines: false,
+        quoted: true,
+        value_attribute: attribute.filter(|_| value_tag.is_some()),
+        index_attribute: Some(spelling.id_attribute).filter(|id| !id.is_empty()),
+        elements: Some(Elements {
+            prefix,
+            value_tag,
+            name,
+            call: spelling.call,
+        }),
+    }
 }
 
 #[cfg(test)]
