@@ -3,6 +3,9 @@
 //! builtin_samples.rs` writes the fixtures xgrammar's built-in tags are
 //! compared on): the conformance fixtures the parser reads as clean calls.
 
+mod not_admitted;
+
+pub use not_admitted::NOT_ADMITTED;
 use serde_json::Value;
 use toolcall_stream::{Format, Parser, Tools};
 
