@@ -168,19 +168,31 @@ fn json_shared(out: &mut String, plain: &str, _delimiter: &str) {
     let _ = writeln!(out, "json-string ::= \"\\\"\" json-char* \"\\\"\"");
     // Digits bounded so that the number is a float's.
     let _ = writeln!(out, "json-number ::= \"-\"? json-unsigned");
+    write_any(out, &JSON, "json-string", "json-number");
+}
+
+/// The rules every value syntax writes alike but for its `words`: a
+/// number's digits (bounded to a float's), any value where a schema leaves
+/// it free (`string` and `number` the syntax's expressions for those), a
+/// key and its value, and what stands where no value may (a character no
+/// text holds).
+pub(super) fn write_any(out: &mut String, words: &Words, string: &str, number: &str) {
+    let (any, key, never) = (words.any, words.key, words.never);
+    let kv = format!("{}-kv", any.strip_suffix("-any").unwrap_or(any));
     let _ = writeln!(
         out,
-        "json-unsigned ::= (\"0\" | [1-9] [0-9]{{0,15}}) (\".\" [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,2}})?"
+        "{} ::= (\"0\" | [1-9] [0-9]{{0,15}}) (\".\" [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,2}})?",
+        words.unsigned
     );
     let _ = writeln!(
         out,
-        "json-any ::= json-string | json-number | \"true\" | \"false\" | \"null\" | \
-         \"[\" ws (json-any (ws \",\" ws json-any)*)? ws \"]\" | \
-         \"{{\" ws (json-kv (ws \",\" ws json-kv)*)? ws \"}}\""
+        "{any} ::= {string} | {number} | {} | {} | {} | \
+         \"[\" ws ({any} (ws \",\" ws {any})*)? ws \"]\" | \
+         \"{{\" ws ({kv} (ws \",\" ws {kv})*)? ws \"}}\"",
+        words.true_, words.false_, words.null
     );
-    let _ = writeln!(out, "json-kv ::= json-string ws \":\" ws json-any");
-    // What stands where no value may: a character no text holds.
-    let _ = writeln!(out, "json-never ::= [^\\u0000-\\U0010FFFF]");
+    let _ = writeln!(out, "{kv} ::= {key} ws \":\" ws {any}");
+    let _ = writeln!(out, "{never} ::= [^\\u0000-\\U0010FFFF]");
 }
 
 /// The rules of one value's schema.

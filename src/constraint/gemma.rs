@@ -61,20 +61,8 @@ fn shared(out: &mut String, plain: &str, delimiter: &str) {
     let _ = writeln!(out, "gemma-string ::= gemma-delim gemma-char* gemma-delim");
     let keys: String = KEY_EXCLUDES.chars().map(class_char).collect();
     let _ = writeln!(out, "gemma-key ::= [^{keys}\\u0000-\\u0020{starts}]+");
-    // A bare number is read as JSON's (its digits bounded to a float's).
-    let _ = writeln!(
-        out,
-        "gemma-unsigned ::= (\"0\" | [1-9] [0-9]{{0,15}}) (\".\" [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,2}})?"
-    );
-    let _ = writeln!(
-        out,
-        "gemma-any ::= gemma-string | \"-\"? gemma-unsigned | \"true\" | \"false\" | \"null\" | \
-         \"[\" ws (gemma-any (ws \",\" ws gemma-any)*)? ws \"]\" | \
-         \"{{\" ws (gemma-kv (ws \",\" ws gemma-kv)*)? ws \"}}\""
-    );
-    let _ = writeln!(out, "gemma-kv ::= gemma-key ws \":\" ws gemma-any");
-    // What stands where no value may: a character no text holds.
-    let _ = writeln!(out, "gemma-never ::= [^\\u0000-\\U0010FFFF]");
+    // A bare number is read as JSON's.
+    super::gbnf_json::write_any(out, &GEMMA, "gemma-string", "\"-\"? gemma-unsigned");
 }
 
 /// `value` in Gemma's syntax, as a GBNF expression: a string between the

@@ -43,20 +43,8 @@ fn shared(out: &mut String, plain: &str, _delimiter: &str) {
         out,
         "py-string ::= \"\\\"\" py-char* \"\\\"\" | \"'\" py-char1* \"'\""
     );
-    // JSON's number is a Python one (its digits bounded to a float's).
-    let _ = writeln!(
-        out,
-        "py-unsigned ::= (\"0\" | [1-9] [0-9]{{0,15}}) (\".\" [0-9]{{1,16}})? ([eE] [-+]? [0-9]{{1,2}})?"
-    );
-    let _ = writeln!(
-        out,
-        "py-any ::= py-string | \"-\"? py-unsigned | \"True\" | \"False\" | \"None\" | \
-         \"[\" ws (py-any (ws \",\" ws py-any)*)? ws \"]\" | \
-         \"{{\" ws (py-kv (ws \",\" ws py-kv)*)? ws \"}}\""
-    );
-    let _ = writeln!(out, "py-kv ::= py-string ws \":\" ws py-any");
-    // What stands where no value may: a character no text holds.
-    let _ = writeln!(out, "py-never ::= [^\\u0000-\\U0010FFFF]");
+    // JSON's number is a Python one.
+    super::gbnf_json::write_any(out, &PYTHON, "py-string", "\"-\"? py-unsigned");
 }
 
 /// `value` as a Python literal, as a GBNF literal: a JSON string is a
