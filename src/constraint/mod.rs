@@ -23,6 +23,7 @@ mod gbnf_json;
 mod gbnf_text;
 mod gemma;
 mod lark;
+mod markup;
 mod python;
 mod shape;
 mod stag;

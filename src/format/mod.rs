@@ -178,6 +178,16 @@ pub(crate) struct Headers {
     /// v3.2's `>>>NAME\n`); its text is its recipient alone, with no
     /// whitespace before the line end.
     pub line_end: bool,
+    /// What the model names after each header opener, which the prompt
+    /// wrote for the first message (Harmony's and Muse's `assistant`):
+    /// written by a grammar between messages; the parser reads any.
+    pub role: &'static str,
+    /// The channel a call's header names (Harmony's `commentary`), and an
+    /// answer's (`final`), where headers name channels: what a grammar
+    /// writes; the parser reads any channel but the reasoning ones as
+    /// these.
+    pub call_channel: &'static str,
+    pub content_channel: &'static str,
 }
 
 impl Headers {
@@ -197,6 +207,9 @@ impl Headers {
             reasoning_recipients: &[],
             content_recipients: &[],
             line_end: false,
+            role: "",
+            call_channel: "",
+            content_channel: "",
         }
     }
 }

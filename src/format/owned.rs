@@ -36,6 +36,9 @@ pub(crate) struct OwnedHeaders {
     pub reasoning_recipients: Vec<String>,
     pub content_recipients: Vec<String>,
     pub line_end: bool,
+    pub role: String,
+    pub call_channel: String,
+    pub content_channel: String,
 }
 
 impl OwnedHeaders {
@@ -50,6 +53,9 @@ impl OwnedHeaders {
             reasoning_recipients: strings(h.reasoning_recipients),
             content_recipients: strings(h.content_recipients),
             line_end: h.line_end,
+            role: h.role.to_owned(),
+            call_channel: h.call_channel.to_owned(),
+            content_channel: h.content_channel.to_owned(),
         }
     }
 
@@ -64,6 +70,9 @@ impl OwnedHeaders {
             reasoning_recipients: leak_strs(&self.reasoning_recipients),
             content_recipients: leak_strs(&self.content_recipients),
             line_end: self.line_end,
+            role: leak_str(&self.role),
+            call_channel: leak_str(&self.call_channel),
+            content_channel: leak_str(&self.content_channel),
         }
     }
 }

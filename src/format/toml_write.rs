@@ -333,4 +333,13 @@ fn write_headers(out: &mut String, table: &str, h: Headers) {
     if h.line_end {
         out.push_str("ends_at_line_end = true\n");
     }
+    for (key, value) in [
+        ("role", h.role),
+        ("call_channel", h.call_channel),
+        ("content_channel", h.content_channel),
+    ] {
+        if !value.is_empty() {
+            let _ = writeln!(out, "{key} = {}", quoted(value));
+        }
+    }
 }

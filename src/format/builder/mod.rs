@@ -550,6 +550,26 @@ impl FormatBuilder {
         self
     }
 
+    /// With [`json_headers`](FormatBuilder::json_headers) or
+    /// [`headers`](FormatBuilder::headers): what the model writes in
+    /// headers, for the grammar [`Format::constraint`](crate::Format::constraint)
+    /// makes (the parser reads any): the role it names after each header
+    /// opener (Harmony's `assistant`), and where headers name channels, the
+    /// channel of a call (`commentary`) and of an answer (`final`). Empty:
+    /// none is written.
+    pub fn header_writing(
+        mut self,
+        role: impl Into<String>,
+        call_channel: impl Into<String>,
+        content_channel: impl Into<String>,
+    ) -> FormatBuilder {
+        let headers = self.headers_mut();
+        headers.role = role.into();
+        headers.call_channel = call_channel.into();
+        headers.content_channel = content_channel.into();
+        self
+    }
+
     /// Checks the description and makes the format.
     pub fn build(self) -> Result<Format, DescriptionError> {
         let compiled = self.owned.compile()?;

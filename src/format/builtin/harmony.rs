@@ -33,7 +33,12 @@ pub(crate) static HARMONY: Description = Description {
             (Role::EndOfTurn, "<|endoftext|>"),
         ],
         Json {
-            headers: Some(Headers::by_recipient(&["analysis"], "to=", "functions.")),
+            headers: Some(Headers {
+                role: "assistant",
+                call_channel: "commentary",
+                content_channel: "final",
+                ..Headers::by_recipient(&["analysis"], "to=", "functions.")
+            }),
             ..Json::ARGS
         },
     )

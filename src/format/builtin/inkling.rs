@@ -48,6 +48,9 @@ pub(crate) static INKLING: Description = Description::json(
             reasoning_recipients: &[],
             content_recipients: &[],
             line_end: false,
+            role: "",
+            call_channel: "",
+            content_channel: "",
         }),
         ..Json::body(BodyKeys {
             name: &["name"],

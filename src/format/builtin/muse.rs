@@ -43,6 +43,7 @@ pub(crate) static MUSE: Description = Description {
     headers: Some(Headers {
         reasoning_recipients: &["self"],
         content_recipients: &["user", "commentary"],
+        role: "assistant",
         ..Headers::by_recipient(&[], "to=", "")
     }),
     ..MINIMAX_M2

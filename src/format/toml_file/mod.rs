@@ -466,6 +466,7 @@ fn builder(text: &str, file: File) -> Result<(FormatBuilder, Places<'_>), Format
         if h.ends_at_line_end {
             b = b.header_line_end(true);
         }
+        b = b.header_writing(h.role, h.call_channel, h.content_channel);
     }
     Ok((b, places))
 }
@@ -639,6 +640,7 @@ fn json_settings(
         if h.ends_at_line_end {
             b = b.header_line_end(true);
         }
+        b = b.header_writing(h.role, h.call_channel, h.content_channel);
     }
     Ok(b)
 }

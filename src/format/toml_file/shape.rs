@@ -173,6 +173,12 @@ pub(super) struct Headers {
     pub(super) content_recipients: Vec<String>,
     #[serde(default)]
     pub(super) ends_at_line_end: bool,
+    #[serde(default)]
+    pub(super) role: String,
+    #[serde(default)]
+    pub(super) call_channel: String,
+    #[serde(default)]
+    pub(super) content_channel: String,
 }
 
 /// A role as a key or list item (`call_open`).
