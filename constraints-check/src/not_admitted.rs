@@ -18,6 +18,27 @@ pub const NOT_ADMITTED: &[(&str, &str)] = &[
     ("pool_typed_schema", COERCED),
     ("er45_typed_schema", COERCED),
     ("gr4_typed_schema", COERCED),
+    ("oa_typed_schema", COERCED),
+    ("ink_typed_schema", COERCED),
+    (
+        "mu_typed_schema",
+        "`label` comes after `items`: the grammar writes parameters in their declared order",
+    ),
+    ("ink_marker_in_value", IN_JSON),
+    (
+        "oa_no_constrain",
+        "the grammar writes the arguments' content type, ` <|constrain|>json`, as gpt-oss does; \
+         the parser also reads a header without it",
+    ),
+    ("ink_content_before", INKLING_KEYS),
+    (
+        "ink_missing_end",
+        "the call object's keys come args first, and its message is not closed",
+    ),
+    (
+        "ink_no_header_name",
+        "the call object's keys come args first, and the header leaves out the name the grammar writes",
+    ),
     (
         "q_function_name_with_spaces",
         "names are written as declared, without the spaces the parser trims",
@@ -92,3 +113,8 @@ const COERCED: &str =
 const IN_JSON: &str =
     "a JSON string holds no character a marker starts with (`<`, `[`), which the parser \
                        would act on in a marked-up value; JSON formats share the rule";
+
+/// Inkling's call objects are written `{"name": …, "args": …}`, as its
+/// documentation and smg's tag write them.
+const INKLING_KEYS: &str =
+    "the call object's keys are written name first; the parser reads either order";

@@ -549,7 +549,7 @@ fn shapes_without_a_grammar_and_bad_requests_are_typed_errors() {
         !grammar.contains("<parameter=mode>") && grammar.contains("<parameter=x>"),
         "{grammar}"
     );
-    let err = Format::OpenAi
+    let err = Format::Sarashina
         .constraint(&tools, &Constraint::required())
         .unwrap_err();
     assert!(matches!(err, ConstraintError::Unsupported { .. }), "{err}");

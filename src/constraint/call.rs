@@ -23,8 +23,9 @@ pub(super) struct Func {
     pub after_body: &'static str,
     /// The function's closer.
     pub close: Option<String>,
-    /// What closes the function's item, after its closer.
-    pub item_close: Option<&'static str>,
+    /// What follows its closer: the closers of its item, wrapper or
+    /// message.
+    pub tail: Vec<Piece>,
 }
 
 /// A part of a function's head.
@@ -36,6 +37,8 @@ pub(super) enum Piece {
     Id,
     /// This marker and an id, or neither.
     OptionalId(&'static str),
+    /// A line end, or none.
+    Line,
 }
 
 /// How a call's index and id are written (their characters and length).
@@ -148,7 +151,7 @@ impl Shape {
         let mut func = self.bare_func(name, params, order, starts);
         if let Some((open, close)) = &self.item {
             func.head.insert_str(0, open);
-            func.item_close = Some(close);
+            func.tail.push(Piece::Text((*close).to_owned()));
         }
         func
     }
@@ -198,7 +201,7 @@ impl Shape {
                     body: FuncBody::Json { schema, line: true },
                     after_body: "",
                     close: None,
-                    item_close: None,
+                    tail: Vec::new(),
                 }
             }
             Body::NameArgs {
@@ -220,7 +223,7 @@ impl Shape {
                 },
                 after_body: "",
                 close: func_close.map(str::to_owned),
-                item_close: None,
+                tail: Vec::new(),
             },
             Body::NameArgs {
                 args_open,
@@ -243,7 +246,7 @@ impl Shape {
                     },
                     after_body: fence_close,
                     close: func_close.map(str::to_owned),
-                    item_close: None,
+                    tail: Vec::new(),
                 }
             }
             Body::NameArgs {
@@ -278,7 +281,19 @@ impl Shape {
                 },
                 after_body: "",
                 close: func_close.map(str::to_owned),
-                item_close: None,
+                tail: Vec::new(),
+            },
+            Body::Args => Func {
+                head: String::new(),
+                rest: Vec::new(),
+                name_line: false,
+                body: FuncBody::Json {
+                    schema: value::rooted(args(), params, starts),
+                    line: false,
+                },
+                after_body: "",
+                close: None,
+                tail: Vec::new(),
             },
             Body::Python { .. } => Func {
                 head: name.to_owned(),
@@ -287,7 +302,7 @@ impl Shape {
                 body: FuncBody::Python(kwargs(params, order, starts, &python::is_keyword)),
                 after_body: "",
                 close: None,
-                item_close: None,
+                tail: Vec::new(),
             },
             // `call:NAME`, then its arguments object (the rules write its
             // braces, as Python's parentheses).
@@ -298,7 +313,7 @@ impl Shape {
                 body: FuncBody::Python(kwargs(params, order, starts, &|k| self.is_key(k))),
                 after_body: "",
                 close: None,
-                item_close: None,
+                tail: Vec::new(),
             },
             Body::Markup(m) => {
                 let schema = value::closed_object(params);
@@ -370,7 +385,7 @@ impl Shape {
                     body: FuncBody::Params(params),
                     after_body: "",
                     close: m.func_close.clone(),
-                    item_close: None,
+                    tail: Vec::new(),
                 }
             }
         }

@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use super::call::{Func, FuncBody, Param, Piece, ID, INDEX};
-use super::shape::{Body, Shape};
+use super::shape::{Body, Messages, Shape};
 use super::value::ValueGrammar;
 use super::{Constraint, ConstraintMode};
 use crate::tools::Tools;
@@ -79,6 +79,12 @@ pub(super) fn write(
             new
         })
         .collect();
+    if let Some(messages) = &shape.messages {
+        write_messages(
+            out, syntax, shape, messages, tools, &names, constraint, starts,
+        );
+        return;
+    }
     let opener = shape.opener();
     let think = match (constraint.reasoning, shape.reasoning) {
         (true, Some(_)) => format!("{}? ", syntax.name("think")),
@@ -173,6 +179,124 @@ pub(super) fn write(
         let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
         let order = tools.parameter_order(name);
         let func = shape.func(name, &params, &order, starts);
+        write_func(out, syntax, i, &func);
+    }
+    syntax.finish(out);
+}
+
+/// The grammar of a stream of messages ([`Messages`]): answers (and
+/// reasoning, where asked for) before the calls, each call a message of
+/// its own, then the turn's end.
+#[allow(clippy::too_many_arguments)]
+fn write_messages(
+    out: &mut String,
+    syntax: &mut dyn Syntax,
+    shape: &Shape,
+    messages: &Messages,
+    tools: &Tools,
+    names: &[&str],
+    constraint: &Constraint,
+    starts: &str,
+) {
+    let sep = syntax.literal(&messages.separator);
+    let eot = match messages.end_of_turn.is_empty() {
+        true => String::new(),
+        false => {
+            let ends: Vec<String> = messages
+                .end_of_turn
+                .iter()
+                .map(|e| syntax.literal(e))
+                .collect();
+            format!(" ({})?", ends.join(" | "))
+        }
+    };
+    let call = syntax.name("call");
+    let calls = match constraint.parallel {
+        true => format!("{call} ({sep} {call})*{eot}"),
+        false => format!("{call}{eot}"),
+    };
+    let thought = messages.reasoning.as_ref().filter(|_| constraint.reasoning);
+    let thought: &[String] = thought.map_or(&[], std::slice::from_ref);
+    let plains: Vec<(&str, &[String])> = [("answer", &messages.content[..]), ("thought", thought)]
+        .into_iter()
+        .filter(|(_, heads)| !heads.is_empty())
+        .collect();
+    // The messages' rules come after `start`, which they need.
+    let mut rules = String::new();
+    let out_rules = &mut rules;
+    // A plain message and the separator after it; one that ends the output.
+    let mut with_sep = Vec::new();
+    let mut last = Vec::new();
+    for (rule, heads) in &plains {
+        let head = {
+            let heads: Vec<String> = heads.iter().map(|h| syntax.literal(h)).collect();
+            match heads.len() {
+                1 => heads[0].clone(),
+                _ => format!("({})", heads.join(" | ")),
+            }
+        };
+        let closed = |syntax: &mut dyn Syntax, out: &mut String, rule: &str, closers: &[&str]| {
+            let mut ways = Vec::new();
+            for (k, closer) in closers.iter().enumerate() {
+                let text = format!("{rule}_{k}");
+                syntax.text_then(out, &text, closer, Place::Inside);
+                ways.push(syntax.name(&text));
+            }
+            let body = format!("{head} ({})", ways.join(" | "));
+            syntax.define(out, rule, &body);
+        };
+        // An answer may end the turn itself.
+        let end = format!("{rule}_end");
+        if *rule == "answer" && !messages.end_of_turn.is_empty() {
+            closed(syntax, out_rules, &end, &messages.end_of_turn);
+            last.push(syntax.name(&end));
+        }
+        match messages.closes.is_empty() {
+            // No closer: the text ends at the next message, or the output's end.
+            true => {
+                closed(syntax, out_rules, rule, &[messages.separator.as_str()]);
+                with_sep.push(syntax.name(rule));
+                if *rule == "answer" {
+                    last.push(format!("{head} {}", syntax.any_text()));
+                }
+            }
+            false => {
+                closed(syntax, out_rules, rule, &messages.closes);
+                with_sep.push(format!("{} {sep}", syntax.name(rule)));
+                if *rule == "answer" {
+                    last.push(format!("{}{eot}", syntax.name(rule)));
+                }
+            }
+        }
+    }
+    let start = match constraint.mode {
+        ConstraintMode::Lazy => {
+            let mut ends = last;
+            ends.extend((!names.is_empty()).then(|| calls.clone()));
+            match (with_sep.is_empty(), ends.is_empty()) {
+                (_, true) => "\"\"".to_owned(),
+                (true, false) => format!("({})?", ends.join(" | ")),
+                (false, false) => format!("(({})* ({}))?", with_sep.join(" | "), ends.join(" | ")),
+            }
+        }
+        // Reasoning may come first, where asked for.
+        _ => match plains.iter().position(|(rule, _)| *rule == "thought") {
+            Some(i) => format!("({})? {calls}", with_sep[i]),
+            None => calls,
+        },
+    };
+    syntax.define(out, "start", &start);
+    out.push_str(&rules);
+    if !names.is_empty() {
+        let funcs: Vec<String> = (0..names.len())
+            .map(|i| syntax.name(&format!("func_{i}")))
+            .collect();
+        syntax.define(out, "call", &funcs.join(" | "));
+    }
+    for (i, name) in names.iter().enumerate() {
+        let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
+        let order = tools.parameter_order(name);
+        let func = messages.call(shape, name, &params, &order, starts);
         write_func(out, syntax, i, &func);
     }
     syntax.finish(out);
@@ -285,15 +409,7 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
         false => format!("{} ", syntax.literal(&func.head)),
     };
     for piece in &func.rest {
-        let written = match piece {
-            Piece::Text(text) => syntax.literal(text),
-            Piece::Index => syntax.pattern(INDEX),
-            Piece::Id => syntax.pattern(ID),
-            Piece::OptionalId(open) => {
-                format!("({} {})?", syntax.literal(open), syntax.pattern(ID))
-            }
-        };
-        head = format!("{head}{written} ");
+        head = format!("{head}{} ", piece_of(syntax, piece));
     }
     let name_line = match func.name_line {
         true => "\"\\n\"? ",
@@ -308,8 +424,8 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
         .as_deref()
         .map(|c| format!("{after_body} {}", syntax.literal(c)))
         .unwrap_or(after_body);
-    if let Some(item_close) = func.item_close {
-        close = format!("{close} {}", syntax.literal(item_close));
+    for piece in &func.tail {
+        close = format!("{close} {}", piece_of(syntax, piece));
     }
     match &func.body {
         FuncBody::Json { schema, line } => {
@@ -358,6 +474,17 @@ fn write_func(out: &mut String, syntax: &mut dyn Syntax, i: usize, func: &Func) 
             };
             syntax.define(out, &format!("params_{i}"), &list);
         }
+    }
+}
+
+/// A piece of a function's head or tail.
+fn piece_of(syntax: &dyn Syntax, piece: &Piece) -> String {
+    match piece {
+        Piece::Text(text) => syntax.literal(text),
+        Piece::Index => syntax.pattern(INDEX),
+        Piece::Id => syntax.pattern(ID),
+        Piece::OptionalId(open) => format!("({} {})?", syntax.literal(open), syntax.pattern(ID)),
+        Piece::Line => "\"\\n\"?".to_owned(),
     }
 }
 

@@ -24,6 +24,7 @@ mod gbnf_text;
 mod gemma;
 mod lark;
 mod markup;
+mod messages;
 mod python;
 mod shape;
 mod stag;

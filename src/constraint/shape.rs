@@ -5,6 +5,7 @@
 
 use super::markup::{elements_markup, markup};
 pub(super) use super::markup::{Markup, ValueAttribute};
+pub(super) use super::messages::Messages;
 use super::ConstraintError;
 use crate::format::{Description, NameEnd, Role};
 
@@ -48,6 +49,8 @@ pub(super) struct Shape {
     /// any line: the calls are written so, with no wrapper (Llama 3.2's
     /// `[get_weather(city="Paris")]`).
     pub bare_python: Option<bool>,
+    /// Calls are messages with headers, in a stream of messages.
+    pub messages: Option<Messages>,
 }
 
 /// Text that may not open a call where it stands: after whitespace and
@@ -108,6 +111,9 @@ pub(super) enum Body {
     /// Calls in Gemma's object syntax, `call:NAME{key:value,…}`, one in
     /// each wrapper, strings between two `delimiter`s.
     Gemma { delimiter: &'static str },
+    /// The arguments alone, as one JSON object: a message's header names
+    /// the function (Harmony's `to=functions.NAME`).
+    Args,
 }
 
 /// Where a call's id is written, and the marker that goes with it.
@@ -126,7 +132,7 @@ impl Body {
         match self {
             Body::Markup(m) => m.func_open,
             Body::NameArgs { func_open, .. } | Body::JsonObject { func_open, .. } => *func_open,
-            Body::Python { .. } | Body::Gemma { .. } => None,
+            Body::Python { .. } | Body::Gemma { .. } | Body::Args => None,
         }
     }
 }
@@ -227,18 +233,13 @@ impl Shape {
                 .find(|(r, _)| *r == role)
                 .map(|(_, text)| *text)
         };
-        // A value's type element (K2-Horizon's `<ifm|arg_type>`) is one
-        // dialect of the format's template; the grammar writes the default
-        // one, without it, which the parser reads as well.
-        if desc.has(Role::HeadOpen) {
+        let messages = Messages::of(desc);
+        if desc.has(Role::HeadOpen) && messages.is_none() {
             return Err(refuse("message headers"));
         }
         // A call id is written where a name and JSON arguments are.
         if desc.has(Role::IdOpen) && !desc.json.is_some_and(|j| j.args_after_name) {
             return Err(refuse("call ids"));
-        }
-        if desc.headers.is_some() {
-            return Err(refuse("names written as attributes of a header"));
         }
         let body = match desc.json {
             // Calls written as elements: marked-up parameters whose
@@ -248,6 +249,14 @@ impl Shape {
                 headers: None,
                 ..
             }) => Body::Markup(elements_markup(&spelling)),
+            // The arguments alone: a message's header names the function.
+            Some(json)
+                if json.headers.is_some()
+                    && json.body.is_none()
+                    && json.syntax == crate::json::syntax::Syntax::Json =>
+            {
+                Body::Args
+            }
             // A JSON body the wrapper may hold in place of marked-up
             // functions (dots), or in place of a name (Poolside): the
             // functions are written.
@@ -330,9 +339,7 @@ impl Shape {
                 let keys = json
                     .body
                     .filter(|_| {
-                        !json.args_after_name
-                            && json.headers.is_none()
-                            && json.syntax == crate::json::syntax::Syntax::Json
+                        !json.args_after_name && json.syntax == crate::json::syntax::Syntax::Json
                     })
                     .ok_or_else(|| refuse("JSON calls other than objects in a wrapper"))?;
                 // Text kept from opening a line with a body is written as a
@@ -395,6 +402,7 @@ impl Shape {
             && !(desc.unwrapped_functions && wrapped)
             && !bare
             && bare_python.is_none()
+            && messages.is_none()
         {
             return Err(refuse("calls without a wrapper"));
         }
@@ -453,6 +461,7 @@ impl Shape {
             },
             bare,
             bare_python,
+            messages,
             separator: json.and_then(|j| j.body_separator).map(char::from),
             line_starts: json.is_some_and(|j| j.open_at_line_start),
         })
@@ -476,7 +485,9 @@ mod tests {
     fn a_shape_is_read_from_the_descriptions_fields() {
         assert_eq!(reason(Format::Qwen3Coder), "written");
         assert_eq!(reason(Format::DeepSeekV31), "written");
-        assert_eq!(reason(Format::OpenAi), "message headers");
+        // Calls in messages with headers.
+        assert_eq!(reason(Format::OpenAi), "written");
+        assert_eq!(reason(Format::Muse), "written");
         assert_eq!(reason(Format::Mistral), "written");
         // Values said to be JSON or text by an attribute.
         assert_eq!(reason(Format::KimiK3), "written");

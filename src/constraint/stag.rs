@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 
 use super::call::{Func, FuncBody, Param, Piece, ID, INDEX};
 use super::gbnf;
-use super::shape::{Guard, Shape};
+use super::shape::{Guard, Messages, Shape};
 use super::value::{self, ValueGrammar};
 use super::{Constraint, ConstraintMode};
 use crate::tools::Tools;
@@ -31,6 +31,10 @@ pub(super) fn write(
         let grammar =
             gbnf::write(shape, tools, names, constraint).unwrap_or_else(|_| NEVER.to_owned());
         let format = json!({"type": "grammar", "grammar": grammar});
+        return node("structural_tag", vec![("format", format)]);
+    }
+    if let Some(messages) = &shape.messages {
+        let format = message_stream(shape, messages, tools, names, constraint);
         return node("structural_tag", vec![("format", format)]);
     }
     let markers: Vec<&str> = shape.markers.clone();
@@ -222,6 +226,109 @@ pub(super) fn write(
     node("structural_tag", vec![("format", top)])
 }
 
+/// A stream of messages, as the Lark and GBNF dialects write it
+/// (`ebnf::write_messages`): answers (and reasoning, where asked for)
+/// before the calls, each call a message of its own, then the turn's end.
+fn message_stream(
+    shape: &Shape,
+    messages: &Messages,
+    tools: &Tools,
+    names: &[&str],
+    constraint: &Constraint,
+) -> Value {
+    let markers = &shape.markers;
+    let text = || json!({"type": "any_text", "excludes": markers});
+    let tag = |begins: &[String], ends: &[&str]| {
+        or(begins
+            .iter()
+            .map(|begin| {
+                node(
+                    "tag",
+                    vec![
+                        ("begin", Value::from(begin.as_str())),
+                        ("content", text()),
+                        ("end", json!(ends)),
+                    ],
+                )
+            })
+            .collect())
+    };
+    let sep = lit(&messages.separator);
+    let eot = match messages.end_of_turn.is_empty() {
+        true => None,
+        false => Some(optional(or(messages
+            .end_of_turn
+            .iter()
+            .map(|e| lit(e))
+            .collect()))),
+    };
+    let with_eot = |value: Value| match &eot {
+        Some(eot) => seq(vec![value, eot.clone()]),
+        None => value,
+    };
+    let one = or(names
+        .iter()
+        .map(|name| {
+            let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
+            let order = tools.parameter_order(name);
+            // xgrammar's JSON excludes the markers themselves.
+            func(
+                &messages.call(shape, name, &params, &order, ""),
+                true,
+                markers,
+            )
+        })
+        .collect());
+    let calls = with_eot(match constraint.parallel {
+        true => seq(vec![
+            one.clone(),
+            optional(plus(seq(vec![sep.clone(), one]))),
+        ]),
+        false => one,
+    });
+    let thought = messages.reasoning.as_ref().filter(|_| constraint.reasoning);
+    let (mut with_sep, mut thought_sep, mut last) = (Vec::new(), None, Vec::new());
+    let thought: &[String] = thought.map_or(&[], std::slice::from_ref);
+    for (answer, head) in [(true, &messages.content[..]), (false, thought)] {
+        if head.is_empty() {
+            continue;
+        }
+        let before = match messages.closes.is_empty() {
+            // No closer: the text ends at the next message, or the output's end.
+            true => tag(head, &[messages.separator.as_str()]),
+            false => seq(vec![tag(head, &messages.closes), sep.clone()]),
+        };
+        with_sep.push(before.clone());
+        if !answer {
+            thought_sep = Some(before);
+            continue;
+        }
+        // An answer may end the turn itself.
+        if !messages.end_of_turn.is_empty() {
+            last.push(tag(head, &messages.end_of_turn));
+        }
+        last.push(match messages.closes.is_empty() {
+            true => seq(vec![or(head.iter().map(|h| lit(h)).collect()), text()]),
+            false => with_eot(tag(head, &messages.closes)),
+        });
+    }
+    match constraint.mode {
+        ConstraintMode::Lazy => {
+            last.extend((!names.is_empty()).then_some(calls));
+            let ends = or(last);
+            optional(match with_sep.is_empty() {
+                true => ends,
+                false => seq(vec![optional(plus(or(with_sep))), ends]),
+            })
+        }
+        // Reasoning may come first, where asked for.
+        _ => match thought_sep {
+            Some(thought) => seq(vec![optional(thought), calls]),
+            None => calls,
+        },
+    }
+}
+
 /// Text holding no marker that, where `guard` says, opens no call: after
 /// whitespace and the guard's `after`, its first character is none of
 /// `opens`. Where that character starts a marker, the text after it holds
@@ -291,15 +398,7 @@ fn func(f: &Func, with_close: bool, markers: &[&str]) -> Value {
     if !f.head.is_empty() {
         parts.push(lit(&f.head));
     }
-    let regex = |pattern: &str| json!({"type": "regex", "pattern": pattern});
-    for piece in &f.rest {
-        parts.push(match piece {
-            Piece::Text(text) => lit(text),
-            Piece::Index => regex(INDEX),
-            Piece::Id => regex(ID),
-            Piece::OptionalId(open) => optional(seq(vec![lit(open), regex(ID)])),
-        });
-    }
+    parts.extend(f.rest.iter().map(piece));
     if f.name_line {
         parts.push(newline());
     }
@@ -329,10 +428,20 @@ fn func(f: &Func, with_close: bool, markers: &[&str]) -> Value {
     if let (true, Some(close)) = (with_close, f.close.as_deref()) {
         parts.push(lit(close));
     }
-    if let Some(close) = f.item_close {
-        parts.push(lit(close));
-    }
+    parts.extend(f.tail.iter().map(piece));
     seq(parts)
+}
+
+/// A piece of a function's head or tail.
+fn piece(piece: &Piece) -> Value {
+    let regex = |pattern: &str| json!({"type": "regex", "pattern": pattern});
+    match piece {
+        Piece::Text(text) => lit(text),
+        Piece::Index => regex(INDEX),
+        Piece::Id => regex(ID),
+        Piece::OptionalId(open) => optional(seq(vec![lit(open), regex(ID)])),
+        Piece::Line => newline(),
+    }
 }
 
 /// A parameter: its value is a tag from its opener to its closer, which
