@@ -52,6 +52,7 @@ PAIRS = {
     "llama3_json": "llama",  # {"name": N, "parameters": {…}}
     "minimax_m3": "minimax_m3",  # ]<]minimax[>[<tool_call>\n]<]minimax[>[<invoke name="N">…<K>V…
     "cohere_cofl": "cohere",  # <cofl:tool_calls><cofl:tool_call id="0" name="N"><cofl:value …
+    "openai": "harmony",  # <|channel|>commentary to=functions.N <|constrain|>json<|message|>{…}<|call|>
 }
 
 # The constraints of the samples, by the names the probes use.
@@ -377,6 +378,27 @@ class Grammars:
 def abbreviated(text, width=90):
     shown = json.dumps(text, ensure_ascii=False)
     return shown if len(shown) <= width else shown[: width - 12] + "…" + shown[-11:]
+
+HA = '<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>{"city": "Paris"}<|call|>'
+HA_START = "<|start|>assistant"
+PROBES["openai"] = [
+    # The prompt ends with `<|start|>assistant`; later messages start so.
+    ("required", "one call, a space before `<|constrain|>` (as gpt-oss writes it)", HA),
+    ("required", "no space before `<|constrain|>` (the built-in's layout)", HA.replace(" <|constrain|>", "<|constrain|>")),
+    (
+        "required",
+        "the recipient before the channel",
+        ' to=functions.get_weather<|channel|>commentary <|constrain|>json<|message|>{"city": "Paris"}<|call|>',
+    ),
+    ("required", "no content type", HA.replace(" <|constrain|>json", "")),
+    ("required", "two calls", HA + HA_START + HA),
+    ("required", "a marker in a string value", HA.replace("Paris", "Pa<|end|>ris")),
+    ("lazy", "an answer", "<|channel|>final<|message|>Hi.<|return|>"),
+    ("lazy", "an answer, then a call", f"<|channel|>final<|message|>Hi.<|end|>{HA_START}{HA}"),
+    ("lazy", "a call, then an answer", f"{HA}{HA_START}<|channel|>final<|message|>Done.<|return|>"),
+    ("lazy", "text outside any message", "Hi."),
+    ("thinking", "reasoning, then a call", f"<|channel|>analysis<|message|>hm<|end|>{HA_START}{HA}"),
+]
 
 
 def compare(samples, fixtures):

@@ -29,6 +29,7 @@ pub(super) struct Func {
 }
 
 /// A part of a function's head.
+#[derive(Clone)]
 pub(super) enum Piece {
     Text(String),
     /// A call's index (Kimi K2's `:0`).
@@ -37,8 +38,8 @@ pub(super) enum Piece {
     Id,
     /// This marker and an id, or neither.
     OptionalId(&'static str),
-    /// A line end, or none.
-    Line,
+    /// This text, or none (a line end of layout).
+    Maybe(&'static str),
 }
 
 /// How a call's index and id are written (their characters and length).

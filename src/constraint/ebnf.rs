@@ -217,7 +217,12 @@ fn write_messages(
     };
     let thought = messages.reasoning.as_ref().filter(|_| constraint.reasoning);
     let thought: &[String] = thought.map_or(&[], std::slice::from_ref);
-    let plains: Vec<(&str, &[String])> = [("answer", &messages.content[..]), ("thought", thought)]
+    // Answers come before the calls only where text may.
+    let answers = match constraint.mode {
+        ConstraintMode::Lazy => &messages.content[..],
+        _ => &[],
+    };
+    let plains: Vec<(&str, &[String])> = [("answer", answers), ("thought", thought)]
         .into_iter()
         .filter(|(_, heads)| !heads.is_empty())
         .collect();
@@ -484,7 +489,7 @@ fn piece_of(syntax: &dyn Syntax, piece: &Piece) -> String {
         Piece::Index => syntax.pattern(INDEX),
         Piece::Id => syntax.pattern(ID),
         Piece::OptionalId(open) => format!("({} {})?", syntax.literal(open), syntax.pattern(ID)),
-        Piece::Line => "\"\\n\"?".to_owned(),
+        Piece::Maybe(text) => format!("{}?", syntax.literal(text)),
     }
 }
 

@@ -17,8 +17,9 @@ pub(super) struct Messages {
     /// the role the model names (`<|start|>assistant`).
     pub separator: String,
     /// A call's header, before and after the function's name, up to its
-    /// body (`<|channel|>commentary to=functions.`, ` <|constrain|>json<|message|>`).
-    pub call_head: (String, String),
+    /// body (`<|channel|>commentary to=functions.`, ` <|constrain|>json<|message|>`,
+    /// the space optional).
+    pub call_head: (String, Vec<Piece>),
     /// What closes a call message (`<|call|>`), where something does.
     pub call_close: Option<&'static str>,
     /// An answer's headers, up to its text (`<|channel|>final<|message|>`;
@@ -69,22 +70,23 @@ impl Messages {
                 .map(|open| format!("{open}{name}{}", text_open.unwrap_or_default()))
         };
         let call_head = match headers.name_only {
-            true => (String::new(), headers.call_openers.first()?.to_string()),
+            true => (
+                String::new(),
+                vec![Piece::Text(headers.call_openers.first()?.to_string())],
+            ),
             false => {
                 let channel = channel
                     .filter(|_| !headers.call_channel.is_empty())
                     .map(|open| format!("{open}{} ", headers.call_channel))
                     .unwrap_or_default();
                 // The content type of JSON arguments, where the header
-                // names one (Harmony's `<|constrain|>json`).
+                // names one (Harmony's `<|constrain|>json`): gpt-oss writes
+                // a space before it, xgrammar's built-in none.
                 let typed = marker(Role::HeadAttr)
                     .filter(|_| desc.json.is_some())
-                    .map(|attr| format!(" {attr}json"))
-                    .unwrap_or_default();
-                (
-                    format!("{lead}{channel}{recipient}{functions}"),
-                    format!("{typed}{ends}"),
-                )
+                    .map(|attr| vec![Piece::Maybe(" "), Piece::Text(format!("{attr}json{ends}"))])
+                    .unwrap_or_else(|| vec![Piece::Text(ends.to_owned())]);
+                (format!("{lead}{channel}{recipient}{functions}"), typed)
             }
         };
         let content = match headers.name_only {
@@ -134,17 +136,29 @@ impl Messages {
     ) -> Func {
         let mut func = shape.func(name, params, order, starts);
         let (before, after) = &self.call_head;
-        let head = format!("{before}{name}{after}");
+        let inner = std::mem::replace(&mut func.head, format!("{before}{name}"));
+        let mut rest = after.clone();
         match shape.call_open {
-            Some(open) => {
-                let inner = std::mem::replace(&mut func.head, format!("{head}{open}"));
-                func.rest.splice(0..0, [Piece::Line, Piece::Text(inner)]);
-            }
-            None => func.head.insert_str(0, &head),
+            Some(open) => rest.extend([
+                Piece::Text(open.to_owned()),
+                Piece::Maybe("\n"),
+                Piece::Text(inner),
+            ]),
+            None => rest.push(Piece::Text(inner)),
         }
+        // Text that follows text is one literal with it.
+        let mut pieces: Vec<Piece> = Vec::new();
+        for piece in rest.into_iter().chain(std::mem::take(&mut func.rest)) {
+            match (pieces.last_mut(), piece) {
+                (None, Piece::Text(text)) => func.head.push_str(&text),
+                (Some(Piece::Text(last)), Piece::Text(text)) => last.push_str(&text),
+                (_, piece) => pieces.push(piece),
+            }
+        }
+        func.rest = pieces;
         if let Some(close) = shape.call_close {
             func.tail
-                .extend([Piece::Line, Piece::Text(close.to_owned())]);
+                .extend([Piece::Maybe("\n"), Piece::Text(close.to_owned())]);
         }
         if let Some(close) = self.call_close {
             func.tail.push(Piece::Text(close.to_owned()));
@@ -158,6 +172,16 @@ mod tests {
     use super::*;
     use crate::format::Format;
 
+    /// Pieces as text, an optional one followed by `?`.
+    fn texts(pieces: &[Piece]) -> String {
+        let text = |p: &Piece| match p {
+            Piece::Text(t) => t.clone(),
+            Piece::Maybe(t) => format!("{t}?"),
+            _ => "…".into(),
+        };
+        pieces.iter().map(text).collect()
+    }
+
     fn messages(format: Format) -> Messages {
         Messages::of(format.description()).expect("headers")
     }
@@ -166,11 +190,12 @@ mod tests {
     fn headers_are_written_as_each_format_writes_them() {
         let harmony = messages(Format::OpenAi);
         assert_eq!(harmony.separator, "<|start|>assistant");
+        let head = |m: &Messages| (m.call_head.0.clone(), texts(&m.call_head.1));
         assert_eq!(
-            harmony.call_head,
+            head(&harmony),
             (
-                "<|channel|>commentary to=functions.".to_owned(),
-                " <|constrain|>json<|message|>".to_owned()
+                "<|channel|>commentary to=functions.".into(),
+                " ?<|constrain|>json<|message|>".into()
             )
         );
         assert_eq!(harmony.call_close, Some("<|call|>"));
@@ -182,10 +207,7 @@ mod tests {
         assert_eq!(harmony.closes, ["<|end|>", "<|return|>"]);
         let muse = messages(Format::Muse);
         assert_eq!(muse.separator, "<|start|>assistant");
-        assert_eq!(
-            muse.call_head,
-            (" to=".to_owned(), "<|message|>".to_owned())
-        );
+        assert_eq!(head(&muse), (" to=".into(), "<|message|>".into()));
         assert_eq!(muse.call_close, Some("<|eom|>"));
         let to = [" to=user<|message|>", " to=commentary<|message|>"];
         assert_eq!(muse.content, to);
@@ -193,8 +215,8 @@ mod tests {
         let inkling = messages(Format::Inkling);
         assert_eq!(inkling.separator, "<|message_model|>");
         assert_eq!(
-            inkling.call_head,
-            (String::new(), "<|content_invoke_tool_json|>".to_owned())
+            head(&inkling),
+            (String::new(), "<|content_invoke_tool_json|>".into())
         );
         assert_eq!(inkling.call_close, Some("<|end_message|>"));
         assert_eq!(inkling.content, ["<|content_text|>"]);
@@ -202,7 +224,7 @@ mod tests {
         assert_eq!(inkling.closes, ["<|end_message|>"]);
         let functionary = messages(Format::FunctionaryV32);
         assert_eq!(functionary.separator, ">>>");
-        assert_eq!(functionary.call_head, (String::new(), "\n".to_owned()));
+        assert_eq!(head(&functionary), (String::new(), "\n".into()));
         assert_eq!(functionary.call_close, None);
         assert_eq!(functionary.content, ["all\n"]);
         assert_eq!(functionary.reasoning, None);

@@ -440,7 +440,7 @@ fn piece(piece: &Piece) -> Value {
         Piece::Index => regex(INDEX),
         Piece::Id => regex(ID),
         Piece::OptionalId(open) => optional(seq(vec![lit(open), regex(ID)])),
-        Piece::Line => newline(),
+        Piece::Maybe(text) => optional(lit(text)),
     }
 }
 
