@@ -47,6 +47,10 @@ const WRITTEN: &[Format] = &[
     Format::FunctionGemma,
     Format::MiniMaxM3,
     Format::CohereCofl,
+    Format::OpenAi,
+    Format::Muse,
+    Format::Inkling,
+    Format::FunctionaryV32,
 ];
 
 fn matcher(grammar: &str) -> Matcher {

@@ -168,8 +168,11 @@ def test_constraint_is_the_grammar_of_a_formats_calls():
     assert "call_rest: \"\\n\"? func \"\\n\"?" in one
     with pytest.raises(ValueError, match="not among the request's tools"):
         toolcall_stream.constraint("qwen3_coder", tools, mode="named:nope")
-    with pytest.raises(ValueError, match="no grammar for the `openai` format yet"):
-        toolcall_stream.constraint("openai", tools)
+    # No value satisfies `mode`: required calls would have no way to end.
+    stuck = [{"type": "function", "function": {"name": "f", "parameters": {
+        "type": "object", "properties": {"mode": {"enum": []}}, "required": ["mode"]}}}]
+    with pytest.raises(ValueError, match="no way to stop"):
+        toolcall_stream.constraint("hermes", stuck)
     with pytest.raises(ValueError, match="expected"):
         toolcall_stream.constraint("hermes", tools, mode="sometimes")
     tag = json.loads(toolcall_stream.constraint("glm47", tools, dialect="structural-tag"))

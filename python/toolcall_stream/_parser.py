@@ -123,9 +123,10 @@ def constraint(
     (docs/constraints.md). ``mode`` is ``"lazy"`` (``tool_choice: "auto"``),
     ``"required"`` or ``"named:NAME"``; ``parallel=False`` allows one call;
     ``reasoning=True`` allows a reasoning block first. ``dialect`` is
-    ``"lark"`` (llguidance's) or ``"structural-tag"`` (xgrammar's, as JSON).
-    ``ValueError`` for a
-    format with no grammar yet, or a name not among the tools.
+    ``"lark"`` (llguidance's), ``"structural-tag"`` (xgrammar's, as JSON)
+    or ``"gbnf"`` (llama.cpp's). ``ValueError`` for a name not among the
+    tools, or calls required where no tool is declared or none can be
+    written (a required parameter no value satisfies).
 
     >>> tools = [{"type": "function", "function": {"name": "get_weather", "parameters": {
     ...     "type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}}}]

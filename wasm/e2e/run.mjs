@@ -368,7 +368,11 @@ try {
           errors: {
             unknownTool: thrown(() => m.constraint("qwen3_coder", tools, { mode: "named:get_time" })),
             noTools: thrown(() => m.constraint("qwen3_coder", [])),
-            noGrammar: thrown(() => m.constraint("openai", tools)),
+            // No value satisfies `mode`: required calls would have no way to end.
+            unsatisfiable: thrown(() =>
+              m.constraint("hermes", [{ type: "function", function: { name: "f", parameters: {
+                type: "object", properties: { mode: { enum: [] } }, required: ["mode"] } } }]),
+            ),
             badTools: thrown(() => m.constraint("hermes", "[{")),
             badMode: thrown(() => m.constraint("hermes", tools, { mode: "auto" })),
             badDialect: thrown(() => m.constraint("hermes", tools, { dialect: "regex" })),
@@ -408,7 +412,7 @@ try {
       check(`constraint throws ${name}`, e[name].isError === true && pattern.test(e[name].message), JSON.stringify(e[name]));
     threw("unknownTool", /^`get_time` is not among the request's tools$/);
     threw("noTools", /^calls are required, but the request declares no tool$/);
-    threw("noGrammar", /^no grammar for the `openai` format yet: /);
+    threw("unsatisfiable", /no way to stop$/);
     threw("badTools", /^tools are not valid JSON/);
     threw("badMode", /^mode "auto": expected "lazy", "required" or "named:NAME"$/);
     threw("badDialect", /^dialect "regex": expected "lark", "structural-tag" or "gbnf"$/);

@@ -13,8 +13,8 @@ export function parse(format: string, text: string, options?: ParserOptions): Me
 /**
  * The grammar of exactly the calls `format` reads, to `tools` (an array, or
  * its JSON text), for a server's constrained decoder; throws with the
- * library's message when there is none (an unknown tool, no tools, a format
- * with no grammar yet).
+ * library's message when there is none (an unknown tool, no tools, or no
+ * tool whose call any arguments satisfy).
  */
 export function constraint(format: string, tools: Tool[] | string, options?: ConstraintOptions): string;
 
