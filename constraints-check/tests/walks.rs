@@ -4,6 +4,9 @@
 //! admits must parse, at every split, to complete calls to declared tools,
 //! of the declared types, with no diagnostic.
 
+#[path = "walks/python_literals.rs"]
+mod python_literals;
+
 use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
@@ -47,6 +50,7 @@ const WRITTEN: &[Format] = &[
     Format::FunctionGemma,
     Format::MiniMaxM3,
     Format::CohereCofl,
+    Format::Sarashina,
 ];
 
 fn matcher(grammar: &str) -> Matcher {
