@@ -4,14 +4,20 @@
 //! admits must parse, at every split, to complete calls to declared tools,
 //! of the declared types, with no diagnostic.
 
+#[path = "walks/errors.rs"]
+mod errors;
+#[path = "walks/messages.rs"]
+mod messages;
+#[path = "walks/python_literals.rs"]
+mod python_literals;
+
 use llguidance::api::TopLevelGrammar;
 use llguidance::toktrie::ApproximateTokEnv;
 use llguidance::{Matcher, ParserFactory};
 use serde_json::Value;
 use toolcall_constraints_check::{clean_fixtures, parser, NOT_ADMITTED};
 use toolcall_stream::{
-    lark_of_gbnf, Constraint, ConstraintError, ConstraintMode, Dialect, Format, MessageBuilder,
-    Tools,
+    lark_of_gbnf, Constraint, ConstraintMode, Dialect, Format, MessageBuilder, Tools,
 };
 
 const TOOLS: &str = r##"[
@@ -51,6 +57,7 @@ const WRITTEN: &[Format] = &[
     Format::Muse,
     Format::Inkling,
     Format::FunctionaryV32,
+    Format::Sarashina,
 ];
 
 fn matcher(grammar: &str) -> Matcher {
@@ -517,46 +524,6 @@ fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
     ] {
         assert!(!accepts(&required, &wrong), "admitted {wrong:?}");
     }
-}
-
-#[test]
-fn shapes_without_a_grammar_and_bad_requests_are_typed_errors() {
-    let tools = Tools::from_json(TOOLS).expect("tools");
-    let err = Format::Qwen3Coder.constraint(&tools, &Constraint::named("nope"));
-    assert_eq!(err, Err(ConstraintError::UnknownTool("nope".into())));
-    let none = Tools::from_json("[]").expect("tools");
-    let err = Format::Qwen3Coder.constraint(&none, &Constraint::required());
-    assert_eq!(err, Err(ConstraintError::NoTools));
-    // No value satisfies `mode`: the tool cannot be called, and calls that
-    // are required would have no way to end.
-    let stuck = Tools::from_json(
-        r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
-            "properties": {"mode": {"enum": []}, "x": {"type": "string"}}, "required": ["mode"]}}}]"#,
-    )
-    .expect("tools");
-    let err = Format::Qwen3Coder.constraint(&stuck, &Constraint::required());
-    assert_eq!(err, Err(ConstraintError::Unsatisfiable));
-    let lazy = Format::Qwen3Coder
-        .constraint(&stuck, &Constraint::lazy())
-        .expect("text only");
-    assert!(!lazy.contains("<function=f>"), "{lazy}");
-    // Optional, it is left out.
-    let optional = Tools::from_json(
-        r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
-            "properties": {"mode": {"enum": []}, "x": {"type": "string"}}}}}]"#,
-    )
-    .expect("tools");
-    let grammar = Format::Qwen3Coder
-        .constraint(&optional, &Constraint::required())
-        .expect("grammar");
-    assert!(
-        !grammar.contains("<parameter=mode>") && grammar.contains("<parameter=x>"),
-        "{grammar}"
-    );
-    let err = Format::Sarashina
-        .constraint(&tools, &Constraint::required())
-        .unwrap_err();
-    assert!(matches!(err, ConstraintError::Unsupported { .. }), "{err}");
 }
 
 #[test]

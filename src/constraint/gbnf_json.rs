@@ -53,7 +53,8 @@ pub(super) struct Words {
     pub true_: &'static str,
     pub false_: &'static str,
     pub null: &'static str,
-    /// A value's text, as a literal (a `const` or an `enum`'s).
+    /// A value's text, as a literal (a `const`, an `enum`'s, a declared
+    /// key).
     pub literal: fn(&Value) -> String,
     /// Writes the rules the names above refer to, strings holding as
     /// written the characters of `plain` (a class's body), between the
@@ -355,7 +356,7 @@ impl Writer<'_> {
                     members.push((format!("{} ws {assign} ws {value}", literal(key)), must));
                 }
                 Some(value) => {
-                    let key = literal(&Value::from(key.as_str()).to_string());
+                    let key = (self.words.literal)(&Value::from(key.as_str()));
                     members.push((format!("{key} ws \":\" ws {value}"), must));
                 }
                 None if must => return None,

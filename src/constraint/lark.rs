@@ -34,7 +34,7 @@ pub(super) fn write(
 
 struct Lark<'a> {
     shape: &'a Shape,
-    /// Python arguments' rules, written as GBNF's and respelled.
+    /// Python values' rules, written as GBNF's and respelled.
     python: JsonRules,
 }
 
@@ -61,6 +61,13 @@ impl Syntax for Lark<'_> {
     }
 
     fn json(&mut self, out: &mut String, rule: &str, schema: &Value) {
+        // `%json` writes JSON only: Python literals are the GBNF rules.
+        if self.shape.call_syntax() {
+            let mut rules = String::new();
+            self.python.write(&mut rules, rule, schema);
+            out.push_str(&python::lark_of(&rules));
+            return;
+        }
         let _ = writeln!(out, "{rule}: %json {}", bounded(schema.clone()));
     }
 

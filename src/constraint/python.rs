@@ -1,5 +1,6 @@
 //! Python literals against a JSON schema, for the formats that write calls
-//! in Python call syntax (`get_weather(city="Paris", days=3)`), as the
+//! in Python call syntax (`get_weather(city="Paris", days=3)`), or their
+//! call objects as Python literals (Sarashina's `{'name': 'f', …}`), as the
 //! engine's Python reader (`json::python`) reads them back. The rules are
 //! `gbnf_json`'s, with Python's leaves: strings in double quotes with
 //! Python's escapes, `True`, `False`, `None`. Lark gets the same rules,
@@ -27,6 +28,14 @@ pub(super) static PYTHON: Words = Words {
     shared,
 };
 
+/// Python's words where the whole call is a literal: declared keys, names
+/// and `enum` strings as `repr` spells them (`{'name': 'f'}`), as the
+/// model writes its dicts.
+pub(super) static LITERAL: Words = Words {
+    literal: repr_literal,
+    ..PYTHON
+};
+
 /// The rules Python values share. A string is in double or single quotes:
 /// a character as written (no quote, backslash, control character or
 /// character a marker starts with: `plain`), or one of the escapes every
@@ -50,28 +59,62 @@ fn shared(out: &mut String, plain: &str, _delimiter: &str) {
 /// `value` as a Python literal, as a GBNF literal: a JSON string is a
 /// Python string of the same text (serde's escapes are Python's too).
 fn literal(value: &Value) -> String {
-    super::gbnf_text::literal(&text(value))
+    super::gbnf_text::literal(&text(value, &|s| Value::from(s).to_string()))
 }
 
-/// `value`'s Python text.
-fn text(value: &Value) -> String {
+/// `value` as `repr` writes it, as a GBNF literal.
+fn repr_literal(value: &Value) -> String {
+    super::gbnf_text::literal(&text(value, &repr))
+}
+
+/// `value`'s Python text, its strings spelled by `string`.
+fn text(value: &Value, string: &dyn Fn(&str) -> String) -> String {
     match value {
         Value::Null => "None".to_owned(),
         Value::Bool(true) => "True".to_owned(),
         Value::Bool(false) => "False".to_owned(),
-        Value::Number(_) | Value::String(_) => value.to_string(),
+        Value::Number(_) => value.to_string(),
+        Value::String(s) => string(s),
         Value::Array(items) => {
-            let items: Vec<String> = items.iter().map(text).collect();
+            let items: Vec<String> = items.iter().map(|v| text(v, string)).collect();
             format!("[{}]", items.join(", "))
         }
         Value::Object(map) => {
             let items: Vec<String> = map
                 .iter()
-                .map(|(k, v)| format!("{}: {}", Value::from(k.as_str()), text(v)))
+                .map(|(k, v)| format!("{}: {}", string(k), text(v, string)))
                 .collect();
             format!("{{{}}}", items.join(", "))
         }
     }
+}
+
+/// `s` as Python's `repr` writes it: in single quotes, or in double ones
+/// where it holds a single quote and no double one.
+fn repr(s: &str) -> String {
+    let quote = match s.contains('\'') && !s.contains('"') {
+        true => '"',
+        false => '\'',
+    };
+    let mut out = String::from(quote);
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if c == quote => {
+                out.push('\\');
+                out.push(c);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\x{:02x}", u32::from(c));
+            }
+            c => out.push(c),
+        }
+    }
+    out.push(quote);
+    out
 }
 
 /// Whether `key` can be written as a keyword argument (`key=`), as the
@@ -142,10 +185,16 @@ mod tests {
 
     #[test]
     fn values_are_written_as_python_literals() {
-        assert_eq!(text(&json!(null)), "None");
+        let json = |s: &str| Value::from(s).to_string();
+        assert_eq!(text(&json!(null), &json), "None");
         assert_eq!(
-            text(&json!({"a": [true, 1.5, "x\"y"]})),
+            text(&json!({"a": [true, 1.5, "x\"y"]}), &json),
             "{\"a\": [True, 1.5, \"x\\\"y\"]}"
+        );
+        // As `repr` writes them.
+        assert_eq!(
+            text(&json!({"a": ["it's", "x'\"\n\u{1}"]}), &repr),
+            "{'a': [\"it's\", 'x\\'\"\\n\\x01']}"
         );
         assert!(is_keyword("city") && is_keyword("_x1") && is_keyword("été"));
         assert!(!is_keyword("my-key") && !is_keyword("1st") && !is_keyword(""));
@@ -172,6 +221,42 @@ mod tests {
         assert!(
             out.contains("py-char ::= [^\"\\\\\\u0000-\\u001F<]"),
             "{out}"
+        );
+    }
+
+    #[test]
+    fn call_objects_written_as_python_literals_have_their_rules() {
+        use super::super::{shape::Shape, Constraint, Dialect};
+        use crate::{format::Format, tools::Tools};
+        let shape = Shape::of(Format::Sarashina.description()).ok().unwrap();
+        assert!(shape.bare && shape.holds_list() && shape.call_syntax());
+        assert_eq!(shape.opens_calls, "{[");
+        let tools = Tools::from_json(
+            r#"[{"type": "function", "function": {"name": "f", "parameters": {"type": "object",
+                "properties": {"u": {"enum": ["c", "it's"]}, "d": {"type": "boolean"}}}}}]"#,
+        )
+        .unwrap();
+        let grammar = |dialect| {
+            let constraint = Constraint {
+                dialect,
+                ..Constraint::required()
+            };
+            Format::Sarashina.constraint(&tools, &constraint).unwrap()
+        };
+        // Lark's `%json` writes JSON only: the rules, respelled.
+        let lark = grammar(Dialect::Lark);
+        assert!(!lark.contains("%json"), "{lark}");
+        assert!(lark.contains(r#""'name'" ws ":" ws "'f'""#), "{lark}");
+        assert!(lark.contains(r#"("'c'" | "\"it's\"")"#), "{lark}");
+        assert!(
+            lark.contains(r#""'d'" ws ":" ws ("True" | "False")"#),
+            "{lark}"
+        );
+        // No style of xgrammar's reads them: the tag holds the GBNF body.
+        let stag = grammar(Dialect::StructuralTag);
+        assert!(
+            stag.contains(r#""type":"grammar","grammar":"root ::= "#),
+            "{stag}"
         );
     }
 

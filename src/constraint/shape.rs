@@ -8,6 +8,7 @@ pub(super) use super::markup::{Markup, ValueAttribute};
 pub(super) use super::messages::Messages;
 use super::ConstraintError;
 use crate::format::{Description, NameEnd, Role};
+use crate::json::syntax::Syntax;
 
 /// How a format writes one call.
 pub(super) struct Shape {
@@ -103,6 +104,8 @@ pub(super) enum Body {
         /// The keys the arguments may go under (`arguments`, `parameters`).
         args_keys: &'static [&'static str],
         list: bool,
+        /// Written as a Python literal (Sarashina's `{'name': …}`).
+        python: bool,
     },
     /// Calls in Python call syntax, `NAME(key=value, …)`: a list of them
     /// (`[f(a=1), g()]`), or (not `list`) one per line where bodies may
@@ -202,6 +205,7 @@ impl Shape {
     pub(super) fn words(&self) -> &'static super::gbnf_json::Words {
         match self.body {
             Body::Python { .. } => &super::python::PYTHON,
+            Body::JsonObject { python: true, .. } => &super::python::LITERAL,
             Body::Gemma { .. } => &super::gemma::GEMMA,
             _ => &super::gbnf_json::JSON,
         }
@@ -216,10 +220,10 @@ impl Shape {
         }
     }
 
-    /// Whether a call's arguments are written in a syntax of their own,
-    /// which no style of xgrammar's reads (Python's, Gemma's).
+    /// Whether values are written in a syntax of their own, which no style
+    /// of xgrammar's reads, nor Lark's `%json` (Python's, Gemma's).
     pub(super) fn call_syntax(&self) -> bool {
-        matches!(self.body, Body::Python { .. } | Body::Gemma { .. })
+        !std::ptr::eq(self.words(), &super::gbnf_json::JSON)
     }
 
     pub(super) fn of(desc: &Description) -> Result<Shape, ConstraintError> {
@@ -338,9 +342,8 @@ impl Shape {
                 // text no grammar keeps apart from calls.
                 let keys = json
                     .body
-                    .filter(|_| {
-                        !json.args_after_name && json.syntax == crate::json::syntax::Syntax::Json
-                    })
+                    .filter(|_| !json.args_after_name)
+                    .filter(|_| matches!(json.syntax, Syntax::Json | Syntax::PythonLiteral))
                     .ok_or_else(|| refuse("JSON calls other than objects in a wrapper"))?;
                 // Text kept from opening a line with a body is written as a
                 // regular expression in the structural tag, which cannot
@@ -353,6 +356,7 @@ impl Shape {
                     name_key: keys.name.first().copied().filter(|_| !keys.name_is_key),
                     args_keys: keys.arguments,
                     list: keys.list,
+                    python: json.syntax == Syntax::PythonLiteral,
                 }
             }
             None => match (markup(desc, &marker), desc.func_name_end) {

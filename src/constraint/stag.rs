@@ -62,8 +62,8 @@ pub(super) fn write(
         (Some(close), _) => (close, true),
         (None, Some(close)) => (close, false),
         // A list with no closer of its own ends with its `]` (xgrammar
-        // wants an end where the content repeats).
-        (None, None) if shape.holds_list() => ("]", true),
+        // wants an end where the content repeats); a grammar's ends itself.
+        (None, None) if shape.holds_list() && python.is_none() => ("]", true),
         (None, None) => ("", true),
     };
     let list_close = match end {
