@@ -301,7 +301,11 @@ fn write_messages(
     for (i, name) in names.iter().enumerate() {
         let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
         let order = tools.parameter_order(name);
-        let func = messages.call(shape, name, &params, &order, starts);
+        let func = messages.call(
+            name,
+            shape.func(name, &params, &order, starts),
+            (shape.call_open, shape.call_close),
+        );
         write_func(out, syntax, i, &func);
     }
     syntax.finish(out);

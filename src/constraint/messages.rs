@@ -5,10 +5,7 @@
 //! message of its own. The prompt wrote the first header's opener (and
 //! role); later messages start with them.
 
-use serde_json::Value;
-
 use super::call::{Func, Piece};
-use super::shape::Shape;
 use crate::format::{Description, Headers, Role};
 
 /// How a format writes its messages.
@@ -123,22 +120,21 @@ impl Messages {
         })
     }
 
-    /// The message that calls `name`: its header, then the call as the
-    /// shape writes it (the arguments alone, a call object, or marked-up
-    /// calls in their wrapper), then the message's closer.
+    /// The message that calls `name`: its header, then `func`, the call as
+    /// the shape writes it (the arguments alone, a call object, or a
+    /// marked-up function, in the `wrapper` opener and closer where the
+    /// shape has them), then the message's closer.
     pub(super) fn call(
         &self,
-        shape: &Shape,
         name: &str,
-        params: &Value,
-        order: &[String],
-        starts: &str,
+        mut func: Func,
+        wrapper: (Option<&str>, Option<&str>),
     ) -> Func {
-        let mut func = shape.func(name, params, order, starts);
+        let (call_open, call_close) = wrapper;
         let (before, after) = &self.call_head;
         let inner = std::mem::replace(&mut func.head, format!("{before}{name}"));
         let mut rest = after.clone();
-        match shape.call_open {
+        match call_open {
             Some(open) => rest.extend([
                 Piece::Text(open.to_owned()),
                 Piece::Maybe("\n"),
@@ -156,7 +152,7 @@ impl Messages {
             }
         }
         func.rest = pieces;
-        if let Some(close) = shape.call_close {
+        if let Some(close) = call_close {
             func.tail
                 .extend([Piece::Maybe("\n"), Piece::Text(close.to_owned())]);
         }

@@ -272,11 +272,9 @@ fn message_stream(
             let params = tools.parameters(name).cloned().unwrap_or(Value::Null);
             let order = tools.parameter_order(name);
             // xgrammar's JSON excludes the markers themselves.
-            func(
-                &messages.call(shape, name, &params, &order, ""),
-                true,
-                markers,
-            )
+            let call = shape.func(name, &params, &order, "");
+            let wrapper = (shape.call_open, shape.call_close);
+            func(&messages.call(name, call, wrapper), true, markers)
         })
         .collect());
     let calls = with_eot(match constraint.parallel {
