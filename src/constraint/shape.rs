@@ -223,7 +223,10 @@ impl Shape {
     /// Whether values are written in a syntax of their own, which no style
     /// of xgrammar's reads, nor Lark's `%json` (Python's, Gemma's).
     pub(super) fn call_syntax(&self) -> bool {
-        !std::ptr::eq(self.words(), &super::gbnf_json::JSON)
+        matches!(
+            self.body,
+            Body::Python { .. } | Body::Gemma { .. } | Body::JsonObject { python: true, .. }
+        )
     }
 
     pub(super) fn of(desc: &Description) -> Result<Shape, ConstraintError> {
@@ -249,15 +252,13 @@ impl Shape {
             // Calls written as elements: marked-up parameters whose
             // closers carry their tags.
             Some(crate::format::Json {
-                syntax: crate::json::syntax::Syntax::Elements(spelling),
+                syntax: Syntax::Elements(spelling),
                 headers: None,
                 ..
             }) => Body::Markup(elements_markup(&spelling)),
             // The arguments alone: a message's header names the function.
             Some(json)
-                if json.headers.is_some()
-                    && json.body.is_none()
-                    && json.syntax == crate::json::syntax::Syntax::Json =>
+                if json.headers.is_some() && json.body.is_none() && json.syntax == Syntax::Json =>
             {
                 Body::Args
             }
@@ -286,7 +287,7 @@ impl Shape {
                     || json.call_type.is_none() && !json.fenced
                     || call_type.is_some())
                     && json.headers.is_none()
-                    && json.syntax == crate::json::syntax::Syntax::Json;
+                    && json.syntax == Syntax::Json;
                 let mut args_opens = desc.markers.iter().filter(|(r, _)| *r == Role::ArgsOpen);
                 let args_open = args_opens.next().map(|(_, open)| {
                     match (marker(Role::HeadAttr), args_opens.next()) {
@@ -317,7 +318,7 @@ impl Shape {
             }
             // Python calls in a wrapper. Several are a list where bodies
             // may not follow one another in it, else one per line.
-            Some(json) if json.syntax == crate::json::syntax::Syntax::Python => {
+            Some(json) if json.syntax == Syntax::Python => {
                 if json.open_at_start && json.body_separator.is_some() {
                     return Err(refuse("Python calls that follow one another bare"));
                 }
@@ -331,7 +332,7 @@ impl Shape {
             // Gemma's calls, one in each wrapper, which the wrapper's
             // opener opens.
             Some(crate::format::Json {
-                syntax: crate::json::syntax::Syntax::Gemma { delimiter },
+                syntax: Syntax::Gemma { delimiter },
                 headers: None,
                 open_at_start: false,
                 ..
