@@ -510,16 +510,15 @@ mod tests {
 
     #[test]
     fn a_format_without_a_grammar_goes_unconstrained() {
-        let unsupported = Format::ALL
-            .iter()
-            .copied()
-            .find(|format| {
-                matches!(
-                    format.constraint(&tools(), &Constraint::lazy()),
-                    Err(ConstraintError::Unsupported { .. })
-                )
-            })
-            .expect("a format without a grammar");
+        // A format of one's own in a shape with no grammar: JSON calls in
+        // a wrapper, or bare at any line's start.
+        let unsupported = toolcall_stream::FormatBuilder::new("lines_and_tags")
+            .marker(toolcall_stream::Role::CallOpen, "<tool_call>")
+            .marker(toolcall_stream::Role::CallClose, "</tool_call>")
+            .json_body(["name"], ["arguments"], false)
+            .json_open_unmarked(false, true)
+            .build()
+            .unwrap();
         let mut request = request(json!({"tool_choice": "required"}));
         let before = request.clone();
         let done = constrain(&mut request, unsupported, &tools(), Dialect::Lark, false).unwrap();

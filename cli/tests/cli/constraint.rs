@@ -84,6 +84,15 @@ fn prints_the_structural_tag_as_json() {
 fn requests_it_cannot_serve_are_exit_code_2() {
     let tools = scratch("constraint-tools-2.json", TOOLS);
     let tools = path_str(&tools);
+    // A format of one's own in a shape with no grammar: JSON calls in a
+    // wrapper, or bare at any line's start.
+    let unwritten = scratch(
+        "constraint-unwritten.toml",
+        "name = \"lines_and_tags\"\n[markers]\ncall_open = \"<tool_call>\"\n\
+         call_close = \"</tool_call>\"\n[json]\nopen_at_line_start = true\n\
+         [json.body]\nname = [\"name\"]\narguments = [\"arguments\"]\n",
+    );
+    let unwritten = path_str(&unwritten);
     for (args, says) in [
         (
             vec![
@@ -98,8 +107,8 @@ fn requests_it_cannot_serve_are_exit_code_2() {
             "`nope` is not among the request's tools",
         ),
         (
-            vec!["constraint", "-f", "openai", "--tools", tools],
-            "no grammar for the `openai` format yet",
+            vec!["constraint", "--format-file", unwritten, "--tools", tools],
+            "no grammar for the `lines_and_tags` format yet",
         ),
         (
             vec![
