@@ -424,6 +424,16 @@ fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
     assert!(accepts(&lazy, &format!("Sure. <|python_tag|>{llama}")));
     assert!(accepts(&lazy, llama));
     assert!(!accepts(&lazy, "{x} is a placeholder"));
+    // Reasoning the prompt opened stands at the output's start, where
+    // Laguna's parser reads a bare object: it may not start with one.
+    let thinking = Constraint {
+        reasoning: true,
+        ..Constraint::lazy()
+    };
+    let laguna = make(Format::PoolsideV1, thinking);
+    assert!(accepts(&laguna, "hm</think>Sunny."));
+    assert!(accepts(&laguna, "<think>{x}</think>Sunny."));
+    assert!(!accepts(&laguna, " {\"a\": 1}</think>Sunny."));
     let xlam = "[{\"name\": \"get_weather\", \"arguments\": {\"city\": \"Paris\"}}]";
     let required = make(Format::Xlam, Constraint::required());
     assert!(accepts(&required, xlam));

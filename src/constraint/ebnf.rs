@@ -163,14 +163,19 @@ pub(super) fn write(
         }
     }
     if let (true, Some((open, close))) = (constraint.reasoning, shape.reasoning) {
-        // The prompt may have opened the reasoning itself.
-        let body = format!(
-            "{}? {} \"\\n\"? \"\\n\"?",
-            syntax.literal(open),
-            syntax.name("think_rest")
-        );
-        syntax.define(out, "think", &body);
+        // The prompt may have opened the reasoning itself. Then its text
+        // stands at the output's start, where the parser reads a bare
+        // body: it may not start one.
+        let (open, rest) = (syntax.literal(open), syntax.name("think_rest"));
+        let opened = match shape.lead() {
+            None => format!("{open}? {rest}"),
+            Some(_) => format!("({open} {rest} | {})", syntax.name("think_lead")),
+        };
+        syntax.define(out, "think", &format!("{opened} \"\\n\"? \"\\n\"?"));
         syntax.text_then(out, "think_rest", close, Place::Inside);
+        if shape.lead().is_some() {
+            syntax.text_then(out, "think_lead", close, Place::Start);
+        }
     }
     if !names.is_empty() {
         write_wrapper(out, syntax, shape, opener, names.len(), constraint.parallel);

@@ -88,8 +88,11 @@ impl Messages {
         };
         let content = match headers.name_only {
             true => text_open.map(str::to_owned).into_iter().collect(),
+            // A call's channel without a recipient is content too (gpt-oss's
+            // `commentary` preamble before its calls).
             false => in_channel(headers.content_channel)
                 .into_iter()
+                .chain(in_channel(headers.call_channel).filter(|_| !recipient.is_empty()))
                 .chain(headers.content_recipients.iter().map(|who| named(who)))
                 .collect(),
         };
@@ -195,7 +198,11 @@ mod tests {
             )
         );
         assert_eq!(harmony.call_close, Some("<|call|>"));
-        assert_eq!(harmony.content, ["<|channel|>final<|message|>"]);
+        let answers = [
+            "<|channel|>final<|message|>",
+            "<|channel|>commentary<|message|>",
+        ];
+        assert_eq!(harmony.content, answers);
         assert_eq!(
             harmony.reasoning.as_deref(),
             Some("<|channel|>analysis<|message|>")

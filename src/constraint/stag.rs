@@ -212,13 +212,17 @@ pub(super) fn write(
         (true, Some((open, close))) => {
             // The prompt may have opened the reasoning itself; its text
             // holds no marker, its closer included: the first one ends it.
-            let think = seq(vec![
-                optional(lit(open)),
-                json!({"type": "any_text", "excludes": markers}),
-                lit(close),
-                newline(),
-                newline(),
-            ]);
+            // Without the opener, the text stands at the output's start,
+            // where it may not start a bare body (as in Lark).
+            let text = json!({"type": "any_text", "excludes": markers});
+            let opened = match shape.lead() {
+                None => vec![optional(lit(open)), text],
+                Some(lead) => vec![or(vec![
+                    seq(vec![lit(open), text]),
+                    guarded(Some(lead), &markers),
+                ])],
+            };
+            let think = seq([opened, vec![lit(close), newline(), newline()]].concat());
             seq(vec![optional(think), calls])
         }
         _ => calls,

@@ -58,9 +58,11 @@ fn the_messages_a_model_writes_are_admitted_and_mistakes_are_not() {
         let lazy = make(Format::OpenAi, thinking());
         let answer = "<|channel|>final<|message|>It is sunny.<|return|>";
         let analysis = "<|channel|>analysis<|message|>The user wants the weather.<|end|>";
+        let preamble = "<|channel|>commentary<|message|>Let me look.<|end|>";
         for text in [
             answer.to_owned(),
             format!("{analysis}{next}{answer}"),
+            format!("{analysis}{next}{preamble}{next}{HARMONY}"),
             format!("{analysis}{next}{HARMONY}"),
             String::new(),
         ] {
