@@ -361,19 +361,23 @@ fn the_calls_a_model_writes_are_admitted_and_mistakes_are_not() {
     }
 }
 
-fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
+/// `format`'s grammar for [`TOOLS`] in `dialect`, read as Lark (a GBNF
+/// grammar through `lark_of_gbnf`), for llguidance to check strings with.
+fn as_lark(format: Format, dialect: Dialect, constraint: Constraint) -> String {
     let tools = Tools::from_json(TOOLS).expect("tools");
-    let make = |format: Format, constraint: Constraint| {
-        let constraint = Constraint {
-            dialect,
-            ..constraint
-        };
-        let grammar = format.constraint(&tools, &constraint).expect("grammar");
-        match dialect {
-            Dialect::Gbnf => lark_of_gbnf(&grammar),
-            _ => grammar,
-        }
+    let constraint = Constraint {
+        dialect,
+        ..constraint
     };
+    let grammar = format.constraint(&tools, &constraint).expect("a grammar");
+    match dialect {
+        Dialect::Gbnf => lark_of_gbnf(&grammar),
+        _ => grammar,
+    }
+}
+
+fn the_calls_a_model_writes_are_admitted_in(dialect: Dialect) {
+    let make = |format: Format, constraint: Constraint| as_lark(format, dialect, constraint);
     let grammar = make(Format::Qwen3Coder, Constraint::required());
     let call = "<tool_call>\n<function=get_weather>\n<parameter=city>\nParis\n</parameter>\n\
                 <parameter=days>\n3\n</parameter>\n</function>\n</tool_call>";

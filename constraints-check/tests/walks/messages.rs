@@ -2,8 +2,8 @@
 //! v3.2): each call a message whose header names its function, answers
 //! and reasoning messages of their own.
 
-use super::{accepts, TOOLS};
-use toolcall_stream::{lark_of_gbnf, Constraint, Dialect, Format, Tools};
+use super::{accepts, as_lark};
+use toolcall_stream::{Constraint, Dialect, Format};
 
 const HARMONY: &str = "<|channel|>commentary to=functions.get_weather <|constrain|>json<|message|>\
     {\"city\": \"Paris\"}<|call|>";
@@ -13,19 +13,6 @@ const INKLING: &str = "get_weather<|content_invoke_tool_json|>\
     {\"name\":\"get_weather\",\"args\":{\"city\":\"Paris\"}}<|end_message|>";
 const FUNCTIONARY: &str = "get_weather\n{\"city\": \"Paris\"}";
 
-fn grammar(format: Format, dialect: Dialect, constraint: Constraint) -> String {
-    let tools = Tools::from_json(TOOLS).expect("tools");
-    let constraint = Constraint {
-        dialect,
-        ..constraint
-    };
-    let grammar = format.constraint(&tools, &constraint).expect("a grammar");
-    match dialect {
-        Dialect::Gbnf => lark_of_gbnf(&grammar),
-        _ => grammar,
-    }
-}
-
 #[test]
 fn the_messages_a_model_writes_are_admitted_and_mistakes_are_not() {
     let thinking = || Constraint {
@@ -33,7 +20,7 @@ fn the_messages_a_model_writes_are_admitted_and_mistakes_are_not() {
         ..Constraint::lazy()
     };
     for dialect in [Dialect::Lark, Dialect::Gbnf] {
-        let make = |format, constraint| grammar(format, dialect, constraint);
+        let make = |format, constraint| as_lark(format, dialect, constraint);
         // Harmony: the call, with the space gpt-oss writes or without;
         // later messages start with `<|start|>assistant`.
         let required = make(Format::OpenAi, Constraint::required());

@@ -1,28 +1,16 @@
 //! Call objects written as Python literals (Sarashina's): declared keys and
 //! names as `repr` writes them, values as Python literals.
 
-use super::{accepts, TOOLS};
-use toolcall_stream::{lark_of_gbnf, Constraint, Dialect, Format, Tools};
+use super::{accepts, as_lark};
+use toolcall_stream::{Constraint, Dialect, Format};
 
 #[test]
 fn the_dicts_a_model_writes_are_admitted_and_mistakes_are_not() {
-    let tools = Tools::from_json(TOOLS).expect("tools");
     let calls = "[{'name': 'get_weather', 'arguments': {'city': \"Paris, 'TX'\", 'days': 3}}, \
         {'name': 'run', 'arguments': {'command': 'ls', 'env': {'PATH': '/bin'}, 'dry': True, \
         'meta': {'depth': 2}, 'tags': [1, 'a', None], 'level': 0}}]";
     for dialect in [Dialect::Lark, Dialect::Gbnf] {
-        let make = |constraint: Constraint| {
-            let constraint = Constraint {
-                dialect,
-                ..constraint
-            };
-            let grammar = Format::Sarashina.constraint(&tools, &constraint);
-            let grammar = grammar.expect("a grammar");
-            match dialect {
-                Dialect::Gbnf => lark_of_gbnf(&grammar),
-                _ => grammar,
-            }
-        };
+        let make = |constraint| as_lark(Format::Sarashina, dialect, constraint);
         // Bare at the output's start, as servers strip the marker, or after it.
         let required = make(Constraint::required());
         for call in [calls.to_owned(), format!("<|tool_calls|>{calls}")] {
